@@ -1,0 +1,50 @@
+# The two commands: `make run` and `make test`. Everything else is a helper.
+SHELL := /bin/bash
+BUILD_DIR ?= build
+EXAMPLE ?= resources/examples/triage.team.json
+LAUNCHER := $(shell command -v ccache >/dev/null 2>&1 && echo -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+JOBS ?= $(shell nproc)
+
+.PHONY: all deps configure build run test sanitize asan tsan package format tidy clean
+
+all: build
+
+deps:
+	@bash scripts/install-deps.sh
+
+configure: deps
+	@cmake --preset default $(LAUNCHER) >/dev/null
+
+build: configure
+	@cmake --build $(BUILD_DIR) -j $(JOBS)
+
+run: build
+	@bash scripts/run.sh "$(BUILD_DIR)" "$(EXAMPLE)"
+
+test: build
+	@cd $(BUILD_DIR) && QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j $(JOBS)
+
+asan: deps
+	@cmake --preset asan $(LAUNCHER) >/dev/null
+	@cmake --build build-asan -j $(JOBS)
+	@ctest --preset asan -j $(JOBS)
+
+tsan: deps
+	@cmake --preset tsan $(LAUNCHER) >/dev/null
+	@cmake --build build-tsan -j $(JOBS)
+	@ctest --preset tsan -j $(JOBS)
+
+sanitize: asan tsan
+
+package: build
+	@cd $(BUILD_DIR) && cpack
+	@ls -1 $(BUILD_DIR)/conclave-*.deb $(BUILD_DIR)/conclave-*.tar.gz
+
+format:
+	@git ls-files '*.cpp' '*.h' | xargs clang-format -i
+
+tidy: configure
+	@git ls-files 'core/*.cpp' | xargs clang-tidy -p $(BUILD_DIR) --quiet
+
+clean:
+	@rm -rf build build-asan build-tsan build-debug

@@ -1,0 +1,38 @@
+#pragma once
+
+#include "conclave/validate/Problem.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstddef>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace conclave {
+
+// Limits that keep a hostile file from costing more than a clear error.
+struct JsonLimits {
+    size_t maxBytes = 64u * 1024u * 1024u;
+    size_t maxDepth = 256;
+    size_t maxStringBytes = 1024u * 1024u;
+};
+
+struct ParsedJson {
+    std::optional<nlohmann::json> value;
+    std::vector<Problem> problems;  // syntax errors carry line and column
+};
+
+// Parses JSON text strictly (no comments), reporting where and what on any
+// failure: empty input, a byte-order mark (a warning), nesting too deep,
+// malformed syntax or UTF-8, strings longer than the limit. Never throws.
+ParsedJson parseJsonText(std::string_view text, const JsonLimits& limits = {});
+
+// Line and column (1-based, column in bytes) of a byte offset into text.
+std::pair<int, int> lineColumnAt(std::string_view text, size_t offset);
+
+// A short, printable rendering of a JSON value for messages: "abc" (quoted and
+// cut), 42, true, null, an object, an array.
+std::string describeJsonValue(const nlohmann::json& value);
+
+} // namespace conclave

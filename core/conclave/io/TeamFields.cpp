@@ -1,0 +1,161 @@
+#include "conclave/io/TeamFields.h"
+
+#include <algorithm>
+#include <array>
+
+namespace conclave {
+
+namespace {
+
+using K = std::string_view;
+
+constexpr std::array<K, 8> kTeam{"conclave", "name", "description", "backends", "defaults", "budget", "nodes", "edges"};
+constexpr std::array<K, 4> kEdge{"from", "to", "when", "role"};
+constexpr std::array<K, 4> kParams{"temperature", "max_tokens", "top_p", "stop"};
+constexpr std::array<K, 5> kDefaults{"backend", "model", "timeout_ms", "retries", "params"};
+constexpr std::array<K, 3> kBudget{"max_cost_usd", "max_tokens", "max_wall_ms"};
+constexpr std::array<K, 7> kProfile{"skills",         "ttft_ms",        "tokens_per_s", "output_tokens",
+                                    "price_per_mtok", "context_tokens", "failure_rate"};
+constexpr std::array<K, 2> kDistribution{"median", "p95"};
+constexpr std::array<K, 2> kPrice{"input", "output"};
+
+constexpr std::array<K, 4> kLocalBackend{"kind", "seed", "time_scale", "models"};
+constexpr std::array<K, 11> kOpenAiBackend{"kind",          "base_url",       "api_key_env",        "max_concurrency",
+                                           "requests_per_minute", "stream", "max_tokens_param", "ca_file",
+                                           "connect_timeout_ms",  "headers", "prices"};
+constexpr std::array<K, 14> kAnyBackend{"kind",   "seed",           "time_scale", "models", "base_url",
+                                        "api_key_env",        "max_concurrency", "requests_per_minute",
+                                        "stream", "max_tokens_param", "ca_file", "connect_timeout_ms",
+                                        "headers", "prices"};
+
+// Canonical node key order: identity, meaning, model call, layout.
+constexpr std::array<K, 25> kAnyNode{
+    "id",          "kind",          "label",       "strategy",   "mode",      "routes",         "default",
+    "top_k",       "min_weight",    "quorum",      "min_confidence", "deadline_ms", "max_rounds", "consensus",
+    "threshold",   "backend",       "model",       "fallback_model", "system",  "prompt",         "params",
+    "timeout_ms",  "retries",       "weight",      "pos"};
+
+constexpr std::array<K, 4> kInputNode{"id", "kind", "label", "pos"};
+constexpr std::array<K, 4> kOutputNode{"id", "kind", "label", "pos"};
+constexpr std::array<K, 17> kRouterNode{"id",      "kind",       "label",   "strategy", "routes",         "default",
+                                        "top_k",   "min_weight", "backend", "model",    "fallback_model", "system",
+                                        "prompt",  "params",     "timeout_ms", "retries", "pos"};
+constexpr std::array<K, 13> kExpertNode{"id",     "kind",   "label",      "backend", "model",  "fallback_model",
+                                        "system", "prompt", "params",     "timeout_ms", "retries", "weight",
+                                        "pos"};
+constexpr std::array<K, 16> kAggregatorNode{"id",      "kind",  "label",          "strategy", "quorum",
+                                            "min_confidence", "deadline_ms", "backend", "model", "fallback_model",
+                                            "system",  "prompt", "params",        "timeout_ms", "retries", "pos"};
+constexpr std::array<K, 16> kCoordinatorNode{"id",      "kind",    "label",          "mode",   "max_rounds",
+                                             "consensus", "threshold", "backend",    "model",  "fallback_model",
+                                             "system",  "prompt",  "params",         "timeout_ms", "retries", "pos"};
+
+} // namespace
+
+std::span<const std::string_view> teamObjectKeys(TeamObject object)
+{
+    switch (object) {
+    case TeamObject::Team:
+        return kTeam;
+    case TeamObject::Node:
+        return kAnyNode;
+    case TeamObject::Edge:
+        return kEdge;
+    case TeamObject::Backend:
+        return kAnyBackend;
+    case TeamObject::Params:
+        return kParams;
+    case TeamObject::Defaults:
+        return kDefaults;
+    case TeamObject::Budget:
+        return kBudget;
+    case TeamObject::Profile:
+        return kProfile;
+    case TeamObject::Distribution:
+        return kDistribution;
+    case TeamObject::Price:
+        return kPrice;
+    }
+    return {};
+}
+
+std::span<const std::string_view> nodeKeys(NodeKind kind)
+{
+    switch (kind) {
+    case NodeKind::Input:
+        return kInputNode;
+    case NodeKind::Output:
+        return kOutputNode;
+    case NodeKind::Router:
+        return kRouterNode;
+    case NodeKind::Expert:
+        return kExpertNode;
+    case NodeKind::Aggregator:
+        return kAggregatorNode;
+    case NodeKind::Coordinator:
+        return kCoordinatorNode;
+    }
+    return {};
+}
+
+std::span<const std::string_view> backendKeys(BackendKind kind)
+{
+    return kind == BackendKind::OpenAi ? std::span<const K>(kOpenAiBackend) : std::span<const K>(kLocalBackend);
+}
+
+bool containsKey(std::span<const std::string_view> keys, std::string_view key)
+{
+    return std::find(keys.begin(), keys.end(), key) != keys.end();
+}
+
+} // namespace conclave
+
+namespace conclave {
+
+namespace {
+
+constexpr double kBig = 1e300;
+
+constexpr std::array<FieldRule, 25> kRules{{
+    {"conclave", "format version 1", true, 1, kBig, false},
+    {"timeout_ms", "a positive integer", true, 0, kBig, true},
+    {"deadline_ms", "a positive integer", true, 0, kBig, true},
+    {"max_wall_ms", "a positive integer", true, 0, kBig, true},
+    {"connect_timeout_ms", "a positive integer", true, 0, kBig, true},
+    {"max_tokens", "a positive integer", true, 0, kBig, true},
+    {"context_tokens", "a positive integer", true, 0, kBig, true},
+    {"max_concurrency", "a positive integer", true, 0, kBig, true},
+    {"requests_per_minute", "a positive integer", true, 0, kBig, true},
+    {"retries", "an integer from 0 to 10", true, 0, 10, false},
+    {"top_k", "an integer of at least 1", true, 1, kBig, false},
+    {"quorum", "an integer of at least 1", true, 1, kBig, false},
+    {"max_rounds", "an integer from 1 to 100", true, 1, 100, false},
+    {"seed", "a non-negative integer", true, 0, kBig, false},
+    {"temperature", "a number from 0 to 2", false, 0, 2, false},
+    {"top_p", "a number from 0 to 1", false, 0, 1, false},
+    {"min_weight", "a number from 0 to 1", false, 0, 1, false},
+    {"min_confidence", "a number from 0 to 1", false, 0, 1, false},
+    {"threshold", "a number from 0 to 1", false, 0, 1, false},
+    {"failure_rate", "a number from 0 to 1", false, 0, 1, false},
+    {"skill", "a number from 0 to 1", false, 0, 1, false},
+    {"consensus", "a number above 0 and at most 1", false, 0, 1, true},
+    {"weight", "a non-negative number", false, 0, kBig, false},
+    {"time_scale", "a positive number", false, 0, kBig, true},
+    {"max_cost_usd", "a positive number", false, 0, kBig, true},
+}};
+
+constexpr FieldRule kNonNegative{"", "a non-negative number", false, 0, kBig, false};
+
+} // namespace
+
+const FieldRule& fieldRule(std::string_view key)
+{
+    for (const auto& rule : kRules) {
+        if (rule.key == key)
+            return rule;
+    }
+    // median, p95, input, output: distributions and prices.
+    return kNonNegative;
+}
+
+} // namespace conclave

@@ -1,0 +1,91 @@
+#pragma once
+
+#include "conclave/model/NodeKind.h"
+#include "conclave/model/Node.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+
+namespace conclave {
+
+// A latency or length distribution given by its median and 95th percentile.
+struct Distribution {
+    double median = 0;
+    double p95 = 0;
+
+    friend bool operator==(const Distribution&, const Distribution&) = default;
+};
+
+// USD per million tokens.
+struct Price {
+    double input = 0;
+    double output = 0;
+
+    friend bool operator==(const Price&, const Price&) = default;
+};
+
+// A simulated model of the local-moe backend. Every field is optional so an
+// inline profile in a team can override only what it names.
+struct ModelProfile {
+    std::optional<std::map<std::string, double>> skills;
+    std::optional<Distribution> ttftMs;
+    std::optional<Distribution> tokensPerS;
+    std::optional<Distribution> outputTokens;
+    std::optional<Price> pricePerMtok;
+    std::optional<int64_t> contextTokens;
+    std::optional<double> failureRate;
+    nlohmann::json extra = nlohmann::json::object();
+
+    friend bool operator==(const ModelProfile&, const ModelProfile&) = default;
+};
+
+struct Backend {
+    BackendKind kind = BackendKind::LocalMoe;
+
+    // local-moe
+    std::optional<int64_t> seed;
+    std::optional<double> timeScale;
+    std::optional<std::map<std::string, ModelProfile>> models;
+
+    // openai
+    std::optional<std::string> baseUrl;
+    std::optional<std::string> apiKeyEnv;
+    std::optional<int64_t> maxConcurrency;
+    std::optional<int64_t> requestsPerMinute;
+    std::optional<bool> stream;
+    std::optional<std::string> maxTokensParam;
+    std::optional<std::string> caFile;
+    std::optional<int64_t> connectTimeoutMs;
+    std::optional<std::map<std::string, std::string>> headers;
+    std::optional<std::map<std::string, Price>> prices;
+
+    nlohmann::json extra = nlohmann::json::object();
+
+    friend bool operator==(const Backend&, const Backend&) = default;
+};
+
+struct Defaults {
+    std::optional<BackendName> backend;
+    std::optional<std::string> model;
+    std::optional<int64_t> timeoutMs;
+    std::optional<int64_t> retries;
+    std::optional<ModelParams> params;
+    nlohmann::json extra = nlohmann::json::object();
+
+    friend bool operator==(const Defaults&, const Defaults&) = default;
+};
+
+struct Budget {
+    std::optional<double> maxCostUsd;
+    std::optional<int64_t> maxTokens;
+    std::optional<int64_t> maxWallMs;
+    nlohmann::json extra = nlohmann::json::object();
+
+    friend bool operator==(const Budget&, const Budget&) = default;
+};
+
+} // namespace conclave

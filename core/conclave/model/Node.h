@@ -1,0 +1,107 @@
+#pragma once
+
+#include "conclave/model/NodeKind.h"
+#include "conclave/model/StrongId.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace conclave {
+
+// Sampling parameters of a model call (`params` in a team file).
+struct ModelParams {
+    std::optional<double> temperature;
+    std::optional<int64_t> maxTokens;
+    std::optional<double> topP;
+    std::optional<std::vector<std::string>> stop;
+    nlohmann::json extra = nlohmann::json::object(); // unknown keys, kept as they were
+
+    friend bool operator==(const ModelParams&, const ModelParams&) = default;
+};
+
+// The fields of a node that calls a model: an expert, and the router (`llm`),
+// aggregator (`synthesize`) and coordinator (`decompose`) that need one.
+struct ModelCall {
+    std::optional<BackendName> backend;
+    std::optional<std::string> model;
+    std::optional<std::string> fallbackModel;
+    std::optional<std::string> system;
+    std::optional<std::string> prompt;
+    std::optional<ModelParams> params;
+    std::optional<int64_t> timeoutMs;
+    std::optional<int64_t> retries;
+
+    friend bool operator==(const ModelCall&, const ModelCall&) = default;
+};
+
+using RouteTable = std::map<std::string, std::vector<std::string>>;
+
+// What a node means: every field a run reads. Which fields a kind accepts is
+// listed in TeamJson; a field a kind does not accept is never set here.
+struct NodeConfig {
+    std::optional<std::string> label;
+
+    // router
+    std::optional<RouterStrategy> routerStrategy;
+    std::optional<RouteTable> routes;
+    std::optional<std::string> defaultRoute;
+    std::optional<int64_t> topK;
+    std::optional<double> minWeight;
+
+    // aggregator
+    std::optional<AggregatorStrategy> aggregatorStrategy;
+    std::optional<int64_t> quorum;
+    std::optional<double> minConfidence;
+    std::optional<int64_t> deadlineMs;
+
+    // coordinator
+    std::optional<CoordinatorMode> mode;
+    std::optional<int64_t> maxRounds;
+    std::optional<double> consensus;
+    std::optional<double> threshold;
+
+    // expert, and any other node that calls a model
+    ModelCall call;
+    std::optional<double> weight;
+
+    friend bool operator==(const NodeConfig&, const NodeConfig&) = default;
+};
+
+// Where a node is drawn. Layout never changes what a run does.
+struct Position {
+    double x = 0;
+    double y = 0;
+
+    friend bool operator==(const Position&, const Position&) = default;
+};
+
+struct Node {
+    NodeId id;
+    NodeKind kind = NodeKind::Expert;
+    NodeConfig config;
+    std::optional<Position> pos;
+    nlohmann::json extra = nlohmann::json::object();
+
+    std::string displayName() const { return config.label.value_or(id.str()); }
+
+    friend bool operator==(const Node&, const Node&) = default;
+};
+
+struct Edge {
+    NodeId from;
+    NodeId to;
+    std::optional<std::string> when;
+    EdgeRole role = EdgeRole::Flow;
+    nlohmann::json extra = nlohmann::json::object();
+
+    bool isMember() const { return role == EdgeRole::Member; }
+
+    friend bool operator==(const Edge&, const Edge&) = default;
+};
+
+} // namespace conclave

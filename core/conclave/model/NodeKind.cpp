@@ -1,0 +1,118 @@
+#include "conclave/model/NodeKind.h"
+
+#include <array>
+#include <utility>
+
+namespace conclave {
+
+namespace {
+
+template <class Enum, size_t N>
+using Names = std::array<std::pair<Enum, std::string_view>, N>;
+
+constexpr Names<NodeKind, 6> kNodeKinds{{{NodeKind::Input, "input"},
+                                         {NodeKind::Router, "router"},
+                                         {NodeKind::Expert, "expert"},
+                                         {NodeKind::Coordinator, "coordinator"},
+                                         {NodeKind::Aggregator, "aggregator"},
+                                         {NodeKind::Output, "output"}}};
+constexpr Names<RouterStrategy, 4> kRouterStrategies{{{RouterStrategy::All, "all"},
+                                                      {RouterStrategy::Keyword, "keyword"},
+                                                      {RouterStrategy::MoeGate, "moe_gate"},
+                                                      {RouterStrategy::Llm, "llm"}}};
+constexpr Names<AggregatorStrategy, 6> kAggregatorStrategies{
+    {{AggregatorStrategy::Majority, "majority"},
+     {AggregatorStrategy::Weighted, "weighted"},
+     {AggregatorStrategy::BestConfidence, "best_confidence"},
+     {AggregatorStrategy::First, "first"},
+     {AggregatorStrategy::Concat, "concat"},
+     {AggregatorStrategy::Synthesize, "synthesize"}}};
+constexpr Names<CoordinatorMode, 4> kCoordinatorModes{{{CoordinatorMode::RoundRobin, "round_robin"},
+                                                       {CoordinatorMode::Debate, "debate"},
+                                                       {CoordinatorMode::Decompose, "decompose"},
+                                                       {CoordinatorMode::Cascade, "cascade"}}};
+constexpr Names<BackendKind, 2> kBackendKinds{{{BackendKind::LocalMoe, "local-moe"},
+                                               {BackendKind::OpenAi, "openai"}}};
+
+template <class Enum, size_t N>
+std::string_view nameOf(const Names<Enum, N>& names, Enum value)
+{
+    for (const auto& [e, name] : names) {
+        if (e == value)
+            return name;
+    }
+    return "?";
+}
+
+template <class Enum, size_t N>
+std::optional<Enum> valueOf(const Names<Enum, N>& names, std::string_view text)
+{
+    for (const auto& [e, name] : names) {
+        if (name == text)
+            return e;
+    }
+    return std::nullopt;
+}
+
+template <class Enum, size_t N>
+constexpr std::array<Enum, N> valuesOf(const Names<Enum, N>& names)
+{
+    std::array<Enum, N> out{};
+    for (size_t i = 0; i < N; ++i)
+        out[i] = names[i].first;
+    return out;
+}
+
+constexpr auto kNodeKindValues = valuesOf(kNodeKinds);
+constexpr auto kRouterStrategyValues = valuesOf(kRouterStrategies);
+constexpr auto kAggregatorStrategyValues = valuesOf(kAggregatorStrategies);
+constexpr auto kCoordinatorModeValues = valuesOf(kCoordinatorModes);
+constexpr auto kBackendKindValues = valuesOf(kBackendKinds);
+
+} // namespace
+
+std::string_view toString(NodeKind kind) { return nameOf(kNodeKinds, kind); }
+std::string_view toString(RouterStrategy strategy) { return nameOf(kRouterStrategies, strategy); }
+std::string_view toString(AggregatorStrategy strategy) { return nameOf(kAggregatorStrategies, strategy); }
+std::string_view toString(CoordinatorMode mode) { return nameOf(kCoordinatorModes, mode); }
+std::string_view toString(BackendKind kind) { return nameOf(kBackendKinds, kind); }
+
+std::string kindWithArticle(NodeKind kind)
+{
+    const auto name = toString(kind);
+    const bool vowel = !name.empty() && std::string_view("aeiou").find(name.front()) != std::string_view::npos;
+    return (vowel ? "an " : "a ") + std::string(name);
+}
+
+template <>
+std::optional<NodeKind> enumFromString<NodeKind>(std::string_view text) { return valueOf(kNodeKinds, text); }
+template <>
+std::optional<RouterStrategy> enumFromString<RouterStrategy>(std::string_view text)
+{
+    return valueOf(kRouterStrategies, text);
+}
+template <>
+std::optional<AggregatorStrategy> enumFromString<AggregatorStrategy>(std::string_view text)
+{
+    return valueOf(kAggregatorStrategies, text);
+}
+template <>
+std::optional<CoordinatorMode> enumFromString<CoordinatorMode>(std::string_view text)
+{
+    return valueOf(kCoordinatorModes, text);
+}
+template <>
+std::optional<BackendKind> enumFromString<BackendKind>(std::string_view text) { return valueOf(kBackendKinds, text); }
+
+template <>
+std::span<const NodeKind> allValues<NodeKind>() { return kNodeKindValues; }
+template <>
+std::span<const RouterStrategy> allValues<RouterStrategy>() { return kRouterStrategyValues; }
+template <>
+std::span<const AggregatorStrategy> allValues<AggregatorStrategy>() { return kAggregatorStrategyValues; }
+template <>
+std::span<const CoordinatorMode> allValues<CoordinatorMode>() { return kCoordinatorModeValues; }
+template <>
+std::span<const BackendKind> allValues<BackendKind>() { return kBackendKindValues; }
+
+} // namespace conclave

@@ -1,0 +1,42 @@
+#pragma once
+
+#include "conclave/model/Backend.h"
+#include "conclave/model/Node.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace conclave {
+
+inline constexpr int64_t kTeamFormatVersion = 1;
+
+// A team: a directed graph of nodes, plus where its model calls go.
+//
+// Plain data with value semantics; it promises nothing about validity (that is
+// validate()'s job) so that an editor can hold a half-built team. Node and edge
+// order is the order of the file and is kept, so saved files diff well.
+// It never knows about files, Qt or a run.
+struct Team {
+    int64_t formatVersion = kTeamFormatVersion;
+    std::string name;
+    std::optional<std::string> description;
+    std::map<BackendName, Backend> backends;
+    std::optional<Defaults> defaults;
+    std::optional<Budget> budget;
+    std::vector<Node> nodes;
+    std::vector<Edge> edges;
+    nlohmann::json extra = nlohmann::json::object();
+
+    const Node* findNode(const NodeId& id) const;
+    Node* findNode(const NodeId& id);
+    std::optional<size_t> indexOf(const NodeId& id) const;
+
+    friend bool operator==(const Team&, const Team&) = default;
+};
+
+} // namespace conclave

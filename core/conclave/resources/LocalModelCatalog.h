@@ -1,0 +1,35 @@
+#pragma once
+
+#include "conclave/model/Backend.h"
+#include "conclave/validate/Problem.h"
+
+#include <filesystem>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace conclave {
+
+// The simulated models of the local-moe backend, as shipped in
+// resources/models/local-models.json: { "models": { NAME: profile, ... } }.
+class LocalModelCatalog {
+public:
+    struct LoadResult;
+
+    static LoadResult load(const std::filesystem::path& path);
+    static LoadResult fromJsonText(std::string_view text);
+
+    const std::map<std::string, ModelProfile>& models() const { return m_models; }
+    std::set<std::string> names() const;
+
+private:
+    std::map<std::string, ModelProfile> m_models;
+};
+
+struct LocalModelCatalog::LoadResult {
+    std::optional<LocalModelCatalog> catalog;
+    std::vector<Problem> problems;
+};
+
+} // namespace conclave

@@ -1,0 +1,22 @@
+#pragma once
+
+#include "conclave/model/Team.h"
+#include "conclave/validate/Problem.h"
+
+#include <set>
+#include <string>
+#include <vector>
+
+namespace conclave {
+
+struct ValidationContext {
+    // Models the local-moe backend knows (from local-models.json); when empty,
+    // local model names are not checked.
+    std::set<std::string> localModels;
+};
+
+// Everything wrong with a team, errors and warnings, each with the JSON pointer
+// of the field it concerns. A team with no errors can be run. Never throws.
+std::vector<Problem> validate(const Team& team, const ValidationContext& context = {});
+
+} // namespace conclave

@@ -75,6 +75,26 @@ std::optional<size_t> offsetBeyondDepth(std::string_view text, size_t maxDepth)
     return std::nullopt;
 }
 
+// The parser reports the last byte it read; for a string token that is its
+// closing quote, and people look for the opening one.
+size_t tokenStart(std::string_view text, size_t offset)
+{
+    if (offset >= text.size() || text[offset] != '"' || offset == 0)
+        return offset;
+    for (size_t i = offset; i-- > 0;) {
+        if (text[i] == '"') {
+            size_t backslashes = 0;
+            for (size_t j = i; j-- > 0 && text[j] == '\\';)
+                ++backslashes;
+            if (backslashes % 2 == 0)
+                return i;
+        }
+        if (text[i] == '\n')
+            break;
+    }
+    return offset;
+}
+
 void checkStringLengths(const nlohmann::json& value, const std::string& pointer, size_t limit,
                         std::vector<Problem>& problems)
 {
@@ -162,7 +182,7 @@ ParsedJson parseJsonText(std::string_view text, const JsonLimits& limits)
     }
 
     if (body.find_first_not_of(" \t\r\n") == std::string_view::npos) {
-        result.problems.push_back(syntaxProblem(text, text.size(), "the file is empty; expected a JSON object"));
+        result.problems.push_back(syntaxProblem(text, 0, "the file is empty; expected a JSON object"));
         return result;
     }
 
@@ -177,7 +197,7 @@ ParsedJson parseJsonText(std::string_view text, const JsonLimits& limits)
         result.value = nlohmann::json::parse(body.begin(), body.end(), nullptr, true, false);
     } catch (const nlohmann::json::parse_error& e) {
         // e.byte counts from 1 and points at the last byte read.
-        const size_t offset = bodyOffset + (e.byte > 0 ? e.byte - 1 : 0);
+        const size_t offset = bodyOffset + tokenStart(body, e.byte > 0 ? e.byte - 1 : 0);
         result.problems.push_back(syntaxProblem(text, offset, parserMessage(e.what())));
         return result;
     } catch (const nlohmann::json::exception& e) {

@@ -38,7 +38,7 @@ sanitize: asan tsan
 
 package: build
 	@cd $(BUILD_DIR) && cpack
-	@ls -1 $(BUILD_DIR)/conclave-*.deb $(BUILD_DIR)/conclave-*.tar.gz
+	@ls -1 $(BUILD_DIR)/conclave_*.deb $(BUILD_DIR)/conclave-*.tar.gz
 
 format:
 	@git ls-files '*.cpp' '*.h' | xargs clang-format -i

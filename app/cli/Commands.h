@@ -2,6 +2,8 @@
 
 #include "CliContext.h"
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,5 +15,18 @@ int runValidate(const CliContext& context, const std::vector<std::string>& files
 // `conclave fmt FILE... [--check]`: rewrites files in canonical form; with
 // check, changes nothing and returns 1 when a file is not canonical.
 int runFormat(const CliContext& context, const std::vector<std::string>& files, bool check);
+
+struct RunArgs {
+    std::string team;
+    std::string input;
+    std::optional<uint64_t> seed;
+    bool json = false;
+    std::string task;
+    std::string taskset;
+};
+
+// `conclave run TEAM --input TEXT [--seed N] [--json] [--task ID [--taskset FILE]]`:
+// 0 when the run produced an answer (ok or partial), 1 when it did not, 2 on bad input.
+int runTeam(const CliContext& context, const RunArgs& args);
 
 } // namespace conclave::cli

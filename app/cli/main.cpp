@@ -6,6 +6,30 @@
 #include <CLI/CLI.hpp>
 
 #include <iostream>
+#include <string>
+
+namespace {
+
+int usageError(const std::string& message)
+{
+    std::cerr << message << "\nRun with --help for more information.\n";
+    return conclave::cli::kExitBadInput;
+}
+
+// "validate, fmt or run": the subcommands, as a usage error lists them.
+std::string subcommandNames(const CLI::App& app)
+{
+    const auto subcommands = app.get_subcommands([](const CLI::App*) { return true; });
+    std::string names;
+    for (size_t i = 0; i < subcommands.size(); ++i) {
+        if (i > 0)
+            names += i + 1 == subcommands.size() ? " or " : ", ";
+        names += subcommands[i]->get_name();
+    }
+    return names;
+}
+
+} // namespace
 
 int main(int argc, char** argv)
 {
@@ -13,7 +37,9 @@ int main(int argc, char** argv)
 
     CLI::App app{"Conclave: design, run and measure teams of LLM agents.", "conclave"};
     app.set_version_flag("--version", std::string("conclave ") + conclave::kVersion);
-    app.require_subcommand(1);
+    // At most one; that there is one is checked after parsing, so that an unknown
+    // one is named rather than reported as a missing subcommand.
+    app.require_subcommand(0, 1);
 
     std::vector<std::string> validateFiles;
     auto* validate = app.add_subcommand("validate", "Check team files; exit 0 when all are valid, 2 otherwise");
@@ -25,6 +51,17 @@ int main(int argc, char** argv)
     fmt->add_option("files", fmtFiles, "Team files (*.team.json)")->required();
     fmt->add_flag("--check", check, "Change nothing; exit 1 when a file is not in canonical form");
 
+    RunArgs runArgs;
+    uint64_t seed = 0;
+    auto* run = app.add_subcommand("run", "Run a team on an input; exit 0 with an answer, 1 without");
+    run->add_option("team", runArgs.team, "Team file (*.team.json)")->required();
+    auto* inputOption = run->add_option("--input,-i", runArgs.input, "The question or task text");
+    auto* seedOption = run->add_option("--seed", seed, "Seed for the local backend (default: the team's)");
+    run->add_flag("--json", runArgs.json, "Print the run as one JSON object");
+    auto* taskOption = run->add_option("--task", runArgs.task, "Run one task of a task set and say if it was right");
+    run->add_option("--taskset", runArgs.taskset, "A task set file (*.jsonl) holding --task")->needs(taskOption);
+    inputOption->excludes(taskOption);
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -33,15 +70,33 @@ int main(int argc, char** argv)
         return app.exit(e);
     } catch (const CLI::CallForVersion& e) {
         return app.exit(e);
+    } catch (const CLI::ExtrasError& e) {
+        // Before a subcommand, a word that is not an option is a misspelt subcommand.
+        const auto extras = app.remaining();
+        if (app.get_subcommands().empty() && !extras.empty() && !extras.front().starts_with('-'))
+            return usageError("unknown subcommand \"" + extras.front() + "\"; expected " + subcommandNames(app));
+        app.exit(e);
+        return kExitBadInput;
     } catch (const CLI::ParseError& e) {
         app.exit(e);
         return kExitBadInput;
     }
+    if (app.get_subcommands().empty())
+        return usageError("A subcommand is required: " + subcommandNames(app));
 
     const CliContext context{std::cout, std::cerr, resourcesForThisProcess()};
     if (*validate)
         return runValidate(context, validateFiles);
     if (*fmt)
         return runFormat(context, fmtFiles, check);
+    if (*run) {
+        if (runArgs.input.empty() && runArgs.task.empty()) {
+            std::cerr << "run: give the input with --input TEXT, or a task with --task ID\n";
+            return kExitBadInput;
+        }
+        if (*seedOption)
+            runArgs.seed = seed;
+        return runTeam(context, runArgs);
+    }
     return kExitBadInput;
 }

@@ -56,15 +56,21 @@ FileText readFileText(const std::filesystem::path& path, size_t maxBytes)
 
 std::optional<std::string> writeFileAtomically(const std::filesystem::path& path, std::string_view content)
 {
-    const auto dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
-    std::string tmpl = (dir / ("." + path.filename().string() + ".XXXXXX")).string();
+    // Renaming over a symbolic link would replace the link with a regular file:
+    // write beside the file it points to and replace that instead.
+    std::error_code ec;
+    auto target = std::filesystem::canonical(path, ec);
+    if (ec)
+        target = path; // a new file, or a dangling link that the rename replaces
+    const auto dir = target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
+    std::string tmpl = (dir / ("." + target.filename().string() + ".XXXXXX")).string();
     const int fd = ::mkstemp(tmpl.data());
     if (fd < 0)
         return systemError("cannot create a temporary file in " + dir.string());
 
     // Keep the permissions of the file being replaced, or the usual 0644.
     struct stat st {};
-    const mode_t mode = ::stat(path.c_str(), &st) == 0 ? (st.st_mode & 07777) : 0644;
+    const mode_t mode = ::stat(target.c_str(), &st) == 0 ? (st.st_mode & 07777) : 0644;
     ::fchmod(fd, mode);
 
     const char* data = content.data();
@@ -87,8 +93,8 @@ std::optional<std::string> writeFileAtomically(const std::filesystem::path& path
         ::unlink(tmpl.c_str());
         return error;
     }
-    if (::rename(tmpl.c_str(), path.c_str()) != 0) {
-        auto error = systemError("cannot replace " + path.string());
+    if (::rename(tmpl.c_str(), target.c_str()) != 0) {
+        auto error = systemError("cannot replace " + target.string());
         ::unlink(tmpl.c_str());
         return error;
     }

@@ -77,11 +77,12 @@ std::string_view toString(AggregatorStrategy strategy) { return nameOf(kAggregat
 std::string_view toString(CoordinatorMode mode) { return nameOf(kCoordinatorModes, mode); }
 std::string_view toString(BackendKind kind) { return nameOf(kBackendKinds, kind); }
 
-std::string kindWithArticle(NodeKind kind)
+std::string kindWithArticle(NodeKind kind) { return withArticle(toString(kind)); }
+
+std::string withArticle(std::string_view phrase)
 {
-    const auto name = toString(kind);
-    const bool vowel = !name.empty() && std::string_view("aeiou").find(name.front()) != std::string_view::npos;
-    return (vowel ? "an " : "a ") + std::string(name);
+    const bool vowel = !phrase.empty() && std::string_view("aeiou").find(phrase.front()) != std::string_view::npos;
+    return (vowel ? "an " : "a ") + std::string(phrase);
 }
 
 template <>

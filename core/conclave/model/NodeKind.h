@@ -24,6 +24,9 @@ std::string_view toString(BackendKind kind);
 // "an expert", "a router": a kind with its article, for messages.
 std::string kindWithArticle(NodeKind kind);
 
+// "an openai backend", "a local-moe backend": a phrase with the article its first letter takes.
+std::string withArticle(std::string_view phrase);
+
 template <class Enum>
 std::optional<Enum> enumFromString(std::string_view text);
 

@@ -3,9 +3,13 @@
 #include "conclave/io/TeamFields.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
+#include <charconv>
 #include <cmath>
-#include <sstream>
+#include <concepts>
+#include <cstdint>
+#include <set>
 
 namespace conclave::checks {
 
@@ -18,11 +22,50 @@ std::string lower(std::string_view text)
     return out;
 }
 
+const std::string kSecretMessage =
+    "a literal secret is not allowed in a team file; name an environment variable in api_key_env instead";
+
+// The value as the file spells it: integers without a fraction or exponent, other
+// numbers in the shortest form that reads back to the same double.
 std::string formatNumber(double value)
 {
-    std::ostringstream out;
-    out << value;
-    return out.str();
+    constexpr double kExactIntegers = 9007199254740992.0; // 2^53
+    if (std::isfinite(value) && value == std::trunc(value) && std::fabs(value) < kExactIntegers)
+        return std::to_string(static_cast<int64_t>(value));
+    std::array<char, 64> buffer{};
+    const auto [end, ec] = std::to_chars(buffer.data(), buffer.data() + buffer.size(), value);
+    if (ec != std::errc())
+        return "?";
+    return std::string(buffer.data(), end);
+}
+
+std::string formatNumber(std::integral auto value) { return std::to_string(value); }
+
+bool endsWith(std::string_view text, std::string_view suffix) { return text.ends_with(suffix); }
+bool contains(std::string_view text, std::string_view part) { return text.find(part) != std::string_view::npos; }
+
+// A key of the team file that holds a secret. "token" must end the key: max_tokens
+// or tokenizer are not secrets, access_token and bearer_token are.
+bool isSecretKey(std::string_view key)
+{
+    const auto k = lower(key);
+    return k == "authorization" || endsWith(k, "api_key") || endsWith(k, "api-key") || endsWith(k, "apikey") ||
+           endsWith(k, "token") || contains(k, "secret") || contains(k, "password");
+}
+
+// An HTTP header whose value is a credential.
+bool isSecretHeader(std::string_view name)
+{
+    return isSecretKey(name) || contains(lower(name), "token");
+}
+
+// [A-Za-z_][A-Za-z0-9_]*: the names a shell gives environment variables.
+bool isEnvironmentVariableName(std::string_view name)
+{
+    const auto letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; };
+    const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+    return !name.empty() && letter(name.front()) &&
+           std::all_of(name.begin(), name.end(), [&](char c) { return letter(c) || digit(c); });
 }
 
 class FieldChecker {
@@ -57,10 +100,9 @@ private:
         if (!value)
             return;
         const auto& rule = fieldRule(key);
-        const double v = static_cast<double>(*value);
-        if (!rule.accepts(v))
+        if (!rule.accepts(static_cast<double>(*value)))
             m_sink.error(childPointer(pointer, key),
-                         "expected " + std::string(rule.expected) + ", got " + formatNumber(v), node);
+                         "expected " + std::string(rule.expected) + ", got " + formatNumber(*value), node);
     }
 
     void unknownKeys(const std::string& pointer, const nlohmann::json& extra, std::string_view owner,
@@ -68,37 +110,29 @@ private:
     {
         for (const auto& [key, value] : extra.items()) {
             if (isSecretKey(key)) {
-                m_sink.error(childPointer(pointer, key),
-                             "a literal secret is not allowed in a team file; name an environment variable in "
-                             "api_key_env instead",
-                             node, edge);
+                m_sink.error(childPointer(pointer, key), kSecretMessage, node, edge);
                 continue;
             }
             m_sink.warning(childPointer(pointer, key),
                            "unknown key for " + std::string(owner) + "; it is kept as is", node, edge);
-            findNestedSecrets(childPointer(pointer, key), value, node);
+            findNestedSecrets(childPointer(pointer, key), value, node, edge);
         }
     }
 
-    static bool isSecretKey(std::string_view key)
-    {
-        const auto k = lower(key);
-        return k == "api_key" || k == "apikey" || k == "api-key" || k == "authorization" || k == "bearer_token";
-    }
-
-    void findNestedSecrets(const std::string& pointer, const nlohmann::json& value, const std::optional<NodeId>& node)
+    void findNestedSecrets(const std::string& pointer, const nlohmann::json& value, const std::optional<NodeId>& node,
+                           std::optional<size_t> edge)
     {
         if (value.is_object()) {
             for (const auto& [key, child] : value.items()) {
                 const auto where = childPointer(pointer, key);
                 if (isSecretKey(key))
-                    m_sink.error(where, "a literal secret is not allowed in a team file", node);
+                    m_sink.error(where, kSecretMessage, node, edge);
                 else
-                    findNestedSecrets(where, child, node);
+                    findNestedSecrets(where, child, node, edge);
             }
         } else if (value.is_array()) {
             for (size_t i = 0; i < value.size(); ++i)
-                findNestedSecrets(childPointer(pointer, i), value[i], node);
+                findNestedSecrets(childPointer(pointer, i), value[i], node, edge);
         }
     }
 
@@ -110,11 +144,12 @@ private:
         unknownKeys(pointer, params.extra, "params", node);
     }
 
-    void checkDistribution(const std::string& pointer, const Distribution& d, bool tailIsSlower)
+    // False when the distribution is unusable, so that one cause gives one problem.
+    bool checkDistribution(const std::string& pointer, const Distribution& d, bool tailIsSlower)
     {
         if (d.median < 0 || d.p95 < 0) {
             m_sink.error(pointer, "expected non-negative median and p95");
-            return;
+            return false;
         }
         if (tailIsSlower && d.p95 < d.median)
             m_sink.error(childPointer(pointer, "p95"), "p95 (" + formatNumber(d.p95) +
@@ -124,6 +159,13 @@ private:
             m_sink.error(childPointer(pointer, "p95"),
                          "p95 (" + formatNumber(d.p95) + ") is the slow tail and must not exceed the median (" +
                              formatNumber(d.median) + ")");
+        return true;
+    }
+
+    void checkPrice(const std::string& pointer, const Price& price)
+    {
+        if (price.input < 0 || price.output < 0)
+            m_sink.error(pointer, "prices must not be negative");
     }
 
     void checkProfile(const std::string& pointer, const ModelProfile& profile)
@@ -137,16 +179,15 @@ private:
         }
         if (profile.ttftMs)
             checkDistribution(childPointer(pointer, "ttft_ms"), *profile.ttftMs, true);
-        if (profile.tokensPerS) {
-            checkDistribution(childPointer(pointer, "tokens_per_s"), *profile.tokensPerS, false);
+        if (profile.tokensPerS && checkDistribution(childPointer(pointer, "tokens_per_s"), *profile.tokensPerS, false)) {
             if (profile.tokensPerS->p95 <= 0)
                 m_sink.error(childPointer(childPointer(pointer, "tokens_per_s"), "p95"),
                              "expected a positive speed, got " + formatNumber(profile.tokensPerS->p95));
         }
         if (profile.outputTokens)
             checkDistribution(childPointer(pointer, "output_tokens"), *profile.outputTokens, true);
-        if (profile.pricePerMtok && (profile.pricePerMtok->input < 0 || profile.pricePerMtok->output < 0))
-            m_sink.error(childPointer(pointer, "price_per_mtok"), "prices must not be negative");
+        if (profile.pricePerMtok)
+            checkPrice(childPointer(pointer, "price_per_mtok"), *profile.pricePerMtok);
         range(pointer, "context_tokens", profile.contextTokens);
         range(pointer, "failure_rate", profile.failureRate);
         unknownKeys(pointer, profile.extra, "a model profile");
@@ -166,7 +207,8 @@ private:
             else if (!b.baseUrl->starts_with("http://") && !b.baseUrl->starts_with("https://"))
                 m_sink.error(childPointer(pointer, "base_url"),
                              "expected an http:// or https:// URL, got \"" + *b.baseUrl + "\"");
-            if (b.apiKeyEnv && b.apiKeyEnv->empty())
+            // Never echo the value: it may be a key pasted where its variable's name belongs.
+            if (b.apiKeyEnv && !isEnvironmentVariableName(*b.apiKeyEnv))
                 m_sink.error(childPointer(pointer, "api_key_env"), "expected the name of an environment variable");
             if (b.maxTokensParam && *b.maxTokensParam != "max_tokens" && *b.maxTokensParam != "max_completion_tokens")
                 m_sink.error(childPointer(pointer, "max_tokens_param"),
@@ -176,14 +218,16 @@ private:
             range(pointer, "connect_timeout_ms", b.connectTimeoutMs);
             if (b.headers) {
                 for (const auto& [name, value] : *b.headers) {
-                    if (isSecretKey(name) || lower(value).starts_with("bearer "))
-                        m_sink.error(childPointer(childPointer(pointer, "headers"), name),
-                                     "a literal secret is not allowed in a team file; name an environment variable "
-                                     "in api_key_env instead");
+                    if (isSecretHeader(name) || lower(value).starts_with("bearer "))
+                        m_sink.error(childPointer(childPointer(pointer, "headers"), name), kSecretMessage);
                 }
             }
+            if (b.prices) {
+                for (const auto& [model, price] : *b.prices)
+                    checkPrice(childPointer(childPointer(pointer, "prices"), model), price);
+            }
         }
-        unknownKeys(pointer, b.extra, std::string("a ") + std::string(toString(b.kind)) + " backend");
+        unknownKeys(pointer, b.extra, withArticle(std::string(toString(b.kind)) + " backend"));
     }
 
     void checkDefaults(const Defaults& d)
@@ -194,7 +238,28 @@ private:
         range("/defaults", "retries", d.retries);
         if (d.params)
             checkParams("/defaults/params", *d.params, {});
+        if (d.model && !d.model->empty())
+            checkDefaultModel(*d.model);
         unknownKeys("/defaults", d.extra, "defaults");
+    }
+
+    // A wrong default model is one mistake, said once, however many nodes use it. It
+    // goes to the backends of those nodes, or to the default backend when none does.
+    void checkDefaultModel(const std::string& model)
+    {
+        std::vector<const Backend*> backends;
+        for (const auto& node : m_team.nodes) {
+            if (needsModel(node) && !node.config.call.model)
+                backends.push_back(backendOf(node.config.call.backend));
+        }
+        if (backends.empty())
+            backends.push_back(backendOf(std::nullopt));
+        for (const Backend* backend : backends) {
+            if (backend && !knowsModel(*backend, model)) {
+                reportUnknownModel("/defaults/model", model, std::nullopt);
+                return;
+            }
+        }
     }
 
     void checkBudget(const Budget& b)
@@ -205,23 +270,50 @@ private:
         unknownKeys("/budget", b.extra, "a budget");
     }
 
-    // The backend a node's calls go to: its own, the team default, or the only one.
+    // Whether a node's kind and settings make it call a model.
+    static bool needsModel(const Node& node)
+    {
+        const auto& c = node.config;
+        switch (node.kind) {
+        case NodeKind::Router:
+            return c.routerStrategy == RouterStrategy::Llm;
+        case NodeKind::Expert:
+            return true;
+        case NodeKind::Aggregator:
+            return c.aggregatorStrategy == AggregatorStrategy::Synthesize;
+        case NodeKind::Coordinator:
+            return c.mode == CoordinatorMode::Decompose;
+        case NodeKind::Input:
+        case NodeKind::Output:
+            break;
+        }
+        return false;
+    }
+
+    // The backend calls go to when a node names `own` (or nothing): that one, the
+    // team default, or the only one; null when it cannot be told.
+    const Backend* backendOf(const std::optional<BackendName>& own) const
+    {
+        const auto& name = own ? own : (m_team.defaults ? m_team.defaults->backend : std::optional<BackendName>{});
+        if (name) {
+            const auto it = m_team.backends.find(*name);
+            return it != m_team.backends.end() ? &it->second : nullptr;
+        }
+        return m_team.backends.size() == 1 ? &m_team.backends.begin()->second : nullptr;
+    }
+
+    // The backend a node's calls go to, saying why when there is none.
     const Backend* resolveBackend(const std::string& pointer, const Node& node)
     {
-        const auto& explicitName =
-            node.config.call.backend ? node.config.call.backend
-                                     : (m_team.defaults ? m_team.defaults->backend : std::optional<BackendName>{});
-        if (explicitName) {
-            const auto it = m_team.backends.find(*explicitName);
-            if (it != m_team.backends.end())
-                return &it->second;
-            if (node.config.call.backend)
-                m_sink.error(childPointer(pointer, "backend"), "unknown backend \"" + explicitName->str() + "\"",
-                             node.id);
+        if (const Backend* backend = backendOf(node.config.call.backend))
+            return backend;
+        if (node.config.call.backend) {
+            m_sink.error(childPointer(pointer, "backend"), "unknown backend \"" + node.config.call.backend->str() + "\"",
+                         node.id);
             return nullptr;
         }
-        if (m_team.backends.size() == 1)
-            return &m_team.backends.begin()->second;
+        if (m_team.defaults && m_team.defaults->backend)
+            return nullptr; // an unknown default backend is reported once, at /defaults/backend
         if (m_team.backends.empty())
             m_sink.error(pointer, "\"" + node.id.str() + "\" calls a model but the team has no backends", node.id);
         else
@@ -230,13 +322,22 @@ private:
         return nullptr;
     }
 
+    // Without a catalog of local models, every name is taken on trust; openai models always are.
+    bool knowsModel(const Backend& backend, const std::string& model) const
+    {
+        return backend.kind != BackendKind::LocalMoe || m_context.localModels.empty() ||
+               m_context.localModels.contains(model) || (backend.models && backend.models->contains(model));
+    }
+
     void checkModelName(const std::string& where, const std::string& model, const Backend& backend,
                         const NodeId& node)
     {
-        if (backend.kind != BackendKind::LocalMoe || m_context.localModels.empty())
-            return;
-        if (m_context.localModels.contains(model) || (backend.models && backend.models->contains(model)))
-            return;
+        if (!knowsModel(backend, model))
+            reportUnknownModel(where, model, node);
+    }
+
+    void reportUnknownModel(const std::string& where, const std::string& model, const std::optional<NodeId>& node)
+    {
         std::string known;
         for (const auto& name : m_context.localModels)
             known += (known.empty() ? "" : ", ") + name;
@@ -244,14 +345,14 @@ private:
                      "unknown local model \"" + model + "\"; the local-moe backend has " + known, node);
     }
 
-    void checkModelCall(const std::string& pointer, const Node& node, bool needsModel, std::string_view why)
+    void checkModelCall(const std::string& pointer, const Node& node, std::string_view why)
     {
         const auto& call = node.config.call;
         range(pointer, "timeout_ms", call.timeoutMs, node.id);
         range(pointer, "retries", call.retries, node.id);
         if (call.params)
             checkParams(childPointer(pointer, "params"), *call.params, node.id);
-        if (!needsModel && !call.model)
+        if (!needsModel(node) && !call.model)
             return;
         const Backend* backend = resolveBackend(pointer, node);
         const auto model = call.model ? call.model : (m_team.defaults ? m_team.defaults->model : std::nullopt);
@@ -261,7 +362,9 @@ private:
         }
         if (!backend)
             return;
-        checkModelName(call.model ? childPointer(pointer, "model") : "/defaults/model", *model, *backend, node.id);
+        // A model taken from the defaults is checked once, with the defaults.
+        if (call.model)
+            checkModelName(childPointer(pointer, "model"), *model, *backend, node.id);
         if (call.fallbackModel)
             checkModelName(childPointer(pointer, "fallback_model"), *call.fallbackModel, *backend, node.id);
     }
@@ -277,11 +380,11 @@ private:
                              "a router needs a strategy: all, keyword, moe_gate or llm", id);
             range(pointer, "top_k", c.topK, id);
             range(pointer, "min_weight", c.minWeight, id);
-            checkModelCall(pointer, node, c.routerStrategy == RouterStrategy::Llm, "an llm router");
+            checkModelCall(pointer, node, "an llm router");
             break;
         case NodeKind::Expert:
             range(pointer, "weight", c.weight, id);
-            checkModelCall(pointer, node, true, "an expert");
+            checkModelCall(pointer, node, "an expert");
             break;
         case NodeKind::Aggregator:
             if (!c.aggregatorStrategy)
@@ -292,8 +395,7 @@ private:
             range(pointer, "quorum", c.quorum, id);
             range(pointer, "min_confidence", c.minConfidence, id);
             range(pointer, "deadline_ms", c.deadlineMs, id);
-            checkModelCall(pointer, node, c.aggregatorStrategy == AggregatorStrategy::Synthesize,
-                           "a synthesize aggregator");
+            checkModelCall(pointer, node, "a synthesize aggregator");
             break;
         case NodeKind::Coordinator:
             if (!c.mode)
@@ -302,7 +404,7 @@ private:
             range(pointer, "max_rounds", c.maxRounds, id);
             range(pointer, "consensus", c.consensus, id);
             range(pointer, "threshold", c.threshold, id);
-            checkModelCall(pointer, node, c.mode == CoordinatorMode::Decompose, "a decompose coordinator");
+            checkModelCall(pointer, node, "a decompose coordinator");
             break;
         case NodeKind::Input:
         case NodeKind::Output:

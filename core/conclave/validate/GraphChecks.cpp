@@ -1,9 +1,10 @@
 #include "conclave/validate/FieldChecks.h"
 
-#include <map>
 #include <algorithm>
+#include <map>
 #include <regex>
 #include <set>
+#include <tuple>
 #include <unordered_map>
 
 namespace conclave::checks {
@@ -17,6 +18,12 @@ bool isValidIdChar(char c)
 }
 
 std::string quoted(const NodeId& id) { return '"' + id.str() + '"'; }
+
+// "1 route", "2 routes".
+std::string counted(size_t count, const std::string& noun)
+{
+    return std::to_string(count) + ' ' + noun + (count == 1 ? "" : "s");
+}
 
 constexpr size_t kMaxRegexLength = 500;
 
@@ -86,7 +93,10 @@ private:
 
     void checkEdges()
     {
-        std::set<std::pair<size_t, size_t>> seen;
+        // What makes two edges the same: a member edge differs from an ordinary one, and a
+        // router's edges to one target under different labels are different routes.
+        using EdgeKey = std::tuple<size_t, size_t, bool, std::optional<std::string>>;
+        std::set<EdgeKey> seen;
         for (size_t e = 0; e < m_team.edges.size(); ++e) {
             const auto& edge = m_team.edges[e];
             const auto from = m_index.find(edge.from);
@@ -99,10 +109,19 @@ private:
                 continue;
             const size_t f = from->second;
             const size_t t = to->second;
-            if (!seen.emplace(f, t).second) {
+            const bool routed = !edge.isMember() && node(f).kind == NodeKind::Router;
+            if (!seen.emplace(f, t, edge.isMember(), routed ? edge.when : std::nullopt).second) {
                 m_sink.warning(edgePointer(e), "duplicate edge from " + quoted(edge.from) + " to " + quoted(edge.to),
                                {}, e);
                 continue;
+            }
+            if (routed) {
+                if (!edge.when || edge.when->empty())
+                    m_sink.error(childPointer(edgePointer(e), "when"),
+                                 "an edge from router " + quoted(edge.from) + " needs a route label (when)", {}, e);
+            } else if (edge.when) {
+                m_sink.warning(childPointer(edgePointer(e), "when"),
+                               "only edges from a router carry a route label; it is ignored", {}, e);
             }
             if (edge.isMember()) {
                 if (node(f).kind != NodeKind::Coordinator) {
@@ -114,24 +133,28 @@ private:
                 }
                 if (node(t).kind != NodeKind::Expert) {
                     m_sink.error(childPointer(edgePointer(e), "role"),
-                                 "a coordinator's members must be experts; " + quoted(edge.to) + " is not", {}, e);
+                                 "a coordinator's members must be experts; " + quoted(edge.to) + " is " +
+                                     kindWithArticle(node(t).kind),
+                                 {}, e);
                     continue;
                 }
                 m_membersOf[f].push_back(t);
                 m_memberIn[t].push_back(e);
                 continue;
             }
-            if (node(f).kind == NodeKind::Router) {
-                if (!edge.when || edge.when->empty())
-                    m_sink.error(childPointer(edgePointer(e), "when"),
-                                 "an edge from router " + quoted(edge.from) + " needs a route label (when)", {}, e);
-            } else if (edge.when) {
-                m_sink.warning(childPointer(edgePointer(e), "when"),
-                               "only edges from a router carry a route label; it is ignored", {}, e);
-            }
             m_out[f].push_back({t, e});
             m_in[t].push_back({f, e});
         }
+    }
+
+    // Nodes with an ordinary edge into node i, each counted once: a router's
+    // edges to one target under several labels still deliver one result.
+    size_t sourcesOf(size_t i) const
+    {
+        std::set<size_t> sources;
+        for (const auto& [from, e] : m_in[i])
+            sources.insert(from);
+        return sources.size();
     }
 
     void checkInputAndOutputs()
@@ -163,7 +186,7 @@ private:
         for (size_t i = 0; i < m_team.nodes.size(); ++i) {
             const auto& n = node(i);
             const auto pointer = nodePointer(i);
-            const size_t ins = m_in[i].size();
+            const size_t ins = sourcesOf(i);
             const size_t outs = m_out[i].size();
             switch (n.kind) {
             case NodeKind::Input:
@@ -185,10 +208,12 @@ private:
             case NodeKind::Aggregator:
                 if (ins == 0)
                     m_sink.error(pointer, "aggregator " + quoted(n.id) + " has no inputs", n.id);
-                if (n.config.quorum && static_cast<size_t>(*n.config.quorum) > ins && ins > 0)
+                // A quorum below 1 is a range error, reported with the fields.
+                if (n.config.quorum && *n.config.quorum >= 1 && ins > 0 &&
+                    static_cast<size_t>(*n.config.quorum) > ins)
                     m_sink.error(childPointer(pointer, "quorum"),
                                  "quorum " + std::to_string(*n.config.quorum) + " is more than the " +
-                                     std::to_string(ins) + " inputs of " + quoted(n.id),
+                                     counted(ins, "input") + " of " + quoted(n.id),
                                  n.id);
                 break;
             case NodeKind::Coordinator:
@@ -211,10 +236,11 @@ private:
             if (n.kind != NodeKind::Output && n.kind != NodeKind::Router && outs == 0 && m_memberIn[i].empty() &&
                 n.kind != NodeKind::Input)
                 m_sink.warning(pointer, quoted(n.id) + " has no outgoing edges; its result is not used", n.id);
-            if (n.kind == NodeKind::Router && n.config.topK && outs > 0 && static_cast<size_t>(*n.config.topK) > outs)
+            if (n.kind == NodeKind::Router && n.config.topK && *n.config.topK >= 1 && outs > 0 &&
+                static_cast<size_t>(*n.config.topK) > outs)
                 m_sink.warning(childPointer(pointer, "top_k"),
                                "top_k " + std::to_string(*n.config.topK) + " is more than the " +
-                                   std::to_string(outs) + " routes of " + quoted(n.id),
+                                   counted(outs, "route") + " of " + quoted(n.id),
                                n.id);
         }
     }
@@ -229,9 +255,18 @@ private:
                 labels.insert(*m_team.edges[e].when);
         }
         const auto& c = n.config;
+        const auto checkDefault = [&] {
+            if (c.defaultRoute && !labels.contains(*c.defaultRoute))
+                m_sink.error(childPointer(pointer, "default"),
+                             "default route \"" + *c.defaultRoute + "\" matches no edge label of " + quoted(n.id),
+                             n.id);
+        };
         if (c.routerStrategy != RouterStrategy::Keyword) {
             if (c.routes)
                 m_sink.warning(childPointer(pointer, "routes"), "routes are used only by the keyword strategy", n.id);
+            // The llm strategy falls back to its default route when the model's answer names no label.
+            if (c.routerStrategy == RouterStrategy::Llm)
+                checkDefault();
             return;
         }
         if (!c.routes || c.routes->empty()) {
@@ -249,9 +284,7 @@ private:
             for (size_t k = 0; k < keywords.size(); ++k)
                 checkKeyword(childPointer(where, k), keywords[k], n.id);
         }
-        if (c.defaultRoute && !labels.contains(*c.defaultRoute))
-            m_sink.error(childPointer(pointer, "default"),
-                         "default route \"" + *c.defaultRoute + "\" matches no edge label of " + quoted(n.id), n.id);
+        checkDefault();
         for (const auto& label : labels) {
             if (!c.routes->contains(label) && c.defaultRoute != label)
                 m_sink.warning(pointer, "edge label \"" + label + "\" has no route keywords and is not the default",
@@ -266,7 +299,8 @@ private:
             return;
         }
         if (keyword.size() >= 2 && keyword.front() == '/' && keyword.back() == '/') {
-            if (keyword.size() > kMaxRegexLength) {
+            // The limit is on the expression between the slashes.
+            if (keyword.size() - 2 > kMaxRegexLength) {
                 m_sink.error(pointer, "a regular expression may be at most " + std::to_string(kMaxRegexLength) +
                                           " characters long",
                              id);
@@ -323,15 +357,19 @@ private:
         }
         std::vector<size_t> cycle(path.begin() + static_cast<std::ptrdiff_t>(at[cur]), path.end());
         std::reverse(cycle.begin(), cycle.end());
+        // Name the cycle from its first node in file order, whichever node the walk began at.
+        std::rotate(cycle.begin(), std::min_element(cycle.begin(), cycle.end()), cycle.end());
         std::string text;
         for (const size_t i : cycle)
             text += node(i).id.str() + " -> ";
         text += node(cycle.front()).id.str();
-        // Point at the edge that closes the cycle.
+        // Point at the edge that closes the cycle: from its last node back to its first.
         std::optional<size_t> closing;
         for (const auto& [to, e] : m_out[cycle.back()]) {
-            if (to == cycle.front())
+            if (to == cycle.front()) {
                 closing = e;
+                break;
+            }
         }
         m_sink.error(closing ? edgePointer(*closing) : "/edges", "cycle: " + text, node(cycle.front()).id, closing);
         m_hasCycle = true;
@@ -373,7 +411,8 @@ private:
         m_reached = std::move(reached);
     }
 
-    // Ancestors of a node over ordinary edges (a member inherits its coordinator's).
+    // Ancestors of a node over ordinary edges (a member inherits its coordinator's,
+    // without the coordinator itself).
     std::set<NodeId> upstreamOf(size_t i) const
     {
         std::set<NodeId> out;
@@ -393,8 +432,12 @@ private:
                 out.insert(node(j).id);
             for (const auto& [from, e] : m_in[j])
                 push(from);
-            for (const size_t e : m_memberIn[j])
-                push(m_index.at(m_team.edges[e].from));
+            // A member speaks while its coordinator is still running: it sees what
+            // the coordinator sees, but not the coordinator's own result.
+            for (const size_t e : m_memberIn[j]) {
+                for (const auto& [from, inEdge] : m_in[m_index.at(m_team.edges[e].from)])
+                    push(from);
+            }
         }
         return out;
     }
@@ -411,7 +454,11 @@ private:
                 if (!text)
                     return;
                 const auto where = childPointer(nodePointer(i), key);
+                std::set<std::string> seen;
                 for (const std::string& name : placeholders(*text)) {
+                    // One problem per placeholder and field, however often it is repeated.
+                    if (!seen.insert(name).second)
+                        continue;
                     if (name == "input" || name == "inputs")
                         continue;
                     if (name == "transcript" || name == "round" || name == "task") {

@@ -1,0 +1,179 @@
+#include "Commands.h"
+#include "ProgressLine.h"
+
+#include "conclave/engine/Engine.h"
+#include "conclave/engine/RunJson.h"
+#include "conclave/engine/ReplyParser.h"
+#include "conclave/io/TeamFile.h"
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <iomanip>
+#include <map>
+#include <ostream>
+#include <random>
+#include <sstream>
+#include <unistd.h>
+
+namespace conclave::cli {
+
+namespace {
+
+std::atomic<bool> g_interrupted{false};
+
+extern "C" void onInterrupt(int) { g_interrupted.store(true); }
+
+std::string newRunId()
+{
+    std::random_device device;
+    std::mt19937_64 rng((uint64_t(device()) << 32) ^ device() ^
+                        uint64_t(std::chrono::steady_clock::now().time_since_epoch().count()));
+    std::ostringstream out;
+    out << std::hex << std::setw(16) << std::setfill('0') << rng();
+    return out.str().substr(0, 12);
+}
+
+std::string ms(int64_t us)
+{
+    std::ostringstream out;
+    out << std::fixed << std::setprecision(us >= 10'000'000 ? 1 : 0) << double(us) / 1000.0;
+    return out.str();
+}
+
+void printHuman(std::ostream& out, const RunResult& r, const Team& team, const std::string& runId)
+{
+    out << "run " << runId << ": " << toString(r.status) << "  (wall " << ms(r.wallUs) << " ms, critical path "
+        << ms(r.criticalPath.lengthUs) << " ms, " << r.calls << " calls, " << (r.tokensIn + r.tokensOut)
+        << " tokens, $" << std::fixed << std::setprecision(6) << r.costUsd << ")\n";
+    out.unsetf(std::ios::fixed);
+    if (r.output.ok())
+        out << "answer: " << r.output.answer << "  (confidence " << std::setprecision(2) << r.output.confidence
+            << ")\n";
+    else if (!r.output.error.empty())
+        out << "no answer: " << r.output.error << '\n';
+    out << '\n' << std::left << std::setw(20) << "agent" << std::setw(18) << "status" << std::right << std::setw(6)
+        << "calls" << std::setw(10) << "wall ms" << std::setw(9) << "tokens" << std::setw(11) << "cost $" << '\n';
+    std::map<NodeId, std::pair<int, int64_t>> perNode;  // calls, wall
+    for (const auto& s : r.spans) {
+        if (s.kind == SpanKind::Attempt)
+            perNode[s.node].first += 1;
+        if (s.kind == SpanKind::Node)
+            perNode[s.node].second += s.durationUs();
+    }
+    for (const auto& node : team.nodes) {
+        const auto& result = r.results.at(node.id);
+        const auto& [calls, wall] = perNode[node.id];
+        std::ostringstream cost;
+        cost << std::fixed << std::setprecision(6) << result.costUsd;
+        out << std::left << std::setw(20) << node.id.str().substr(0, 19) << std::setw(18) << toString(result.status)
+            << std::right << std::setw(6) << calls << std::setw(10) << ms(wall) << std::setw(9)
+            << (result.tokensIn + result.tokensOut) << std::setw(11) << cost.str() << '\n';
+    }
+    out << "\ncritical path:";
+    for (size_t i = 0; i < r.criticalPath.nodes.size(); ++i)
+        out << (i ? " -> " : " ") << r.criticalPath.nodes[i].str();
+    out << '\n';
+}
+
+} // namespace
+
+int runTeam(const CliContext& context, const RunArgs& args)
+{
+    auto loaded = loadTeamFile(args.team);
+    if (!loaded.team) {
+        for (const auto& p : loaded.problems) {
+            if (p.isError())
+                context.err << formatProblem(p, args.team) << '\n';
+        }
+        return kExitBadInput;
+    }
+    if (!context.resources) {
+        context.err << "conclave: cannot find the resources folder (set CONCLAVE_RESOURCES)\n";
+        return kExitBadInput;
+    }
+    std::vector<std::string> errors;
+    auto resources = EngineResources::load(*context.resources, errors);
+    if (!errors.empty()) {
+        for (const auto& e : errors)
+            context.err << e << '\n';
+        return kExitBadInput;
+    }
+    std::string input = args.input;
+    const Task* task = nullptr;
+    std::optional<TaskSet> extraTasks;
+    if (!args.task.empty()) {
+        if (!args.taskset.empty()) {
+            auto set = TaskSet::load(args.taskset);
+            if (!set.tasks) {
+                for (const auto& p : set.problems)
+                    context.err << formatProblem(p, args.taskset) << '\n';
+                return kExitBadInput;
+            }
+            extraTasks = std::move(*set.tasks);
+            auto merged = resources.tasks ? *resources.tasks : TaskSet();
+            merged.merge(*extraTasks);
+            resources.tasks = std::make_shared<const TaskSet>(std::move(merged));
+        }
+        task = resources.tasks ? resources.tasks->byId(args.task) : nullptr;
+        if (!task) {
+            context.err << "conclave: no task with id \"" << args.task << "\""
+                        << (args.taskset.empty() ? "" : " in " + args.taskset) << '\n';
+            return kExitBadInput;
+        }
+        input = task->prompt;
+    }
+
+    Engine engine(std::move(resources));
+    ProgressLine progress;
+    const bool showProgress = !args.json && ::isatty(STDERR_FILENO);
+    std::vector<RunObserver*> observers;
+    if (showProgress)
+        observers.push_back(&progress);
+    auto started = engine.start(*loaded.team, input, args.seed, observers);
+    if (!started.run) {
+        context.err << args.team << ": " << started.error << '\n';
+        return kExitBadInput;
+    }
+    g_interrupted.store(false);
+    struct sigaction action {};
+    action.sa_handler = onInterrupt;
+    sigemptyset(&action.sa_mask);
+    struct sigaction previous {};
+    sigaction(SIGINT, &action, &previous);
+    bool cancelled = false;
+    while (!started.run->waitFor(std::chrono::milliseconds(100))) {
+        if (g_interrupted.load() && !cancelled) {
+            cancelled = true;
+            started.run->cancel();
+        }
+        if (showProgress)
+            progress.print(stderr);
+    }
+    sigaction(SIGINT, &previous, nullptr);
+    if (showProgress)
+        ProgressLine::clear(stderr);
+    const auto result = started.run->wait();
+    const auto runId = newRunId();
+    if (args.json) {
+        auto j = runResultToJson(result, runId);
+        if (task) {
+            j["task"] = task->id;
+            j["correct"] = ReplyParser::normalizeAnswer(task->answer) == result.output.answer;
+        }
+        context.out << j.dump(2) << '\n';
+    } else {
+        printHuman(context.out, result, *loaded.team, runId);
+        if (task) {
+            const bool correct = ReplyParser::normalizeAnswer(task->answer) == result.output.answer;
+            context.out << "task " << task->id << ": " << (correct ? "correct" : "wrong")
+                        << (correct ? "" : " (expected " + ReplyParser::normalizeAnswer(task->answer) + ")") << '\n';
+        }
+        if (cancelled)
+            context.err << "conclave: cancelled; the results above are what had finished\n";
+    }
+    return result.status == RunStatus::Ok || result.status == RunStatus::Partial ? kExitOk : kExitFailed;
+}
+
+} // namespace conclave::cli

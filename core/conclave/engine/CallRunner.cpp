@@ -1,0 +1,190 @@
+#include "conclave/engine/CallRunner.h"
+
+#include "conclave/engine/DeterministicRandom.h"
+#include "conclave/engine/Run.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace conclave {
+
+namespace {
+constexpr double kBaseBackoffMs = 250;
+constexpr double kMaxBackoffMs = 20000;
+} // namespace
+
+CallRunner::CallRunner(std::shared_ptr<Run> run, CallSpec spec, std::function<void(CallOutcome)> done)
+    : m_run(std::move(run)), m_spec(std::move(spec)), m_done(std::move(done)), m_model(m_spec.request.model)
+{
+}
+
+double CallRunner::backoffMs(int attempt, double jitterUnit, std::optional<int64_t> retryAfterMs)
+{
+    if (retryAfterMs)
+        return std::min<double>(double(*retryAfterMs), kMaxBackoffMs);
+    const double exponential = kBaseBackoffMs * std::pow(2.0, std::max(0, attempt - 1));
+    return std::min(kMaxBackoffMs, exponential * (0.5 + jitterUnit));
+}
+
+void CallRunner::start()
+{
+    {
+        auto lock = m_run->lock();
+        m_run->trackCall(shared_from_this());
+    }
+    attempt();
+}
+
+void CallRunner::attempt()
+{
+    ModelRequest request;
+    uint64_t token = 0;
+    {
+        auto lock = m_run->lock();
+        m_backoffTimer = 0;
+        if (m_finished)
+            return;
+        if (m_run->cancelled()) {
+            finish(Status::Cancelled, {}, "the run was cancelled");
+            return;
+        }
+        if (const auto budget = m_run->budgetCheck()) {
+            finish(Status::BudgetExhausted, {}, *budget);
+            return;
+        }
+        ++m_attempt;
+        ++m_triesOnModel;
+        token = ++m_token;
+        m_inFlight = true;
+        m_callId = 0;
+        m_span = m_run->openSpan(SpanKind::Attempt, m_spec.node, m_spec.parent, "attempt " + std::to_string(m_attempt),
+                                 m_spec.round, m_attempt, m_model);
+        request = m_spec.request;
+        request.model = m_model;
+        request.attempt = m_attempt;
+        auto self = shared_from_this();
+        m_timeoutTimer = m_run->timers().schedule(m_run->after(double(m_spec.timeoutMs)),
+                                                  [self, token] { self->onTimeout(token); });
+    }
+    auto self = shared_from_this();
+    const CallId id = m_spec.backend->start(
+        std::move(request), CallCallbacks{[self, token](std::string_view chunk) { self->onToken(token, chunk); },
+                                          [self, token](ModelReply reply) { self->onReply(token, std::move(reply)); }});
+    auto lock = m_run->lock();
+    if (m_token == token && m_inFlight)
+        m_callId = id;
+    else
+        m_spec.backend->cancel(id);  // ended (timeout, cancel) before it had an id
+}
+
+void CallRunner::onToken(uint64_t token, std::string_view chunk)
+{
+    auto lock = m_run->lock();
+    if (token != m_token || !m_inFlight)
+        return;
+    auto& span = m_run->span(m_span);
+    if (span.ttftUs < 0)
+        span.ttftUs = m_run->nowUs() - span.startUs;
+    m_run->emitToken(m_spec.node, m_span, chunk);
+}
+
+void CallRunner::onReply(uint64_t token, ModelReply reply)
+{
+    auto lock = m_run->lock();
+    if (token != m_token || !m_inFlight)
+        return;
+    m_inFlight = false;
+    m_run->timers().cancel(m_timeoutTimer);
+    auto& span = m_run->span(m_span);
+    span.tokensIn = reply.tokensIn;
+    span.tokensOut = reply.tokensOut;
+    span.plannedMs = reply.plannedMs;
+    span.costUsd = m_spec.backend->costOf(m_model, reply.tokensIn, reply.tokensOut);
+    m_total.tokensIn += reply.tokensIn;
+    m_total.tokensOut += reply.tokensOut;
+    m_total.costUsd += span.costUsd;
+    m_run->addUsage(reply.tokensIn, reply.tokensOut, span.costUsd);
+    if (reply.ok) {
+        m_run->closeSpan(m_span, Status::Ok);
+        finish(Status::Ok, std::move(reply.text), {});
+        return;
+    }
+    if (reply.cancelled) {
+        m_run->closeSpan(m_span, Status::Cancelled, "cancelled");
+        finish(Status::Cancelled, {}, "cancelled");
+        return;
+    }
+    m_run->closeSpan(m_span, Status::Failed, reply.error);
+    afterFailure(Status::Failed, reply.error, reply.retryable, reply.retryAfterMs);
+}
+
+void CallRunner::onTimeout(uint64_t token)
+{
+    auto lock = m_run->lock();
+    if (token != m_token || !m_inFlight)
+        return;
+    m_inFlight = false;
+    if (m_callId)
+        m_spec.backend->cancel(m_callId);
+    const auto error = "timed out after " + std::to_string(m_spec.timeoutMs) + " ms";
+    m_run->closeSpan(m_span, Status::Timeout, error);
+    afterFailure(Status::Timeout, error, true, std::nullopt);
+}
+
+void CallRunner::afterFailure(Status status, const std::string& error, bool retryable,
+                              std::optional<int64_t> retryAfterMs)
+{
+    if (m_run->cancelled()) {
+        finish(Status::Cancelled, {}, "the run was cancelled");
+        return;
+    }
+    const bool retry = retryable && m_triesOnModel <= m_spec.retries;
+    const bool fallback = !retry && !m_usingFallback && m_spec.fallbackModel;
+    if (!retry && !fallback) {
+        finish(status, {}, error);
+        return;
+    }
+    if (fallback) {
+        m_usingFallback = true;
+        m_model = *m_spec.fallbackModel;
+        m_triesOnModel = 0;
+    }
+    const double jitter = DeterministicRandom::unit(
+        DeterministicRandom::key({m_spec.node.str(), m_spec.request.salt, "backoff"}, m_run->seed()),
+        uint64_t(m_attempt));
+    const double delay = fallback ? 0 : backoffMs(m_triesOnModel, jitter, retryAfterMs);
+    auto self = shared_from_this();
+    m_backoffTimer = m_run->timers().schedule(m_run->after(delay), [self] { self->attempt(); });
+}
+
+void CallRunner::cancel(Status status, const std::string& why)
+{
+    if (m_finished)
+        return;
+    if (m_inFlight) {
+        m_inFlight = false;
+        m_run->timers().cancel(m_timeoutTimer);
+        if (m_callId)
+            m_spec.backend->cancel(m_callId);
+        m_run->closeSpan(m_span, status, why);
+    }
+    if (m_backoffTimer)
+        m_run->timers().cancel(m_backoffTimer);
+    finish(status, {}, why);
+}
+
+void CallRunner::finish(Status status, std::string text, std::string error)
+{
+    if (m_finished)
+        return;
+    m_finished = true;
+    m_total.status = status;
+    m_total.text = std::move(text);
+    m_total.error = std::move(error);
+    auto self = shared_from_this();  // untrackCall may drop the last other reference
+    m_run->untrackCall(this);
+    auto done = std::move(m_done);
+    done(std::move(m_total));
+}
+
+} // namespace conclave

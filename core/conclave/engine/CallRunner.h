@@ -1,0 +1,79 @@
+#pragma once
+
+#include "conclave/engine/ModelBackend.h"
+#include "conclave/engine/Span.h"
+#include "conclave/engine/TimerService.h"
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace conclave {
+
+class Run;
+
+// What one logical call asks for: the request, where it goes, and how hard to try.
+struct CallSpec {
+    NodeId node;          // the agent the call is for (a member, in a meeting)
+    SpanId parent = 0;    // the span its attempts hang under
+    int round = 0;
+    ModelBackend* backend = nullptr;
+    ModelRequest request;  // model and prompt; attempt is filled in per try
+    std::optional<std::string> fallbackModel;
+    int64_t timeoutMs = 30000;
+    int retries = 2;
+};
+
+struct CallOutcome {
+    Status status = Status::Failed;
+    std::string text;
+    int64_t tokensIn = 0;
+    int64_t tokensOut = 0;
+    double costUsd = 0;
+    std::string error;
+};
+
+// One logical model call: attempts with a timeout each, retries with
+// exponential backoff and jitter (or the server's Retry-After), then the
+// fallback model, then failure. Each attempt is a span. Its methods lock the
+// run themselves, except cancel(), which expects the run's lock held; `done`
+// is called exactly once, with the run's lock held.
+class CallRunner : public std::enable_shared_from_this<CallRunner> {
+public:
+    CallRunner(std::shared_ptr<Run> run, CallSpec spec, std::function<void(CallOutcome)> done);
+
+    // Starts the first attempt. Call without the run's lock.
+    void start();
+    // Stops the call; `done` follows at once with this status. Lock held.
+    void cancel(Status status, const std::string& why);
+
+    // The retry delay before attempt `attempt + 1`, in team milliseconds.
+    static double backoffMs(int attempt, double jitterUnit, std::optional<int64_t> retryAfterMs);
+
+private:
+    void attempt();
+    void onToken(uint64_t token, std::string_view chunk);
+    void onReply(uint64_t token, ModelReply reply);
+    void onTimeout(uint64_t token);
+    void afterFailure(Status status, const std::string& error, bool retryable, std::optional<int64_t> retryAfterMs);
+    void finish(Status status, std::string text, std::string error);
+
+    std::shared_ptr<Run> m_run;
+    CallSpec m_spec;
+    std::function<void(CallOutcome)> m_done;
+    std::string m_model;
+    bool m_usingFallback = false;
+    int m_triesOnModel = 0;
+    int m_attempt = 0;
+    uint64_t m_token = 0;
+    bool m_inFlight = false;
+    bool m_finished = false;
+    CallId m_callId = 0;
+    SpanId m_span = 0;
+    TimerId m_timeoutTimer = 0;
+    TimerId m_backoffTimer = 0;
+    CallOutcome m_total;
+};
+
+} // namespace conclave

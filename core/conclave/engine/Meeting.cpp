@@ -1,0 +1,329 @@
+#include "conclave/engine/Meeting.h"
+
+#include "conclave/engine/CallRunner.h"
+#include "conclave/engine/PromptBuilder.h"
+#include "conclave/engine/ReplyParser.h"
+#include "conclave/engine/Run.h"
+
+namespace conclave {
+
+namespace {
+constexpr double kDefaultThreshold = 0.7;
+constexpr double kDefaultConsensus = 1.0;
+} // namespace
+
+Meeting::Meeting(std::shared_ptr<Run> run, size_t coordinator, std::string task)
+    : m_run(std::move(run)), m_node(coordinator), m_task(std::move(task))
+{
+    const auto& config = m_run->plan().at(m_node).node->config;
+    m_maxRounds = static_cast<int>(config.maxRounds.value_or(3));
+}
+
+std::string Meeting::memberId(size_t member) const { return m_run->plan().at(member).node->id.str(); }
+
+void Meeting::start()
+{
+    const auto mode = m_run->plan().at(m_node).node->config.mode.value_or(CoordinatorMode::RoundRobin);
+    if (mode == CoordinatorMode::Decompose) {
+        m_round = 1;
+        m_roundSpan = m_run->openSpan(SpanKind::Round, m_run->plan().at(m_node).node->id,
+                                      m_run->m_state[m_node].span, "plan", m_round);
+        const auto members = m_run->plan().at(m_node).members.size();
+        callCoordinator(PromptBuilder::decomposeSystem(), PromptBuilder::decomposePrompt(m_task, members), true);
+        return;
+    }
+    if (mode == CoordinatorMode::Cascade)
+        m_maxRounds = static_cast<int>(m_run->plan().at(m_node).members.size());
+    startRound();
+}
+
+void Meeting::startRound()
+{
+    const auto& pn = m_run->plan().at(m_node);
+    const auto mode = pn.node->config.mode.value_or(CoordinatorMode::RoundRobin);
+    ++m_round;
+    std::string name = "round " + std::to_string(m_round);
+    if (mode == CoordinatorMode::Decompose)
+        name = "solve";
+    else if (mode == CoordinatorMode::Cascade)
+        name = "step " + std::to_string(m_round) + ": " + memberId(pn.members[size_t(m_round - 1)]);
+    m_roundSpan = m_run->openSpan(SpanKind::Round, pn.node->id, m_run->m_state[m_node].span, name, m_round);
+    switch (mode) {
+    case CoordinatorMode::RoundRobin:
+        m_nextSpeaker = 1;
+        callMember(pn.members[0], m_task, transcript(m_round, true));
+        break;
+    case CoordinatorMode::Debate: {
+        const auto previous = transcript(m_round, false);
+        m_outstanding = pn.members.size();
+        for (const size_t member : pn.members)
+            callMember(member, m_task, previous);
+        break;
+    }
+    case CoordinatorMode::Cascade:
+        callMember(pn.members[size_t(m_round - 1)], m_task, {});
+        break;
+    case CoordinatorMode::Decompose:
+        m_outstanding = m_subtasks.size();
+        for (size_t i = 0; i < m_subtasks.size(); ++i)
+            callMember(pn.members[i % pn.members.size()], m_subtasks[i], {});
+        break;
+    }
+}
+
+void Meeting::callMember(size_t member, std::string task, std::string transcriptText)
+{
+    const auto& pn = m_run->plan().at(member);
+    const auto& settings = *pn.call;
+    const SpanId span =
+        m_run->openSpan(SpanKind::Node, pn.node->id, m_roundSpan, pn.node->displayName(), m_round);
+    m_run->nodeStartedMember(member);
+    std::string tmpl = settings.prompt.value_or(transcriptText.empty() ? "{{task}}"
+                                                                       : "{{task}}\n\nThe discussion so far:\n"
+                                                                         "{{transcript}}");
+    CallSpec spec;
+    spec.node = pn.node->id;
+    spec.parent = span;
+    spec.round = m_round;
+    spec.backend = m_run->backend(settings.backend);
+    spec.request.model = settings.model;
+    spec.request.system = settings.system + (settings.system.empty() ? "" : "\n\n") +
+                          std::string(PromptBuilder::answerFormat());
+    spec.request.prompt = m_run->renderPrompt(member, tmpl, task, transcriptText, m_round);
+    spec.request.params = settings.params;
+    spec.request.runInput = m_run->input();
+    spec.request.salt = pn.node->id.str() + "#" + std::to_string(m_round) + "#" + task;
+    spec.fallbackModel = settings.fallbackModel;
+    spec.timeoutMs = settings.timeoutMs;
+    spec.retries = settings.retries;
+    auto self = shared_from_this();
+    auto runner = std::make_shared<CallRunner>(m_run, std::move(spec), [self, member, span](CallOutcome outcome) {
+        self->onMemberDone(member, span, std::move(outcome));
+    });
+    m_calls.push_back(runner);
+    m_run->pool().post([runner] { runner->start(); });
+}
+
+void Meeting::onMemberDone(size_t member, SpanId span, CallOutcome outcome)
+{
+    m_usage.tokensIn += outcome.tokensIn;
+    m_usage.tokensOut += outcome.tokensOut;
+    m_usage.costUsd += outcome.costUsd;
+    auto& s = m_run->span(span);
+    s.tokensIn = outcome.tokensIn;
+    s.tokensOut = outcome.tokensOut;
+    s.costUsd = outcome.costUsd;
+    m_run->closeSpan(span, outcome.status, outcome.error);
+    if (m_done)
+        return;
+
+    Turn turn;
+    turn.member = member;
+    turn.round = m_round;
+    turn.result.status = outcome.status;
+    turn.result.error = outcome.error;
+    turn.result.tokensIn = outcome.tokensIn;
+    turn.result.tokensOut = outcome.tokensOut;
+    turn.result.costUsd = outcome.costUsd;
+    if (outcome.status == Status::Ok) {
+        const auto parsed = ReplyParser::parse(outcome.text);
+        turn.answer = parsed.answer;
+        turn.confidence = parsed.confidence;
+        turn.result.answer = parsed.answer;
+        turn.result.confidence = parsed.confidence;
+        turn.result.text = std::move(outcome.text);
+    }
+    m_turns.push_back(turn);
+
+    const auto& pn = m_run->plan().at(m_node);
+    const auto mode = pn.node->config.mode.value_or(CoordinatorMode::RoundRobin);
+    switch (mode) {
+    case CoordinatorMode::RoundRobin:
+        if (m_nextSpeaker < pn.members.size()) {
+            const size_t next = pn.members[m_nextSpeaker++];
+            callMember(next, m_task, transcript(m_round, true));
+            return;
+        }
+        roundFinished();
+        return;
+    case CoordinatorMode::Debate:
+    case CoordinatorMode::Decompose:
+        if (--m_outstanding == 0)
+            roundFinished();
+        return;
+    case CoordinatorMode::Cascade: {
+        const double threshold = pn.node->config.threshold.value_or(kDefaultThreshold);
+        if ((turn.result.ok() && turn.confidence >= threshold) || m_round >= m_maxRounds) {
+            m_run->closeSpan(m_roundSpan, Status::Ok);
+            // The last step answers; if it failed, the best earlier answer stands.
+            const Turn* best = turn.result.ok() ? &m_turns.back() : nullptr;
+            for (const auto& t : m_turns) {
+                if (!best && t.result.ok())
+                    best = &t;
+            }
+            conclude(best ? best->result : turn.result);
+            return;
+        }
+        m_run->closeSpan(m_roundSpan, Status::Ok);
+        startRound();
+        return;
+    }
+    }
+}
+
+void Meeting::roundFinished()
+{
+    m_run->closeSpan(m_roundSpan, Status::Ok);
+    const auto& pn = m_run->plan().at(m_node);
+    const auto mode = pn.node->config.mode.value_or(CoordinatorMode::RoundRobin);
+    if (mode == CoordinatorMode::Decompose) {
+        std::vector<Candidate> parts;
+        for (const auto& t : m_turns)
+            parts.push_back({memberId(t.member), t.result.ok() ? t.answer : "unknown", t.confidence, t.result.text});
+        ++m_round;
+        m_roundSpan = m_run->openSpan(SpanKind::Round, pn.node->id, m_run->m_state[m_node].span, "combine", m_round);
+        callCoordinator(PromptBuilder::combineSystem(), PromptBuilder::combinePrompt(m_task, parts), false);
+        return;
+    }
+    if (!consensusReached() && m_round < m_maxRounds) {
+        startRound();
+        return;
+    }
+    std::vector<Vote> votes;
+    for (const auto& t : m_turns) {
+        if (t.round == m_round)
+            votes.push_back({memberId(t.member), t.result, 1});
+    }
+    auto result = AggregatorLogic::conclude({AggregatorStrategy::Majority, {}, {}}, votes);
+    if (result.ok())
+        result.text = transcript(m_round, true) + "\nAnswer: " + result.answer;
+    conclude(std::move(result));
+}
+
+void Meeting::callCoordinator(std::string system, std::string prompt, bool planning)
+{
+    const auto& pn = m_run->plan().at(m_node);
+    const auto& settings = *pn.call;
+    CallSpec spec;
+    spec.node = pn.node->id;
+    spec.parent = m_roundSpan;
+    spec.round = m_round;
+    spec.backend = m_run->backend(settings.backend);
+    spec.request.model = settings.model;
+    spec.request.system = settings.system.empty() ? system : settings.system + "\n\n" + system;
+    spec.request.prompt = std::move(prompt);
+    spec.request.params = settings.params;
+    spec.request.runInput = m_run->input();
+    spec.request.salt = pn.node->id.str() + (planning ? "#plan" : "#combine");
+    spec.fallbackModel = settings.fallbackModel;
+    spec.timeoutMs = settings.timeoutMs;
+    spec.retries = settings.retries;
+    auto self = shared_from_this();
+    auto runner = std::make_shared<CallRunner>(m_run, std::move(spec), [self, planning](CallOutcome outcome) {
+        self->onCoordinatorDone(planning, std::move(outcome));
+    });
+    m_calls.push_back(runner);
+    m_run->pool().post([runner] { runner->start(); });
+}
+
+void Meeting::onCoordinatorDone(bool planning, CallOutcome outcome)
+{
+    m_usage.tokensIn += outcome.tokensIn;
+    m_usage.tokensOut += outcome.tokensOut;
+    m_usage.costUsd += outcome.costUsd;
+    if (m_done)
+        return;
+    m_run->closeSpan(m_roundSpan, outcome.status, outcome.error);
+    if (outcome.status != Status::Ok) {
+        NodeResult failed;
+        failed.status = outcome.status;
+        failed.error = outcome.error;
+        conclude(std::move(failed));
+        return;
+    }
+    if (planning) {
+        m_subtasks = ReplyParser::subtasks(outcome.text);
+        if (m_subtasks.empty())
+            m_subtasks.push_back(m_task);
+        startRound();
+        return;
+    }
+    const auto parsed = ReplyParser::parse(outcome.text);
+    NodeResult result;
+    result.status = Status::Ok;
+    result.text = std::move(outcome.text);
+    result.answer = parsed.answer;
+    result.confidence = parsed.confidence;
+    conclude(std::move(result));
+}
+
+bool Meeting::consensusReached() const
+{
+    const auto& pn = m_run->plan().at(m_node);
+    std::vector<Vote> votes;
+    for (const auto& t : m_turns) {
+        if (t.round == m_round)
+            votes.push_back({memberId(t.member), t.result, 1});
+    }
+    const auto tally = AggregatorLogic::tally(votes, false);
+    if (tally.empty())
+        return false;
+    const double share = double(tally.front().count) / double(pn.members.size());
+    return share + 1e-9 >= pn.node->config.consensus.value_or(kDefaultConsensus);
+}
+
+std::string Meeting::transcript(int uptoRound, bool includeCurrent) const
+{
+    std::string out;
+    for (const auto& t : m_turns) {
+        if (t.round < uptoRound || (includeCurrent && t.round == uptoRound)) {
+            if (t.result.ok())
+                out += PromptBuilder::transcriptLine(memberId(t.member), t.round, t.answer, t.confidence);
+        }
+    }
+    return out;
+}
+
+void Meeting::conclude(NodeResult result)
+{
+    if (m_done)
+        return;
+    m_done = true;
+    result.tokensIn = m_usage.tokensIn;
+    result.tokensOut = m_usage.tokensOut;
+    result.costUsd = m_usage.costUsd;
+    const auto& pn = m_run->plan().at(m_node);
+    for (const size_t member : pn.members) {
+        const Turn* last = nullptr;
+        for (const auto& t : m_turns) {
+            if (t.member == member)
+                last = &t;
+        }
+        NodeResult r;
+        if (last)
+            r = last->result;
+        else
+            r.status = Status::Skipped;
+        m_run->settle(member, std::move(r));
+    }
+    m_run->settle(m_node, std::move(result));
+}
+
+void Meeting::cancel(Status status, const std::string& why)
+{
+    if (m_done)
+        return;
+    m_done = true;
+    auto calls = m_calls;
+    for (auto& call : calls)
+        call->cancel(status, why);
+    if (m_roundSpan && m_run->span(m_roundSpan).endUs < 0)
+        m_run->closeSpan(m_roundSpan, status, why);
+    m_done = false;
+    NodeResult r;
+    r.status = status;
+    r.error = why;
+    conclude(std::move(r));
+}
+
+} // namespace conclave

@@ -1,0 +1,65 @@
+#pragma once
+
+#include "conclave/engine/AggregatorLogic.h"
+#include "conclave/engine/Span.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace conclave {
+
+class Run;
+class CallRunner;
+
+// A coordinator's meeting among its members: round_robin (members speak in
+// turn over a shared transcript), debate (all answer each round, then see
+// each other), decompose (the coordinator's model splits the task, members
+// solve the parts in parallel, the coordinator combines) and cascade
+// (members cheapest first, escalating while confidence < threshold).
+// Rounds are spans under the coordinator's span; each member call is a node
+// span of the member under its round. Driven by call completions; every
+// method expects the run's lock held.
+class Meeting : public std::enable_shared_from_this<Meeting> {
+public:
+    Meeting(std::shared_ptr<Run> run, size_t coordinator, std::string task);
+
+    void start();
+    void cancel(Status status, const std::string& why);
+
+private:
+    struct Turn {
+        size_t member;
+        int round;
+        std::string answer;
+        double confidence = 0;
+        NodeResult result;
+    };
+
+    void startRound();
+    void callMember(size_t member, std::string task, std::string transcript);
+    void onMemberDone(size_t member, SpanId span, struct CallOutcome outcome);
+    void roundFinished();
+    void callCoordinator(std::string system, std::string prompt, bool planning);
+    void onCoordinatorDone(bool planning, struct CallOutcome outcome);
+    bool consensusReached() const;
+    void conclude(NodeResult result);
+    std::string transcript(int uptoRound, bool includeCurrent) const;
+    std::string memberId(size_t member) const;
+
+    std::shared_ptr<Run> m_run;
+    size_t m_node;
+    std::string m_task;
+    int m_round = 0;
+    int m_maxRounds = 3;
+    SpanId m_roundSpan = 0;
+    size_t m_outstanding = 0;
+    size_t m_nextSpeaker = 0;      // round_robin and cascade: the member index to call next
+    std::vector<std::string> m_subtasks;
+    std::vector<Turn> m_turns;
+    std::vector<std::shared_ptr<CallRunner>> m_calls;
+    NodeResult m_usage;            // tokens and cost of every call in the meeting
+    bool m_done = false;
+};
+
+} // namespace conclave

@@ -1,0 +1,60 @@
+#pragma once
+
+#include "conclave/model/Backend.h"
+#include "conclave/model/Node.h"
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace conclave {
+
+struct ModelRequest {
+    std::string model;
+    std::string system;
+    std::string prompt;
+    ModelParams params;
+    std::string runInput;  // the run's input, so a simulator can tell which task it is about
+    std::string salt;      // node and round, so a simulator's draws differ between callers
+    int attempt = 1;
+};
+
+struct ModelReply {
+    bool ok = false;
+    bool cancelled = false;
+    std::string text;
+    int64_t tokensIn = 0;
+    int64_t tokensOut = 0;
+    std::string error;                     // the server's own message on failure
+    bool retryable = false;
+    std::optional<int64_t> retryAfterMs;   // the server asked to wait this long
+    double plannedMs = 0;                  // simulated latency (local backend)
+};
+
+struct CallCallbacks {
+    std::function<void(std::string_view chunk)> onToken;  // streamed text; the first marks time to first token
+    std::function<void(ModelReply reply)> onDone;         // exactly once per call
+};
+
+using CallId = uint64_t;
+
+// Where model calls go. start() never blocks and never calls back on the
+// caller's stack; callbacks arrive later on engine threads. After cancel(),
+// onDone still comes exactly once (cancelled, unless the call had finished).
+class ModelBackend {
+public:
+    virtual ~ModelBackend() = default;
+
+    virtual CallId start(ModelRequest request, CallCallbacks callbacks) = 0;
+    virtual void cancel(CallId call) = 0;
+
+    // USD for a call's tokens; 0 for a model without a price.
+    virtual double costOf(std::string_view model, int64_t tokensIn, int64_t tokensOut) const = 0;
+    // The factor applied to simulated time (1 for real endpoints); the engine
+    // scales its retry backoff by it too, so scaled-down tests stay consistent.
+    virtual double timeScale() const { return 1.0; }
+};
+
+} // namespace conclave

@@ -1,0 +1,167 @@
+#include "conclave/engine/PromptBuilder.h"
+
+#include <cstdio>
+
+namespace conclave {
+
+namespace {
+
+std::string_view trim(std::string_view s)
+{
+    while (!s.empty() && s.front() == ' ')
+        s.remove_prefix(1);
+    while (!s.empty() && s.back() == ' ')
+        s.remove_suffix(1);
+    return s;
+}
+
+std::string formatConfidence(double c)
+{
+    char buffer[16];
+    std::snprintf(buffer, sizeof buffer, "%.2f", c);
+    return buffer;
+}
+
+} // namespace
+
+std::string PromptBuilder::render(std::string_view tmpl, const TemplateValues& values)
+{
+    std::string out;
+    out.reserve(tmpl.size() + values.input.size());
+    size_t pos = 0;
+    while (pos < tmpl.size()) {
+        const size_t open = tmpl.find("{{", pos);
+        if (open == std::string_view::npos) {
+            out.append(tmpl.substr(pos));
+            break;
+        }
+        const size_t close = tmpl.find("}}", open + 2);
+        if (close == std::string_view::npos) {
+            out.append(tmpl.substr(pos));
+            break;
+        }
+        out.append(tmpl.substr(pos, open - pos));
+        const auto name = trim(tmpl.substr(open + 2, close - open - 2));
+        if (name == "input")
+            out.append(values.input);
+        else if (name == "inputs")
+            out.append(values.inputs);
+        else if (name == "transcript")
+            out.append(values.transcript);
+        else if (name == "task")
+            out.append(values.task);
+        else if (name == "round")
+            out.append(std::to_string(values.round));
+        else if (name.starts_with("from.") && values.from) {
+            if (auto text = values.from(name.substr(5)))
+                out.append(*text);
+        } else {
+            // Unknown placeholders stay as written; validate() warns about them.
+            out.append(tmpl.substr(open, close + 2 - open));
+        }
+        pos = close + 2;
+    }
+    return out;
+}
+
+std::string_view PromptBuilder::answerFormat()
+{
+    return "End your reply with two lines: \"Answer: <a short answer>\" and \"Confidence: <a number from 0 to "
+           "1>\".";
+}
+
+std::string PromptBuilder::routeChoiceSystem()
+{
+    return "You are a router. Read the request and reply with exactly one route label from the list, and nothing "
+           "else.";
+}
+
+std::string PromptBuilder::routeChoicePrompt(const std::vector<std::string>& labels, std::string_view request)
+{
+    std::string out(kRoutesHeader);
+    for (size_t i = 0; i < labels.size(); ++i)
+        out += (i ? ", " : "") + labels[i];
+    out += "\n\n";
+    out += kRequestHeader;
+    out += request;
+    return out;
+}
+
+std::string PromptBuilder::decomposeSystem()
+{
+    return "You plan work for a team. Reply with the subtasks only, one per line, numbered 1., 2., 3.";
+}
+
+std::string PromptBuilder::decomposePrompt(std::string_view task, size_t maxSubtasks)
+{
+    std::string out(kDecomposeHeader);
+    out += std::to_string(maxSubtasks);
+    out += " independent subtasks that together solve it.\n\n";
+    out += kTaskHeader;
+    out += task;
+    return out;
+}
+
+std::string PromptBuilder::synthesizeSystem()
+{
+    return "You combine the work of several experts into one final answer. Weigh their answers by their "
+           "reasoning and confidence; do not simply count votes.";
+}
+
+std::string PromptBuilder::synthesizePrompt(std::string_view task, const std::vector<Candidate>& candidates)
+{
+    std::string out(kSynthesizeHeader);
+    out += " from the candidate answers of the team.\n\n";
+    out += kTaskHeader;
+    out += task;
+    out += "\n\n";
+    out += kCandidatesHeader;
+    for (const auto& c : candidates)
+        out += transcriptLine(c.source, 0, c.answer, c.confidence);
+    return out;
+}
+
+std::string PromptBuilder::combineSystem()
+{
+    return "You lead a team. Your members solved parts of a task; combine their answers into one final answer "
+           "that covers every part, in order.";
+}
+
+std::string PromptBuilder::combinePrompt(std::string_view task, const std::vector<Candidate>& parts)
+{
+    std::string out(kCombineHeader);
+    out += " into one answer to the task.\n\n";
+    out += kTaskHeader;
+    out += task;
+    out += "\n\n";
+    out += kCandidatesHeader;
+    for (const auto& part : parts)
+        out += transcriptLine(part.source, 0, part.answer, part.confidence);
+    return out;
+}
+
+std::string PromptBuilder::transcriptLine(std::string_view source, int round, std::string_view answer,
+                                          double confidence)
+{
+    std::string out = "- ";
+    out += source;
+    if (round > 0)
+        out += " (round " + std::to_string(round) + ")";
+    out += ": answer: ";
+    out += answer;
+    out += " (confidence " + formatConfidence(confidence) + ")\n";
+    return out;
+}
+
+std::string PromptBuilder::labelledInputs(const std::vector<Candidate>& inputs)
+{
+    std::string out;
+    for (const auto& input : inputs) {
+        if (!out.empty())
+            out += "\n\n";
+        out += "[" + input.source + "]\n" + input.text;
+    }
+    return out;
+}
+
+} // namespace conclave

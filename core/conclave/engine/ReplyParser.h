@@ -1,0 +1,31 @@
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace conclave {
+
+struct ParsedReply {
+    std::string answer;       // normalized
+    double confidence = 0.5;  // 0.5 when the reply states none
+};
+
+// Reads what models reply: the "Answer:" and "Confidence:" lines every
+// answering prompt asks for, a route label, a numbered list of subtasks.
+class ReplyParser {
+public:
+    static ParsedReply parse(std::string_view text);
+
+    // Lower-case, trimmed, inner spaces collapsed, a trailing period dropped,
+    // so that "Paris." and " paris" vote together.
+    static std::string normalizeAnswer(std::string_view answer);
+
+    // The first label (case-insensitive) the reply names, or empty.
+    static std::string routeLabel(std::string_view reply, const std::vector<std::string>& labels);
+
+    // "1. a\n2. b" -> {"a", "b"}; unnumbered non-empty lines count too.
+    static std::vector<std::string> subtasks(std::string_view reply);
+};
+
+} // namespace conclave

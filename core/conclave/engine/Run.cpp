@@ -1,0 +1,689 @@
+#include "conclave/engine/Run.h"
+
+#include "conclave/engine/AggregatorLogic.h"
+#include "conclave/engine/CallRunner.h"
+#include "conclave/engine/CriticalPathFinder.h"
+#include "conclave/engine/Meeting.h"
+#include "conclave/engine/PromptBuilder.h"
+#include "conclave/engine/ReplyParser.h"
+#include "conclave/engine/RouterLogic.h"
+
+#include <algorithm>
+
+namespace conclave {
+
+Run::Run(std::shared_ptr<const RunPlan> plan, RunOptions options,
+         std::map<BackendName, std::shared_ptr<ModelBackend>> backends, GateScorer gate, ThreadPool& pool,
+         TimerService& timers)
+    : m_plan(std::move(plan)), m_options(std::move(options)), m_backends(std::move(backends)),
+      m_gate(std::move(gate)), m_pool(pool),
+      m_timers(timers)
+{
+    m_state.resize(m_plan->size());
+    m_routesTaken.assign(m_plan->team().edges.size(), 0);
+    m_remaining = m_plan->size();
+}
+
+Run::~Run() = default;
+
+int64_t Run::nowUs() const
+{
+    return std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - m_start).count();
+}
+
+Clock::time_point Run::after(double teamMs) const
+{
+    return Clock::now() + std::chrono::microseconds(static_cast<int64_t>(teamMs * m_plan->timeScale() * 1000.0));
+}
+
+ModelBackend* Run::backend(const BackendName& name) const
+{
+    const auto it = m_backends.find(name);
+    return it == m_backends.end() ? nullptr : it->second.get();
+}
+
+void Run::emit(const std::function<void(RunObserver&)>& event) const
+{
+    for (auto* observer : m_options.observers)
+        event(*observer);
+}
+
+SpanId Run::openSpan(SpanKind kind, const NodeId& node, SpanId parent, std::string name, int round, int attempt,
+                     std::string model)
+{
+    Span span;
+    span.id = m_spans.size() + 1;
+    span.parent = parent;
+    span.node = node;
+    span.kind = kind;
+    span.name = std::move(name);
+    span.startUs = nowUs();
+    span.round = round;
+    span.attempt = attempt;
+    span.model = std::move(model);
+    if (kind == SpanKind::Attempt)
+        ++m_callCount;
+    m_spans.push_back(std::move(span));
+    emit([&](RunObserver& o) { o.spanStarted(m_spans.back()); });
+    return m_spans.back().id;
+}
+
+void Run::closeSpan(SpanId id, Status status, std::string error)
+{
+    auto& span = m_spans[id - 1];
+    if (span.endUs >= 0)
+        return;
+    span.endUs = std::max(nowUs(), span.startUs);
+    span.status = status;
+    span.error = std::move(error);
+    emit([&](RunObserver& o) { o.spanFinished(span); });
+}
+
+void Run::emitToken(const NodeId& node, SpanId span, std::string_view text)
+{
+    const auto at = nowUs();
+    emit([&](RunObserver& o) { o.nodeToken(node, span, text, at); });
+}
+
+void Run::trackCall(const std::shared_ptr<CallRunner>& call) { m_calls.emplace(call.get(), call); }
+
+void Run::untrackCall(const CallRunner* call) { m_calls.erase(call); }
+
+std::optional<std::string> Run::budgetCheck()
+{
+    if (!m_budgetError.empty())
+        return m_budgetError;
+    const auto& budget = m_plan->team().budget;
+    if (!budget)
+        return std::nullopt;
+    if (budget->maxCostUsd && m_costUsd >= *budget->maxCostUsd)
+        m_budgetError = "budget exhausted: max_cost_usd " + std::to_string(*budget->maxCostUsd).substr(0, 6) +
+                        " reached";
+    else if (budget->maxTokens && m_tokensIn + m_tokensOut >= *budget->maxTokens)
+        m_budgetError = "budget exhausted: max_tokens " + std::to_string(*budget->maxTokens) + " reached";
+    else if (budget->maxWallMs && double(nowUs()) >= double(*budget->maxWallMs) * 1000.0 * m_plan->timeScale())
+        m_budgetError = "budget exhausted: max_wall_ms " + std::to_string(*budget->maxWallMs) + " reached";
+    if (m_budgetError.empty())
+        return std::nullopt;
+    return m_budgetError;
+}
+
+void Run::addUsage(int64_t tokensIn, int64_t tokensOut, double costUsd)
+{
+    m_tokensIn += tokensIn;
+    m_tokensOut += tokensOut;
+    m_costUsd += costUsd;
+}
+
+void Run::start()
+{
+    auto self = shared_from_this();
+    auto lock = this->lock();
+    m_start = Clock::now();
+    m_started = true;
+    emit([&](RunObserver& o) { o.runStarted(m_options.input, m_options.seed); });
+    for (size_t i = 0; i < m_plan->size(); ++i)
+        m_state[i].pending = m_plan->at(i).in.size();
+    const auto& budget = m_plan->team().budget;
+    if (budget && budget->maxWallMs) {
+        m_wallTimer = m_timers.schedule(after(double(*budget->maxWallMs)), [self] {
+            auto l = self->lock();
+            if (self->m_finished)
+                return;
+            self->budgetCheck();
+            if (self->m_budgetError.empty())
+                self->m_budgetError = "budget exhausted: max_wall_ms reached";
+            auto calls = self->m_calls;
+            for (auto& [ptr, call] : calls)
+                call->cancel(Status::BudgetExhausted, self->m_budgetError);
+        });
+    }
+    // Nodes nothing feeds (other than the input and meeting members) can never run.
+    for (size_t i = 0; i < m_plan->size(); ++i) {
+        const auto& pn = m_plan->at(i);
+        if (i != m_plan->inputIndex() && pn.in.empty() && !pn.coordinator)
+            settle(i, skippedResult());
+    }
+    if (!m_finished)
+        ready(m_plan->inputIndex());
+}
+
+NodeResult Run::skippedResult() const
+{
+    NodeResult r;
+    r.status = Status::Skipped;
+    return r;
+}
+
+void Run::ready(size_t node)
+{
+    auto& ns = m_state[node];
+    if (m_cancelled) {
+        NodeResult r;
+        r.status = Status::Cancelled;
+        r.error = "the run was cancelled";
+        settle(node, std::move(r));
+        return;
+    }
+    ns.phase = Phase::Queued;
+    const auto at = nowUs();
+    emit([&](RunObserver& o) { o.nodeQueued(m_plan->at(node).node->id, at); });
+    auto self = shared_from_this();
+    m_pool.post([self, node] { self->execute(node); });
+}
+
+void Run::nodeStartedMember(size_t member)
+{
+    auto& ns = m_state[member];
+    if (ns.phase == Phase::Waiting) {
+        ns.phase = Phase::Running;
+        const auto at = nowUs();
+        emit([&](RunObserver& o) { o.nodeQueued(m_plan->at(member).node->id, at); });
+    }
+}
+
+std::vector<Vote> Run::votesFor(size_t node) const
+{
+    std::vector<Vote> votes;
+    for (const size_t from : m_state[node].arrived) {
+        const auto& pn = m_plan->at(from);
+        votes.push_back({pn.node->id.str(), m_state[from].result, pn.node->config.weight.value_or(1.0)});
+    }
+    return votes;
+}
+
+std::string Run::inputsText(size_t node) const
+{
+    std::vector<Candidate> inputs;
+    for (const size_t from : m_state[node].arrived) {
+        if (m_state[from].result.ok())
+            inputs.push_back({m_plan->at(from).node->id.str(), {}, 0, m_state[from].result.text});
+    }
+    if (inputs.size() == 1)
+        return inputs.front().text;
+    return PromptBuilder::labelledInputs(inputs);
+}
+
+std::string Run::defaultPrompt(size_t node) const
+{
+    const auto& in = m_plan->at(node).in;
+    const bool fromInputOnly =
+        std::all_of(in.begin(), in.end(), [&](const auto& e) {
+            const auto kind = m_plan->at(e.first).node->kind;
+            return kind == NodeKind::Input || kind == NodeKind::Router;
+        });
+    return fromInputOnly ? "{{input}}" : "{{input}}\n\n{{inputs}}";
+}
+
+std::string Run::renderPrompt(size_t node, const std::string& tmpl, std::string_view task,
+                              std::string_view transcript, int round) const
+{
+    const std::string inputs = inputsText(node);
+    TemplateValues values;
+    values.input = m_options.input;
+    values.inputs = inputs;
+    values.task = task;
+    values.transcript = transcript;
+    values.round = round;
+    values.from = [this](std::string_view id) -> std::optional<std::string> {
+        const auto index = m_plan->indexOf(NodeId(std::string(id)));
+        if (!index || !m_state[*index].result.ok())
+            return std::nullopt;
+        return m_state[*index].result.text;
+    };
+    return PromptBuilder::render(tmpl, values);
+}
+
+void Run::execute(size_t node)
+{
+    auto lock = this->lock();
+    auto& ns = m_state[node];
+    if (ns.phase != Phase::Queued)
+        return;  // settled meanwhile (cancelled)
+    const auto& pn = m_plan->at(node);
+    ns.phase = Phase::Running;
+    ns.span = openSpan(SpanKind::Node, pn.node->id, 0, pn.node->displayName());
+    switch (pn.node->kind) {
+    case NodeKind::Input: {
+        NodeResult r;
+        r.status = Status::Ok;
+        r.text = m_options.input;
+        r.confidence = 1;
+        settle(node, std::move(r));
+        return;
+    }
+    case NodeKind::Output: {
+        NodeResult r;
+        for (const size_t from : ns.arrived)
+            r = m_state[from].result;
+        r.tokensIn = r.tokensOut = 0;
+        r.costUsd = 0;
+        if (!r.ok()) {
+            r.status = Status::Failed;
+            if (r.error.empty())
+                r.error = "no answer reached the output";
+        }
+        settle(node, std::move(r));
+        return;
+    }
+    case NodeKind::Router:
+        runRouter(node, lock);
+        return;
+    case NodeKind::Expert:
+        runExpert(node, lock);
+        return;
+    case NodeKind::Aggregator:
+        runAggregator(node, lock);
+        return;
+    case NodeKind::Coordinator: {
+        std::string task = inputsText(node);
+        auto meeting = std::make_shared<Meeting>(shared_from_this(), node, task.empty() ? m_options.input : task);
+        ns.meeting = meeting;
+        meeting->start();
+        return;
+    }
+    }
+}
+
+void Run::startModelNode(size_t node, std::string system, std::string prompt, std::string salt,
+                         std::function<void(NodeResult)> done)
+{
+    const auto& pn = m_plan->at(node);
+    const auto& settings = *pn.call;
+    CallSpec spec;
+    spec.node = pn.node->id;
+    spec.parent = m_state[node].span;
+    spec.backend = backend(settings.backend);
+    spec.request.model = settings.model;
+    spec.request.system = std::move(system);
+    spec.request.prompt = std::move(prompt);
+    spec.request.params = settings.params;
+    spec.request.runInput = m_options.input;
+    spec.request.salt = std::move(salt);
+    spec.fallbackModel = settings.fallbackModel;
+    spec.timeoutMs = settings.timeoutMs;
+    spec.retries = settings.retries;
+    auto runner = std::make_shared<CallRunner>(shared_from_this(), std::move(spec),
+                                               [done = std::move(done)](CallOutcome outcome) {
+                                                   NodeResult r;
+                                                   r.status = outcome.status;
+                                                   r.error = outcome.error;
+                                                   r.tokensIn = outcome.tokensIn;
+                                                   r.tokensOut = outcome.tokensOut;
+                                                   r.costUsd = outcome.costUsd;
+                                                   if (outcome.status == Status::Ok) {
+                                                       const auto parsed = ReplyParser::parse(outcome.text);
+                                                       r.answer = parsed.answer;
+                                                       r.confidence = parsed.confidence;
+                                                       r.text = std::move(outcome.text);
+                                                   }
+                                                   done(std::move(r));
+                                               });
+    m_state[node].call = runner;
+    m_pool.post([runner] { runner->start(); });
+}
+
+void Run::runExpert(size_t node, std::unique_lock<std::mutex>&)
+{
+    const auto& pn = m_plan->at(node);
+    const auto& ns = m_state[node];
+    const bool anyOk = std::any_of(ns.arrived.begin(), ns.arrived.end(),
+                                   [&](size_t from) { return m_state[from].result.ok(); });
+    if (!anyOk) {
+        NodeResult r;
+        r.status = Status::Failed;
+        r.error = "no upstream result to work on";
+        settle(node, std::move(r));
+        return;
+    }
+    const auto& settings = *pn.call;
+    std::string system = settings.system;
+    system += (system.empty() ? "" : "\n\n") + std::string(PromptBuilder::answerFormat());
+    auto prompt = renderPrompt(node, settings.prompt.value_or(defaultPrompt(node)));
+    auto self = shared_from_this();
+    startModelNode(node, std::move(system), std::move(prompt), pn.node->id.str(),
+                   [self, node](NodeResult r) { self->settle(node, std::move(r)); });
+}
+
+void Run::runRouter(size_t node, std::unique_lock<std::mutex>&)
+{
+    const auto& pn = m_plan->at(node);
+    const auto& config = pn.node->config;
+    const std::string text = inputsText(node);
+    NodeResult result;
+    result.status = Status::Ok;
+    result.text = text;
+    result.confidence = 1;
+    std::vector<size_t> chosen;  // edge indices
+    const auto strategy = config.routerStrategy.value_or(RouterStrategy::All);
+    switch (strategy) {
+    case RouterStrategy::All:
+        for (const auto& [to, e] : pn.out)
+            chosen.push_back(e);
+        break;
+    case RouterStrategy::Keyword: {
+        const auto labels = RouterLogic::keywordLabels(config.routes.value_or(RouteTable{}), config.defaultRoute, text);
+        for (const auto& [to, e] : pn.out) {
+            const auto& when = m_plan->team().edges[e].when;
+            if (when && std::find(labels.begin(), labels.end(), *when) != labels.end())
+                chosen.push_back(e);
+        }
+        break;
+    }
+    case RouterStrategy::MoeGate: {
+        // A target scores by its model's skills under the gate; a coordinator by its best member.
+        std::vector<std::string> models;
+        std::vector<size_t> owner;
+        for (size_t k = 0; k < pn.out.size(); ++k) {
+            const auto& target = m_plan->at(pn.out[k].first);
+            if (target.node->kind == NodeKind::Coordinator) {
+                for (const size_t member : target.members) {
+                    models.push_back(m_plan->at(member).call ? m_plan->at(member).call->model : std::string());
+                    owner.push_back(k);
+                }
+            } else {
+                models.push_back(target.call ? target.call->model : std::string());
+                owner.push_back(k);
+            }
+        }
+        const auto modelScores = m_gate ? m_gate(text, models) : std::vector<double>(models.size(), 1.0);
+        std::vector<double> scores(pn.out.size(), 0.0);
+        for (size_t m = 0; m < models.size() && m < modelScores.size(); ++m)
+            scores[owner[m]] = std::max(scores[owner[m]], modelScores[m]);
+        const auto picks = RouterLogic::topTargets(scores, size_t(config.topK.value_or(1)),
+                                                   config.minWeight.value_or(0.0));
+        for (const size_t k : picks)
+            chosen.push_back(pn.out[k].second);
+        break;
+    }
+    case RouterStrategy::Llm: {
+        std::vector<std::string> labels;
+        for (const auto& [to, e] : pn.out) {
+            const auto& when = m_plan->team().edges[e].when;
+            if (when && std::find(labels.begin(), labels.end(), *when) == labels.end())
+                labels.push_back(*when);
+        }
+        auto self = shared_from_this();
+        startModelNode(node, PromptBuilder::routeChoiceSystem(), PromptBuilder::routeChoicePrompt(labels, text),
+                       pn.node->id.str(), [self, node, labels, text](NodeResult r) {
+                           const auto& p = self->m_plan->at(node);
+                           std::vector<size_t> edges;
+                           if (r.ok()) {
+                               auto label = ReplyParser::routeLabel(r.text, labels);
+                               if (label.empty() && p.node->config.defaultRoute)
+                                   label = *p.node->config.defaultRoute;
+                               for (const auto& [to, e] : p.out) {
+                                   if (self->m_plan->team().edges[e].when == label)
+                                       edges.push_back(e);
+                               }
+                               r.answer = label;
+                               r.text = text;
+                           }
+                           self->finishRoute(node, edges, std::move(r));
+                       });
+        return;
+    }
+    }
+    std::string answer;
+    for (const size_t e : chosen)
+        answer += (answer.empty() ? "" : ",") + m_plan->team().edges[e].when.value_or(m_plan->team().edges[e].to.str());
+    result.answer = answer;
+    finishRoute(node, chosen, std::move(result));
+}
+
+void Run::finishRoute(size_t router, const std::vector<size_t>& chosenEdges, NodeResult result)
+{
+    for (const size_t e : chosenEdges)
+        m_routesTaken[e] = 1;
+    settle(router, std::move(result));
+}
+
+void Run::runAggregator(size_t node, std::unique_lock<std::mutex>&)
+{
+    const auto& pn = m_plan->at(node);
+    const auto& config = pn.node->config;
+    auto& ns = m_state[node];
+    if (ns.deadlineTimer)
+        m_timers.cancel(ns.deadlineTimer);
+    cancelStragglers(node);
+    const AggregatorLogic::Rules rules{config.aggregatorStrategy.value_or(AggregatorStrategy::Majority), config.quorum,
+                                       config.minConfidence};
+    const auto votes = votesFor(node);
+    auto result = AggregatorLogic::conclude(rules, votes);
+    if (rules.strategy != AggregatorStrategy::Synthesize || !result.ok()) {
+        settle(node, std::move(result));
+        return;
+    }
+    std::vector<Candidate> candidates;
+    for (const auto& v : votes) {
+        if (v.result.ok())
+            candidates.push_back({v.source, v.result.answer, v.result.confidence, v.result.text});
+    }
+    const auto& settings = *pn.call;
+    std::string system = settings.system.empty() ? PromptBuilder::synthesizeSystem() : settings.system;
+    system += "\n\n" + std::string(PromptBuilder::answerFormat());
+    auto self = shared_from_this();
+    startModelNode(node, std::move(system), PromptBuilder::synthesizePrompt(m_options.input, candidates),
+                   pn.node->id.str(), [self, node](NodeResult r) { self->settle(node, std::move(r)); });
+}
+
+void Run::maybeStartAggregatorEarly(size_t node)
+{
+    auto& ns = m_state[node];
+    if (ns.phase != Phase::Waiting)
+        return;
+    const auto& config = m_plan->at(node).node->config;
+    const AggregatorLogic::Rules rules{config.aggregatorStrategy.value_or(AggregatorStrategy::Majority), config.quorum,
+                                       config.minConfidence};
+    if (ns.pending > 0 && AggregatorLogic::canStopEarly(rules, votesFor(node))) {
+        ready(node);
+        return;
+    }
+    if (config.deadlineMs && ns.pending > 0 && !ns.deadlineTimer && !ns.arrived.empty()) {
+        auto self = shared_from_this();
+        ns.deadlineTimer = m_timers.schedule(after(double(*config.deadlineMs)), [self, node] {
+            auto lock = self->lock();
+            self->onAggregatorDeadline(node);
+        });
+    }
+}
+
+void Run::onAggregatorDeadline(size_t node)
+{
+    auto& ns = m_state[node];
+    ns.deadlineTimer = 0;
+    if (ns.phase != Phase::Waiting || m_finished)
+        return;
+    const auto votes = votesFor(node);
+    if (std::any_of(votes.begin(), votes.end(), [](const Vote& v) { return v.result.ok(); }))
+        ready(node);
+}
+
+void Run::cancelStragglers(size_t aggregator)
+{
+    // Inputs still running whose every consumer has already decided are no longer needed.
+    std::vector<size_t> work;
+    for (const auto& [from, e] : m_plan->at(aggregator).in)
+        work.push_back(from);
+    while (!work.empty()) {
+        const size_t i = work.back();
+        work.pop_back();
+        auto& ns = m_state[i];
+        if (ns.phase == Phase::Done)
+            continue;
+        const auto& out = m_plan->at(i).out;
+        const bool needed = std::any_of(out.begin(), out.end(), [&](const auto& edge) {
+            const size_t to = edge.first;
+            return to != aggregator && m_state[to].phase == Phase::Waiting;
+        });
+        if (needed)
+            continue;
+        cancelNode(i, Status::Cancelled);
+        for (const auto& [from, e] : m_plan->at(i).in)
+            work.push_back(from);
+    }
+}
+
+void Run::cancelNode(size_t node, Status status)
+{
+    auto& ns = m_state[node];
+    if (ns.phase == Phase::Done)
+        return;
+    const std::string why = status == Status::Cancelled ? "cancelled" : m_budgetError;
+    if (ns.meeting) {
+        auto meeting = ns.meeting;
+        meeting->cancel(status, why);  // settles the node and its members
+        return;
+    }
+    if (ns.call) {
+        auto call = ns.call;
+        call->cancel(status, why);  // its done callback settles the node
+        if (ns.phase == Phase::Done)
+            return;
+    }
+    NodeResult r;
+    r.status = status;
+    r.error = why;
+    settle(node, std::move(r));
+}
+
+void Run::settle(size_t node, NodeResult result)
+{
+    auto& ns = m_state[node];
+    if (ns.phase == Phase::Done)
+        return;
+    ns.phase = Phase::Done;
+    ns.result = std::move(result);
+    if (ns.deadlineTimer) {
+        m_timers.cancel(ns.deadlineTimer);
+        ns.deadlineTimer = 0;
+    }
+    ns.call.reset();
+    ns.meeting.reset();
+    if (ns.span)
+        closeSpan(ns.span, ns.result.status, ns.result.error);
+    const auto& pn = m_plan->at(node);
+    const auto at = nowUs();
+    emit([&](RunObserver& o) { o.nodeFinished(pn.node->id, ns.result, at); });
+    --m_remaining;
+
+    const auto status = ns.result.status;
+    for (const auto& [to, e] : pn.out) {
+        bool live = status != Status::Skipped && status != Status::Cancelled;
+        if (live && pn.node->kind == NodeKind::Router)
+            live = status != Status::Ok || m_routesTaken[e];
+        if (live && pn.node->kind == NodeKind::Router && status != Status::Ok)
+            live = false;  // a router that failed routes nowhere
+        deliver(to, node, live);
+    }
+    if (m_remaining == 0)
+        finish();
+}
+
+void Run::deliver(size_t to, size_t from, bool live)
+{
+    auto& ns = m_state[to];
+    if (ns.phase != Phase::Waiting)
+        return;  // an aggregator that already decided
+    --ns.pending;
+    if (live)
+        ns.arrived.push_back(from);
+    const auto kind = m_plan->at(to).node->kind;
+    if (live && kind == NodeKind::Aggregator) {
+        maybeStartAggregatorEarly(to);
+        if (ns.phase != Phase::Waiting)
+            return;
+    }
+    if (ns.pending > 0)
+        return;
+    if (ns.arrived.empty()) {
+        settle(to, skippedResult());
+        return;
+    }
+    ready(to);
+}
+
+void Run::cancel()
+{
+    auto lock = this->lock();
+    if (m_finished || m_cancelled)
+        return;
+    m_cancelled = true;
+    auto calls = m_calls;
+    for (auto& [ptr, call] : calls)
+        call->cancel(Status::Cancelled, "the run was cancelled");
+    for (size_t i = 0; i < m_state.size(); ++i)
+        cancelNode(i, Status::Cancelled);
+}
+
+void Run::finish()
+{
+    if (m_finished)
+        return;
+    m_finished = true;
+    m_endUs = nowUs();
+    if (m_wallTimer)
+        m_timers.cancel(m_wallTimer);
+    const auto& output = m_state[m_plan->outputIndex()].result;
+    if (m_cancelled)
+        m_status = RunStatus::Cancelled;
+    else if (!m_budgetError.empty())
+        m_status = RunStatus::BudgetExhausted;
+    else if (!output.ok())
+        m_status = RunStatus::Failed;
+    else {
+        const bool anyFailed = std::any_of(m_state.begin(), m_state.end(), [](const NodeState& s) {
+            return s.result.status == Status::Failed || s.result.status == Status::Timeout;
+        });
+        m_status = anyFailed ? RunStatus::Partial : RunStatus::Ok;
+    }
+    const auto result = buildResult();
+    emit([&](RunObserver& o) { o.runFinished(result); });
+    m_calls.clear();
+    m_done.notify_all();
+}
+
+RunResult Run::buildResult() const
+{
+    RunResult r;
+    r.status = m_status;
+    r.output = m_state[m_plan->outputIndex()].result;
+    for (size_t i = 0; i < m_state.size(); ++i)
+        r.results.emplace(m_plan->at(i).node->id, m_state[i].result);
+    r.spans = m_spans;
+    r.wallUs = m_finished ? m_endUs : nowUs();
+    r.tokensIn = m_tokensIn;
+    r.tokensOut = m_tokensOut;
+    r.costUsd = m_costUsd;
+    r.calls = m_callCount;
+    if (m_finished)
+        r.criticalPath = CriticalPathFinder::find(m_plan->team(), r.spans);
+    return r;
+}
+
+bool Run::finished() const
+{
+    auto lock = this->lock();
+    return m_finished;
+}
+
+RunResult Run::wait()
+{
+    auto lock = this->lock();
+    m_done.wait(lock, [this] { return m_finished; });
+    return buildResult();
+}
+
+bool Run::waitFor(std::chrono::milliseconds timeout)
+{
+    auto lock = this->lock();
+    return m_done.wait_for(lock, timeout, [this] { return m_finished; });
+}
+
+RunResult Run::snapshot() const
+{
+    auto lock = this->lock();
+    return buildResult();
+}
+
+} // namespace conclave

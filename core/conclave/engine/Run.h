@@ -1,0 +1,156 @@
+#pragma once
+
+#include "conclave/engine/ModelBackend.h"
+#include "conclave/engine/RunObserver.h"
+#include "conclave/engine/RunPlan.h"
+#include "conclave/engine/RunResult.h"
+#include "conclave/engine/ThreadPool.h"
+#include "conclave/engine/TimerService.h"
+
+#include <atomic>
+#include <functional>
+#include <chrono>
+#include <condition_variable>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+namespace conclave {
+
+class CallRunner;
+class Meeting;
+
+// Scores of models for a prompt under the mixture-of-experts gate: for each
+// model, the sum over domains of gate weight x the model's skill.
+using GateScorer = std::function<std::vector<double>(std::string_view prompt, const std::vector<std::string>& models)>;
+
+struct RunOptions {
+    std::string input;
+    uint64_t seed = 42;
+    std::vector<RunObserver*> observers;  // owned by the caller; must outlive the run
+};
+
+// One execution of a team: the scheduler.
+//
+// Promises: a node runs as soon as all its inputs have settled (there are no
+// global steps); independent branches run at the same time on the pool; a
+// join runs exactly once; a node with no live input is skipped; model calls
+// never hold a thread while they wait; every event reaches the observers in
+// the order it happened. All state is guarded by one mutex, and observers are
+// called with it held, so they must be quick and must not call back in.
+// It never touches the team's editable document, files or any UI.
+class Run : public std::enable_shared_from_this<Run> {
+public:
+    Run(std::shared_ptr<const RunPlan> plan, RunOptions options,
+        std::map<BackendName, std::shared_ptr<ModelBackend>> backends, GateScorer gate, ThreadPool& pool,
+        TimerService& timers);
+    ~Run();
+
+    void start();
+    // Stops every call in flight (within milliseconds) and ends the run as cancelled.
+    void cancel();
+    bool finished() const;
+    // Blocks until the run ends and returns its result.
+    RunResult wait();
+    bool waitFor(std::chrono::milliseconds timeout);
+    const RunPlan& plan() const { return *m_plan; }
+    // The result so far (complete once finished()).
+    RunResult snapshot() const;
+
+    // ---- for CallRunner and Meeting: each expects the lock held unless it says otherwise ----
+    std::unique_lock<std::mutex> lock() const { return std::unique_lock(m_mutex); }
+    int64_t nowUs() const;
+    ThreadPool& pool() { return m_pool; }
+    TimerService& timers() { return m_timers; }
+    const std::string& input() const { return m_options.input; }
+    uint64_t seed() const { return m_options.seed; }
+    ModelBackend* backend(const BackendName& name) const;
+    bool cancelled() const { return m_cancelled; }
+    // Returns an error when a budget forbids another call (and records that it ran out).
+    std::optional<std::string> budgetCheck();
+    void addUsage(int64_t tokensIn, int64_t tokensOut, double costUsd);
+    // Clock time for an engine delay given in team milliseconds (scaled by time_scale).
+    Clock::time_point after(double teamMs) const;
+
+    SpanId openSpan(SpanKind kind, const NodeId& node, SpanId parent, std::string name, int round = 0,
+                    int attempt = 0, std::string model = {});
+    Span& span(SpanId id) { return m_spans[id - 1]; }
+    void closeSpan(SpanId id, Status status, std::string error = {});
+    void emitToken(const NodeId& node, SpanId span, std::string_view text);
+
+    void trackCall(const std::shared_ptr<CallRunner>& call);
+    void untrackCall(const CallRunner* call);
+
+    // A node (or a coordinator's member) has its result.
+    void settle(size_t node, NodeResult result);
+    void nodeStartedMember(size_t member);
+
+private:
+    enum class Phase { Waiting, Queued, Running, Done };
+    struct NodeState {
+        Phase phase = Phase::Waiting;
+        size_t pending = 0;              // ordinary inputs not yet settled
+        std::vector<size_t> arrived;     // live inputs, in arrival order
+        NodeResult result;
+        SpanId span = 0;
+        TimerId deadlineTimer = 0;
+        std::shared_ptr<CallRunner> call;
+        std::shared_ptr<Meeting> meeting;
+    };
+
+    void ready(size_t node);
+    void execute(size_t node);
+    void runRouter(size_t node, std::unique_lock<std::mutex>& lock);
+    void runExpert(size_t node, std::unique_lock<std::mutex>& lock);
+    void runAggregator(size_t node, std::unique_lock<std::mutex>& lock);
+    void maybeStartAggregatorEarly(size_t node);
+    void onAggregatorDeadline(size_t node);
+    void cancelStragglers(size_t aggregator);
+    void deliver(size_t to, size_t from, bool live);
+    void finishRoute(size_t router, const std::vector<size_t>& chosenEdges, NodeResult result);
+    void cancelNode(size_t node, Status status);
+    void finish();
+    NodeResult skippedResult() const;
+    std::vector<struct Vote> votesFor(size_t node) const;
+    std::string inputsText(size_t node) const;
+    std::string defaultPrompt(size_t node) const;
+    std::string renderPrompt(size_t node, const std::string& tmpl, std::string_view task = {},
+                             std::string_view transcript = {}, int round = 0) const;
+    void startModelNode(size_t node, std::string system, std::string prompt, std::string salt,
+                        std::function<void(NodeResult)> done);
+    void emit(const std::function<void(RunObserver&)>& event) const;
+    RunResult buildResult() const;
+
+    friend class Meeting;
+
+    std::shared_ptr<const RunPlan> m_plan;
+    RunOptions m_options;
+    std::map<BackendName, std::shared_ptr<ModelBackend>> m_backends;
+    GateScorer m_gate;
+    ThreadPool& m_pool;
+    TimerService& m_timers;
+
+    mutable std::mutex m_mutex;
+    std::condition_variable m_done;
+    Clock::time_point m_start;
+    std::vector<NodeState> m_state;
+    std::vector<Span> m_spans;
+    std::vector<size_t> m_routesTaken;  // per edge: 1 when a router fired it
+    std::unordered_map<const CallRunner*, std::shared_ptr<CallRunner>> m_calls;
+    size_t m_remaining = 0;
+    bool m_started = false;
+    bool m_finished = false;
+    bool m_cancelled = false;
+    std::string m_budgetError;
+    TimerId m_wallTimer = 0;
+    int64_t m_tokensIn = 0;
+    int64_t m_tokensOut = 0;
+    double m_costUsd = 0;
+    int m_callCount = 0;
+    int64_t m_endUs = 0;
+    RunStatus m_status = RunStatus::Running;
+};
+
+} // namespace conclave

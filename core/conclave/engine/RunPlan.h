@@ -1,0 +1,62 @@
+#pragma once
+
+#include "conclave/engine/ModelBackend.h"
+#include "conclave/model/Team.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace conclave {
+
+// A model call's settings with the team defaults applied.
+struct CallSettings {
+    BackendName backend;
+    std::string model;
+    std::optional<std::string> fallbackModel;
+    std::string system;
+    std::optional<std::string> prompt;  // nullopt: the kind's default template
+    ModelParams params;
+    int64_t timeoutMs = 30000;
+    int retries = 2;
+};
+
+struct PlanNode {
+    const Node* node = nullptr;
+    std::vector<std::pair<size_t, size_t>> in;   // (from node, edge) over ordinary edges
+    std::vector<std::pair<size_t, size_t>> out;  // (to node, edge)
+    std::vector<size_t> members;                 // a coordinator's members, in edge order
+    std::optional<size_t> coordinator;           // the coordinator a member belongs to
+    std::optional<CallSettings> call;            // set when the node has a model to call
+};
+
+// An immutable, indexed snapshot of a valid team, taken when a run starts.
+// The engine never sees the editable team.
+class RunPlan {
+public:
+    // Fails with a message when the team cannot run (it should have been validated).
+    static std::shared_ptr<const RunPlan> make(const Team& team, std::string& error);
+
+    const Team& team() const { return m_team; }
+    const std::vector<PlanNode>& nodes() const { return m_nodes; }
+    const PlanNode& at(size_t i) const { return m_nodes[i]; }
+    size_t size() const { return m_nodes.size(); }
+    size_t inputIndex() const { return m_input; }
+    size_t outputIndex() const { return m_output; }
+    std::optional<size_t> indexOf(const NodeId& id) const;
+    // Engine timings (timeouts, deadlines, backoff, max_wall_ms) are scaled by the
+    // time_scale of the team's default local backend, so a scaled-down run keeps its shape.
+    double timeScale() const { return m_timeScale; }
+
+private:
+    Team m_team;
+    std::vector<PlanNode> m_nodes;
+    std::unordered_map<NodeId, size_t> m_index;
+    size_t m_input = 0;
+    size_t m_output = 0;
+    double m_timeScale = 1;
+};
+
+} // namespace conclave

@@ -1,0 +1,70 @@
+#pragma once
+
+#include "conclave/model/StrongId.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace conclave {
+
+// The status of a node, a call attempt or a round. A run has its own (RunStatus).
+enum class Status { Queued, Running, Ok, Failed, Skipped, Cancelled, Timeout, BudgetExhausted };
+
+std::string_view toString(Status status);
+std::optional<Status> statusFromString(std::string_view text);
+bool isFinal(Status status);
+
+enum class SpanKind { Node, Attempt, Round };
+
+std::string_view toString(SpanKind kind);
+std::optional<SpanKind> spanKindFromString(std::string_view text);
+
+// Span ids are 1-based positions in a run's span list; 0 means "none".
+using SpanId = uint64_t;
+
+// One timed piece of a run: a node's execution, one call attempt, or one
+// coordinator round. Times are microseconds since the run started, on the
+// monotonic clock.
+struct Span {
+    SpanId id = 0;
+    SpanId parent = 0;
+    NodeId node;
+    SpanKind kind = SpanKind::Node;
+    std::string name;
+    int64_t startUs = 0;
+    int64_t endUs = -1;  // -1 while running
+    Status status = Status::Running;
+    int attempt = 0;     // call attempts: 1, 2, ...
+    int round = 0;       // coordinator rounds: 1, 2, ...; members' spans carry their round
+    std::string model;
+    int64_t tokensIn = 0;
+    int64_t tokensOut = 0;
+    double costUsd = 0;
+    int64_t ttftUs = -1;      // time to first token, from the span's start; -1 when none
+    double plannedMs = 0;     // simulated latency the local backend drew (0 for real endpoints)
+    std::string error;
+
+    int64_t durationUs() const { return endUs < 0 ? 0 : endUs - startUs; }
+
+    friend bool operator==(const Span&, const Span&) = default;
+};
+
+// What a node produced.
+struct NodeResult {
+    Status status = Status::Queued;
+    std::string text;
+    std::string answer;      // normalized short answer, used for voting
+    double confidence = 0;   // 0..1
+    int64_t tokensIn = 0;
+    int64_t tokensOut = 0;
+    double costUsd = 0;
+    std::string error;
+
+    bool ok() const { return status == Status::Ok; }
+
+    friend bool operator==(const NodeResult&, const NodeResult&) = default;
+};
+
+} // namespace conclave

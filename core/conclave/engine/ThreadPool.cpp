@@ -1,0 +1,57 @@
+#include "conclave/engine/ThreadPool.h"
+
+#include <algorithm>
+
+namespace conclave {
+
+ThreadPool::ThreadPool(size_t threads)
+{
+    threads = std::max<size_t>(threads, 1);
+    m_workers.reserve(threads);
+    for (size_t i = 0; i < threads; ++i)
+        m_workers.emplace_back([this] { work(); });
+}
+
+ThreadPool::~ThreadPool()
+{
+    {
+        std::lock_guard lock(m_mutex);
+        m_stopping = true;
+    }
+    m_wake.notify_all();
+    for (auto& worker : m_workers)
+        worker.join();
+}
+
+size_t ThreadPool::defaultSize()
+{
+    return std::max<size_t>(2, std::thread::hardware_concurrency());
+}
+
+void ThreadPool::post(std::function<void()> task)
+{
+    {
+        std::lock_guard lock(m_mutex);
+        m_tasks.push_back(std::move(task));
+    }
+    m_wake.notify_one();
+}
+
+void ThreadPool::work()
+{
+    for (;;) {
+        std::function<void()> task;
+        {
+            std::unique_lock lock(m_mutex);
+            m_wake.wait(lock, [this] { return m_stopping || !m_tasks.empty(); });
+            // Drain what is queued before stopping, so no completion is lost.
+            if (m_tasks.empty())
+                return;
+            task = std::move(m_tasks.front());
+            m_tasks.pop_front();
+        }
+        task();
+    }
+}
+
+} // namespace conclave

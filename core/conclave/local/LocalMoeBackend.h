@@ -1,0 +1,47 @@
+#pragma once
+
+#include "conclave/engine/ModelBackend.h"
+#include "conclave/engine/ThreadPool.h"
+#include "conclave/engine/TimerService.h"
+#include "conclave/local/LocalResponder.h"
+
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+
+namespace conclave {
+
+// The embedded simulator as a backend: decides each call at once with a
+// LocalResponder, then delivers the first token and the reply from timers,
+// `time_scale` times the simulated latency later. No thread waits on a call.
+class LocalMoeBackend : public ModelBackend {
+public:
+    LocalMoeBackend(std::shared_ptr<const LocalResponder> responder, TimerService& timers, ThreadPool& pool,
+                    double timeScale);
+    ~LocalMoeBackend() override;
+
+    CallId start(ModelRequest request, CallCallbacks callbacks) override;
+    void cancel(CallId call) override;
+    double costOf(std::string_view model, int64_t tokensIn, int64_t tokensOut) const override;
+    double timeScale() const override { return m_timeScale; }
+
+private:
+    struct Call {
+        CallCallbacks callbacks;
+        TimerId tokenTimer = 0;
+        TimerId doneTimer = 0;
+    };
+
+    void deliverToken(CallId id, const std::string& chunk);
+    void deliverDone(CallId id, ModelReply reply);
+
+    std::shared_ptr<const LocalResponder> m_responder;
+    TimerService& m_timers;
+    ThreadPool& m_pool;
+    double m_timeScale;
+    std::mutex m_mutex;
+    std::unordered_map<CallId, Call> m_calls;
+    CallId m_next = 1;
+};
+
+} // namespace conclave

@@ -1,0 +1,436 @@
+#include "conclave/local/LocalResponder.h"
+
+#include "conclave/engine/DeterministicRandom.h"
+#include "conclave/engine/PromptBuilder.h"
+#include "conclave/engine/ReplyParser.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+namespace conclave {
+
+namespace {
+
+using R = DeterministicRandom;
+
+// Named streams of draws, so adding one never shifts another.
+enum Stream : uint64_t { kFailure = 1, kCorrect, kConfidence, kTtft, kSpeed, kLength, kWrong, kWording, kRoute };
+
+constexpr double kZ95 = 1.6448536269514722;
+
+double lognormal(const Distribution& d, double z)
+{
+    if (d.median <= 0)
+        return 0;
+    if (d.p95 <= 0 || d.p95 == d.median)
+        return d.median;
+    const double sigma = std::log(d.p95 / d.median) / kZ95;
+    return d.median * std::exp(sigma * std::clamp(z, -3.0, 3.0));
+}
+
+std::string formatConfidence(double c)
+{
+    char buffer[16];
+    std::snprintf(buffer, sizeof buffer, "%.2f", c);
+    return buffer;
+}
+
+std::string withAnswer(std::string lead, const std::string& answer, double confidence)
+{
+    return lead + "\nAnswer: " + answer + "\nConfidence: " + formatConfidence(confidence);
+}
+
+constexpr std::array<std::string_view, 4> kLeads{"Let me work through this step by step.",
+                                                 "Here is my reasoning in brief.",
+                                                 "Considering the question carefully:", "Working from what is given:"};
+
+std::string_view after(std::string_view text, std::string_view marker)
+{
+    const auto at = text.find(marker);
+    return at == std::string_view::npos ? std::string_view() : text.substr(at + marker.size());
+}
+
+std::string_view lineOf(std::string_view text)
+{
+    const auto end = text.find('\n');
+    return end == std::string_view::npos ? text : text.substr(0, end);
+}
+
+// "- x (round 1): answer: A (confidence 0.80)" lines in a prompt.
+std::vector<std::pair<std::string, double>> transcriptAnswers(std::string_view prompt)
+{
+    std::vector<std::pair<std::string, double>> out;
+    size_t pos = 0;
+    constexpr std::string_view kAnswer = ": answer: ";
+    constexpr std::string_view kConf = " (confidence ";
+    while ((pos = prompt.find(kAnswer, pos)) != std::string_view::npos) {
+        const auto rest = lineOf(prompt.substr(pos + kAnswer.size()));
+        const auto conf = rest.rfind(kConf);
+        pos += kAnswer.size();
+        if (conf == std::string_view::npos)
+            continue;
+        const std::string number(rest.substr(conf + kConf.size()));
+        out.emplace_back(ReplyParser::normalizeAnswer(rest.substr(0, conf)), std::atof(number.c_str()));
+    }
+    return out;
+}
+
+} // namespace
+
+struct LocalResponder::Draws {
+    uint64_t key;
+    double unit(Stream s) const { return R::unit(key, s); }
+    double normal(Stream s) const { return R::normal(key, s); }
+};
+
+double ResolvedProfile::skill(std::string_view domain) const
+{
+    const auto it = skills.find(std::string(domain));
+    return it == skills.end() ? 0.5 : it->second;
+}
+
+LocalResponder::LocalResponder(std::map<std::string, ResolvedProfile> profiles, std::shared_ptr<const Gate> gate,
+                               std::shared_ptr<const TaskSet> tasks, uint64_t seed)
+    : m_profiles(std::move(profiles)), m_gate(std::move(gate)), m_tasks(std::move(tasks)), m_seed(seed)
+{
+}
+
+std::map<std::string, ResolvedProfile> LocalResponder::resolve(const std::map<std::string, ModelProfile>& catalog,
+                                                               const std::map<std::string, ModelProfile>& overrides)
+{
+    std::map<std::string, ResolvedProfile> out;
+    const auto apply = [](ResolvedProfile& r, const ModelProfile& p) {
+        if (p.skills)
+            for (const auto& [domain, skill] : *p.skills)
+                r.skills[domain] = skill;
+        if (p.ttftMs)
+            r.ttftMs = *p.ttftMs;
+        if (p.tokensPerS)
+            r.tokensPerS = *p.tokensPerS;
+        if (p.outputTokens)
+            r.outputTokens = *p.outputTokens;
+        if (p.pricePerMtok)
+            r.pricePerMtok = *p.pricePerMtok;
+        if (p.contextTokens)
+            r.contextTokens = *p.contextTokens;
+        if (p.failureRate)
+            r.failureRate = *p.failureRate;
+    };
+    for (const auto& [name, profile] : catalog)
+        apply(out[name], profile);
+    for (const auto& [name, profile] : overrides)
+        apply(out[name], profile);
+    return out;
+}
+
+const ResolvedProfile* LocalResponder::profile(std::string_view model) const
+{
+    const auto it = m_profiles.find(std::string(model));
+    return it == m_profiles.end() ? nullptr : &it->second;
+}
+
+std::vector<double> LocalResponder::gateScores(std::string_view prompt, const std::vector<std::string>& models) const
+{
+    std::vector<double> scores(models.size(), 0.5);
+    if (!m_gate)
+        return scores;
+    const auto weights = m_gate->weigh(prompt);
+    for (size_t m = 0; m < models.size(); ++m) {
+        const auto* p = profile(models[m]);
+        double score = 0;
+        for (size_t d = 0; d < weights.size(); ++d)
+            score += weights[d] * (p ? p->skill(m_gate->domains()[d]) : 0.5);
+        scores[m] = score;
+    }
+    return scores;
+}
+
+const Task* LocalResponder::taskFor(const ModelRequest& request) const
+{
+    if (!m_tasks)
+        return nullptr;
+    if (const Task* t = m_tasks->find(request.prompt))
+        return t;
+    return m_tasks->find(request.runInput);
+}
+
+double LocalResponder::confidenceFor(bool correct, double skill, const Draws& draws) const
+{
+    // Informative but imperfect: right answers sound surer on average, with overlap.
+    const double mean = correct ? 0.60 + 0.30 * skill : 0.35 + 0.30 * skill;
+    return std::clamp(mean + 0.12 * draws.normal(kConfidence), 0.05, 0.99);
+}
+
+std::string LocalResponder::wrongAnswer(const Task& task, const Draws& draws) const
+{
+    const double u = draws.unit(kWrong);
+    if (!task.choices.empty()) {
+        std::vector<std::string> others;
+        for (const auto& c : task.choices) {
+            if (ReplyParser::normalizeAnswer(c) != ReplyParser::normalizeAnswer(task.answer))
+                others.push_back(c);
+        }
+        if (!others.empty())
+            return ReplyParser::normalizeAnswer(others[static_cast<size_t>(u * double(others.size()))]);
+    }
+    char* end = nullptr;
+    const double value = std::strtod(task.answer.c_str(), &end);
+    if (end && *end == '\0' && !task.answer.empty()) {
+        // A plausible slip: off by one, by ten percent, or a digit dropped.
+        const bool integral = task.answer.find('.') == std::string::npos;
+        double wrong = u < 0.4 ? value + (u < 0.2 ? 1 : -1) : (u < 0.8 ? value * 1.1 : value / 10);
+        if (integral)
+            wrong = std::round(wrong);
+        if (wrong == value)
+            wrong = value + 2;
+        char buffer[64];
+        if (integral)
+            std::snprintf(buffer, sizeof buffer, "%lld", static_cast<long long>(wrong));
+        else
+            std::snprintf(buffer, sizeof buffer, "%g", wrong);
+        return buffer;
+    }
+    // Another task's answer from the same domain reads as a confident mistake.
+    std::vector<const Task*> same;
+    for (const auto& t : m_tasks->tasks()) {
+        if (t.domain == task.domain && t.answer != task.answer && t.choices.empty())
+            same.push_back(&t);
+    }
+    if (same.empty())
+        return "unknown";
+    return ReplyParser::normalizeAnswer(same[static_cast<size_t>(u * double(same.size()))]->answer);
+}
+
+std::string LocalResponder::answerTask(const ModelRequest& request, const ResolvedProfile& profile, const Task& task,
+                                       const Draws& draws, double& confidence) const
+{
+    double p = profile.skill(task.domain);
+    // In a meeting, seeing peers' right answers persuades; wrong ones do not.
+    const auto peers = transcriptAnswers(request.prompt);
+    if (!peers.empty()) {
+        const auto truth = ReplyParser::normalizeAnswer(task.answer);
+        const double right =
+            double(std::count_if(peers.begin(), peers.end(), [&](const auto& peer) { return peer.first == truth; }));
+        p += (1 - p) * 0.5 * right / double(peers.size());
+    }
+    const bool correct = draws.unit(kCorrect) < p;
+    confidence = confidenceFor(correct, p, draws);
+    const auto answer = correct ? ReplyParser::normalizeAnswer(task.answer) : wrongAnswer(task, draws);
+    const auto lead = kLeads[static_cast<size_t>(draws.unit(kWording) * double(kLeads.size()))];
+    return withAnswer(std::string(lead), answer, confidence);
+}
+
+std::string LocalResponder::answerFree(const ModelRequest& request, const ResolvedProfile& profile, const Draws& draws,
+                                       double& confidence) const
+{
+    // A free prompt has a hidden "best" answer; stronger models find it more often.
+    static constexpr std::array<std::string_view, 6> kWords{"alpha", "bravo", "charlie", "delta", "echo", "foxtrot"};
+    double p = 0;
+    if (m_gate) {
+        const auto weights = m_gate->weigh(request.runInput.empty() ? request.prompt : request.runInput);
+        for (size_t d = 0; d < weights.size(); ++d)
+            p += weights[d] * profile.skill(m_gate->domains()[d]);
+    } else {
+        p = 0.5;
+    }
+    const auto truth = R::hash(request.runInput.empty() ? request.prompt : request.runInput) % kWords.size();
+    const bool correct = draws.unit(kCorrect) < p;
+    const auto pick = correct ? truth : (truth + 1 + static_cast<size_t>(draws.unit(kWrong) * 5)) % kWords.size();
+    confidence = confidenceFor(correct, p, draws);
+    std::string topic(lineOf(request.runInput.empty() ? request.prompt : request.runInput).substr(0, 60));
+    return withAnswer("(simulated reply) On \"" + topic + "\": " +
+                          std::string(kLeads[static_cast<size_t>(draws.unit(kWording) * double(kLeads.size()))]),
+                      std::string(kWords[pick]), confidence);
+}
+
+std::string LocalResponder::chooseRoute(const ModelRequest& request, const ResolvedProfile& profile,
+                                        const Draws& draws) const
+{
+    const auto labelsLine = lineOf(after(request.prompt, PromptBuilder::kRoutesHeader));
+    const auto requestText = after(request.prompt, PromptBuilder::kRequestHeader);
+    std::vector<std::string> labels;
+    size_t pos = 0;
+    while (pos <= labelsLine.size()) {
+        const auto comma = labelsLine.find(", ", pos);
+        labels.emplace_back(labelsLine.substr(pos, comma == std::string_view::npos ? comma : comma - pos));
+        if (comma == std::string_view::npos)
+            break;
+        pos = comma + 2;
+    }
+    if (labels.empty())
+        return "";
+    // Score each label by how well the request's domains match the label's own.
+    const bool compound = std::count(requestText.begin(), requestText.end(), '?') >= 2 ||
+                          requestText.find(" and then ") != std::string_view::npos;
+    std::vector<double> scores(labels.size(), 0);
+    const auto requestWeights = m_gate ? m_gate->weigh(requestText) : std::vector<double>{};
+    for (size_t i = 0; i < labels.size(); ++i) {
+        const auto& label = labels[i];
+        if (label == "compound" || label == "multi" || label == "complex")
+            scores[i] = compound ? 2 : -1;
+        else if (label == "single" || label == "simple")
+            scores[i] = compound ? -1 : 1;
+        else if (m_gate) {
+            const auto labelWeights = m_gate->weigh(label);
+            for (size_t d = 0; d < requestWeights.size(); ++d)
+                scores[i] += requestWeights[d] * labelWeights[d];
+        }
+    }
+    const size_t best = static_cast<size_t>(std::max_element(scores.begin(), scores.end()) - scores.begin());
+    if (labels.size() == 1 || draws.unit(kRoute) < profile.skill("reasoning"))
+        return labels[best];
+    size_t other = static_cast<size_t>(draws.unit(kWrong) * double(labels.size() - 1));
+    if (other >= best)
+        ++other;
+    return labels[other];
+}
+
+std::string LocalResponder::decompose(const ModelRequest& request) const
+{
+    const auto task = after(request.prompt, PromptBuilder::kTaskHeader);
+    const auto maxText = after(request.prompt, PromptBuilder::kDecomposeHeader);
+    const size_t maxParts = std::max<size_t>(1, static_cast<size_t>(std::atoi(std::string(lineOf(maxText)).c_str())));
+    std::vector<std::string> parts;
+    std::string current;
+    for (const char c : task) {
+        current += c;
+        if (c == '?') {
+            parts.push_back(current);
+            current.clear();
+        }
+    }
+    if (!std::all_of(current.begin(), current.end(), [](char c) { return c == ' ' || c == '\n'; }))
+        parts.push_back(current);
+    for (auto& part : parts) {
+        // "And what is ..." reads as its own question once split off.
+        while (!part.empty() && (part.front() == ' ' || part.front() == '\n'))
+            part.erase(part.begin());
+        for (std::string_view joiner : {"And ", "and ", "Also, ", "Then "}) {
+            if (part.starts_with(joiner)) {
+                part.erase(0, joiner.size());
+                part[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(part[0])));
+            }
+        }
+    }
+    while (parts.size() > maxParts) {
+        parts[parts.size() - 2] += " " + parts.back();
+        parts.pop_back();
+    }
+    std::string out;
+    for (size_t i = 0; i < parts.size(); ++i)
+        out += std::to_string(i + 1) + ". " + parts[i] + "\n";
+    return out;
+}
+
+std::string LocalResponder::synthesize(const ModelRequest& request, const ResolvedProfile& profile, const Draws& draws,
+                                       double& confidence) const
+{
+    const auto candidates = transcriptAnswers(after(request.prompt, PromptBuilder::kCandidatesHeader));
+    std::map<std::string, double> score;
+    for (const auto& [answer, c] : candidates)
+        score[answer] += c;
+    if (score.empty()) {
+        confidence = 0.1;
+        return withAnswer("No candidate answers were given.", "unknown", confidence);
+    }
+    double total = 0;
+    for (const auto& [answer, s] : score)
+        total += s;
+    auto best =
+        std::max_element(score.begin(), score.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+    std::string chosen = best->first;
+    const Task* task = taskFor(request);
+    if (task) {
+        // A good synthesizer recognises the right candidate even when it is outvoted.
+        const auto truth = ReplyParser::normalizeAnswer(task->answer);
+        const auto right = score.find(truth);
+        if (right != score.end()) {
+            const double p = std::max(right->second / total, profile.skill("reasoning") * 0.9);
+            chosen = draws.unit(kCorrect) < p ? truth : chosen;
+        }
+    }
+    confidence = std::clamp(score[chosen] / total * 0.5 + 0.45 + 0.05 * draws.normal(kConfidence), 0.05, 0.99);
+    return withAnswer("Having weighed " + std::to_string(candidates.size()) + " candidate answers:", chosen,
+                      confidence);
+}
+
+std::string LocalResponder::combine(const ModelRequest& request, double& confidence) const
+{
+    // Parts keep their order: the combined answer is each part's answer in turn.
+    const auto parts = transcriptAnswers(after(request.prompt, PromptBuilder::kCandidatesHeader));
+    std::string answer;
+    confidence = parts.empty() ? 0.1 : 1.0;
+    for (const auto& [part, c] : parts) {
+        answer += (answer.empty() ? "" : "; ") + part;
+        confidence = std::min(confidence, c);
+    }
+    return withAnswer("Putting the " + std::to_string(parts.size()) + " parts together:",
+                      answer.empty() ? "unknown" : answer, confidence);
+}
+
+SimulatedCall LocalResponder::respond(const ModelRequest& request) const
+{
+    SimulatedCall call;
+    const ResolvedProfile* p = profile(request.model);
+    if (!p) {
+        call.reply.error = "unknown local model \"" + request.model + "\"";
+        return call;
+    }
+    const Task* task = taskFor(request);
+    const std::string taskKey = task ? task->id : std::to_string(R::hash(request.runInput));
+    const Draws draws{R::key({request.model, taskKey, request.salt, std::to_string(request.attempt),
+                              std::to_string(R::hash(request.prompt))},
+                             m_seed)};
+
+    call.reply.tokensIn = static_cast<int64_t>((request.system.size() + request.prompt.size() + 3) / 4);
+    call.ttftMs = lognormal(p->ttftMs, draws.normal(kTtft));
+    if (call.reply.tokensIn > p->contextTokens) {
+        call.reply.error = "the prompt is " + std::to_string(call.reply.tokensIn) + " tokens; " + request.model +
+                           " has a context window of " + std::to_string(p->contextTokens);
+        call.totalMs = call.ttftMs;
+        call.reply.plannedMs = call.totalMs;
+        return call;
+    }
+    if (draws.unit(kFailure) < p->failureRate) {
+        call.reply.error = "simulated server error (503) from " + request.model;
+        call.reply.retryable = true;
+        call.totalMs = call.ttftMs;
+        call.reply.plannedMs = call.totalMs;
+        return call;
+    }
+
+    double confidence = 0;
+    std::string text;
+    const std::string_view prompt = request.prompt;
+    if (prompt.starts_with(PromptBuilder::kRoutesHeader))
+        text = chooseRoute(request, *p, draws);
+    else if (prompt.starts_with(PromptBuilder::kDecomposeHeader))
+        text = decompose(request);
+    else if (prompt.starts_with(PromptBuilder::kCombineHeader))
+        text = combine(request, confidence);
+    else if (prompt.starts_with(PromptBuilder::kSynthesizeHeader))
+        text = synthesize(request, *p, draws, confidence);
+    else if (task)
+        text = answerTask(request, *p, *task, draws, confidence);
+    else
+        text = answerFree(request, *p, draws, confidence);
+
+    auto tokensOut = std::max<int64_t>(1, std::llround(lognormal(p->outputTokens, draws.normal(kLength))));
+    if (request.params.maxTokens)
+        tokensOut = std::min(tokensOut, *request.params.maxTokens);
+    // tokens_per_s p95 is the slow tail: a positive draw means slower.
+    const double speed = std::max(1.0, lognormal(p->tokensPerS, draws.normal(kSpeed)));
+    call.totalMs = call.ttftMs + double(tokensOut) / speed * 1000.0;
+    call.reply.ok = true;
+    call.reply.text = std::move(text);
+    call.reply.tokensOut = tokensOut;
+    call.reply.plannedMs = call.totalMs;
+    const auto firstSpace = call.reply.text.find(' ', 12);
+    call.firstChunk = call.reply.text.substr(0, firstSpace == std::string::npos ? call.reply.text.size() : firstSpace);
+    return call;
+}
+
+} // namespace conclave

@@ -1,0 +1,78 @@
+#pragma once
+
+#include "conclave/engine/ModelBackend.h"
+#include "conclave/local/Gate.h"
+#include "conclave/local/TaskSet.h"
+#include "conclave/model/Backend.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+
+namespace conclave {
+
+// A model profile with every field filled in.
+struct ResolvedProfile {
+    std::map<std::string, double> skills;
+    Distribution ttftMs{300, 600};
+    Distribution tokensPerS{50, 30};
+    Distribution outputTokens{120, 300};
+    Price pricePerMtok{0, 0};
+    int64_t contextTokens = 8192;
+    double failureRate = 0;
+
+    double skill(std::string_view domain) const;
+};
+
+// What a simulated call will do: its reply, and when its first token and its
+// end arrive, in simulated milliseconds from the call's start.
+struct SimulatedCall {
+    ModelReply reply;
+    double ttftMs = 0;
+    double totalMs = 0;
+    std::string firstChunk;
+};
+
+// The local-moe simulator's decisions, separate from its timing machinery:
+// given a request, it decides deterministically from (seed, model, task,
+// caller, attempt) whether the call fails, whether the answer is right, how
+// confident it sounds, how many tokens it takes and how long it lasts.
+class LocalResponder {
+public:
+    LocalResponder(std::map<std::string, ResolvedProfile> profiles, std::shared_ptr<const Gate> gate,
+                   std::shared_ptr<const TaskSet> tasks, uint64_t seed);
+
+    SimulatedCall respond(const ModelRequest& request) const;
+    const ResolvedProfile* profile(std::string_view model) const;
+    // The gate's score of each model for a prompt: sum over domains of weight x skill
+    // (0.5 per domain for a model without a profile).
+    std::vector<double> gateScores(std::string_view prompt, const std::vector<std::string>& models) const;
+
+    // The catalog's profiles with a team's inline overrides applied field by field.
+    static std::map<std::string, ResolvedProfile> resolve(const std::map<std::string, ModelProfile>& catalog,
+                                                          const std::map<std::string, ModelProfile>& overrides);
+
+private:
+    struct Draws;
+
+    std::string answerTask(const ModelRequest& request, const ResolvedProfile& profile, const Task& task,
+                           const Draws& draws, double& confidence) const;
+    std::string answerFree(const ModelRequest& request, const ResolvedProfile& profile, const Draws& draws,
+                           double& confidence) const;
+    std::string chooseRoute(const ModelRequest& request, const ResolvedProfile& profile, const Draws& draws) const;
+    std::string decompose(const ModelRequest& request) const;
+    std::string synthesize(const ModelRequest& request, const ResolvedProfile& profile, const Draws& draws,
+                           double& confidence) const;
+    std::string combine(const ModelRequest& request, double& confidence) const;
+    std::string wrongAnswer(const Task& task, const Draws& draws) const;
+    double confidenceFor(bool correct, double skill, const Draws& draws) const;
+    const Task* taskFor(const ModelRequest& request) const;
+
+    std::map<std::string, ResolvedProfile> m_profiles;
+    std::shared_ptr<const Gate> m_gate;
+    std::shared_ptr<const TaskSet> m_tasks;
+    uint64_t m_seed;
+};
+
+} // namespace conclave

@@ -23,10 +23,20 @@ struct RunArgs {
     bool json = false;
     std::string task;
     std::string taskset;
+    std::optional<double> timeScale;  // replaces the local backends' time_scale
 };
 
 // `conclave run TEAM --input TEXT [--seed N] [--json] [--task ID [--taskset FILE]]`:
 // 0 when the run produced an answer (ok or partial), 1 when it did not, 2 on bad input.
 int runTeam(const CliContext& context, const RunArgs& args);
+
+struct BenchArgs {
+    std::string which = "all";  // all, fanout, chain, early
+    int runs = 3;
+    size_t maxN = 10000;
+};
+
+// `conclave bench [all|fanout|chain|early]`: the engine's performance figures.
+int runBench(const CliContext& context, const BenchArgs& args);
 
 } // namespace conclave::cli

@@ -125,6 +125,12 @@ int runTeam(const CliContext& context, const RunArgs& args)
         input = task->prompt;
     }
 
+    if (args.timeScale) {
+        for (auto& [name, backend] : loaded.team->backends) {
+            if (backend.kind == BackendKind::LocalMoe)
+                backend.timeScale = *args.timeScale;
+        }
+    }
     Engine engine(std::move(resources));
     ProgressLine progress;
     const bool showProgress = !args.json && ::isatty(STDERR_FILENO);

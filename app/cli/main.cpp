@@ -58,9 +58,21 @@ int main(int argc, char** argv)
     auto* inputOption = run->add_option("--input,-i", runArgs.input, "The question or task text");
     auto* seedOption = run->add_option("--seed", seed, "Seed for the local backend (default: the team's)");
     run->add_flag("--json", runArgs.json, "Print the run as one JSON object");
+    double timeScale = 1;
+    auto* timeScaleOption = run->add_option("--time-scale", timeScale,
+                                            "Replace the local backends' time_scale (0.1 = ten times faster)")
+                                ->check(CLI::PositiveNumber);
     auto* taskOption = run->add_option("--task", runArgs.task, "Run one task of a task set and say if it was right");
     run->add_option("--taskset", runArgs.taskset, "A task set file (*.jsonl) holding --task")->needs(taskOption);
     inputOption->excludes(taskOption);
+
+    BenchArgs benchArgs;
+    auto* bench = app.add_subcommand("bench", "Measure the engine: fan-out, scheduler overhead, early termination");
+    bench->add_option("which", benchArgs.which, "all, fanout, chain or early")
+        ->check(CLI::IsMember({"all", "fanout", "chain", "early"}));
+    bench->add_option("--runs", benchArgs.runs, "Runs per measurement (medians are reported)")
+        ->check(CLI::Range(1, 100));
+    bench->add_option("--max-n", benchArgs.maxN, "Largest fan-out to measure")->check(CLI::Range(1, 100000));
 
     try {
         app.parse(argc, argv);
@@ -89,6 +101,8 @@ int main(int argc, char** argv)
         return runValidate(context, validateFiles);
     if (*fmt)
         return runFormat(context, fmtFiles, check);
+    if (*bench)
+        return runBench(context, benchArgs);
     if (*run) {
         if (runArgs.input.empty() && runArgs.task.empty()) {
             std::cerr << "run: give the input with --input TEXT, or a task with --task ID\n";
@@ -96,6 +110,8 @@ int main(int argc, char** argv)
         }
         if (*seedOption)
             runArgs.seed = seed;
+        if (*timeScaleOption)
+            runArgs.timeScale = timeScale;
         return runTeam(context, runArgs);
     }
     return kExitBadInput;

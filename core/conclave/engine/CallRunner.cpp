@@ -28,53 +28,82 @@ double CallRunner::backoffMs(int attempt, double jitterUnit, std::optional<int64
 
 void CallRunner::start()
 {
+    std::optional<Launch> next;
     {
         auto lock = m_run->lock();
-        m_run->trackCall(shared_from_this());
+        next = prepareLocked();
     }
-    attempt();
+    launch(std::move(next));
+}
+
+std::optional<CallRunner::Launch> CallRunner::prepareLocked()
+{
+    m_run->trackCall(shared_from_this());
+    return beginAttemptLocked();
 }
 
 void CallRunner::attempt()
 {
-    ModelRequest request;
-    uint64_t token = 0;
+    std::optional<Launch> next;
     {
         auto lock = m_run->lock();
         m_backoffTimer = 0;
-        if (m_finished)
-            return;
-        if (m_run->cancelled()) {
-            finish(Status::Cancelled, {}, "the run was cancelled");
-            return;
-        }
-        if (const auto budget = m_run->budgetCheck()) {
-            finish(Status::BudgetExhausted, {}, *budget);
-            return;
-        }
-        ++m_attempt;
-        ++m_triesOnModel;
-        token = ++m_token;
-        m_inFlight = true;
-        m_callId = 0;
-        m_span = m_run->openSpan(SpanKind::Attempt, m_spec.node, m_spec.parent, "attempt " + std::to_string(m_attempt),
-                                 m_spec.round, m_attempt, m_model);
-        request = m_spec.request;
-        request.model = m_model;
-        request.attempt = m_attempt;
-        auto self = shared_from_this();
-        m_timeoutTimer = m_run->timers().schedule(m_run->after(double(m_spec.timeoutMs)),
-                                                  [self, token] { self->onTimeout(token); });
+        next = beginAttemptLocked();
     }
+    launch(std::move(next));
+}
+
+std::optional<CallRunner::Launch> CallRunner::beginAttemptLocked()
+{
+    if (m_finished)
+        return std::nullopt;
+    if (m_run->cancelled()) {
+        finish(Status::Cancelled, {}, "the run was cancelled");
+        return std::nullopt;
+    }
+    if (const auto budget = m_run->budgetCheck()) {
+        finish(Status::BudgetExhausted, {}, *budget);
+        return std::nullopt;
+    }
+    ++m_attempt;
+    ++m_triesOnModel;
+    const uint64_t token = ++m_token;
+    m_inFlight = true;
+    m_callId.store(0);
+    m_span = m_run->openSpan(SpanKind::Attempt, m_spec.node, m_spec.parent, "attempt " + std::to_string(m_attempt),
+                             m_spec.round, m_attempt, m_model);
+    Launch next{token, m_spec.request};
+    next.request.model = m_model;
+    next.request.attempt = m_attempt;
+    auto self = shared_from_this();
+    m_timeoutTimer = m_run->timers().schedule(m_run->after(double(m_spec.timeoutMs)),
+                                              [self, token] { self->onTimeout(token); });
+    return next;
+}
+
+void CallRunner::launch(std::optional<Launch> next)
+{
+    if (!next)
+        return;
+    const uint64_t token = next->token;
+    ModelRequest request = std::move(next->request);
     auto self = shared_from_this();
     const CallId id = m_spec.backend->start(
         std::move(request), CallCallbacks{[self, token](std::string_view chunk) { self->onToken(token, chunk); },
-                                          [self, token](ModelReply reply) { self->onReply(token, std::move(reply)); }});
-    auto lock = m_run->lock();
-    if (m_token == token && m_inFlight)
-        m_callId = id;
-    else
-        m_spec.backend->cancel(id);  // ended (timeout, cancel) before it had an id
+                                          [self, token](ModelReply reply) {
+                                              const auto arrived = self->m_run->nowUs();
+                                              self->onReply(token, std::move(reply), arrived);
+                                          }});
+    m_callId.store(id);
+    if (m_abandoned.load() == token)
+        m_spec.backend->cancel(id);  // ended (timeout, cancel) before its id was known
+}
+
+void CallRunner::abandonLocked()
+{
+    m_abandoned.store(m_token);
+    if (const CallId id = m_callId.load())
+        m_spec.backend->cancel(id);
 }
 
 void CallRunner::onToken(uint64_t token, std::string_view chunk)
@@ -88,7 +117,7 @@ void CallRunner::onToken(uint64_t token, std::string_view chunk)
     m_run->emitToken(m_spec.node, m_span, chunk);
 }
 
-void CallRunner::onReply(uint64_t token, ModelReply reply)
+void CallRunner::onReply(uint64_t token, ModelReply reply, int64_t arrivedUs)
 {
     auto lock = m_run->lock();
     if (token != m_token || !m_inFlight)
@@ -105,8 +134,8 @@ void CallRunner::onReply(uint64_t token, ModelReply reply)
     m_total.costUsd += span.costUsd;
     m_run->addUsage(reply.tokensIn, reply.tokensOut, span.costUsd);
     if (reply.ok) {
-        m_run->closeSpan(m_span, Status::Ok);
-        finish(Status::Ok, std::move(reply.text), {});
+        m_run->closeSpan(m_span, Status::Ok, {}, arrivedUs);
+        finish(Status::Ok, std::move(reply.text), {}, arrivedUs);
         return;
     }
     if (reply.cancelled) {
@@ -114,7 +143,7 @@ void CallRunner::onReply(uint64_t token, ModelReply reply)
         finish(Status::Cancelled, {}, "cancelled");
         return;
     }
-    m_run->closeSpan(m_span, Status::Failed, reply.error);
+    m_run->closeSpan(m_span, Status::Failed, reply.error, arrivedUs);
     afterFailure(Status::Failed, reply.error, reply.retryable, reply.retryAfterMs);
 }
 
@@ -124,8 +153,7 @@ void CallRunner::onTimeout(uint64_t token)
     if (token != m_token || !m_inFlight)
         return;
     m_inFlight = false;
-    if (m_callId)
-        m_spec.backend->cancel(m_callId);
+    abandonLocked();
     const auto error = "timed out after " + std::to_string(m_spec.timeoutMs) + " ms";
     m_run->closeSpan(m_span, Status::Timeout, error);
     afterFailure(Status::Timeout, error, true, std::nullopt);
@@ -164,8 +192,7 @@ void CallRunner::cancel(Status status, const std::string& why)
     if (m_inFlight) {
         m_inFlight = false;
         m_run->timers().cancel(m_timeoutTimer);
-        if (m_callId)
-            m_spec.backend->cancel(m_callId);
+        abandonLocked();
         m_run->closeSpan(m_span, status, why);
     }
     if (m_backoffTimer)
@@ -173,11 +200,12 @@ void CallRunner::cancel(Status status, const std::string& why)
     finish(status, {}, why);
 }
 
-void CallRunner::finish(Status status, std::string text, std::string error)
+void CallRunner::finish(Status status, std::string text, std::string error, int64_t endUs)
 {
     if (m_finished)
         return;
     m_finished = true;
+    m_total.endUs = endUs;
     m_total.status = status;
     m_total.text = std::move(text);
     m_total.error = std::move(error);

@@ -4,6 +4,7 @@
 #include "conclave/engine/Span.h"
 #include "conclave/engine/TimerService.h"
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -32,6 +33,7 @@ struct CallOutcome {
     int64_t tokensOut = 0;
     double costUsd = 0;
     std::string error;
+    int64_t endUs = -1;  // when the final reply arrived (before any wait for the run's lock)
 };
 
 // One logical model call: attempts with a timeout each, retries with
@@ -45,6 +47,14 @@ public:
 
     // Starts the first attempt. Call without the run's lock.
     void start();
+    // The same in two halves, for a caller that holds the run's lock: prepare
+    // under it, release it, then launch what it prepared.
+    struct Launch {
+        uint64_t token = 0;
+        ModelRequest request;
+    };
+    std::optional<Launch> prepareLocked();
+    void launch(std::optional<Launch> launch);
     // Stops the call; `done` follows at once with this status. Lock held.
     void cancel(Status status, const std::string& why);
 
@@ -53,11 +63,14 @@ public:
 
 private:
     void attempt();
+    // Bookkeeping of an attempt, lock held; false when no attempt is to be made.
+    std::optional<Launch> beginAttemptLocked();
+    void abandonLocked();
     void onToken(uint64_t token, std::string_view chunk);
-    void onReply(uint64_t token, ModelReply reply);
+    void onReply(uint64_t token, ModelReply reply, int64_t arrivedUs);
     void onTimeout(uint64_t token);
     void afterFailure(Status status, const std::string& error, bool retryable, std::optional<int64_t> retryAfterMs);
-    void finish(Status status, std::string text, std::string error);
+    void finish(Status status, std::string text, std::string error, int64_t endUs = -1);
 
     std::shared_ptr<Run> m_run;
     CallSpec m_spec;
@@ -69,7 +82,10 @@ private:
     uint64_t m_token = 0;
     bool m_inFlight = false;
     bool m_finished = false;
-    CallId m_callId = 0;
+    // The backend's id of the attempt in flight. Set without the run's lock, so
+    // atomics: whoever comes second of "id known" and "attempt abandoned" cancels it.
+    std::atomic<CallId> m_callId{0};
+    std::atomic<uint64_t> m_abandoned{0};
     SpanId m_span = 0;
     TimerId m_timeoutTimer = 0;
     TimerId m_backoffTimer = 0;

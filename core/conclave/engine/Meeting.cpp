@@ -5,6 +5,8 @@
 #include "conclave/engine/ReplyParser.h"
 #include "conclave/engine/Run.h"
 
+#include <algorithm>
+
 namespace conclave {
 
 namespace {
@@ -66,12 +68,12 @@ void Meeting::startRound()
     case CoordinatorMode::Decompose:
         m_outstanding = m_subtasks.size();
         for (size_t i = 0; i < m_subtasks.size(); ++i)
-            callMember(pn.members[i % pn.members.size()], m_subtasks[i], {});
+            callMember(pn.members[i % pn.members.size()], m_subtasks[i], {}, i);
         break;
     }
 }
 
-void Meeting::callMember(size_t member, std::string task, std::string transcriptText)
+void Meeting::callMember(size_t member, std::string task, std::string transcriptText, size_t part)
 {
     const auto& pn = m_run->plan().at(member);
     const auto& settings = *pn.call;
@@ -97,14 +99,14 @@ void Meeting::callMember(size_t member, std::string task, std::string transcript
     spec.timeoutMs = settings.timeoutMs;
     spec.retries = settings.retries;
     auto self = shared_from_this();
-    auto runner = std::make_shared<CallRunner>(m_run, std::move(spec), [self, member, span](CallOutcome outcome) {
-        self->onMemberDone(member, span, std::move(outcome));
+    auto runner = std::make_shared<CallRunner>(m_run, std::move(spec), [self, member, span, part](CallOutcome outcome) {
+        self->onMemberDone(member, span, part, std::move(outcome));
     });
     m_calls.push_back(runner);
     m_run->pool().post([runner] { runner->start(); });
 }
 
-void Meeting::onMemberDone(size_t member, SpanId span, CallOutcome outcome)
+void Meeting::onMemberDone(size_t member, SpanId span, size_t part, CallOutcome outcome)
 {
     m_usage.tokensIn += outcome.tokensIn;
     m_usage.tokensOut += outcome.tokensOut;
@@ -120,6 +122,7 @@ void Meeting::onMemberDone(size_t member, SpanId span, CallOutcome outcome)
     Turn turn;
     turn.member = member;
     turn.round = m_round;
+    turn.part = part;
     turn.result.status = outcome.status;
     turn.result.error = outcome.error;
     turn.result.tokensIn = outcome.tokensIn;
@@ -177,8 +180,11 @@ void Meeting::roundFinished()
     const auto& pn = m_run->plan().at(m_node);
     const auto mode = pn.node->config.mode.value_or(CoordinatorMode::RoundRobin);
     if (mode == CoordinatorMode::Decompose) {
+        // Parts in subtask order, whatever order they finished in.
+        auto turns = m_turns;
+        std::stable_sort(turns.begin(), turns.end(), [](const Turn& a, const Turn& b) { return a.part < b.part; });
         std::vector<Candidate> parts;
-        for (const auto& t : m_turns)
+        for (const auto& t : turns)
             parts.push_back({memberId(t.member), t.result.ok() ? t.answer : "unknown", t.confidence, t.result.text});
         ++m_round;
         m_roundSpan = m_run->openSpan(SpanKind::Round, pn.node->id, m_run->m_state[m_node].span, "combine", m_round);

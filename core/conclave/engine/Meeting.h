@@ -31,14 +31,15 @@ private:
     struct Turn {
         size_t member;
         int round;
+        size_t part = 0;  // decompose: which subtask
         std::string answer;
         double confidence = 0;
         NodeResult result;
     };
 
     void startRound();
-    void callMember(size_t member, std::string task, std::string transcript);
-    void onMemberDone(size_t member, SpanId span, struct CallOutcome outcome);
+    void callMember(size_t member, std::string task, std::string transcript, size_t part = 0);
+    void onMemberDone(size_t member, SpanId span, size_t part, struct CallOutcome outcome);
     void roundFinished();
     void callCoordinator(std::string system, std::string prompt, bool planning);
     void onCoordinatorDone(bool planning, struct CallOutcome outcome);

@@ -20,6 +20,9 @@ Run::Run(std::shared_ptr<const RunPlan> plan, RunOptions options,
       m_timers(timers)
 {
     m_state.resize(m_plan->size());
+    // Most nodes make one node span and one attempt span; growing a vector of
+    // 20,000 spans while the run is hot would copy them all several times.
+    m_spans.reserve(m_plan->size() * 2 + 64);
     m_routesTaken.assign(m_plan->team().edges.size(), 0);
     m_remaining = m_plan->size();
 }
@@ -68,12 +71,12 @@ SpanId Run::openSpan(SpanKind kind, const NodeId& node, SpanId parent, std::stri
     return m_spans.back().id;
 }
 
-void Run::closeSpan(SpanId id, Status status, std::string error)
+void Run::closeSpan(SpanId id, Status status, std::string error, int64_t endUs)
 {
     auto& span = m_spans[id - 1];
     if (span.endUs >= 0)
         return;
-    span.endUs = std::max(nowUs(), span.startUs);
+    span.endUs = std::max(endUs >= 0 ? endUs : nowUs(), span.startUs);
     span.status = status;
     span.error = std::move(error);
     emit([&](RunObserver& o) { o.spanFinished(span); });
@@ -286,7 +289,7 @@ void Run::execute(size_t node)
 }
 
 void Run::startModelNode(size_t node, std::string system, std::string prompt, std::string salt,
-                         std::function<void(NodeResult)> done)
+                         std::function<void(NodeResult, int64_t)> done, std::unique_lock<std::mutex>& lock)
 {
     const auto& pn = m_plan->at(node);
     const auto& settings = *pn.call;
@@ -317,13 +320,16 @@ void Run::startModelNode(size_t node, std::string system, std::string prompt, st
                                                        r.confidence = parsed.confidence;
                                                        r.text = std::move(outcome.text);
                                                    }
-                                                   done(std::move(r));
+                                                   done(std::move(r), outcome.endUs);
                                                });
     m_state[node].call = runner;
-    m_pool.post([runner] { runner->start(); });
+    // Start the call on this thread, right after its prompt was built: no extra hop through the pool.
+    auto next = runner->prepareLocked();
+    lock.unlock();
+    runner->launch(std::move(next));
 }
 
-void Run::runExpert(size_t node, std::unique_lock<std::mutex>&)
+void Run::runExpert(size_t node, std::unique_lock<std::mutex>& lock)
 {
     const auto& pn = m_plan->at(node);
     const auto& ns = m_state[node];
@@ -342,10 +348,10 @@ void Run::runExpert(size_t node, std::unique_lock<std::mutex>&)
     auto prompt = renderPrompt(node, settings.prompt.value_or(defaultPrompt(node)));
     auto self = shared_from_this();
     startModelNode(node, std::move(system), std::move(prompt), pn.node->id.str(),
-                   [self, node](NodeResult r) { self->settle(node, std::move(r)); });
+                   [self, node](NodeResult r, int64_t endUs) { self->settle(node, std::move(r), endUs); }, lock);
 }
 
-void Run::runRouter(size_t node, std::unique_lock<std::mutex>&)
+void Run::runRouter(size_t node, std::unique_lock<std::mutex>& lock)
 {
     const auto& pn = m_plan->at(node);
     const auto& config = pn.node->config;
@@ -405,7 +411,7 @@ void Run::runRouter(size_t node, std::unique_lock<std::mutex>&)
         }
         auto self = shared_from_this();
         startModelNode(node, PromptBuilder::routeChoiceSystem(), PromptBuilder::routeChoicePrompt(labels, text),
-                       pn.node->id.str(), [self, node, labels, text](NodeResult r) {
+                       pn.node->id.str(), [self, node, labels, text](NodeResult r, int64_t) {
                            const auto& p = self->m_plan->at(node);
                            std::vector<size_t> edges;
                            if (r.ok()) {
@@ -420,7 +426,8 @@ void Run::runRouter(size_t node, std::unique_lock<std::mutex>&)
                                r.text = text;
                            }
                            self->finishRoute(node, edges, std::move(r));
-                       });
+                       },
+                       lock);
         return;
     }
     }
@@ -438,7 +445,7 @@ void Run::finishRoute(size_t router, const std::vector<size_t>& chosenEdges, Nod
     settle(router, std::move(result));
 }
 
-void Run::runAggregator(size_t node, std::unique_lock<std::mutex>&)
+void Run::runAggregator(size_t node, std::unique_lock<std::mutex>& lock)
 {
     const auto& pn = m_plan->at(node);
     const auto& config = pn.node->config;
@@ -464,22 +471,31 @@ void Run::runAggregator(size_t node, std::unique_lock<std::mutex>&)
     system += "\n\n" + std::string(PromptBuilder::answerFormat());
     auto self = shared_from_this();
     startModelNode(node, std::move(system), PromptBuilder::synthesizePrompt(m_options.input, candidates),
-                   pn.node->id.str(), [self, node](NodeResult r) { self->settle(node, std::move(r)); });
+                   pn.node->id.str(),
+                   [self, node](NodeResult r, int64_t endUs) { self->settle(node, std::move(r), endUs); }, lock);
 }
 
-void Run::maybeStartAggregatorEarly(size_t node)
+void Run::maybeStartAggregatorEarly(size_t node, size_t from)
 {
+    // Incremental, so a join of 10,000 inputs costs O(1) per arrival.
     auto& ns = m_state[node];
-    if (ns.phase != Phase::Waiting)
+    if (ns.phase != Phase::Waiting || ns.pending == 0)
         return;
     const auto& config = m_plan->at(node).node->config;
-    const AggregatorLogic::Rules rules{config.aggregatorStrategy.value_or(AggregatorStrategy::Majority), config.quorum,
-                                       config.minConfidence};
-    if (ns.pending > 0 && AggregatorLogic::canStopEarly(rules, votesFor(node))) {
-        ready(node);
-        return;
+    const auto& vote = m_state[from].result;
+    if (vote.ok()) {
+        const auto strategy = config.aggregatorStrategy.value_or(AggregatorStrategy::Majority);
+        bool stop = strategy == AggregatorStrategy::First;
+        if (config.minConfidence && vote.confidence >= *config.minConfidence)
+            stop = true;
+        if (config.quorum && ++ns.answerCounts[vote.answer] >= *config.quorum)
+            stop = true;
+        if (stop) {
+            ready(node);
+            return;
+        }
     }
-    if (config.deadlineMs && ns.pending > 0 && !ns.deadlineTimer && !ns.arrived.empty()) {
+    if (config.deadlineMs && !ns.deadlineTimer) {
         auto self = shared_from_this();
         ns.deadlineTimer = m_timers.schedule(after(double(*config.deadlineMs)), [self, node] {
             auto lock = self->lock();
@@ -547,7 +563,7 @@ void Run::cancelNode(size_t node, Status status)
     settle(node, std::move(r));
 }
 
-void Run::settle(size_t node, NodeResult result)
+void Run::settle(size_t node, NodeResult result, int64_t endUs)
 {
     auto& ns = m_state[node];
     if (ns.phase == Phase::Done)
@@ -561,7 +577,7 @@ void Run::settle(size_t node, NodeResult result)
     ns.call.reset();
     ns.meeting.reset();
     if (ns.span)
-        closeSpan(ns.span, ns.result.status, ns.result.error);
+        closeSpan(ns.span, ns.result.status, ns.result.error, endUs);
     const auto& pn = m_plan->at(node);
     const auto at = nowUs();
     emit([&](RunObserver& o) { o.nodeFinished(pn.node->id, ns.result, at); });
@@ -590,7 +606,7 @@ void Run::deliver(size_t to, size_t from, bool live)
         ns.arrived.push_back(from);
     const auto kind = m_plan->at(to).node->kind;
     if (live && kind == NodeKind::Aggregator) {
-        maybeStartAggregatorEarly(to);
+        maybeStartAggregatorEarly(to, from);
         if (ns.phase != Phase::Waiting)
             return;
     }

@@ -77,14 +77,15 @@ public:
     SpanId openSpan(SpanKind kind, const NodeId& node, SpanId parent, std::string name, int round = 0,
                     int attempt = 0, std::string model = {});
     Span& span(SpanId id) { return m_spans[id - 1]; }
-    void closeSpan(SpanId id, Status status, std::string error = {});
+    // endUs: when it really ended, if that was before now (-1: now).
+    void closeSpan(SpanId id, Status status, std::string error = {}, int64_t endUs = -1);
     void emitToken(const NodeId& node, SpanId span, std::string_view text);
 
     void trackCall(const std::shared_ptr<CallRunner>& call);
     void untrackCall(const CallRunner* call);
 
     // A node (or a coordinator's member) has its result.
-    void settle(size_t node, NodeResult result);
+    void settle(size_t node, NodeResult result, int64_t endUs = -1);
     void nodeStartedMember(size_t member);
 
 private:
@@ -93,6 +94,7 @@ private:
         Phase phase = Phase::Waiting;
         size_t pending = 0;              // ordinary inputs not yet settled
         std::vector<size_t> arrived;     // live inputs, in arrival order
+        std::unordered_map<std::string, int64_t> answerCounts;  // an aggregator's ok votes per answer
         NodeResult result;
         SpanId span = 0;
         TimerId deadlineTimer = 0;
@@ -105,7 +107,7 @@ private:
     void runRouter(size_t node, std::unique_lock<std::mutex>& lock);
     void runExpert(size_t node, std::unique_lock<std::mutex>& lock);
     void runAggregator(size_t node, std::unique_lock<std::mutex>& lock);
-    void maybeStartAggregatorEarly(size_t node);
+    void maybeStartAggregatorEarly(size_t node, size_t from);
     void onAggregatorDeadline(size_t node);
     void cancelStragglers(size_t aggregator);
     void deliver(size_t to, size_t from, bool live);
@@ -118,8 +120,9 @@ private:
     std::string defaultPrompt(size_t node) const;
     std::string renderPrompt(size_t node, const std::string& tmpl, std::string_view task = {},
                              std::string_view transcript = {}, int round = 0) const;
+    // Starts the node's model call; releases `lock` to do so, so call it last.
     void startModelNode(size_t node, std::string system, std::string prompt, std::string salt,
-                        std::function<void(NodeResult)> done);
+                        std::function<void(NodeResult, int64_t endUs)> done, std::unique_lock<std::mutex>& lock);
     void emit(const std::function<void(RunObserver&)>& event) const;
     RunResult buildResult() const;
 

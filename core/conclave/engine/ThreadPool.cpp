@@ -30,11 +30,15 @@ size_t ThreadPool::defaultSize()
 
 void ThreadPool::post(std::function<void()> task)
 {
+    bool wake = false;
     {
         std::lock_guard lock(m_mutex);
         m_tasks.push_back(std::move(task));
+        wake = m_idle > 0;
     }
-    m_wake.notify_one();
+    // Busy workers find the task themselves; waking costs a system call.
+    if (wake)
+        m_wake.notify_one();
 }
 
 void ThreadPool::work()
@@ -43,7 +47,11 @@ void ThreadPool::work()
         std::function<void()> task;
         {
             std::unique_lock lock(m_mutex);
-            m_wake.wait(lock, [this] { return m_stopping || !m_tasks.empty(); });
+            while (!m_stopping && m_tasks.empty()) {
+                ++m_idle;
+                m_wake.wait(lock);
+                --m_idle;
+            }
             // Drain what is queued before stopping, so no completion is lost.
             if (m_tasks.empty())
                 return;

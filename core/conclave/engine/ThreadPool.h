@@ -34,6 +34,7 @@ private:
     std::condition_variable m_wake;
     std::deque<std::function<void()>> m_tasks;
     bool m_stopping = false;
+    size_t m_idle = 0;  // workers waiting; a post wakes one only if there is one
     std::vector<std::thread> m_workers;
 };
 

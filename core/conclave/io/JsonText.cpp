@@ -19,18 +19,38 @@ Problem syntaxProblem(std::string_view text, size_t offset, std::string message)
     return p;
 }
 
-// Replaces bytes that would not print cleanly (control or non-ASCII) by \xNN.
+// The length of the valid UTF-8 sequence starting at text[i] (0 if invalid).
+size_t utf8Length(std::string_view text, size_t i)
+{
+    const auto byte = static_cast<unsigned char>(text[i]);
+    const size_t n = byte >= 0xF0 && byte <= 0xF4 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC2 && byte < 0xE0 ? 2 : 0;
+    if (n == 0 || i + n > text.size())
+        return 0;
+    for (size_t k = 1; k < n; ++k) {
+        if ((static_cast<unsigned char>(text[i + k]) & 0xC0) != 0x80)
+            return 0;
+    }
+    return n;
+}
+
 std::string printable(std::string_view text)
 {
     std::string out;
-    for (const char c : text) {
-        const auto byte = static_cast<unsigned char>(c);
+    for (size_t i = 0; i < text.size(); ++i) {
+        const auto byte = static_cast<unsigned char>(text[i]);
+        if (byte >= 0x80) {
+            if (const size_t n = utf8Length(text, i)) {
+                out.append(text.substr(i, n));
+                i += n - 1;
+                continue;
+            }
+        }
         if (byte < 0x20 || byte >= 0x7F) {
             char buffer[8];
             std::snprintf(buffer, sizeof buffer, "\\x%02X", byte);
             out += buffer;
         } else {
-            out += c;
+            out += text[i];
         }
     }
     return out;
@@ -38,7 +58,31 @@ std::string printable(std::string_view text)
 
 // nlohmann's message reads "[json.exception.parse_error.101] parse error at
 // line 1, column 2: syntax error while ..."; keep what follows the location.
+std::string parserMessageUncut(const std::string& what);
+
+std::string cutLastRead(std::string message)
+{
+    // "...; last read: '<token>'" can quote a whole unterminated string.
+    constexpr std::string_view kMarker = "last read: '";
+    constexpr size_t kMax = 40;
+    const auto at = message.find(kMarker);
+    if (at == std::string::npos)
+        return message;
+    const size_t start = at + kMarker.size();
+    size_t end = message.find("'; ", start);
+    if (end == std::string::npos)
+        end = !message.empty() && message.back() == '\'' ? message.size() - 1 : message.size();
+    if (end > start + kMax)
+        message = message.substr(0, start + kMax) + "..." + message.substr(end);
+    return message;
+}
+
 std::string parserMessage(const std::string& what)
+{
+    return cutLastRead(parserMessageUncut(what));
+}
+
+std::string parserMessageUncut(const std::string& what)
 {
     const auto column = what.find("column ");
     if (column != std::string::npos) {
@@ -125,6 +169,8 @@ void checkStringLengths(const nlohmann::json& value, const std::string& pointer,
 
 } // namespace
 
+std::string printableText(std::string_view text) { return printable(text); }
+
 std::pair<int, int> lineColumnAt(std::string_view text, size_t offset)
 {
     offset = std::min(offset, text.size());
@@ -199,6 +245,18 @@ ParsedJson parseJsonText(std::string_view text, const JsonLimits& limits)
         // e.byte counts from 1 and points at the last byte read.
         const size_t offset = bodyOffset + tokenStart(body, e.byte > 0 ? e.byte - 1 : 0);
         result.problems.push_back(syntaxProblem(text, offset, parserMessage(e.what())));
+        return result;
+    } catch (const nlohmann::json::out_of_range& e) {
+        // "number overflow parsing '1e400'" carries no position; find the number.
+        const std::string what = e.what();
+        size_t offset = 0;
+        const auto quote = what.find('\'');
+        if (quote != std::string::npos) {
+            const auto token = what.substr(quote + 1, what.rfind('\'') - quote - 1);
+            const auto at = body.find(token);
+            offset = at == std::string_view::npos ? 0 : bodyOffset + at;
+        }
+        result.problems.push_back(syntaxProblem(text, offset, parserMessage(what)));
         return result;
     } catch (const nlohmann::json::exception& e) {
         result.problems.push_back(syntaxProblem(text, 0, parserMessage(e.what())));

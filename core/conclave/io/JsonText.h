@@ -28,6 +28,10 @@ struct ParsedJson {
 // malformed syntax or UTF-8, strings longer than the limit. Never throws.
 ParsedJson parseJsonText(std::string_view text, const JsonLimits& limits = {});
 
+// Text made safe for a one-line message: control characters and bytes that
+// are not UTF-8 become \xNN; valid UTF-8 stays as it is.
+std::string printableText(std::string_view text);
+
 // Line and column (1-based, column in bytes) of a byte offset into text.
 std::pair<int, int> lineColumnAt(std::string_view text, size_t offset);
 

@@ -123,7 +123,8 @@ std::optional<Position> readPosition(JsonFieldReader& r)
     if (!value)
         return std::nullopt;
     if (!value->is_array() || value->size() != 2 || !(*value)[0].is_number() || !(*value)[1].is_number()) {
-        r.expected("pos", "[x, y] (two numbers)", *value);
+        const auto shown = value->is_array() && value->dump().size() <= 40 ? value->dump() : describeJsonValue(*value);
+        r.fail("pos", "expected [x, y] (two numbers), got " + shown);
         return std::nullopt;
     }
     return Position{(*value)[0].get<double>(), (*value)[1].get<double>()};

@@ -27,20 +27,24 @@ public:
     const std::vector<std::string>& domains() const { return m_domains; }
     size_t buckets() const { return m_buckets; }
 
-    // Domain weights for a prompt, in domains() order, summing to 1.
+    // Domain weights for a prompt, in domains() order, summing to 1: a softmax
+    // of bias + weights · (feature counts / sqrt(number of features)).
     std::vector<double> weigh(std::string_view prompt) const;
 
     // The bucket of one feature ("word" or "word1 word2"), as used at load and at run time.
     static uint32_t bucketOf(std::string_view feature, size_t buckets);
 
-    // The lower-cased word and bigram features of a text, in order.
+    // The lower-cased word and bigram features of a text, in order: the words
+    // (ASCII letter-and-digit runs, and single symbols such as + = ( ; that
+    // carry domain meaning), then the bigrams "w1 w2". Gate.cpp states the exact
+    // rules; scripts/train_gate.py, which writes gate.json, mirrors them.
     static std::vector<std::string> features(std::string_view text);
 
 private:
     size_t m_buckets = 0;
     std::vector<std::string> m_domains;
-    std::vector<double> m_bias;                   // one per domain
-    std::vector<std::vector<double>> m_weights;   // [domain][bucket]
+    std::vector<double> m_bias;                 // one per domain
+    std::vector<std::vector<double>> m_weights; // [domain][bucket]
 };
 
 struct Gate::LoadResult {

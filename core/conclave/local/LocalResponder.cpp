@@ -132,6 +132,20 @@ const ResolvedProfile* LocalResponder::profile(std::string_view model) const
     return it == m_profiles.end() ? nullptr : &it->second;
 }
 
+std::vector<double> LocalResponder::weighCached(std::string_view text) const
+{
+    {
+        std::lock_guard lock(m_cacheMutex);
+        if (!m_cachedWeights.empty() && m_cachedText == text)
+            return m_cachedWeights;
+    }
+    auto weights = m_gate->weigh(text);
+    std::lock_guard lock(m_cacheMutex);
+    m_cachedText = std::string(text);
+    m_cachedWeights = weights;
+    return weights;
+}
+
 std::vector<double> LocalResponder::gateScores(std::string_view prompt, const std::vector<std::string>& models) const
 {
     std::vector<double> scores(models.size(), 0.5);
@@ -230,7 +244,7 @@ std::string LocalResponder::answerFree(const ModelRequest& request, const Resolv
     static constexpr std::array<std::string_view, 6> kWords{"alpha", "bravo", "charlie", "delta", "echo", "foxtrot"};
     double p = 0;
     if (m_gate) {
-        const auto weights = m_gate->weigh(request.runInput.empty() ? request.prompt : request.runInput);
+        const auto weights = weighCached(request.runInput.empty() ? request.prompt : request.runInput);
         for (size_t d = 0; d < weights.size(); ++d)
             p += weights[d] * profile.skill(m_gate->domains()[d]);
     } else {
@@ -295,9 +309,12 @@ std::string LocalResponder::decompose(const ModelRequest& request) const
     const size_t maxParts = std::max<size_t>(1, static_cast<size_t>(std::atoi(std::string(lineOf(maxText)).c_str())));
     std::vector<std::string> parts;
     std::string current;
-    for (const char c : task) {
+    // A sentence ends at "?", or at "." before a space; each sentence is a part.
+    for (size_t i = 0; i < task.size(); ++i) {
+        const char c = task[i];
         current += c;
-        if (c == '?') {
+        const bool atEnd = i + 1 == task.size() || task[i + 1] == ' ' || task[i + 1] == '\n';
+        if ((c == '?' || c == '.') && atEnd) {
             parts.push_back(current);
             current.clear();
         }

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 
 namespace conclave {
@@ -69,7 +70,13 @@ private:
     double confidenceFor(bool correct, double skill, const Draws& draws) const;
     const Task* taskFor(const ModelRequest& request) const;
 
+    // Every call of a run weighs the same run input; remember the last one.
+    std::vector<double> weighCached(std::string_view text) const;
+
     std::map<std::string, ResolvedProfile> m_profiles;
+    mutable std::mutex m_cacheMutex;
+    mutable std::string m_cachedText;
+    mutable std::vector<double> m_cachedWeights;
     std::shared_ptr<const Gate> m_gate;
     std::shared_ptr<const TaskSet> m_tasks;
     uint64_t m_seed;

@@ -1,8 +1,10 @@
 #pragma once
 
+// <string> first: moc 6.4 cannot parse <compare> when it is the first standard header it meets.
+#include <string>
+
 #include <compare>
 #include <functional>
-#include <string>
 #include <utility>
 
 namespace conclave {

@@ -179,7 +179,8 @@ private:
         }
         if (profile.ttftMs)
             checkDistribution(childPointer(pointer, "ttft_ms"), *profile.ttftMs, true);
-        if (profile.tokensPerS && checkDistribution(childPointer(pointer, "tokens_per_s"), *profile.tokensPerS, false)) {
+        if (profile.tokensPerS &&
+            checkDistribution(childPointer(pointer, "tokens_per_s"), *profile.tokensPerS, false)) {
             if (profile.tokensPerS->p95 <= 0)
                 m_sink.error(childPointer(childPointer(pointer, "tokens_per_s"), "p95"),
                              "expected a positive speed, got " + formatNumber(profile.tokensPerS->p95));
@@ -308,8 +309,8 @@ private:
         if (const Backend* backend = backendOf(node.config.call.backend))
             return backend;
         if (node.config.call.backend) {
-            m_sink.error(childPointer(pointer, "backend"), "unknown backend \"" + node.config.call.backend->str() + "\"",
-                         node.id);
+            m_sink.error(childPointer(pointer, "backend"),
+                         "unknown backend \"" + node.config.call.backend->str() + "\"", node.id);
             return nullptr;
         }
         if (m_team.defaults && m_team.defaults->backend)

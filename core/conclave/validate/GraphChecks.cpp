@@ -1,5 +1,7 @@
 #include "conclave/validate/FieldChecks.h"
 
+#include "conclave/io/JsonText.h"
+
 #include <algorithm>
 #include <map>
 #include <regex>
@@ -17,7 +19,8 @@ bool isValidIdChar(char c)
            c == '.';
 }
 
-std::string quoted(const NodeId& id) { return '"' + id.str() + '"'; }
+// User text goes into one-line messages printable and cut short.
+std::string quoted(const NodeId& id) { return describeJsonValue(id.str()); }
 
 // "1 route", "2 routes".
 std::string counted(size_t count, const std::string& noun)
@@ -26,6 +29,25 @@ std::string counted(size_t count, const std::string& noun)
 }
 
 constexpr size_t kMaxRegexLength = 500;
+constexpr long kMaxRepeatCount = 100;
+
+// The largest n in "{n}", "{n,}" or "{n,m}" (m too) in a pattern.
+long largestRepeatCount(std::string_view pattern)
+{
+    long largest = 0;
+    long current = -1;
+    for (const char c : pattern) {
+        if (c == '{' || c == ',') {
+            current = 0;
+        } else if (c >= '0' && c <= '9' && current >= 0) {
+            current = std::min<long>(current * 10 + (c - '0'), 1'000'000);
+            largest = std::max(largest, current);
+        } else {
+            current = -1;
+        }
+    }
+    return largest;
+}
 
 // The names inside {{...}} in a prompt template, trimmed. A plain scan: a
 // regex engine could recurse once per character of a long prompt.
@@ -78,9 +100,7 @@ private:
             const auto& id = node(i).id;
             if (id.empty()) {
                 m_sink.error(childPointer(nodePointer(i), "id"), "a node needs a non-empty id");
-                continue;
-            }
-            if (!std::all_of(id.str().begin(), id.str().end(), isValidIdChar)) {
+            } else if (!std::all_of(id.str().begin(), id.str().end(), isValidIdChar)) {
                 m_sink.error(childPointer(nodePointer(i), "id"),
                              "id " + quoted(id) + " may only use letters, digits, '_', '-' and '.'", id);
             }
@@ -209,8 +229,7 @@ private:
                 if (ins == 0)
                     m_sink.error(pointer, "aggregator " + quoted(n.id) + " has no inputs", n.id);
                 // A quorum below 1 is a range error, reported with the fields.
-                if (n.config.quorum && *n.config.quorum >= 1 && ins > 0 &&
-                    static_cast<size_t>(*n.config.quorum) > ins)
+                if (n.config.quorum && *n.config.quorum >= 1 && ins > 0 && static_cast<size_t>(*n.config.quorum) > ins)
                     m_sink.error(childPointer(pointer, "quorum"),
                                  "quorum " + std::to_string(*n.config.quorum) + " is more than the " +
                                      counted(ins, "input") + " of " + quoted(n.id),
@@ -306,10 +325,19 @@ private:
                              id);
                 return;
             }
+            // Large repeat counts make std::regex build huge automata (seconds per pattern).
+            if (largestRepeatCount(keyword) > kMaxRepeatCount) {
+                m_sink.error(pointer, "regular expression " + describeJsonValue(keyword) +
+                                          " is too complex: repeat counts {n} may be at most " +
+                                          std::to_string(kMaxRepeatCount),
+                             id);
+                return;
+            }
             try {
                 std::regex(keyword.substr(1, keyword.size() - 2), std::regex::ECMAScript | std::regex::icase);
             } catch (const std::regex_error& e) {
-                m_sink.error(pointer, "invalid regular expression " + keyword + ": " + e.what(), id);
+                m_sink.error(pointer, "invalid regular expression " + printableText(keyword) + ": " + e.what(),
+                             id);
             }
         }
     }
@@ -403,7 +431,8 @@ private:
                 anyOutput = true;
                 outputReached = outputReached || reached[i];
             }
-            if (!reached[i])
+            // A second input is already an error; calling it unreachable too says the same thing twice.
+            if (!reached[i] && node(i).kind != NodeKind::Input)
                 m_sink.warning(nodePointer(i), quoted(node(i).id) + " is not reachable from the input", node(i).id);
         }
         if (anyOutput && !outputReached)

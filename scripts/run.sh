@@ -13,8 +13,12 @@ No display found, so the studio cannot open a window here.
 To see it on a virtual display:   xvfb-run -a $build/bin/conclave-studio $example
 To render it to a picture:        QT_QPA_PLATFORM=offscreen $build/bin/conclave-studio $example --screenshot studio.png
 
-Meanwhile, the command-line tool on the example teams:
+Meanwhile, the command-line tool on the example teams.
 
 \$ conclave validate resources/examples/*.team.json
 MSG
 "$build/bin/conclave" validate resources/examples/*.team.json
+question="Calculate 323 + 460. And what is the capital city of France?"
+echo
+echo "\$ conclave run $example --input \"$question\" --time-scale 0.2"
+"$build/bin/conclave" run "$example" --input "$question" --time-scale 0.2

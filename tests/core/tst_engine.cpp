@@ -108,6 +108,7 @@ json testModels()
     m["flaky"] = profile(skillsAll(1), 50, 100, 1000, 1.0);
     m["math-only"] = timed(skillsOnly("math"), 150);
     m["math-half"] = timed(skillsOnly("math", 0.5), 150);
+    m["math-only-slow"] = timed(skillsOnly("math"), 1000);
     m["facts-only"] = timed(skillsOnly("facts"), 150);
     m["code-only"] = timed(skillsOnly("code"), 150);
     m["five-seconds"] = profile(skillsAll(1), 20, 4980, 1000);  // first token at 20 ms, done at 5 s
@@ -789,6 +790,9 @@ private slots:
                                        << QStringList{"paris", "tokyo"} << "paris; tokyo";
         QTest::newRow("a calculation and a question") << kCompound << QStringList{"math-only", "facts-only"}
                                                       << QStringList{"783", "paris"} << "783; paris";
+        // The second part is solved first: the combination still follows the subtasks' order.
+        QTest::newRow("parts combined in subtask order") << kCompound << QStringList{"math-only-slow", "facts-only"}
+                                                         << QStringList{"783", "paris"} << "783; paris";
     }
 
     void decompose()

@@ -86,9 +86,11 @@ Engine::Started Engine::start(const Team& team, std::string input, std::optional
         const uint64_t backendSeed = seed.value_or(uint64_t(block.seed.value_or(42)));
         if (!seed && name == plan->team().defaults.value_or(Defaults{}).backend.value_or(name))
             runSeed = backendSeed;
-        auto responder = std::make_shared<const LocalResponder>(
+        auto prepared = std::make_shared<LocalResponder>(
             LocalResponder::resolve(m_resources.localModels, block.models.value_or(std::map<std::string, ModelProfile>{})),
             m_resources.gate, m_resources.tasks, backendSeed);
+        prepared->prepareFor(input);
+        std::shared_ptr<const LocalResponder> responder = std::move(prepared);
         if (!gateResponder)
             gateResponder = responder;
         backends.emplace(name, std::make_shared<LocalMoeBackend>(responder, m_timers, m_pool,

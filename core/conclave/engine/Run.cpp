@@ -9,6 +9,7 @@
 #include "conclave/engine/RouterLogic.h"
 
 #include <algorithm>
+#include <unordered_set>
 
 namespace conclave {
 
@@ -185,10 +186,37 @@ void Run::nodeStartedMember(size_t member)
     }
 }
 
+std::vector<size_t> Run::arrivedInEdgeOrder(size_t node) const
+{
+    const auto& arrived = m_state[node].arrived;
+    std::vector<size_t> order;
+    order.reserve(arrived.size());
+    if (arrived.size() <= 8) {
+        for (const auto& [from, e] : m_plan->at(node).in) {
+            if (std::find(arrived.begin(), arrived.end(), from) != arrived.end() &&
+                std::find(order.begin(), order.end(), from) == order.end())
+                order.push_back(from);
+        }
+        return order;
+    }
+    std::unordered_set<size_t> pending(arrived.begin(), arrived.end());
+    for (const auto& [from, e] : m_plan->at(node).in) {
+        if (pending.erase(from))
+            order.push_back(from);
+    }
+    return order;
+}
+
 std::vector<Vote> Run::votesFor(size_t node) const
 {
+    // `first` is about arrival order; every other strategy sees its inputs in
+    // edge order, so its result never depends on thread timing.
+    const auto& arrived = m_state[node].arrived;
+    const bool first = m_plan->at(node).node->config.aggregatorStrategy == AggregatorStrategy::First;
+    const std::vector<size_t> order = first ? arrived : arrivedInEdgeOrder(node);
     std::vector<Vote> votes;
-    for (const size_t from : m_state[node].arrived) {
+    votes.reserve(order.size());
+    for (const size_t from : order) {
         const auto& pn = m_plan->at(from);
         votes.push_back({pn.node->id.str(), m_state[from].result, pn.node->config.weight.value_or(1.0)});
     }
@@ -197,8 +225,9 @@ std::vector<Vote> Run::votesFor(size_t node) const
 
 std::string Run::inputsText(size_t node) const
 {
+    // In edge order, not arrival order, so a prompt never depends on thread timing.
     std::vector<Candidate> inputs;
-    for (const size_t from : m_state[node].arrived) {
+    for (const size_t from : arrivedInEdgeOrder(node)) {
         if (m_state[from].result.ok())
             inputs.push_back({m_plan->at(from).node->id.str(), {}, 0, m_state[from].result.text});
     }
@@ -333,6 +362,13 @@ void Run::runExpert(size_t node, std::unique_lock<std::mutex>& lock)
 {
     const auto& pn = m_plan->at(node);
     const auto& ns = m_state[node];
+    if (!m_budgetError.empty()) {
+        NodeResult r;
+        r.status = Status::BudgetExhausted;
+        r.error = m_budgetError;
+        settle(node, std::move(r));
+        return;
+    }
     const bool anyOk = std::any_of(ns.arrived.begin(), ns.arrived.end(),
                                    [&](size_t from) { return m_state[from].result.ok(); });
     if (!anyOk) {
@@ -613,7 +649,14 @@ void Run::deliver(size_t to, size_t from, bool live)
     if (ns.pending > 0)
         return;
     if (ns.arrived.empty()) {
-        settle(to, skippedResult());
+        if (m_cancelled) {
+            NodeResult r;
+            r.status = Status::Cancelled;
+            r.error = "the run was cancelled";
+            settle(to, std::move(r));
+        } else {
+            settle(to, skippedResult());
+        }
         return;
     }
     ready(to);

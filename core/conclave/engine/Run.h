@@ -116,6 +116,7 @@ private:
     void finish();
     NodeResult skippedResult() const;
     std::vector<struct Vote> votesFor(size_t node) const;
+    std::vector<size_t> arrivedInEdgeOrder(size_t node) const;
     std::string inputsText(size_t node) const;
     std::string defaultPrompt(size_t node) const;
     std::string renderPrompt(size_t node, const std::string& tmpl, std::string_view task = {},

@@ -30,12 +30,20 @@ CallId LocalMoeBackend::start(ModelRequest request, CallCallbacks callbacks)
     const CallId id = m_next++;
     auto& call = m_calls[id];
     call.callbacks = std::move(callbacks);
-    if (decided.reply.ok && !decided.firstChunk.empty()) {
-        call.tokenTimer =
-            m_timers.schedule(at(decided.ttftMs), [this, id, chunk = decided.firstChunk] { deliverToken(id, chunk); });
+    // A first token within a millisecond of the end rides on the end's timer.
+    const bool separateToken = decided.reply.ok && !decided.firstChunk.empty() && decided.totalMs - decided.ttftMs >= 1.0;
+    if (separateToken) {
+        call.tokenTimer = m_timers.schedule(at(decided.ttftMs), [this, id, chunk = decided.firstChunk] {
+            deliverToken(id, chunk);
+        });
     }
-    call.doneTimer = m_timers.schedule(
-        at(decided.totalMs), [this, id, reply = decided.reply]() mutable { deliverDone(id, std::move(reply)); });
+    const std::string lateChunk = decided.reply.ok && !separateToken ? decided.firstChunk : std::string();
+    call.doneTimer = m_timers.schedule(at(decided.totalMs), [this, id, chunk = lateChunk,
+                                                             reply = decided.reply]() mutable {
+        if (!chunk.empty())
+            deliverToken(id, chunk);
+        deliverDone(id, std::move(reply));
+    });
     return id;
 }
 

@@ -132,18 +132,18 @@ const ResolvedProfile* LocalResponder::profile(std::string_view model) const
     return it == m_profiles.end() ? nullptr : &it->second;
 }
 
+void LocalResponder::prepareFor(std::string_view runInput)
+{
+    m_runInput = std::string(runInput);
+    m_runWeights = m_gate ? m_gate->weigh(runInput) : std::vector<double>{};
+    m_runTask = m_tasks ? m_tasks->find(runInput) : nullptr;
+}
+
 std::vector<double> LocalResponder::weighCached(std::string_view text) const
 {
-    {
-        std::lock_guard lock(m_cacheMutex);
-        if (!m_cachedWeights.empty() && m_cachedText == text)
-            return m_cachedWeights;
-    }
-    auto weights = m_gate->weigh(text);
-    std::lock_guard lock(m_cacheMutex);
-    m_cachedText = std::string(text);
-    m_cachedWeights = weights;
-    return weights;
+    if (!m_runWeights.empty() && text == m_runInput)
+        return m_runWeights;
+    return m_gate->weigh(text);
 }
 
 std::vector<double> LocalResponder::gateScores(std::string_view prompt, const std::vector<std::string>& models) const
@@ -168,6 +168,8 @@ const Task* LocalResponder::taskFor(const ModelRequest& request) const
         return nullptr;
     if (const Task* t = m_tasks->find(request.prompt))
         return t;
+    if (request.runInput == m_runInput)
+        return m_runTask;
     return m_tasks->find(request.runInput);
 }
 

@@ -8,7 +8,6 @@
 #include <cstdint>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 
 namespace conclave {
@@ -44,6 +43,9 @@ public:
     LocalResponder(std::map<std::string, ResolvedProfile> profiles, std::shared_ptr<const Gate> gate,
                    std::shared_ptr<const TaskSet> tasks, uint64_t seed);
 
+    // Weighs the run's input once, before the run starts and the responder is shared.
+    void prepareFor(std::string_view runInput);
+
     SimulatedCall respond(const ModelRequest& request) const;
     const ResolvedProfile* profile(std::string_view model) const;
     // The gate's score of each model for a prompt: sum over domains of weight x skill
@@ -70,13 +72,13 @@ private:
     double confidenceFor(bool correct, double skill, const Draws& draws) const;
     const Task* taskFor(const ModelRequest& request) const;
 
-    // Every call of a run weighs the same run input; remember the last one.
+    // Every call of a run weighs the same run input: prepareFor() did it once.
     std::vector<double> weighCached(std::string_view text) const;
 
     std::map<std::string, ResolvedProfile> m_profiles;
-    mutable std::mutex m_cacheMutex;
-    mutable std::string m_cachedText;
-    mutable std::vector<double> m_cachedWeights;
+    std::string m_runInput;
+    std::vector<double> m_runWeights;
+    const Task* m_runTask = nullptr;
     std::shared_ptr<const Gate> m_gate;
     std::shared_ptr<const TaskSet> m_tasks;
     uint64_t m_seed;

@@ -4,6 +4,9 @@ BUILD_DIR ?= build
 EXAMPLE ?= resources/examples/triage.team.json
 LAUNCHER := $(shell command -v ccache >/dev/null 2>&1 && echo -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 JOBS ?= $(shell nproc)
+# ccache hits across clones in different folders (CI builds a fresh clone).
+export CCACHE_BASEDIR := $(CURDIR)
+export CCACHE_NOHASHDIR := 1
 
 .PHONY: all deps configure build run test sanitize asan tsan package format tidy clean
 

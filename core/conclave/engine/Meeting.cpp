@@ -195,10 +195,13 @@ void Meeting::roundFinished()
         startRound();
         return;
     }
+    // Votes in member order, so a tie never depends on which reply came first.
     std::vector<Vote> votes;
-    for (const auto& t : m_turns) {
-        if (t.round == m_round)
-            votes.push_back({memberId(t.member), t.result, 1});
+    for (const size_t member : pn.members) {
+        for (const auto& t : m_turns) {
+            if (t.round == m_round && t.member == member)
+                votes.push_back({memberId(t.member), t.result, 1});
+        }
     }
     auto result = AggregatorLogic::conclude({AggregatorStrategy::Majority, {}, {}}, votes);
     if (result.ok())
@@ -280,13 +283,25 @@ bool Meeting::consensusReached() const
 
 std::string Meeting::transcript(int uptoRound, bool includeCurrent) const
 {
-    std::string out;
+    // Members in edge order within a round, not in the order their replies came
+    // back, so the prompts (and a seeded run) never depend on thread timing.
+    const auto& members = m_run->plan().at(m_node).members;
+    const auto seat = [&](size_t member) {
+        return size_t(std::find(members.begin(), members.end(), member) - members.begin());
+    };
+    std::vector<const Turn*> turns;
     for (const auto& t : m_turns) {
-        if (t.round < uptoRound || (includeCurrent && t.round == uptoRound)) {
-            if (t.result.ok())
-                out += PromptBuilder::transcriptLine(memberId(t.member), t.round, t.answer, t.confidence);
-        }
+        if ((t.round < uptoRound || (includeCurrent && t.round == uptoRound)) && t.result.ok())
+            turns.push_back(&t);
     }
+    std::stable_sort(turns.begin(), turns.end(), [&](const Turn* a, const Turn* b) {
+        if (a->round != b->round)
+            return a->round < b->round;
+        return seat(a->member) < seat(b->member);
+    });
+    std::string out;
+    for (const Turn* t : turns)
+        out += PromptBuilder::transcriptLine(memberId(t->member), t->round, t->answer, t->confidence);
     return out;
 }
 

@@ -1,5 +1,7 @@
 #include "conclave/engine/ReplyParser.h"
 
+#include "conclave/util/AsciiText.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
@@ -7,13 +9,6 @@
 namespace conclave {
 
 namespace {
-
-std::string lower(std::string_view s)
-{
-    std::string out(s);
-    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
-    return out;
-}
 
 std::string_view trim(std::string_view s)
 {
@@ -70,7 +65,7 @@ ParsedReply ReplyParser::parse(std::string_view text)
         const auto t = trim(line);
         if (t.empty())
             return;
-        const auto l = lower(t.substr(0, std::min<size_t>(t.size(), 12)));
+        const auto l = toLowerAscii(t.substr(0, std::min<size_t>(t.size(), 12)));
         if (l.starts_with("answer:")) {
             reply.answer = normalizeAnswer(t.substr(7));
             haveAnswer = true;
@@ -91,17 +86,17 @@ ParsedReply ReplyParser::parse(std::string_view text)
 
 std::string ReplyParser::routeLabel(std::string_view reply, const std::vector<std::string>& labels)
 {
-    const auto text = lower(reply);
+    const auto text = toLowerAscii(reply);
     // Prefer an exact reply, then the earliest label mentioned.
     const auto exact = normalizeAnswer(text);
     for (const auto& label : labels) {
-        if (lower(label) == exact)
+        if (toLowerAscii(label) == exact)
             return label;
     }
     size_t best = std::string::npos;
     std::string chosen;
     for (const auto& label : labels) {
-        const auto at = text.find(lower(label));
+        const auto at = text.find(toLowerAscii(label));
         if (at != std::string::npos && at < best) {
             best = at;
             chosen = label;

@@ -1,5 +1,7 @@
 #include "conclave/engine/RouterLogic.h"
 
+#include "conclave/util/AsciiText.h"
+
 #include <algorithm>
 #include <cctype>
 #include <numeric>
@@ -8,13 +10,6 @@
 namespace conclave {
 
 namespace {
-
-std::string lower(std::string_view s)
-{
-    std::string out(s);
-    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
-    return out;
-}
 
 // std::regex recurses per character; bound the text it sees.
 constexpr size_t kMaxRegexText = 4096;
@@ -35,7 +30,7 @@ bool RouterLogic::keywordMatches(std::string_view keyword, std::string_view text
     }
     if (keyword.empty())
         return false;
-    return lower(text).find(lower(keyword)) != std::string::npos;
+    return toLowerAscii(text).find(toLowerAscii(keyword)) != std::string::npos;
 }
 
 std::vector<std::string> RouterLogic::keywordLabels(const RouteTable& routes,

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "conclave/validate/Problem.h"
+
 #include <cstddef>
 #include <filesystem>
 #include <optional>
@@ -15,6 +17,22 @@ struct FileText {
 
 // Reads a whole file, refusing one larger than maxBytes before reading it.
 FileText readFileText(const std::filesystem::path& path, size_t maxBytes);
+
+// Reads a file and hands its text to parse(text) -> Result; a file that cannot
+// be read gives a Result whose one problem says why. Result has `problems`.
+template <class Result, class Parse>
+Result parseTextFile(const std::filesystem::path& path, size_t maxBytes, Parse parse)
+{
+    auto file = readFileText(path, maxBytes);
+    if (!file.text) {
+        Result result;
+        Problem problem;
+        problem.message = std::move(file.error);
+        result.problems.push_back(std::move(problem));
+        return result;
+    }
+    return parse(*file.text);
+}
 
 // Writes content to a temporary file beside path, flushes it to disk and
 // renames it over path, so a crash leaves either the old file or the new one.

@@ -7,13 +7,8 @@ namespace conclave {
 
 TeamLoadResult loadTeamFile(const std::filesystem::path& path)
 {
-    auto file = readFileText(path, JsonLimits{}.maxBytes);
-    if (!file.text) {
-        Problem p;
-        p.message = file.error;
-        return TeamLoadResult{std::nullopt, {p}};
-    }
-    return teamFromJsonText(*file.text);
+    return parseTextFile<TeamLoadResult>(path, JsonLimits{}.maxBytes,
+                                         [](std::string_view text) { return teamFromJsonText(text); });
 }
 
 std::optional<std::string> saveTeamFile(const Team& team, const std::filesystem::path& path)

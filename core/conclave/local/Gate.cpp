@@ -301,15 +301,8 @@ Gate::LoadResult Gate::fromJsonText(std::string_view text)
 
 Gate::LoadResult Gate::load(const std::filesystem::path& path)
 {
-    auto file = readFileText(path, JsonLimits{}.maxBytes);
-    if (!file.text) {
-        LoadResult result;
-        Problem p;
-        p.message = file.error;
-        result.problems.push_back(std::move(p));
-        return result;
-    }
-    return fromJsonText(*file.text);
+    return parseTextFile<LoadResult>(path, JsonLimits{}.maxBytes,
+                                     [](std::string_view text) { return fromJsonText(text); });
 }
 
 } // namespace conclave

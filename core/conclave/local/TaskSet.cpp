@@ -333,13 +333,8 @@ TaskSet::LoadResult TaskSet::fromJsonLines(std::string_view text)
 
 TaskSet::LoadResult TaskSet::load(const std::filesystem::path& path)
 {
-    auto file = readFileText(path, JsonLimits{}.maxBytes);
-    if (!file.text) {
-        LoadResult result;
-        result.problems.push_back(fileProblem(file.error));
-        return result;
-    }
-    return fromJsonLines(*file.text);
+    return parseTextFile<LoadResult>(path, JsonLimits{}.maxBytes,
+                                     [](std::string_view text) { return fromJsonLines(text); });
 }
 
 TaskSet::LoadResult TaskSet::loadFolder(const std::filesystem::path& folder)

@@ -42,15 +42,8 @@ LocalModelCatalog::LoadResult LocalModelCatalog::fromJsonText(std::string_view t
 
 LocalModelCatalog::LoadResult LocalModelCatalog::load(const std::filesystem::path& path)
 {
-    auto file = readFileText(path, JsonLimits{}.maxBytes);
-    if (!file.text) {
-        LoadResult result;
-        Problem p;
-        p.message = file.error;
-        result.problems.push_back(std::move(p));
-        return result;
-    }
-    return fromJsonText(*file.text);
+    return parseTextFile<LoadResult>(path, JsonLimits{}.maxBytes,
+                                     [](std::string_view text) { return fromJsonText(text); });
 }
 
 } // namespace conclave

@@ -1,5 +1,7 @@
 #include "conclave/validate/FieldChecks.h"
 
+#include "conclave/util/AsciiText.h"
+
 #include "conclave/io/TeamFields.h"
 
 #include <algorithm>
@@ -14,13 +16,6 @@
 namespace conclave::checks {
 
 namespace {
-
-std::string lower(std::string_view text)
-{
-    std::string out(text);
-    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
-    return out;
-}
 
 const std::string kSecretMessage =
     "a literal secret is not allowed in a team file; name an environment variable in api_key_env instead";
@@ -48,7 +43,7 @@ bool contains(std::string_view text, std::string_view part) { return text.find(p
 // or tokenizer are not secrets, access_token and bearer_token are.
 bool isSecretKey(std::string_view key)
 {
-    const auto k = lower(key);
+    const auto k = toLowerAscii(key);
     return k == "authorization" || endsWith(k, "api_key") || endsWith(k, "api-key") || endsWith(k, "apikey") ||
            endsWith(k, "token") || contains(k, "secret") || contains(k, "password");
 }
@@ -56,7 +51,7 @@ bool isSecretKey(std::string_view key)
 // An HTTP header whose value is a credential.
 bool isSecretHeader(std::string_view name)
 {
-    return isSecretKey(name) || contains(lower(name), "token");
+    return isSecretKey(name) || contains(toLowerAscii(name), "token");
 }
 
 // [A-Za-z_][A-Za-z0-9_]*: the names a shell gives environment variables.
@@ -219,7 +214,7 @@ private:
             range(pointer, "connect_timeout_ms", b.connectTimeoutMs);
             if (b.headers) {
                 for (const auto& [name, value] : *b.headers) {
-                    if (isSecretHeader(name) || lower(value).starts_with("bearer "))
+                    if (isSecretHeader(name) || toLowerAscii(value).starts_with("bearer "))
                         m_sink.error(childPointer(childPointer(pointer, "headers"), name), kSecretMessage);
                 }
             }

@@ -36,8 +36,9 @@ CriticalPath CriticalPathFinder::find(const Team& team, const std::vector<Span>&
         NodeId gateId;
         for (const auto& from : inputs[current]) {
             const auto it = nodeSpan.find(from);
-            if (it == nodeSpan.end() || it->second->endUs > span->startUs)
-                continue;  // skipped, or a straggler that ended after this node began
+            // Skipped inputs have no span; a cancelled straggler never held anything up.
+            if (it == nodeSpan.end() || it->second->status == Status::Cancelled || it->second->endUs > span->startUs)
+                continue;
             if (!gate || it->second->endUs > gate->endUs) {
                 gate = it->second;
                 gateId = from;

@@ -1,0 +1,164 @@
+// `conclave run` end to end: exit codes, the JSON it prints, tasks, budgets, Ctrl+C.
+#include <QtTest>
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+
+#include <csignal>
+
+namespace {
+
+struct Result {
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+const QString kBinary = QStringLiteral(CONCLAVE_BIN_DIR "/conclave");
+const QString kExamples = QStringLiteral(CONCLAVE_RESOURCES "/examples/");
+
+Result conclave(const QStringList& args)
+{
+    QProcess process;
+    process.start(kBinary, args);
+    Result r;
+    if (!process.waitForStarted(10000) || !process.waitForFinished(120000)) {
+        process.kill();
+        process.waitForFinished();
+        return r;
+    }
+    if (process.exitStatus() == QProcess::NormalExit)
+        r.exitCode = process.exitCode();
+    r.out = QString::fromUtf8(process.readAllStandardOutput());
+    r.err = QString::fromUtf8(process.readAllStandardError());
+    return r;
+}
+
+QJsonObject json(const Result& r)
+{
+    return QJsonDocument::fromJson(r.out.toUtf8()).object();
+}
+
+} // namespace
+
+class TestCliRun : public QObject {
+    Q_OBJECT
+
+private slots:
+    void runTaskAsJson()
+    {
+        const QStringList args{"run", kExamples + "keyword-vote.team.json", "--task", "math-001", "--json",
+                               "--time-scale", "0.01"};
+        const auto first = conclave(args);
+        QCOMPARE(first.exitCode, 0);
+        QCOMPARE(first.err, QString());
+        const auto run = json(first);
+        QVERIFY(run.value("status").toString() == "ok" || run.value("status").toString() == "partial");
+        QCOMPARE(run.value("task").toString(), QString("math-001"));
+        QVERIFY(run.value("correct").isBool());
+        QCOMPARE(run.value("correct").toBool(), run.value("answer").toString() == "783");
+        QCOMPARE(run.value("run_id").toString().size(), 12);
+        const QStringList keys{"run_id", "status", "output", "answer", "confidence", "wall_ms", "critical_path_ms",
+                               "critical_path", "cost_usd", "tokens", "tokens_in", "tokens_out", "calls", "spans",
+                               "task", "correct"};
+        QCOMPARE(run.keys().size(), keys.size());
+        for (const auto& key : keys)
+            QVERIFY2(run.contains(key), qPrintable(key));
+        const auto spans = run.value("spans").toArray();
+        QVERIFY(spans.size() >= 6);  // five nodes that ran (one expert is skipped), at least one attempt
+        for (const auto& value : spans) {
+            const auto span = value.toObject();
+            for (const auto* key : {"node", "kind", "name", "parent", "start_ms", "end_ms", "status", "attempt",
+                                    "round", "model", "tokens_in", "tokens_out", "cost_usd"})
+                QVERIFY2(span.contains(key), key);
+        }
+        QCOMPARE(run.value("critical_path").toArray().first().toString(), QString("in"));
+        QCOMPARE(run.value("critical_path").toArray().last().toString(), QString("out"));
+
+        // The same team, task and seed: the same answer, tokens and cost.
+        const auto second = json(conclave(args));
+        QCOMPARE(second.value("answer"), run.value("answer"));
+        QCOMPARE(second.value("tokens"), run.value("tokens"));
+        QCOMPARE(second.value("cost_usd"), run.value("cost_usd"));
+        QVERIFY(second.value("run_id") != run.value("run_id"));
+    }
+
+    void humanOutput()
+    {
+        const auto r = conclave({"run", kExamples + "triage.team.json", "--input",
+                                 "Calculate 323 + 460. And what is the capital city of France?", "--time-scale",
+                                 "0.01", "--seed", "3"});
+        QCOMPARE(r.exitCode, 0);
+        const auto lines = r.out.split('\n');
+        QVERIFY(lines.first().startsWith("run "));
+        QVERIFY(lines.first().contains(": ok  (wall ") || lines.first().contains(": partial  (wall "));
+        QVERIFY(lines.contains("critical path: in -> intake -> planner -> merge -> out"));
+        QVERIFY(r.out.contains(QRegularExpression("\\nplanner +ok +[1-9] ")));
+    }
+
+    void badInput_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("err");
+        QTest::newRow("no input") << QStringList{"run", kExamples + "cascade.team.json"}
+                                  << "run: give the input with --input TEXT, or a task with --task ID\n";
+        QTest::newRow("unknown task") << QStringList{"run", kExamples + "cascade.team.json", "--task", "nope"}
+                                      << "conclave: no task with id \"nope\"\n";
+        QTest::newRow("missing team") << QStringList{"run", "/nonexistent/x.team.json", "--input", "hi"}
+                                      << "/nonexistent/x.team.json: no such file\n";
+    }
+
+    void badInput()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, err);
+        const auto r = conclave(args);
+        QCOMPARE(r.exitCode, 2);
+        QCOMPARE(r.err, err);
+        QCOMPARE(r.out, QString());
+    }
+
+    void budgetExhaustedExitsOne()
+    {
+        QTemporaryDir dir;
+        QFile in(kExamples + "mixture-of-agents.team.json");
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        auto team = QJsonDocument::fromJson(in.readAll()).object();
+        team["budget"] = QJsonObject{{"max_tokens", 1}};
+        const QString path = dir.filePath("tight.team.json");
+        QFile out(path);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(QJsonDocument(team).toJson());
+        out.close();
+        const auto r = conclave({"run", path, "--input", "Calculate 323 + 460.", "--json", "--time-scale", "0.01"});
+        QCOMPARE(r.exitCode, 1);
+        const auto run = json(r);
+        QCOMPARE(run.value("status").toString(), QString("budget_exhausted"));
+        // The three first-layer calls went out together; nothing after them did.
+        QCOMPARE(run.value("calls").toInt(), 3);
+    }
+
+    void interruptCancels()
+    {
+        QProcess process;
+        process.start(kBinary, {"run", kExamples + "mixture-of-agents.team.json", "--input", "Calculate 323 + 460."});
+        QVERIFY(process.waitForStarted(10000));
+        QTest::qWait(500);
+        QElapsedTimer timer;
+        timer.start();
+        ::kill(pid_t(process.processId()), SIGINT);
+        QVERIFY(process.waitForFinished(10000));
+        QVERIFY2(timer.elapsed() < 3000, "Ctrl+C took too long to end the run");
+        QCOMPARE(process.exitCode(), 1);
+        const auto out = QString::fromUtf8(process.readAllStandardOutput());
+        const auto err = QString::fromUtf8(process.readAllStandardError());
+        QVERIFY2(out.contains(": cancelled  (wall "), qPrintable(out));
+        QCOMPARE(err, QString("conclave: cancelled; the results above are what had finished\n"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliRun)
+#include "tst_clirun.moc"

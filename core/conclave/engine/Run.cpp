@@ -46,7 +46,7 @@ ModelBackend* Run::backend(const BackendName& name) const
     return it == m_backends.end() ? nullptr : it->second.get();
 }
 
-void Run::emit(const std::function<void(RunObserver&)>& event) const
+void Run::notifyObservers(const std::function<void(RunObserver&)>& event) const
 {
     for (auto* observer : m_options.observers)
         event(*observer);
@@ -68,7 +68,7 @@ SpanId Run::openSpan(SpanKind kind, const NodeId& node, SpanId parent, std::stri
     if (kind == SpanKind::Attempt)
         ++m_callCount;
     m_spans.push_back(std::move(span));
-    emit([&](RunObserver& o) { o.spanStarted(m_spans.back()); });
+    notifyObservers([&](RunObserver& o) { o.spanStarted(m_spans.back()); });
     return m_spans.back().id;
 }
 
@@ -80,13 +80,13 @@ void Run::closeSpan(SpanId id, Status status, std::string error, int64_t endUs)
     span.endUs = std::max(endUs >= 0 ? endUs : nowUs(), span.startUs);
     span.status = status;
     span.error = std::move(error);
-    emit([&](RunObserver& o) { o.spanFinished(span); });
+    notifyObservers([&](RunObserver& o) { o.spanFinished(span); });
 }
 
 void Run::emitToken(const NodeId& node, SpanId span, std::string_view text)
 {
     const auto at = nowUs();
-    emit([&](RunObserver& o) { o.nodeToken(node, span, text, at); });
+    notifyObservers([&](RunObserver& o) { o.nodeToken(node, span, text, at); });
 }
 
 void Run::trackCall(const std::shared_ptr<CallRunner>& call) { m_calls.emplace(call.get(), call); }
@@ -125,7 +125,7 @@ void Run::start()
     auto lock = this->lock();
     m_start = Clock::now();
     m_started = true;
-    emit([&](RunObserver& o) { o.runStarted(m_options.input, m_options.seed); });
+    notifyObservers([&](RunObserver& o) { o.runStarted(m_options.input, m_options.seed); });
     for (size_t i = 0; i < m_plan->size(); ++i)
         m_state[i].pending = m_plan->at(i).in.size();
     const auto& budget = m_plan->team().budget;
@@ -171,7 +171,7 @@ void Run::ready(size_t node)
     }
     ns.phase = Phase::Queued;
     const auto at = nowUs();
-    emit([&](RunObserver& o) { o.nodeQueued(m_plan->at(node).node->id, at); });
+    notifyObservers([&](RunObserver& o) { o.nodeQueued(m_plan->at(node).node->id, at); });
     auto self = shared_from_this();
     m_pool.post([self, node] { self->execute(node); });
 }
@@ -182,7 +182,7 @@ void Run::nodeStartedMember(size_t member)
     if (ns.phase == Phase::Waiting) {
         ns.phase = Phase::Running;
         const auto at = nowUs();
-        emit([&](RunObserver& o) { o.nodeQueued(m_plan->at(member).node->id, at); });
+        notifyObservers([&](RunObserver& o) { o.nodeQueued(m_plan->at(member).node->id, at); });
     }
 }
 
@@ -616,7 +616,7 @@ void Run::settle(size_t node, NodeResult result, int64_t endUs)
         closeSpan(ns.span, ns.result.status, ns.result.error, endUs);
     const auto& pn = m_plan->at(node);
     const auto at = nowUs();
-    emit([&](RunObserver& o) { o.nodeFinished(pn.node->id, ns.result, at); });
+    notifyObservers([&](RunObserver& o) { o.nodeFinished(pn.node->id, ns.result, at); });
     --m_remaining;
 
     const auto status = ns.result.status;
@@ -697,7 +697,7 @@ void Run::finish()
         m_status = anyFailed ? RunStatus::Partial : RunStatus::Ok;
     }
     const auto result = buildResult();
-    emit([&](RunObserver& o) { o.runFinished(result); });
+    notifyObservers([&](RunObserver& o) { o.runFinished(result); });
     m_calls.clear();
     m_done.notify_all();
 }

@@ -124,7 +124,7 @@ private:
     // Starts the node's model call; releases `lock` to do so, so call it last.
     void startModelNode(size_t node, std::string system, std::string prompt, std::string salt,
                         std::function<void(NodeResult, int64_t endUs)> done, std::unique_lock<std::mutex>& lock);
-    void emit(const std::function<void(RunObserver&)>& event) const;
+    void notifyObservers(const std::function<void(RunObserver&)>& event) const;
     RunResult buildResult() const;
 
     friend class Meeting;

@@ -4,6 +4,11 @@
 
 namespace conclave {
 
+namespace {
+// The pool the current thread works for, if any.
+thread_local const ThreadPool* t_workerOf = nullptr;
+} // namespace
+
 ThreadPool::ThreadPool(size_t threads)
 {
     threads = std::max<size_t>(threads, 1);
@@ -34,7 +39,9 @@ void ThreadPool::post(std::function<void()> task)
     {
         std::lock_guard lock(m_mutex);
         m_tasks.push_back(std::move(task));
-        wake = m_idle > 0;
+        // A worker that queues the only task runs it itself as soon as it is
+        // done: handing a chain of small tasks to a sleeping thread costs more.
+        wake = m_idle > 0 && !(t_workerOf == this && m_tasks.size() == 1);
     }
     // Busy workers find the task themselves; waking costs a system call.
     if (wake)
@@ -43,6 +50,7 @@ void ThreadPool::post(std::function<void()> task)
 
 void ThreadPool::work()
 {
+    t_workerOf = this;
     for (;;) {
         std::function<void()> task;
         {

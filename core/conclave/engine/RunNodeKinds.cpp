@@ -1,0 +1,274 @@
+// The kind-specific parts of Run: what an expert, a router and an aggregator
+// do when their turn comes. Same class and lock discipline as Run.cpp.
+#include "conclave/engine/Run.h"
+
+#include "conclave/engine/AggregatorLogic.h"
+#include "conclave/engine/CallRunner.h"
+#include "conclave/engine/PromptBuilder.h"
+#include "conclave/engine/ReplyParser.h"
+#include "conclave/engine/RouterLogic.h"
+
+#include <algorithm>
+
+namespace conclave {
+
+void Run::startModelNode(size_t node, std::string system, std::string prompt, std::string salt,
+                         std::function<void(NodeResult, int64_t)> done, std::unique_lock<std::mutex>& lock)
+{
+    const auto& pn = m_plan->at(node);
+    const auto& settings = *pn.call;
+    CallSpec spec;
+    spec.node = pn.node->id;
+    spec.parent = m_state[node].span;
+    spec.backend = backend(settings.backend);
+    spec.request.model = settings.model;
+    spec.request.system = std::move(system);
+    spec.request.prompt = std::move(prompt);
+    spec.request.params = settings.params;
+    spec.request.runInput = m_options.input;
+    spec.request.salt = std::move(salt);
+    spec.fallbackModel = settings.fallbackModel;
+    spec.timeoutMs = settings.timeoutMs;
+    spec.retries = settings.retries;
+    auto runner = std::make_shared<CallRunner>(shared_from_this(), std::move(spec),
+                                               [done = std::move(done)](CallOutcome outcome) {
+                                                   NodeResult r;
+                                                   r.status = outcome.status;
+                                                   r.error = outcome.error;
+                                                   r.tokensIn = outcome.tokensIn;
+                                                   r.tokensOut = outcome.tokensOut;
+                                                   r.costUsd = outcome.costUsd;
+                                                   if (outcome.status == Status::Ok) {
+                                                       const auto parsed = ReplyParser::parse(outcome.text);
+                                                       r.answer = parsed.answer;
+                                                       r.confidence = parsed.confidence;
+                                                       r.text = std::move(outcome.text);
+                                                   }
+                                                   done(std::move(r), outcome.endUs);
+                                               });
+    m_state[node].call = runner;
+    // Start the call on this thread, right after its prompt was built: no extra hop through the pool.
+    auto next = runner->prepareLocked();
+    lock.unlock();
+    runner->launch(std::move(next));
+}
+
+void Run::runExpert(size_t node, std::unique_lock<std::mutex>& lock)
+{
+    const auto& pn = m_plan->at(node);
+    const auto& ns = m_state[node];
+    if (!m_budgetError.empty()) {
+        NodeResult r;
+        r.status = Status::BudgetExhausted;
+        r.error = m_budgetError;
+        settle(node, std::move(r));
+        return;
+    }
+    const bool anyOk = std::any_of(ns.arrived.begin(), ns.arrived.end(),
+                                   [&](size_t from) { return m_state[from].result.ok(); });
+    if (!anyOk) {
+        NodeResult r;
+        r.status = Status::Failed;
+        r.error = "no upstream result to work on";
+        settle(node, std::move(r));
+        return;
+    }
+    const auto& settings = *pn.call;
+    std::string system = settings.system;
+    system += (system.empty() ? "" : "\n\n") + std::string(PromptBuilder::answerFormat());
+    auto prompt = renderPrompt(node, settings.prompt.value_or(defaultPrompt(node)));
+    auto self = shared_from_this();
+    startModelNode(node, std::move(system), std::move(prompt), pn.node->id.str(),
+                   [self, node](NodeResult r, int64_t endUs) { self->settle(node, std::move(r), endUs); }, lock);
+}
+
+void Run::runRouter(size_t node, std::unique_lock<std::mutex>& lock)
+{
+    const auto& pn = m_plan->at(node);
+    const auto& config = pn.node->config;
+    const std::string text = inputsText(node);
+    NodeResult result;
+    result.status = Status::Ok;
+    result.text = text;
+    result.confidence = 1;
+    std::vector<size_t> chosen;  // edge indices
+    const auto strategy = config.routerStrategy.value_or(RouterStrategy::All);
+    switch (strategy) {
+    case RouterStrategy::All:
+        for (const auto& [to, e] : pn.out)
+            chosen.push_back(e);
+        break;
+    case RouterStrategy::Keyword: {
+        const auto labels = RouterLogic::keywordLabels(config.routes.value_or(RouteTable{}), config.defaultRoute, text);
+        for (const auto& [to, e] : pn.out) {
+            const auto& when = m_plan->team().edges[e].when;
+            if (when && std::find(labels.begin(), labels.end(), *when) != labels.end())
+                chosen.push_back(e);
+        }
+        break;
+    }
+    case RouterStrategy::MoeGate: {
+        // A target scores by its model's skills under the gate; a coordinator by its best member.
+        std::vector<std::string> models;
+        std::vector<size_t> owner;
+        for (size_t k = 0; k < pn.out.size(); ++k) {
+            const auto& target = m_plan->at(pn.out[k].first);
+            if (target.node->kind == NodeKind::Coordinator) {
+                for (const size_t member : target.members) {
+                    models.push_back(m_plan->at(member).call ? m_plan->at(member).call->model : std::string());
+                    owner.push_back(k);
+                }
+            } else {
+                models.push_back(target.call ? target.call->model : std::string());
+                owner.push_back(k);
+            }
+        }
+        const auto modelScores = m_gate ? m_gate(text, models) : std::vector<double>(models.size(), 1.0);
+        std::vector<double> scores(pn.out.size(), 0.0);
+        for (size_t m = 0; m < models.size() && m < modelScores.size(); ++m)
+            scores[owner[m]] = std::max(scores[owner[m]], modelScores[m]);
+        const auto picks = RouterLogic::topTargets(scores, size_t(config.topK.value_or(1)),
+                                                   config.minWeight.value_or(0.0));
+        for (const size_t k : picks)
+            chosen.push_back(pn.out[k].second);
+        break;
+    }
+    case RouterStrategy::Llm: {
+        std::vector<std::string> labels;
+        for (const auto& [to, e] : pn.out) {
+            const auto& when = m_plan->team().edges[e].when;
+            if (when && std::find(labels.begin(), labels.end(), *when) == labels.end())
+                labels.push_back(*when);
+        }
+        auto self = shared_from_this();
+        startModelNode(node, PromptBuilder::routeChoiceSystem(), PromptBuilder::routeChoicePrompt(labels, text),
+                       pn.node->id.str(), [self, node, labels, text](NodeResult r, int64_t) {
+                           const auto& p = self->m_plan->at(node);
+                           std::vector<size_t> edges;
+                           if (r.ok()) {
+                               auto label = ReplyParser::routeLabel(r.text, labels);
+                               if (label.empty() && p.node->config.defaultRoute)
+                                   label = *p.node->config.defaultRoute;
+                               for (const auto& [to, e] : p.out) {
+                                   if (self->m_plan->team().edges[e].when == label)
+                                       edges.push_back(e);
+                               }
+                               r.answer = label;
+                               r.text = text;
+                           }
+                           self->finishRoute(node, edges, std::move(r));
+                       },
+                       lock);
+        return;
+    }
+    }
+    std::string answer;
+    for (const size_t e : chosen)
+        answer += (answer.empty() ? "" : ",") + m_plan->team().edges[e].when.value_or(m_plan->team().edges[e].to.str());
+    result.answer = answer;
+    finishRoute(node, chosen, std::move(result));
+}
+
+void Run::finishRoute(size_t router, const std::vector<size_t>& chosenEdges, NodeResult result)
+{
+    for (const size_t e : chosenEdges)
+        m_routesTaken[e] = 1;
+    settle(router, std::move(result));
+}
+
+void Run::runAggregator(size_t node, std::unique_lock<std::mutex>& lock)
+{
+    const auto& pn = m_plan->at(node);
+    const auto& config = pn.node->config;
+    auto& ns = m_state[node];
+    if (ns.deadlineTimer)
+        m_timers.cancel(ns.deadlineTimer);
+    cancelStragglers(node);
+    const AggregatorLogic::Rules rules{config.aggregatorStrategy.value_or(AggregatorStrategy::Majority), config.quorum,
+                                       config.minConfidence};
+    const auto votes = votesFor(node);
+    auto result = AggregatorLogic::conclude(rules, votes);
+    if (rules.strategy != AggregatorStrategy::Synthesize || !result.ok()) {
+        settle(node, std::move(result));
+        return;
+    }
+    std::vector<Candidate> candidates;
+    for (const auto& v : votes) {
+        if (v.result.ok())
+            candidates.push_back({v.source, v.result.answer, v.result.confidence, v.result.text});
+    }
+    const auto& settings = *pn.call;
+    std::string system = settings.system.empty() ? PromptBuilder::synthesizeSystem() : settings.system;
+    system += "\n\n" + std::string(PromptBuilder::answerFormat());
+    auto self = shared_from_this();
+    startModelNode(node, std::move(system), PromptBuilder::synthesizePrompt(m_options.input, candidates),
+                   pn.node->id.str(),
+                   [self, node](NodeResult r, int64_t endUs) { self->settle(node, std::move(r), endUs); }, lock);
+}
+
+void Run::maybeStartAggregatorEarly(size_t node, size_t from)
+{
+    // Incremental, so a join of 10,000 inputs costs O(1) per arrival.
+    auto& ns = m_state[node];
+    if (ns.phase != Phase::Waiting || ns.pending == 0)
+        return;
+    const auto& config = m_plan->at(node).node->config;
+    const auto& vote = m_state[from].result;
+    if (vote.ok()) {
+        const auto strategy = config.aggregatorStrategy.value_or(AggregatorStrategy::Majority);
+        bool stop = strategy == AggregatorStrategy::First;
+        if (config.minConfidence && vote.confidence >= *config.minConfidence)
+            stop = true;
+        if (config.quorum && ++ns.answerCounts[vote.answer] >= *config.quorum)
+            stop = true;
+        if (stop) {
+            ready(node);
+            return;
+        }
+    }
+    if (config.deadlineMs && !ns.deadlineTimer) {
+        auto self = shared_from_this();
+        ns.deadlineTimer = m_timers.schedule(after(double(*config.deadlineMs)), [self, node] {
+            auto lock = self->lock();
+            self->onAggregatorDeadline(node);
+        });
+    }
+}
+
+void Run::onAggregatorDeadline(size_t node)
+{
+    auto& ns = m_state[node];
+    ns.deadlineTimer = 0;
+    if (ns.phase != Phase::Waiting || m_finished)
+        return;
+    const auto votes = votesFor(node);
+    if (std::any_of(votes.begin(), votes.end(), [](const Vote& v) { return v.result.ok(); }))
+        ready(node);
+}
+
+void Run::cancelStragglers(size_t aggregator)
+{
+    // Inputs still running whose every consumer has already decided are no longer needed.
+    std::vector<size_t> work;
+    for (const auto& [from, e] : m_plan->at(aggregator).in)
+        work.push_back(from);
+    while (!work.empty()) {
+        const size_t i = work.back();
+        work.pop_back();
+        auto& ns = m_state[i];
+        if (ns.phase == Phase::Done)
+            continue;
+        const auto& out = m_plan->at(i).out;
+        const bool needed = std::any_of(out.begin(), out.end(), [&](const auto& edge) {
+            const size_t to = edge.first;
+            return to != aggregator && m_state[to].phase == Phase::Waiting;
+        });
+        if (needed)
+            continue;
+        cancelNode(i, Status::Cancelled);
+        for (const auto& [from, e] : m_plan->at(i).in)
+            work.push_back(from);
+    }
+}
+
+} // namespace conclave

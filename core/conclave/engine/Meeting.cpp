@@ -83,21 +83,11 @@ void Meeting::callMember(size_t member, std::string task, std::string transcript
     std::string tmpl = settings.prompt.value_or(transcriptText.empty() ? "{{task}}"
                                                                        : "{{task}}\n\nThe discussion so far:\n"
                                                                          "{{transcript}}");
-    CallSpec spec;
-    spec.node = pn.node->id;
-    spec.parent = span;
-    spec.round = m_round;
-    spec.backend = m_run->backend(settings.backend);
-    spec.request.model = settings.model;
-    spec.request.system = settings.system + (settings.system.empty() ? "" : "\n\n") +
-                          std::string(PromptBuilder::answerFormat());
-    spec.request.prompt = m_run->renderPrompt(member, tmpl, task, transcriptText, m_round);
-    spec.request.params = settings.params;
-    spec.request.runInput = m_run->input();
-    spec.request.salt = pn.node->id.str() + "#" + std::to_string(m_round) + "#" + task;
-    spec.fallbackModel = settings.fallbackModel;
-    spec.timeoutMs = settings.timeoutMs;
-    spec.retries = settings.retries;
+    auto spec = m_run->callSpec(member, span, m_round,
+                                settings.system + (settings.system.empty() ? "" : "\n\n") +
+                                    std::string(PromptBuilder::answerFormat()),
+                                m_run->renderPrompt(member, tmpl, task, transcriptText, m_round),
+                                pn.node->id.str() + "#" + std::to_string(m_round) + "#" + task);
     auto self = shared_from_this();
     auto runner = std::make_shared<CallRunner>(m_run, std::move(spec), [self, member, span, part](CallOutcome outcome) {
         self->onMemberDone(member, span, part, std::move(outcome));
@@ -213,20 +203,9 @@ void Meeting::callCoordinator(std::string system, std::string prompt, bool plann
 {
     const auto& pn = m_run->plan().at(m_node);
     const auto& settings = *pn.call;
-    CallSpec spec;
-    spec.node = pn.node->id;
-    spec.parent = m_roundSpan;
-    spec.round = m_round;
-    spec.backend = m_run->backend(settings.backend);
-    spec.request.model = settings.model;
-    spec.request.system = settings.system.empty() ? system : settings.system + "\n\n" + system;
-    spec.request.prompt = std::move(prompt);
-    spec.request.params = settings.params;
-    spec.request.runInput = m_run->input();
-    spec.request.salt = pn.node->id.str() + (planning ? "#plan" : "#combine");
-    spec.fallbackModel = settings.fallbackModel;
-    spec.timeoutMs = settings.timeoutMs;
-    spec.retries = settings.retries;
+    auto spec = m_run->callSpec(m_node, m_roundSpan, m_round,
+                                settings.system.empty() ? system : settings.system + "\n\n" + system,
+                                std::move(prompt), pn.node->id.str() + (planning ? "#plan" : "#combine"));
     auto self = shared_from_this();
     auto runner = std::make_shared<CallRunner>(m_run, std::move(spec), [self, planning](CallOutcome outcome) {
         self->onCoordinatorDone(planning, std::move(outcome));

@@ -89,6 +89,28 @@ void Run::emitToken(const NodeId& node, SpanId span, std::string_view text)
     notifyObservers([&](RunObserver& o) { o.nodeToken(node, span, text, at); });
 }
 
+CallSpec Run::callSpec(size_t node, SpanId parent, int round, std::string system, std::string prompt,
+                       std::string salt) const
+{
+    const auto& pn = m_plan->at(node);
+    const auto& settings = *pn.call;
+    CallSpec spec;
+    spec.node = pn.node->id;
+    spec.parent = parent;
+    spec.round = round;
+    spec.backend = backend(settings.backend);
+    spec.request.model = settings.model;
+    spec.request.system = std::move(system);
+    spec.request.prompt = std::move(prompt);
+    spec.request.params = settings.params;
+    spec.request.runInput = m_options.input;
+    spec.request.salt = std::move(salt);
+    spec.fallbackModel = settings.fallbackModel;
+    spec.timeoutMs = settings.timeoutMs;
+    spec.retries = settings.retries;
+    return spec;
+}
+
 void Run::trackCall(const std::shared_ptr<CallRunner>& call) { m_calls.emplace(call.get(), call); }
 
 void Run::untrackCall(const CallRunner* call) { m_calls.erase(call); }

@@ -81,6 +81,11 @@ public:
     void closeSpan(SpanId id, Status status, std::string error = {}, int64_t endUs = -1);
     void emitToken(const NodeId& node, SpanId span, std::string_view text);
 
+    // A call for a node's model with its settings applied: backend, model,
+    // params, timeout, retries and fallback from the team, the rest given.
+    struct CallSpec callSpec(size_t node, SpanId parent, int round, std::string system, std::string prompt,
+                             std::string salt) const;
+
     void trackCall(const std::shared_ptr<CallRunner>& call);
     void untrackCall(const CallRunner* call);
 

@@ -15,21 +15,7 @@ namespace conclave {
 void Run::startModelNode(size_t node, std::string system, std::string prompt, std::string salt,
                          std::function<void(NodeResult, int64_t)> done, std::unique_lock<std::mutex>& lock)
 {
-    const auto& pn = m_plan->at(node);
-    const auto& settings = *pn.call;
-    CallSpec spec;
-    spec.node = pn.node->id;
-    spec.parent = m_state[node].span;
-    spec.backend = backend(settings.backend);
-    spec.request.model = settings.model;
-    spec.request.system = std::move(system);
-    spec.request.prompt = std::move(prompt);
-    spec.request.params = settings.params;
-    spec.request.runInput = m_options.input;
-    spec.request.salt = std::move(salt);
-    spec.fallbackModel = settings.fallbackModel;
-    spec.timeoutMs = settings.timeoutMs;
-    spec.retries = settings.retries;
+    auto spec = callSpec(node, m_state[node].span, 0, std::move(system), std::move(prompt), std::move(salt));
     auto runner = std::make_shared<CallRunner>(shared_from_this(), std::move(spec),
                                                [done = std::move(done)](CallOutcome outcome) {
                                                    NodeResult r;

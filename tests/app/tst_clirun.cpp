@@ -146,7 +146,8 @@ private slots:
         QProcess process;
         process.start(kBinary, {"run", kExamples + "mixture-of-agents.team.json", "--input", "Calculate 323 + 460."});
         QVERIFY(process.waitForStarted(10000));
-        QTest::qWait(500);
+        // Long enough for the run to be under way (resources loaded, handler installed), even in slow builds.
+        QTest::qWait(1500);
         QElapsedTimer timer;
         timer.start();
         ::kill(pid_t(process.processId()), SIGINT);

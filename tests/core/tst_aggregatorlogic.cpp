@@ -1,6 +1,8 @@
 // Qt first: moc fails on <compare> when a conclave header is the first it meets.
 #include <QtTest>
 
+#include "support/QtStrings.h"
+
 #include "conclave/engine/AggregatorLogic.h"
 
 #include <optional>
@@ -10,11 +12,6 @@
 using namespace conclave;
 
 namespace {
-
-QString q(std::string_view text)
-{
-    return QString::fromUtf8(text.data(), qsizetype(text.size()));
-}
 
 // Votes written compactly, in arrival order: "a=783@0.9" is source a answering
 // 783 with confidence 0.9 (text "text a"); "*2" adds a weight; "a!" is a failed input.

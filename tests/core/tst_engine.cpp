@@ -11,6 +11,8 @@
 #include <QFile>
 #include <QtTest>
 
+#include "support/QtStrings.h"
+
 // Qt's `emit` keyword macro would eat the name of Run::emit(); this suite emits no signals.
 #undef emit
 
@@ -48,11 +50,6 @@ const char* const kTwoCapitals = "What is the capital city of France? What is th
 const char* const kCompound = "Calculate 323 + 460. And what is the capital city of France?";
 
 // Every node result and span outlives a test only as a copy, so these are plain helpers.
-QString q(std::string_view text)
-{
-    return QString::fromUtf8(text.data(), qsizetype(text.size()));
-}
-
 json skillsAll(double skill)
 {
     json s = json::object();

@@ -1,6 +1,8 @@
 // Qt first: moc fails on <compare> when a conclave header is the first it meets.
 #include <QtTest>
 
+#include "support/QtStrings.h"
+
 #include "conclave/engine/PromptBuilder.h"
 #include "conclave/engine/ReplyParser.h"
 #include "conclave/local/Gate.h"
@@ -17,27 +19,6 @@
 using namespace conclave;
 
 namespace {
-
-QString q(std::string_view text)
-{
-    return QString::fromUtf8(text.data(), qsizetype(text.size()));
-}
-
-std::vector<std::string> toStd(const QStringList& list)
-{
-    std::vector<std::string> out;
-    for (const auto& s : list)
-        out.push_back(s.toStdString());
-    return out;
-}
-
-QStringList toQt(const std::vector<std::string>& list)
-{
-    QStringList out;
-    for (const auto& s : list)
-        out << q(s);
-    return out;
-}
 
 const std::vector<std::string> kDomains{"math", "code", "facts", "writing", "reasoning"};
 

@@ -1,6 +1,8 @@
 // Qt first: moc fails on <compare> when a conclave header is the first it meets.
 #include <QtTest>
 
+#include "support/QtStrings.h"
+
 #include "conclave/engine/PromptBuilder.h"
 
 #include <map>
@@ -8,15 +10,6 @@
 #include <vector>
 
 using namespace conclave;
-
-namespace {
-
-QString q(std::string_view text)
-{
-    return QString::fromUtf8(text.data(), qsizetype(text.size()));
-}
-
-} // namespace
 
 class TestPromptBuilder : public QObject {
     Q_OBJECT

@@ -1,37 +1,14 @@
 // Qt first: moc fails on <compare> when a conclave header is the first it meets.
 #include <QtTest>
 
+#include "support/QtStrings.h"
+
 #include "conclave/engine/ReplyParser.h"
 
 #include <string>
 #include <vector>
 
 using namespace conclave;
-
-namespace {
-
-QString q(std::string_view text)
-{
-    return QString::fromUtf8(text.data(), qsizetype(text.size()));
-}
-
-std::vector<std::string> toStd(const QStringList& list)
-{
-    std::vector<std::string> out;
-    for (const auto& s : list)
-        out.push_back(s.toStdString());
-    return out;
-}
-
-QStringList toQt(const std::vector<std::string>& list)
-{
-    QStringList out;
-    for (const auto& s : list)
-        out << q(s);
-    return out;
-}
-
-} // namespace
 
 class TestReplyParser : public QObject {
     Q_OBJECT

@@ -1,6 +1,8 @@
 // Qt first: moc fails on <compare> when a conclave header is the first it meets.
 #include <QtTest>
 
+#include "support/QtStrings.h"
+
 #include "conclave/engine/RouterLogic.h"
 
 #include <string>
@@ -12,19 +14,6 @@ Q_DECLARE_METATYPE(std::vector<double>)
 Q_DECLARE_METATYPE(std::vector<size_t>)
 
 namespace {
-
-QString q(std::string_view text)
-{
-    return QString::fromUtf8(text.data(), qsizetype(text.size()));
-}
-
-QStringList toQt(const std::vector<std::string>& list)
-{
-    QStringList out;
-    for (const auto& s : list)
-        out << q(s);
-    return out;
-}
 
 // Every regex keyword is written "/.../"; the 4096-byte bound is RouterLogic's.
 const RouteTable kRoutes{

@@ -65,6 +65,31 @@ std::string fixed(double v, int digits)
     return out.str();
 }
 
+// Where a fan-out run's time went: starting every expert after the router,
+// the replies (the last expert's end), the aggregator's own work and the rest.
+std::string fanOutBreakdown(const RunResult& result)
+{
+    int64_t routerEnd = 0, lastStart = 0, lastEnd = 0, joinStart = 0, joinEnd = 0;
+    for (const auto& s : result.spans) {
+        if (s.kind != SpanKind::Node)
+            continue;
+        const auto& id = s.node.str();
+        if (id == "fan") {
+            routerEnd = s.endUs;
+        } else if (id == "join") {
+            joinStart = s.startUs;
+            joinEnd = s.endUs;
+        } else if (id.starts_with("e")) {
+            lastStart = std::max(lastStart, s.startUs);
+            lastEnd = std::max(lastEnd, s.endUs);
+        }
+    }
+    const auto ms = [](int64_t us) { return fixed(double(us) / 1000.0, 1); };
+    return "router ended at " + ms(routerEnd) + " ms, last expert started at " + ms(lastStart) +
+           " ms and ended at " + ms(lastEnd) + " ms, join ran " + ms(joinStart) + "-" + ms(joinEnd) +
+           " ms, run ended at " + ms(result.wallUs) + " ms";
+}
+
 void fanOut(const CliContext& context, Engine& engine, const BenchArgs& args)
 {
     context.out << "fan-out: input -> router(all) -> N experts (200 ms fixed) -> concat -> output\n";
@@ -76,6 +101,7 @@ void fanOut(const CliContext& context, Engine& engine, const BenchArgs& args)
         const auto team = BenchTeams::fanOut(n, 200);
         std::vector<double> ratios, walls, crits;
         int threads = 0;
+        std::string breakdown;
         for (int r = 0; r < args.runs; ++r) {
             const auto m = runOnce(engine, team, "bench");
             if (m.result.status != RunStatus::Ok)
@@ -84,10 +110,13 @@ void fanOut(const CliContext& context, Engine& engine, const BenchArgs& args)
             crits.push_back(double(m.result.criticalPath.lengthUs) / 1000.0);
             ratios.push_back(double(m.result.wallUs) / double(std::max<int64_t>(1, m.result.criticalPath.lengthUs)));
             threads = std::max(threads, m.threads);
+            breakdown = fanOutBreakdown(m.result);
         }
         context.out << std::setw(7) << n << std::setw(12) << fixed(median(walls), 1) << std::setw(12)
                     << fixed(median(crits), 1) << std::setw(13) << fixed(median(ratios), 3) << std::setw(10)
                     << threads << std::setw(14) << fixed(peakRssMb(), 1) << '\n';
+        if (args.verbose)
+            context.out << "        last run: " << breakdown << '\n';
     }
     context.out << "(medians of " << args.runs << " runs; targets: wall/crit <= 1.10 up to N = 1,000, <= 1.50 at "
                 << "N = 10,000; peak RSS <= 300 MB; threads independent of N)\n\n";

@@ -34,6 +34,7 @@ struct BenchArgs {
     std::string which = "all";  // all, fanout, chain, early
     int runs = 3;
     size_t maxN = 10000;
+    bool verbose = false;  // where each fan-out's time went
 };
 
 // `conclave bench [all|fanout|chain|early]`: the engine's performance figures.

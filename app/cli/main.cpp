@@ -1,5 +1,6 @@
 // conclave: the command-line face of conclave_core. Parsing only; the work is in the commands.
 #include "Commands.h"
+#include "common/AllocatorTuning.h"
 
 #include "conclave/Version.h"
 
@@ -34,6 +35,7 @@ std::string subcommandNames(const CLI::App& app)
 int main(int argc, char** argv)
 {
     using namespace conclave::cli;
+    conclave::app::tuneAllocator();
 
     CLI::App app{"Conclave: design, run and measure teams of LLM agents.", "conclave"};
     app.set_version_flag("--version", std::string("conclave ") + conclave::kVersion);
@@ -73,6 +75,7 @@ int main(int argc, char** argv)
     bench->add_option("--runs", benchArgs.runs, "Runs per measurement (medians are reported)")
         ->check(CLI::Range(1, 100));
     bench->add_option("--max-n", benchArgs.maxN, "Largest fan-out to measure")->check(CLI::Range(1, 100000));
+    bench->add_flag("--verbose", benchArgs.verbose, "Show where each fan-out's time went");
 
     try {
         app.parse(argc, argv);

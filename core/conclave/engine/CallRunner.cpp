@@ -119,6 +119,10 @@ void CallRunner::onToken(uint64_t token, std::string_view chunk)
 
 void CallRunner::onReply(uint64_t token, ModelReply reply, int64_t arrivedUs)
 {
+    // Reading the reply needs no shared state: do it before queueing for the lock.
+    ParsedReply parsed;
+    if (reply.ok)
+        parsed = ReplyParser::parse(reply.text);
     auto lock = m_run->lock();
     if (token != m_token || !m_inFlight)
         return;
@@ -135,6 +139,7 @@ void CallRunner::onReply(uint64_t token, ModelReply reply, int64_t arrivedUs)
     m_run->addUsage(reply.tokensIn, reply.tokensOut, span.costUsd);
     if (reply.ok) {
         m_run->closeSpan(m_span, Status::Ok, {}, arrivedUs);
+        m_total.parsed = std::move(parsed);
         finish(Status::Ok, std::move(reply.text), {}, arrivedUs);
         return;
     }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "conclave/engine/ModelBackend.h"
+#include "conclave/engine/ReplyParser.h"
 #include "conclave/engine/Span.h"
 #include "conclave/engine/TimerService.h"
 
@@ -29,6 +30,7 @@ struct CallSpec {
 struct CallOutcome {
     Status status = Status::Failed;
     std::string text;
+    ParsedReply parsed;  // the text's answer and confidence, read before taking the run's lock
     int64_t tokensIn = 0;
     int64_t tokensOut = 0;
     double costUsd = 0;

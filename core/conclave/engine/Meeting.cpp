@@ -119,7 +119,7 @@ void Meeting::onMemberDone(size_t member, SpanId span, size_t part, CallOutcome 
     turn.result.tokensOut = outcome.tokensOut;
     turn.result.costUsd = outcome.costUsd;
     if (outcome.status == Status::Ok) {
-        const auto parsed = ReplyParser::parse(outcome.text);
+        const auto& parsed = outcome.parsed;
         turn.answer = parsed.answer;
         turn.confidence = parsed.confidence;
         turn.result.answer = parsed.answer;
@@ -236,7 +236,7 @@ void Meeting::onCoordinatorDone(bool planning, CallOutcome outcome)
         startRound();
         return;
     }
-    const auto parsed = ReplyParser::parse(outcome.text);
+    const auto parsed = std::move(outcome.parsed);
     NodeResult result;
     result.status = Status::Ok;
     result.text = std::move(outcome.text);

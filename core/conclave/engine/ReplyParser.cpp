@@ -60,7 +60,7 @@ ParsedReply ReplyParser::parse(std::string_view text)
 {
     ParsedReply reply;
     bool haveAnswer = false;
-    std::string lastLine;
+    std::string_view lastLine;
     forEachLine(text, [&](std::string_view line) {
         const auto t = trim(line);
         if (t.empty())
@@ -76,7 +76,7 @@ ParsedReply ReplyParser::parse(std::string_view text)
             if (end != number.c_str())
                 reply.confidence = std::clamp(number.find('%') != std::string::npos ? c / 100.0 : c, 0.0, 1.0);
         } else {
-            lastLine = std::string(t);
+            lastLine = t;
         }
     });
     if (!haveAnswer)

@@ -46,12 +46,6 @@ ModelBackend* Run::backend(const BackendName& name) const
     return it == m_backends.end() ? nullptr : it->second.get();
 }
 
-void Run::notifyObservers(const std::function<void(RunObserver&)>& event) const
-{
-    for (auto* observer : m_options.observers)
-        event(*observer);
-}
-
 SpanId Run::openSpan(SpanKind kind, const NodeId& node, SpanId parent, std::string name, int round, int attempt,
                      std::string model)
 {
@@ -459,8 +453,8 @@ void Run::finish()
         });
         m_status = anyFailed ? RunStatus::Partial : RunStatus::Ok;
     }
-    const auto result = buildResult();
-    notifyObservers([&](RunObserver& o) { o.runFinished(result); });
+    m_final = buildResult();
+    notifyObservers([&](RunObserver& o) { o.runFinished(*m_final); });
     m_calls.clear();
     m_done.notify_all();
 }
@@ -493,7 +487,7 @@ RunResult Run::wait()
 {
     auto lock = this->lock();
     m_done.wait(lock, [this] { return m_finished; });
-    return buildResult();
+    return *m_final;
 }
 
 bool Run::waitFor(std::chrono::milliseconds timeout)
@@ -505,7 +499,7 @@ bool Run::waitFor(std::chrono::milliseconds timeout)
 RunResult Run::snapshot() const
 {
     auto lock = this->lock();
-    return buildResult();
+    return m_final ? *m_final : buildResult();
 }
 
 } // namespace conclave

@@ -129,7 +129,12 @@ private:
     // Starts the node's model call; releases `lock` to do so, so call it last.
     void startModelNode(size_t node, std::string system, std::string prompt, std::string salt,
                         std::function<void(NodeResult, int64_t endUs)> done, std::unique_lock<std::mutex>& lock);
-    void notifyObservers(const std::function<void(RunObserver&)>& event) const;
+    template <typename Event>
+    void notifyObservers(const Event& event) const
+    {
+        for (auto* observer : m_options.observers)
+            event(*observer);
+    }
     RunResult buildResult() const;
 
     friend class Meeting;
@@ -160,6 +165,7 @@ private:
     int m_callCount = 0;
     int64_t m_endUs = 0;
     RunStatus m_status = RunStatus::Running;
+    std::optional<RunResult> m_final;  // built once when the run ends
 };
 
 } // namespace conclave

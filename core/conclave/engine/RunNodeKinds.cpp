@@ -25,9 +25,8 @@ void Run::startModelNode(size_t node, std::string system, std::string prompt, st
                                                    r.tokensOut = outcome.tokensOut;
                                                    r.costUsd = outcome.costUsd;
                                                    if (outcome.status == Status::Ok) {
-                                                       const auto parsed = ReplyParser::parse(outcome.text);
-                                                       r.answer = parsed.answer;
-                                                       r.confidence = parsed.confidence;
+                                                       r.answer = std::move(outcome.parsed.answer);
+                                                       r.confidence = outcome.parsed.confidence;
                                                        r.text = std::move(outcome.text);
                                                    }
                                                    done(std::move(r), outcome.endUs);

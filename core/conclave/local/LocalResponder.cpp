@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <cstdio>
+#include <charconv>
 #include <map>
 
 namespace conclave {
@@ -31,16 +31,15 @@ double lognormal(const Distribution& d, double z)
     return d.median * std::exp(sigma * std::clamp(z, -3.0, 3.0));
 }
 
-std::string formatConfidence(double c)
+std::string withAnswer(std::string lead, std::string_view answer, double confidence)
 {
-    char buffer[16];
-    std::snprintf(buffer, sizeof buffer, "%.2f", c);
-    return buffer;
-}
-
-std::string withAnswer(std::string lead, const std::string& answer, double confidence)
-{
-    return lead + "\nAnswer: " + answer + "\nConfidence: " + formatConfidence(confidence);
+    // Exactly printf's "%.2f", without its locale and format parsing.
+    char number[32];
+    const auto end = std::to_chars(number, number + sizeof number, confidence, std::chars_format::fixed, 2).ptr;
+    constexpr std::string_view kAnswer = "\nAnswer: ", kConfidence = "\nConfidence: ";
+    lead.reserve(lead.size() + kAnswer.size() + answer.size() + kConfidence.size() + size_t(end - number));
+    lead.append(kAnswer).append(answer).append(kConfidence).append(number, end);
+    return lead;
 }
 
 constexpr std::array<std::string_view, 4> kLeads{"Let me work through this step by step.",
@@ -88,13 +87,13 @@ struct LocalResponder::Draws {
 
 double ResolvedProfile::skill(std::string_view domain) const
 {
-    const auto it = skills.find(std::string(domain));
+    const auto it = skills.find(domain);
     return it == skills.end() ? 0.5 : it->second;
 }
 
 LocalResponder::LocalResponder(std::map<std::string, ResolvedProfile> profiles, std::shared_ptr<const Gate> gate,
                                std::shared_ptr<const TaskSet> tasks, uint64_t seed)
-    : m_profiles(std::move(profiles)), m_gate(std::move(gate)), m_tasks(std::move(tasks)), m_seed(seed)
+    : m_profiles(std::make_move_iterator(profiles.begin()), std::make_move_iterator(profiles.end())), m_gate(std::move(gate)), m_tasks(std::move(tasks)), m_seed(seed)
 {
 }
 
@@ -128,22 +127,39 @@ std::map<std::string, ResolvedProfile> LocalResponder::resolve(const std::map<st
 
 const ResolvedProfile* LocalResponder::profile(std::string_view model) const
 {
-    const auto it = m_profiles.find(std::string(model));
+    const auto it = m_profiles.find(model);
     return it == m_profiles.end() ? nullptr : &it->second;
 }
 
 void LocalResponder::prepareFor(std::string_view runInput)
 {
     m_runInput = std::string(runInput);
-    m_runWeights = m_gate ? m_gate->weigh(runInput) : std::vector<double>{};
     m_runTask = m_tasks ? m_tasks->find(runInput) : nullptr;
+    m_runSkill.clear();
+    if (m_gate) {
+        const auto weights = m_gate->weigh(runInput);
+        for (const auto& [name, profile] : m_profiles)
+            m_runSkill.emplace(&profile, skillUnder(weights, profile));
+    }
 }
 
-std::vector<double> LocalResponder::weighCached(std::string_view text) const
+double LocalResponder::expectedSkill(std::string_view text, const ResolvedProfile& profile) const
 {
-    if (!m_runWeights.empty() && text == m_runInput)
-        return m_runWeights;
-    return m_gate->weigh(text);
+    if (!m_gate)
+        return 0.5;
+    if (text == m_runInput) {
+        if (const auto it = m_runSkill.find(&profile); it != m_runSkill.end())
+            return it->second;
+    }
+    return skillUnder(m_gate->weigh(text), profile);
+}
+
+double LocalResponder::skillUnder(const std::vector<double>& weights, const ResolvedProfile& profile) const
+{
+    double p = 0;
+    for (size_t d = 0; d < weights.size(); ++d)
+        p += weights[d] * profile.skill(m_gate->domains()[d]);
+    return p;
 }
 
 std::vector<double> LocalResponder::gateScores(std::string_view prompt, const std::vector<std::string>& models) const
@@ -244,14 +260,7 @@ std::string LocalResponder::answerFree(const ModelRequest& request, const Resolv
 {
     // A free prompt has a hidden "best" answer; stronger models find it more often.
     static constexpr std::array<std::string_view, 6> kWords{"alpha", "bravo", "charlie", "delta", "echo", "foxtrot"};
-    double p = 0;
-    if (m_gate) {
-        const auto weights = weighCached(request.runInput.empty() ? request.prompt : request.runInput);
-        for (size_t d = 0; d < weights.size(); ++d)
-            p += weights[d] * profile.skill(m_gate->domains()[d]);
-    } else {
-        p = 0.5;
-    }
+    const double p = expectedSkill(request.runInput.empty() ? request.prompt : request.runInput, profile);
     const auto truth = R::hash(request.runInput.empty() ? request.prompt : request.runInput) % kWords.size();
     const bool correct = draws.unit(kCorrect) < p;
     const auto pick = correct ? truth : (truth + 1 + static_cast<size_t>(draws.unit(kWrong) * 5)) % kWords.size();

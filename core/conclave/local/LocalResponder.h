@@ -9,12 +9,13 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <unordered_map>
 
 namespace conclave {
 
 // A model profile with every field filled in.
 struct ResolvedProfile {
-    std::map<std::string, double> skills;
+    std::map<std::string, double, std::less<>> skills;
     Distribution ttftMs{300, 600};
     Distribution tokensPerS{50, 30};
     Distribution outputTokens{120, 300};
@@ -72,13 +73,14 @@ private:
     double confidenceFor(bool correct, double skill, const Draws& draws) const;
     const Task* taskFor(const ModelRequest& request) const;
 
-    // Every call of a run weighs the same run input: prepareFor() did it once.
-    std::vector<double> weighCached(std::string_view text) const;
+    // A model's chance of being right on a free prompt: its skills under the gate's weights.
+    double expectedSkill(std::string_view text, const ResolvedProfile& profile) const;
+    double skillUnder(const std::vector<double>& weights, const ResolvedProfile& profile) const;
 
-    std::map<std::string, ResolvedProfile> m_profiles;
+    std::map<std::string, ResolvedProfile, std::less<>> m_profiles;
     std::string m_runInput;
-    std::vector<double> m_runWeights;
     const Task* m_runTask = nullptr;
+    std::unordered_map<const ResolvedProfile*, double> m_runSkill;  // expectedSkill() of the run's input
     std::shared_ptr<const Gate> m_gate;
     std::shared_ptr<const TaskSet> m_tasks;
     uint64_t m_seed;

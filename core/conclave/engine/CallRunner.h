@@ -92,6 +92,9 @@ private:
     TimerId m_timeoutTimer = 0;
     TimerId m_backoffTimer = 0;
     CallOutcome m_total;
+    size_t m_trackSlot = 0;  // where the run keeps it while in flight (the run's lock guards it)
+
+    friend class Run;
 };
 
 } // namespace conclave

@@ -24,6 +24,7 @@ Run::Run(std::shared_ptr<const RunPlan> plan, RunOptions options,
     // Most nodes make one node span and one attempt span; growing a vector of
     // 20,000 spans while the run is hot would copy them all several times.
     m_spans.reserve(m_plan->size() * 2 + 64);
+    m_calls.reserve(m_plan->size());
     m_routesTaken.assign(m_plan->team().edges.size(), 0);
     m_remaining = m_plan->size();
 }
@@ -105,9 +106,24 @@ CallSpec Run::callSpec(size_t node, SpanId parent, int round, std::string system
     return spec;
 }
 
-void Run::trackCall(const std::shared_ptr<CallRunner>& call) { m_calls.emplace(call.get(), call); }
+void Run::trackCall(const std::shared_ptr<CallRunner>& call)
+{
+    call->m_trackSlot = m_calls.size();
+    m_calls.push_back(call);
+}
 
-void Run::untrackCall(const CallRunner* call) { m_calls.erase(call); }
+void Run::untrackCall(const CallRunner* call)
+{
+    // Swap with the last and pop: no search, no allocation, however many calls are in flight.
+    const size_t slot = call->m_trackSlot;
+    if (slot >= m_calls.size() || m_calls[slot].get() != call)
+        return;
+    if (slot + 1 != m_calls.size()) {
+        m_calls[slot] = std::move(m_calls.back());
+        m_calls[slot]->m_trackSlot = slot;
+    }
+    m_calls.pop_back();
+}
 
 std::optional<std::string> Run::budgetCheck()
 {
@@ -154,7 +170,7 @@ void Run::start()
             if (self->m_budgetError.empty())
                 self->m_budgetError = "budget exhausted: max_wall_ms reached";
             auto calls = self->m_calls;
-            for (auto& [ptr, call] : calls)
+            for (auto& call : calls)
                 call->cancel(Status::BudgetExhausted, self->m_budgetError);
         });
     }
@@ -426,7 +442,7 @@ void Run::cancel()
         return;
     m_cancelled = true;
     auto calls = m_calls;
-    for (auto& [ptr, call] : calls)
+    for (auto& call : calls)
         call->cancel(Status::Cancelled, "the run was cancelled");
     for (size_t i = 0; i < m_state.size(); ++i)
         cancelNode(i, Status::Cancelled);

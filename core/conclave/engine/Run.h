@@ -152,7 +152,7 @@ private:
     std::vector<NodeState> m_state;
     std::vector<Span> m_spans;
     std::vector<size_t> m_routesTaken;  // per edge: 1 when a router fired it
-    std::unordered_map<const CallRunner*, std::shared_ptr<CallRunner>> m_calls;
+    std::vector<std::shared_ptr<CallRunner>> m_calls;  // in flight; each knows its slot
     size_t m_remaining = 0;
     bool m_started = false;
     bool m_finished = false;

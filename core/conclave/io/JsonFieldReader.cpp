@@ -181,7 +181,9 @@ std::optional<std::string> JsonFieldReader::enumText(std::string_view key, const
 
 nlohmann::json JsonFieldReader::leftovers() const
 {
-    nlohmann::json out = nlohmann::json::object();
+    // Null, not an empty object, when there are none: models are copied often and
+    // an empty object costs an allocation per copy.
+    nlohmann::json out;
     if (!m_object.is_object())
         return out;
     for (const auto& [key, value] : m_object.items()) {

@@ -38,7 +38,7 @@ struct ModelProfile {
     std::optional<Price> pricePerMtok;
     std::optional<int64_t> contextTokens;
     std::optional<double> failureRate;
-    nlohmann::json extra = nlohmann::json::object();
+    nlohmann::json extra;  // unknown keys; null when none
 
     friend bool operator==(const ModelProfile&, const ModelProfile&) = default;
 };
@@ -63,7 +63,7 @@ struct Backend {
     std::optional<std::map<std::string, std::string>> headers;
     std::optional<std::map<std::string, Price>> prices;
 
-    nlohmann::json extra = nlohmann::json::object();
+    nlohmann::json extra;  // unknown keys; null when none
 
     friend bool operator==(const Backend&, const Backend&) = default;
 };
@@ -74,7 +74,7 @@ struct Defaults {
     std::optional<int64_t> timeoutMs;
     std::optional<int64_t> retries;
     std::optional<ModelParams> params;
-    nlohmann::json extra = nlohmann::json::object();
+    nlohmann::json extra;  // unknown keys; null when none
 
     friend bool operator==(const Defaults&, const Defaults&) = default;
 };
@@ -83,7 +83,7 @@ struct Budget {
     std::optional<double> maxCostUsd;
     std::optional<int64_t> maxTokens;
     std::optional<int64_t> maxWallMs;
-    nlohmann::json extra = nlohmann::json::object();
+    nlohmann::json extra;  // unknown keys; null when none
 
     friend bool operator==(const Budget&, const Budget&) = default;
 };

@@ -19,7 +19,7 @@ struct ModelParams {
     std::optional<int64_t> maxTokens;
     std::optional<double> topP;
     std::optional<std::vector<std::string>> stop;
-    nlohmann::json extra = nlohmann::json::object(); // unknown keys, kept as they were
+    nlohmann::json extra;  // unknown keys, kept as they were; null when there are none (copies stay cheap)
 
     friend bool operator==(const ModelParams&, const ModelParams&) = default;
 };
@@ -85,7 +85,7 @@ struct Node {
     NodeKind kind = NodeKind::Expert;
     NodeConfig config;
     std::optional<Position> pos;
-    nlohmann::json extra = nlohmann::json::object();
+    nlohmann::json extra;  // unknown keys; null when none
 
     std::string displayName() const { return config.label.value_or(id.str()); }
 
@@ -97,7 +97,7 @@ struct Edge {
     NodeId to;
     std::optional<std::string> when;
     EdgeRole role = EdgeRole::Flow;
-    nlohmann::json extra = nlohmann::json::object();
+    nlohmann::json extra;  // unknown keys; null when none
 
     bool isMember() const { return role == EdgeRole::Member; }
 

@@ -30,7 +30,7 @@ struct Team {
     std::optional<Budget> budget;
     std::vector<Node> nodes;
     std::vector<Edge> edges;
-    nlohmann::json extra = nlohmann::json::object();
+    nlohmann::json extra;  // unknown keys; null when none
 
     const Node* findNode(const NodeId& id) const;
     Node* findNode(const NodeId& id);

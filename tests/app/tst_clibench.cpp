@@ -1,0 +1,98 @@
+// `conclave bench`: what it prints and how it refuses bad arguments. The
+// figures themselves are timings, so only their shape and the exact counts
+// that do not depend on the machine (spans cancelled, thread count) are checked.
+#include <QtTest>
+
+#include <QProcess>
+#include <QRegularExpression>
+
+namespace {
+
+struct Result {
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+Result bench(const QStringList& args)
+{
+    QProcess process;
+    process.start(QStringLiteral(CONCLAVE_BIN_DIR "/conclave"), QStringList{"bench"} + args);
+    Result r;
+    if (!process.waitForStarted(10000) || !process.waitForFinished(120000)) {
+        process.kill();
+        process.waitForFinished();
+        return r;
+    }
+    if (process.exitStatus() == QProcess::NormalExit)
+        r.exitCode = process.exitCode();
+    r.out = QString::fromUtf8(process.readAllStandardOutput());
+    r.err = QString::fromUtf8(process.readAllStandardError());
+    return r;
+}
+
+} // namespace
+
+class TestCliBench : public QObject {
+    Q_OBJECT
+
+private slots:
+    void fanOutPrintsOneRowPerSizeAndWhereTheTimeWent()
+    {
+        const auto r = bench({"fanout", "--runs", "1", "--max-n", "100", "--verbose"});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.err, QString());
+        const QRegularExpression row(QStringLiteral("^ +(\\d+) +([\\d.]+) +([\\d.]+) +([\\d.]+) +(\\d+) +([\\d.]+)$"),
+                                     QRegularExpression::MultilineOption);
+        QStringList sizes;
+        for (auto it = row.globalMatch(r.out); it.hasNext();) {
+            const auto m = it.next();
+            sizes << m.captured(1);
+            QVERIFY2(m.captured(4).toDouble() >= 1.0, qPrintable(r.out));  // wall is never below the critical path
+        }
+        QCOMPARE(sizes, (QStringList{"10", "100"}));
+        QCOMPARE(r.out.count(QStringLiteral("last run: router ended at ")), 2);
+        QVERIFY(r.out.contains(QStringLiteral("(medians of 1 runs;")));
+    }
+
+    void threadCountDoesNotGrowWithTheFanOut()
+    {
+        const auto r = bench({"fanout", "--runs", "1", "--max-n", "1000"});
+        QCOMPARE(r.exitCode, 0);
+        const QRegularExpression row(QStringLiteral("^ +\\d+ +[\\d.]+ +[\\d.]+ +[\\d.]+ +(\\d+) +[\\d.]+$"),
+                                     QRegularExpression::MultilineOption);
+        QSet<QString> threads;
+        for (auto it = row.globalMatch(r.out); it.hasNext();)
+            threads.insert(it.next().captured(1));
+        QCOMPARE(threads.size(), 1);
+    }
+
+    void earlyTerminationCancelsTheFourSlowCalls()
+    {
+        const auto r = bench({"early"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains(QStringLiteral("answer 783; 4 of 4 slow calls cancelled; run ok")), qPrintable(r.out));
+    }
+
+    void chainReportsAMedianOverItsRuns()
+    {
+        const auto r = bench({"chain", "--max-n", "50", "--runs", "3"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains(QRegularExpression(QStringLiteral(
+                     "chain of 50 zero-latency experts: scheduler overhead per node, median [\\d.]+ us "
+                     "\\(min [\\d.]+, max [\\d.]+, 3 runs; target <= 20 us\\)"))),
+                 qPrintable(r.out));
+    }
+
+    void unknownBenchmarkIsAUsageError()
+    {
+        const auto r = bench({"nope"});
+        QCOMPARE(r.exitCode, 2);
+        QCOMPARE(r.out, QString());
+        QCOMPARE(r.err, QStringLiteral("which: nope not in {all,fanout,chain,early}\n"
+                                       "Run with --help for more information.\n"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliBench)
+#include "tst_clibench.moc"

@@ -2,6 +2,7 @@
 
 #include "conclave/engine/AggregatorLogic.h"
 #include "conclave/engine/CallRunner.h"
+#include "conclave/engine/RunLaunch.h"
 #include "conclave/engine/CriticalPathFinder.h"
 #include "conclave/engine/Meeting.h"
 #include "conclave/engine/PromptBuilder.h"
@@ -204,8 +205,44 @@ void Run::ready(size_t node)
     ns.phase = Phase::Queued;
     const auto at = nowUs();
     notifyObservers([&](RunObserver& o) { o.nodeQueued(m_plan->at(node).node->id, at); });
-    auto self = shared_from_this();
-    m_pool.post([self, node] { self->execute(node); });
+    m_readyQueue.push_back(node);
+    // One drainer per worker at most: a router that readies 10,000 experts
+    // posts two tasks, not 10,000.
+    if (m_drainers < std::min(m_pool.size(), m_readyQueue.size())) {
+        ++m_drainers;
+        auto self = shared_from_this();
+        m_pool.post([self] { self->drain(); });
+    }
+}
+
+void Run::drain()
+{
+    // Bounded work per task, so one wide run cannot keep a worker from other runs.
+    constexpr size_t kBatch = 16;
+    constexpr size_t kPerTask = 512;
+    std::vector<PendingLaunch> launches;
+    auto lock = this->lock();
+    for (size_t done = 0; !m_readyQueue.empty() && done < kPerTask;) {
+        for (size_t i = 0; i < kBatch && !m_readyQueue.empty(); ++i, ++done) {
+            const size_t node = m_readyQueue.front();
+            m_readyQueue.pop_front();
+            execute(node, lock);
+        }
+        if (m_launches.empty())
+            continue;
+        launches.swap(m_launches);
+        lock.unlock();
+        for (auto& l : launches)
+            l.runner->launch(std::move(l.launch));
+        launches.clear();
+        lock.lock();
+    }
+    if (!m_readyQueue.empty()) {
+        auto self = shared_from_this();
+        m_pool.post([self] { self->drain(); });  // still counted in m_drainers
+        return;
+    }
+    --m_drainers;
 }
 
 void Run::nodeStartedMember(size_t member)
@@ -298,9 +335,8 @@ std::string Run::renderPrompt(size_t node, const std::string& tmpl, std::string_
     return PromptBuilder::render(tmpl, values);
 }
 
-void Run::execute(size_t node)
+void Run::execute(size_t node, std::unique_lock<std::mutex>& lock)
 {
-    auto lock = this->lock();
     auto& ns = m_state[node];
     if (ns.phase != Phase::Queued)
         return;  // settled meanwhile (cancelled)

@@ -11,6 +11,7 @@
 #include <functional>
 #include <chrono>
 #include <condition_variable>
+#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -108,7 +109,10 @@ private:
     };
 
     void ready(size_t node);
-    void execute(size_t node);
+    // Runs queued nodes: their bookkeeping in batches under one hold of the
+    // lock, their model calls started after it is released.
+    void drain();
+    void execute(size_t node, std::unique_lock<std::mutex>& lock);
     void runRouter(size_t node, std::unique_lock<std::mutex>& lock);
     void runExpert(size_t node, std::unique_lock<std::mutex>& lock);
     void runAggregator(size_t node, std::unique_lock<std::mutex>& lock);
@@ -126,7 +130,7 @@ private:
     std::string defaultPrompt(size_t node) const;
     std::string renderPrompt(size_t node, const std::string& tmpl, std::string_view task = {},
                              std::string_view transcript = {}, int round = 0) const;
-    // Starts the node's model call; releases `lock` to do so, so call it last.
+    // Prepares the node's model call; drain() starts it once the lock is released.
     void startModelNode(size_t node, std::string system, std::string prompt, std::string salt,
                         std::function<void(NodeResult, int64_t endUs)> done, std::unique_lock<std::mutex>& lock);
     template <typename Event>
@@ -153,6 +157,10 @@ private:
     std::vector<Span> m_spans;
     std::vector<size_t> m_routesTaken;  // per edge: 1 when a router fired it
     std::vector<std::shared_ptr<CallRunner>> m_calls;  // in flight; each knows its slot
+    std::deque<size_t> m_readyQueue;                    // queued nodes not yet executed
+    size_t m_drainers = 0;                              // drain() tasks posted or running
+    struct PendingLaunch;
+    std::vector<PendingLaunch> m_launches;              // prepared calls to start outside the lock
     size_t m_remaining = 0;
     bool m_started = false;
     bool m_finished = false;

@@ -4,6 +4,7 @@
 
 #include "conclave/engine/AggregatorLogic.h"
 #include "conclave/engine/CallRunner.h"
+#include "conclave/engine/RunLaunch.h"
 #include "conclave/engine/PromptBuilder.h"
 #include "conclave/engine/ReplyParser.h"
 #include "conclave/engine/RouterLogic.h"
@@ -32,10 +33,11 @@ void Run::startModelNode(size_t node, std::string system, std::string prompt, st
                                                    done(std::move(r), outcome.endUs);
                                                });
     m_state[node].call = runner;
-    // Start the call on this thread, right after its prompt was built: no extra hop through the pool.
+    // Started by this thread's drain() as soon as it lets go of the lock: no extra hop through the pool.
     auto next = runner->prepareLocked();
-    lock.unlock();
-    runner->launch(std::move(next));
+    if (next)
+        m_launches.push_back({std::move(runner), std::move(next)});
+    (void)lock;
 }
 
 void Run::runExpert(size_t node, std::unique_lock<std::mutex>& lock)

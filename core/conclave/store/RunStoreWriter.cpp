@@ -254,6 +254,7 @@ bool RunStoreWriter::writeAll(std::vector<WriteOp>& batch)
             bindOptionalText(s, 7, e->output.error);
             s.bind(8, e->wallUs).bind(9, e->criticalPathUs).bind(10, std::string_view(path.dump()));
             s.bind(11, e->tokensIn).bind(12, e->tokensOut).bind(13, e->costUsd).bind(14, int64_t(e->calls));
+            s.bind(15, toString(e->output.status));
             s.step();
             ok = s.errorCode() == 0;
             s.reset();

@@ -3,7 +3,8 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <unordered_map>
+#include <sys/resource.h>
+#include <unistd.h>
 #include <unordered_set>
 
 namespace conclave {
@@ -37,7 +38,8 @@ std::unique_ptr<RunStoreWriter> RunStoreWriter::start(const std::filesystem::pat
         error = *e;
         return nullptr;
     }
-    if (auto e = db.exec("PRAGMA synchronous = NORMAL")) {
+    // The writer checkpoints itself, between runs, rather than in the middle of a batch.
+    if (auto e = db.exec("PRAGMA synchronous = NORMAL; PRAGMA wal_autocheckpoint = 0; PRAGMA cache_size = -32000")) {
         error = *e;
         return nullptr;
     }
@@ -121,6 +123,8 @@ std::string RunStoreWriter::error() const
 
 void RunStoreWriter::loop()
 {
+    if (m_options.lowPriority)
+        setpriority(PRIO_PROCESS, id_t(::gettid()), 10);
     std::vector<WriteOp> batch;
     std::unique_lock lock(m_mutex);
     for (;;) {
@@ -166,15 +170,32 @@ void RunStoreWriter::write(std::vector<WriteOp>& batch)
         return;
     }
     noteProgress(batch);
+    m_sinceCheckpoint += batch.size();
+    if (durable || m_sinceCheckpoint >= m_options.checkpointEvery) {
+        // PASSIVE: never waits for readers; what it cannot copy now, a later one will.
+        m_db.exec("PRAGMA wal_checkpoint(PASSIVE)");
+        m_sinceCheckpoint = 0;
+    }
 }
 
 bool RunStoreWriter::writeAll(std::vector<WriteOp>& batch)
 {
     // A span started and finished within one batch is written once, in its final state.
-    std::unordered_map<std::string, std::unordered_set<SpanId>> finishedHere;
+    // Keyed by (run index in this batch, span id); a batch rarely holds more than a few runs.
+    std::vector<const std::string*> runs;
+    const auto runIndex = [&runs](const std::string& run) {
+        for (size_t i = 0; i < runs.size(); ++i) {
+            if (*runs[i] == run)
+                return uint64_t(i);
+        }
+        runs.push_back(&run);
+        return uint64_t(runs.size() - 1);
+    };
+    std::unordered_set<uint64_t> finishedHere;
+    finishedHere.reserve(batch.size());
     for (const auto& op : batch) {
         if (const auto* s = std::get_if<write_op::SpanRow>(&op); s && s->finished)
-            finishedHere[s->run].insert(s->span.id);
+            finishedHere.insert(runIndex(s->run) << 48 | s->span.id);
     }
     for (auto& op : batch) {
         bool ok = true;
@@ -188,11 +209,8 @@ bool RunStoreWriter::writeAll(std::vector<WriteOp>& batch)
             ok = s.errorCode() == 0;
             s.reset();
         } else if (auto* r = std::get_if<write_op::SpanRow>(&op)) {
-            if (!r->finished) {
-                const auto it = finishedHere.find(r->run);
-                if (it != finishedHere.end() && it->second.count(r->span.id))
-                    continue;
-            }
+            if (!r->finished && !finishedHere.empty() && finishedHere.count(runIndex(r->run) << 48 | r->span.id))
+                continue;
             const auto& sp = r->span;
             auto& s = m_upsertSpan;
             s.bind(1, std::string_view(r->run)).bind(2, int64_t(sp.id));
@@ -247,12 +265,13 @@ bool RunStoreWriter::writeAll(std::vector<WriteOp>& batch)
             auto path = nlohmann::json::array();
             for (const auto& node : e->criticalPath)
                 path.push_back(node.str());
+            const auto pathText = path.dump();
             auto& s = m_endRun;
             s.bind(1, std::string_view(e->run)).bind(2, toString(e->status)).bind(3, e->endedAtMs);
             s.bind(4, std::string_view(e->output.text)).bind(5, std::string_view(e->output.answer));
             s.bind(6, e->output.confidence);
             bindOptionalText(s, 7, e->output.error);
-            s.bind(8, e->wallUs).bind(9, e->criticalPathUs).bind(10, std::string_view(path.dump()));
+            s.bind(8, e->wallUs).bind(9, e->criticalPathUs).bind(10, std::string_view(pathText));
             s.bind(11, e->tokensIn).bind(12, e->tokensOut).bind(13, e->costUsd).bind(14, int64_t(e->calls));
             s.bind(15, toString(e->output.status));
             s.step();

@@ -33,6 +33,11 @@ public:
     struct Options {
         std::chrono::milliseconds maxDelay{50};
         size_t maxBatch = 20000;
+        // A lower CPU priority for the writer thread, so that on a busy machine
+        // the engine's threads run first and the writer catches up while calls wait.
+        bool lowPriority = true;
+        // Checkpoint the WAL after a run's end, or once it holds this many operations.
+        size_t checkpointEvery = 500000;
     };
 
     // Opens the writer's own connection to an existing, migrated store.
@@ -69,6 +74,7 @@ private:
     std::vector<WriteOp> m_queue;
     uint64_t m_pushed = 0;
     uint64_t m_committed = 0;
+    size_t m_sinceCheckpoint = 0;  // writer thread only
     bool m_flushWanted = false;
     bool m_stop = false;
     std::string m_error;

@@ -42,7 +42,8 @@ SqliteStatement& SqliteStatement::bind(int index, double value)
 
 SqliteStatement& SqliteStatement::bind(int index, std::string_view text)
 {
-    sqlite3_bind_text(m_stmt, index, text.data(), int(text.size()), SQLITE_TRANSIENT);
+    // SQLITE_STATIC: every caller keeps the text alive until the statement is stepped and reset.
+    sqlite3_bind_text(m_stmt, index, text.data(), int(text.size()), SQLITE_STATIC);
     return *this;
 }
 

@@ -25,6 +25,7 @@ public:
     bool valid() const { return m_stmt != nullptr; }
     SqliteStatement& bind(int index, int64_t value);
     SqliteStatement& bind(int index, double value);
+    // The text is not copied: it must stay alive until step() and reset().
     SqliteStatement& bind(int index, std::string_view text);
     SqliteStatement& bindNull(int index);
     // true: a row is ready; false: done. Errors are reported by error().

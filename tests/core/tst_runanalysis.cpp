@@ -98,7 +98,7 @@ private slots:
 
         const auto parallel = RunAnalysis::of(twoExperts(5));
         QCOMPARE(parallel.serialised.size(), size_t(0));
-        QCOMPARE(parallel.parallelism, 2020.0 / 1020.0);
+        QCOMPARE(parallel.parallelism, 2020.0 / 1025.0);
     }
 
     void unknownTeamStillGivesRows()

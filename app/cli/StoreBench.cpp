@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <iomanip>
 #include <ostream>
@@ -110,7 +111,10 @@ int storeBench(const CliContext& context, Engine& engine, const BenchArgs& args)
     auto& store = *opened.store;
     const auto runs = std::max(args.runs, 3);
     auto& out = context.out;
-    out << "run store (" << file.string() << ")\n";
+    double load[3] = {0, 0, 0};
+    getloadavg(load, 3);
+    out << "run store (" << file.string() << "; load average " << std::fixed << std::setprecision(2) << load[0]
+        << " on " << ::sysconf(_SC_NPROCESSORS_ONLN) << " cores at the start)\n";
 
     const auto tiny = BenchTeams::chain(1);
     std::vector<double> rates;

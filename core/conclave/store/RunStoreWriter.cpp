@@ -142,6 +142,15 @@ void RunStoreWriter::loop()
         m_committed += batch.size();
         batch.clear();
         m_committedCv.notify_all();
+        if (m_checkpointDue && m_queue.empty()) {
+            // After the waiters are released, and only when nothing is queued.
+            // PASSIVE never waits for readers; what it cannot copy now, a later one will.
+            lock.unlock();
+            m_db.exec("PRAGMA wal_checkpoint(PASSIVE)");
+            m_checkpointDue = false;
+            m_sinceCheckpoint = 0;
+            lock.lock();
+        }
     }
 }
 
@@ -171,11 +180,8 @@ void RunStoreWriter::write(std::vector<WriteOp>& batch)
     }
     noteProgress(batch);
     m_sinceCheckpoint += batch.size();
-    if (durable || m_sinceCheckpoint >= m_options.checkpointEvery) {
-        // PASSIVE: never waits for readers; what it cannot copy now, a later one will.
-        m_db.exec("PRAGMA wal_checkpoint(PASSIVE)");
-        m_sinceCheckpoint = 0;
-    }
+    if (durable || m_sinceCheckpoint >= m_options.checkpointEvery)
+        m_checkpointDue = true;
 }
 
 bool RunStoreWriter::writeAll(std::vector<WriteOp>& batch)

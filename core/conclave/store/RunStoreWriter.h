@@ -37,7 +37,7 @@ public:
         // the engine's threads run first and the writer catches up while calls wait.
         bool lowPriority = true;
         // Checkpoint the WAL after a run's end, or once it holds this many operations.
-        size_t checkpointEvery = 500000;
+        size_t checkpointEvery = 1000000;
     };
 
     // Opens the writer's own connection to an existing, migrated store.
@@ -75,6 +75,7 @@ private:
     uint64_t m_pushed = 0;
     uint64_t m_committed = 0;
     size_t m_sinceCheckpoint = 0;  // writer thread only
+    bool m_checkpointDue = false;  // writer thread only
     bool m_flushWanted = false;
     bool m_stop = false;
     std::string m_error;

@@ -21,7 +21,10 @@ namespace {
 
 using J = nlohmann::ordered_json;
 
-double ms(int64_t us) { return std::round(double(us) / 10.0) / 100.0; }
+double ms(int64_t us)
+{
+    return std::round(double(us) / 10.0) / 100.0;
+}
 
 std::string msText(int64_t us)
 {
@@ -96,12 +99,13 @@ int list(const CliContext& context, RunStore& store, const RunsArgs& args)
     }
     context.out << std::left << std::setw(14) << "run" << std::setw(22) << "started (UTC)" << std::setw(22) << "team"
                 << std::setw(18) << "status" << std::right << std::setw(11) << "wall ms" << std::setw(9) << "tokens"
-                << std::setw(11) << "cost $" << "  answer\n";
+                << std::setw(11) << "cost $"
+                << "  answer\n";
     for (const auto& r : *runs) {
         context.out << std::left << std::setw(14) << r.id.str() << std::setw(22) << isoTime(r.startedAtMs)
                     << std::setw(22) << cut(r.teamName, 21) << std::setw(18) << toString(r.status) << std::right
-                    << std::setw(11) << msText(r.wallUs) << std::setw(9) << (r.tokensIn + r.tokensOut)
-                    << std::setw(11) << costText(r.costUsd) << "  " << cut(r.answer, 30) << '\n';
+                    << std::setw(11) << msText(r.wallUs) << std::setw(9) << (r.tokensIn + r.tokensOut) << std::setw(11)
+                    << costText(r.costUsd) << "  " << cut(r.answer, 30) << '\n';
     }
     return kExitOk;
 }
@@ -242,8 +246,13 @@ int rerun(const CliContext& context, RunStore& store, const RunsArgs& args)
         context.err << e << '\n';
     if (!errors.empty())
         return kExitBadInput;
-    RunRequest request{*loaded.team,   run->summary.input, run->summary.seed, args.json, nullptr,
-                       store.path().string(), "run " + run->summary.id.str()};
+    RunRequest request{*loaded.team,
+                       run->summary.input,
+                       run->summary.seed,
+                       args.json,
+                       nullptr,
+                       store.path().string(),
+                       "run " + run->summary.id.str()};
     return executeRun(context, std::move(resources), request);
 }
 
@@ -280,8 +289,8 @@ int prune(const CliContext& context, RunStore& store, const RunsArgs& args)
         context.err << "conclave: " << deleted.error << '\n';
         return kExitFailed;
     }
-    context.out << "deleted " << deleted.count << (deleted.count == 1 ? " run" : " runs") << ", kept the "
-                << args.keep << " most recent\n";
+    context.out << "deleted " << deleted.count << (deleted.count == 1 ? " run" : " runs") << ", kept the " << args.keep
+                << " most recent\n";
     return kExitOk;
 }
 

@@ -99,9 +99,9 @@ double fanOutWallMs(Engine& engine, const Team& team, RunStore* store)
 int storeBench(const CliContext& context, Engine& engine, const BenchArgs& args)
 {
     namespace fs = std::filesystem;
-    const fs::path file = args.db ? fs::path(*args.db)
-                                  : fs::temp_directory_path() /
-                                        ("conclave-bench-" + std::to_string(::getpid()) + ".sqlite");
+    const fs::path file =
+        args.db ? fs::path(*args.db)
+                : fs::temp_directory_path() / ("conclave-bench-" + std::to_string(::getpid()) + ".sqlite");
     const bool temporary = !args.db;
     auto opened = RunStore::open(file);
     if (!opened.store) {
@@ -135,8 +135,8 @@ int storeBench(const CliContext& context, Engine& engine, const BenchArgs& args)
     }
     const double a = median(without), b = median(with);
     out << std::setprecision(1) << "  fan-out " << n << ": wall " << a << " ms without the store, " << b
-        << " ms with it: " << std::showpos << (b - a) / a * 100.0 << std::noshowpos
-        << " % (medians of " << runs << "; target <= +5 %)\n";
+        << " ms with it: " << std::showpos << (b - a) / a * 100.0 << std::noshowpos << " % (medians of " << runs
+        << "; target <= +5 %)\n";
 
     const auto [bigRun, seconds] = insertSpans(store, tiny, 100000);
     (void)seconds;
@@ -152,8 +152,9 @@ int storeBench(const CliContext& context, Engine& engine, const BenchArgs& args)
         loads.push_back(msSince(start));
         loaded = run->spans.size();
     }
-    out << std::setprecision(1) << "  load of a stored run of " << loaded << " spans (summary + all spans): "
-        << median(loads) << " ms (median of " << loads.size() << ", new connection each; target <= 300 ms)\n\n";
+    out << std::setprecision(1) << "  load of a stored run of " << loaded
+        << " spans (summary + all spans): " << median(loads) << " ms (median of " << loads.size()
+        << ", new connection each; target <= 300 ms)\n\n";
     out.unsetf(std::ios::fixed);
     opened.store.reset();
     if (temporary) {

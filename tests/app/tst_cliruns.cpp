@@ -42,7 +42,10 @@ Result conclave(const QStringList& args, const QProcessEnvironment& env = QProce
     return r;
 }
 
-QJsonDocument json(const QString& text) { return QJsonDocument::fromJson(text.toUtf8()); }
+QJsonDocument json(const QString& text)
+{
+    return QJsonDocument::fromJson(text.toUtf8());
+}
 
 QByteArray bytes(const QString& path)
 {
@@ -92,8 +95,8 @@ private slots:
         QCOMPARE(run.value("wall_ms").toDouble(), m_run.value("wall_ms").toDouble());
 
         // The human form names the same id on its first line.
-        const auto human = conclave(withDb({"run", kExamples + "keyword-vote.team.json", "--input",
-                                            "Calculate 323 + 460.", "--time-scale", "0.01"}));
+        const auto human = conclave(withDb(
+            {"run", kExamples + "keyword-vote.team.json", "--input", "Calculate 323 + 460.", "--time-scale", "0.01"}));
         QCOMPARE(human.exitCode, 0);
         const auto id = human.out.section(' ', 1, 1).chopped(1);
         const auto listed = conclave(withDb({"runs", "list", "--limit", "1"}));
@@ -123,7 +126,7 @@ private slots:
         const auto j = json(conclave(withDb({"runs", "show", m_runId, "--json"})).out).object();
         QCOMPARE(j.value("run_id").toString(), m_runId);
         const auto agents = j.value("agents").toArray();
-        QCOMPARE(agents.size(), 6);  // every node of keyword-vote
+        QCOMPARE(agents.size(), 6); // every node of keyword-vote
         for (const auto& a : agents) {
             for (const auto* key : {"node", "kind", "status", "calls", "wall_ms", "busy_ms", "ttft_ms", "tokens_in",
                                     "tokens_out", "cost_usd"})
@@ -165,9 +168,16 @@ private slots:
                 QCOMPARE(x, spans);
             } else {
                 const auto otlpSpans = doc.object()
-                                           .value("resourceSpans").toArray().first().toObject()
-                                           .value("scopeSpans").toArray().first().toObject()
-                                           .value("spans").toArray();
+                                           .value("resourceSpans")
+                                           .toArray()
+                                           .first()
+                                           .toObject()
+                                           .value("scopeSpans")
+                                           .toArray()
+                                           .first()
+                                           .toObject()
+                                           .value("spans")
+                                           .toArray();
                 QCOMPARE(otlpSpans.size(), spans);
             }
         }
@@ -234,10 +244,9 @@ private slots:
                  0);
         QCOMPARE(json(conclave({"runs", "list", "--json"}, env).out).array().size(), 1);
         // --db wins over CONCLAVE_DB.
-        QCOMPARE(json(conclave({"runs", "list", "--json", "--db", m_dir.path() + "/other.sqlite"}, env).out)
-                     .array()
-                     .size(),
-                 0);
+        QCOMPARE(
+            json(conclave({"runs", "list", "--json", "--db", m_dir.path() + "/other.sqlite"}, env).out).array().size(),
+            0);
     }
 
     void badDatabaseIsRefusedUntouched()
@@ -248,9 +257,9 @@ private slots:
         f.write(QByteArray("this is not a database, just some text\n").repeated(100));
         f.close();
         const auto before = bytes(path);
-        for (const auto& args : {QStringList{"runs", "list", "--db", path},
-                                 QStringList{"run", kExamples + "keyword-vote.team.json", "--input", "hi", "--db",
-                                             path}}) {
+        for (const auto& args :
+             {QStringList{"runs", "list", "--db", path},
+              QStringList{"run", kExamples + "keyword-vote.team.json", "--input", "hi", "--db", path}}) {
             const auto r = conclave(args);
             QCOMPARE(r.exitCode, 2);
             QCOMPARE(r.out, QString());

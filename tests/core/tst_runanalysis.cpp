@@ -82,7 +82,7 @@ private slots:
         QCOMPARE(a.agents[2].tokensOut, int64_t(10));
         QCOMPARE(a.agents[2].costUsd, 1.0);
         QVERIFY(a.agents[2].status == Status::Ok);
-        QCOMPARE(a.agents[0].busyUs, int64_t(5));  // no calls: its node span counts
+        QCOMPARE(a.agents[0].busyUs, int64_t(5)); // no calls: its node span counts
         QCOMPARE(a.criticalPath.size(), size_t(4));
     }
 

@@ -82,7 +82,7 @@ private slots:
             if (e.at("ph") == "M" && e.at("name") == "thread_name")
                 threads[e.at("tid").get<int>()] = e.at("args").at("name").get<std::string>();
         }
-        QCOMPARE(threads.size(), size_t(4));  // in, a, b, out
+        QCOMPARE(threads.size(), size_t(4)); // in, a, b, out
         for (const auto& e : events) {
             if (e.at("ph") != "X")
                 continue;
@@ -126,8 +126,7 @@ private slots:
                          QString("local/tiny-1b"));
                 QCOMPARE(q(attrs.at("gen_ai.usage.input_tokens").at("intValue").get<std::string>()),
                          QString::number(s.tokensIn));
-                QCOMPARE(q(attrs.at("gen_ai.usage.output_tokens").at("intValue").get<std::string>()),
-                         QString("20"));
+                QCOMPARE(q(attrs.at("gen_ai.usage.output_tokens").at("intValue").get<std::string>()), QString("20"));
                 QCOMPARE(o.at("kind").get<int>(), 3);
             } else {
                 QCOMPARE(q(attrs.at("gen_ai.operation.name").at("stringValue").get<std::string>()),

@@ -187,16 +187,22 @@ private slots:
     void badFiles_data()
     {
         QTest::addColumn<QString>("name");
-        QTest::addColumn<QString>("error");  // after "FILE: "
-        QTest::newRow("empty") << "empty.sqlite" << "the file is empty, not a Conclave run store";
-        QTest::newRow("random bytes") << "random.sqlite" << "not an SQLite database";
+        QTest::addColumn<QString>("error"); // after "FILE: "
+        QTest::newRow("empty") << "empty.sqlite"
+                               << "the file is empty, not a Conclave run store";
+        QTest::newRow("random bytes") << "random.sqlite"
+                                      << "not an SQLite database";
         QTest::newRow("newer user_version")
-            << "newer.sqlite" << "written by a newer Conclave (store schema version 99; this one reads up to 1)";
-        QTest::newRow("read-only") << "readonly.sqlite" << "the database is read-only";
-        QTest::newRow("other SQLite database")
-            << "other.sqlite" << "an SQLite database, but not a Conclave run store";
-        QTest::newRow("corrupt") << "corrupt.sqlite" << "the database is corrupt (file is not a database)";
-        QTest::newRow("folder") << "folder.sqlite" << "is a folder, not a database file";
+            << "newer.sqlite"
+            << "written by a newer Conclave (store schema version 99; this one reads up to 1)";
+        QTest::newRow("read-only") << "readonly.sqlite"
+                                   << "the database is read-only";
+        QTest::newRow("other SQLite database") << "other.sqlite"
+                                               << "an SQLite database, but not a Conclave run store";
+        QTest::newRow("corrupt") << "corrupt.sqlite"
+                                 << "the database is corrupt (file is not a database)";
+        QTest::newRow("folder") << "folder.sqlite"
+                                << "is a folder, not a database file";
     }
 
     void badFiles()
@@ -215,7 +221,8 @@ private slots:
         } else if (name == "newer.sqlite" || name == "other.sqlite" || name == "readonly.sqlite") {
             SqliteDb db;
             QVERIFY(!db.open(path, SqliteDb::Mode::Create));
-            QVERIFY(!db.exec(name == "other.sqlite" ? "CREATE TABLE t (x)" : "CREATE TABLE t (x); PRAGMA user_version = 99"));
+            QVERIFY(!db.exec(name == "other.sqlite" ? "CREATE TABLE t (x)"
+                                                    : "CREATE TABLE t (x); PRAGMA user_version = 99"));
             if (name == "readonly.sqlite") {
                 db = SqliteDb();
                 auto made = RunStore::open(path + ".tmp");
@@ -331,7 +338,7 @@ private slots:
         const auto path = file("concurrent.sqlite");
         RunStore::Options options;
         options.writer.maxDelay = 5ms;
-        options.writer.maxBatch = 50;  // many small commits: many chances to see a half-written run
+        options.writer.maxBatch = 50; // many small commits: many chances to see a half-written run
         auto opened = RunStore::open(path, options);
         QVERIFY(opened.store);
         const auto team = BenchTeams::fanOut(200, 2);

@@ -124,7 +124,7 @@ private slots:
             auto opened = RunStore::open(db);
             QVERIFY2(opened.store, opened.error.c_str());
             if (last.run.isEmpty())
-                continue;  // killed before its first commit: nothing was promised
+                continue; // killed before its first commit: nothing was promised
             QCOMPARE(opened.store->recoveredRuns(), 1);
             std::string error;
             auto reader = opened.store->reader(error);
@@ -135,8 +135,8 @@ private slots:
                      qPrintable(QString("%1 spans stored, %2 reported").arg(run->spans.size()).arg(last.started)));
             for (uint64_t i = 0; i < last.started; ++i)
                 QCOMPARE(run->spans[i].id, SpanId(i + 1));
-            const auto ended = std::count_if(run->spans.begin(), run->spans.end(),
-                                             [](const Span& s) { return s.endUs >= 0; });
+            const auto ended =
+                std::count_if(run->spans.begin(), run->spans.end(), [](const Span& s) { return s.endUs >= 0; });
             QVERIFY(uint64_t(ended) >= last.finished);
             ++checkedRuns;
         }

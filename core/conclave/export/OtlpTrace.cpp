@@ -18,10 +18,19 @@ J attribute(const std::string& key, J value)
     return a;
 }
 
-J str(const std::string& s) { return J{{"stringValue", s}}; }
+J str(const std::string& s)
+{
+    return J{{"stringValue", s}};
+}
 // OTLP/JSON writes 64-bit integers as strings.
-J integer(int64_t v) { return J{{"intValue", std::to_string(v)}}; }
-J real(double v) { return J{{"doubleValue", v}}; }
+J integer(int64_t v)
+{
+    return J{{"intValue", std::to_string(v)}};
+}
+J real(double v)
+{
+    return J{{"doubleValue", v}};
+}
 
 std::string hex(uint64_t value, int digits)
 {
@@ -56,7 +65,7 @@ nlohmann::ordered_json otlpTrace(const StoredRun& run)
         if (s.parent)
             o["parentSpanId"] = hex(s.parent, 16);
         o["name"] = s.kind == SpanKind::Attempt ? "chat " + s.model : s.name;
-        o["kind"] = s.kind == SpanKind::Attempt ? 3 : 1;  // CLIENT for model calls, INTERNAL otherwise
+        o["kind"] = s.kind == SpanKind::Attempt ? 3 : 1; // CLIENT for model calls, INTERNAL otherwise
         const int64_t end = s.endUs >= 0 ? s.endUs : std::max(runEnd, s.startUs);
         o["startTimeUnixNano"] = std::to_string(baseNs + s.startUs * 1000);
         o["endTimeUnixNano"] = std::to_string(baseNs + end * 1000);
@@ -94,10 +103,10 @@ nlohmann::ordered_json otlpTrace(const StoredRun& run)
     scope["scope"] = {{"name", "conclave"}, {"version", std::string(kVersion)}};
     scope["spans"] = spans;
     J resource;
-    resource["attributes"] = J::array({attribute("service.name", str("conclave")),
-                                       attribute("conclave.run_id", str(run.summary.id.str())),
-                                       attribute("conclave.team", str(run.summary.teamName)),
-                                       attribute("conclave.run.status", str(std::string(toString(run.summary.status))))});
+    resource["attributes"] =
+        J::array({attribute("service.name", str("conclave")), attribute("conclave.run_id", str(run.summary.id.str())),
+                  attribute("conclave.team", str(run.summary.teamName)),
+                  attribute("conclave.run.status", str(std::string(toString(run.summary.status))))});
     J rs;
     rs["resource"] = resource;
     rs["scopeSpans"] = J::array({scope});

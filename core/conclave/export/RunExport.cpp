@@ -52,8 +52,8 @@ nlohmann::ordered_json storedRunToJson(const StoredRun& run)
     j["input"] = run.summary.input;
     j["seed"] = run.summary.seed;
     j["started_at_ms"] = run.summary.startedAtMs;
-    j["ended_at_ms"] = run.summary.endedAtMs < 0 ? nlohmann::ordered_json(nullptr)
-                                                 : nlohmann::ordered_json(run.summary.endedAtMs);
+    j["ended_at_ms"] =
+        run.summary.endedAtMs < 0 ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(run.summary.endedAtMs);
     j["team"] = nlohmann::ordered_json::parse(run.teamJson, nullptr, false);
     if (j["team"].is_discarded())
         j["team"] = nullptr;

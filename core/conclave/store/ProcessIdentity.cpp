@@ -23,7 +23,7 @@ int64_t startTimeOf(int64_t pid)
     for (int i = 3; i <= 22; ++i) {
         if (!(rest >> field))
             return -1;
-        if (i == 3 && field == "Z")  // a zombie: dead, only not yet reaped
+        if (i == 3 && field == "Z") // a zombie: dead, only not yet reaped
             return -1;
     }
     try {

@@ -10,7 +10,7 @@ namespace conclave {
 struct ProcessIdentity {
     std::string host;
     int64_t pid = 0;
-    int64_t startTime = 0;  // clock ticks since boot (/proc/PID/stat field 22)
+    int64_t startTime = 0; // clock ticks since boot (/proc/PID/stat field 22)
 
     static ProcessIdentity current();
     // Whether the process is alive on this host; a run from another host counts as alive.

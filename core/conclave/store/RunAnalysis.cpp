@@ -136,8 +136,8 @@ RunAnalysis RunAnalysis::of(const StoredRun& run)
                 ran.emplace_back(iv, m);
         }
         // Zero-length spans (zero-latency models) cannot tell serial from parallel.
-        const bool instant = std::any_of(ran.begin(), ran.end(),
-                                         [](const auto& r) { return r.first.second <= r.first.first; });
+        const bool instant =
+            std::any_of(ran.begin(), ran.end(), [](const auto& r) { return r.first.second <= r.first.first; });
         if (ran.size() < 2 || instant)
             continue;
         std::sort(ran.begin(), ran.end());

@@ -51,7 +51,10 @@ bool RunQueries::begin(std::string& error)
     return true;
 }
 
-void RunQueries::end() { m_db.exec("COMMIT"); }
+void RunQueries::end()
+{
+    m_db.exec("COMMIT");
+}
 
 std::optional<std::vector<RunSummary>> RunQueries::list(const RunFilter& filter, std::string& error)
 {
@@ -109,8 +112,9 @@ std::optional<StoredRun> RunQueries::load(const RunId& id, bool withText, std::s
     if (!begin(error))
         return std::nullopt;
     StoredRun run;
-    auto s = m_db.prepare("SELECT " + std::string(kSummaryColumns) +
-                          ", team_json, output, confidence, output_error, critical_path, output_status FROM runs WHERE id = ?1");
+    auto s = m_db.prepare(
+        "SELECT " + std::string(kSummaryColumns) +
+        ", team_json, output, confidence, output_error, critical_path, output_status FROM runs WHERE id = ?1");
     s.bind(1, std::string_view(id.str()));
     if (!s.step()) {
         error = s.error().empty() ? "no run \"" + id.str() + "\"" : s.error();

@@ -12,9 +12,9 @@
 namespace conclave {
 
 struct RunFilter {
-    std::string team;                   // exact team name; empty: any
-    std::optional<RunStatus> status;    // any when unset
-    int limit = 0;                      // 0: no limit
+    std::string team;                // exact team name; empty: any
+    std::optional<RunStatus> status; // any when unset
+    int limit = 0;                   // 0: no limit
 };
 
 // Reads the run store on a connection of its own. Each call reads one

@@ -11,8 +11,7 @@ namespace {
 
 int64_t unixMs()
 {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(
-               std::chrono::system_clock::now().time_since_epoch())
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
         .count();
 }
 
@@ -43,9 +42,15 @@ void RunRecorder::runStarted(std::string_view runInput, uint64_t seed)
                                       unixMs(), self.host, self.pid, self.startTime});
 }
 
-void RunRecorder::nodeQueued(const NodeId& node, int64_t atUs) { m_queuedAt.emplace(node, atUs); }
+void RunRecorder::nodeQueued(const NodeId& node, int64_t atUs)
+{
+    m_queuedAt.emplace(node, atUs);
+}
 
-void RunRecorder::spanStarted(const Span& span) { m_writer->push(write_op::SpanRow{m_id.str(), span, false}); }
+void RunRecorder::spanStarted(const Span& span)
+{
+    m_writer->push(write_op::SpanRow{m_id.str(), span, false});
+}
 
 void RunRecorder::nodeToken(const NodeId& /*node*/, SpanId span, std::string_view text, int64_t /*atUs*/)
 {
@@ -73,8 +78,7 @@ void RunRecorder::spanFinished(const Span& span)
 void RunRecorder::nodeFinished(const NodeId& node, const NodeResult& result, int64_t atUs)
 {
     const auto queued = m_queuedAt.find(node);
-    m_writer->push(
-        write_op::NodeRow{m_id.str(), node, result, queued == m_queuedAt.end() ? -1 : queued->second, atUs});
+    m_writer->push(write_op::NodeRow{m_id.str(), node, result, queued == m_queuedAt.end() ? -1 : queued->second, atUs});
 }
 
 void RunRecorder::runFinished(const RunResult& result)

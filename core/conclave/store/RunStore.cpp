@@ -48,11 +48,17 @@ std::optional<std::string> checkExistingFile(const fs::path& file)
     return std::nullopt;
 }
 
-bool isCorruption(int code) { return code == SQLITE_CORRUPT || code == SQLITE_NOTADB; }
+bool isCorruption(int code)
+{
+    return code == SQLITE_CORRUPT || code == SQLITE_NOTADB;
+}
 
 } // namespace
 
-RunStore::Opened RunStore::open(const fs::path& file) { return open(file, Options{}); }
+RunStore::Opened RunStore::open(const fs::path& file)
+{
+    return open(file, Options{});
+}
 
 RunStore::Opened RunStore::open(const fs::path& file, Options options)
 {

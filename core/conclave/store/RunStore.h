@@ -30,12 +30,12 @@ class RunStore {
 public:
     struct Options {
         RunStoreWriter::Options writer;
-        size_t textCapBytes = 64 * 1024;  // streamed text kept per span
+        size_t textCapBytes = 64 * 1024; // streamed text kept per span
     };
 
     struct Opened {
         std::unique_ptr<RunStore> store;
-        std::string error;  // "FILE: what is wrong", when store is null
+        std::string error; // "FILE: what is wrong", when store is null
     };
 
     static Opened open(const std::filesystem::path& file);

@@ -58,8 +58,8 @@ RunStoreWriter::RunStoreWriter(SqliteDb db, Options options) : m_db(std::move(db
     m_insertRun = m_db.prepare("INSERT INTO runs (id, team_name, team_json, input, seed, status, started_at_ms, "
                                "host, pid, pid_start) VALUES (?1, ?2, ?3, ?4, ?5, 'running', ?6, ?7, ?8, ?9)");
     m_upsertSpan = m_db.prepare(kUpsertSpan);
-    m_insertText = m_db.prepare(
-        "INSERT OR REPLACE INTO span_text (run_id, span_id, text, truncated) VALUES (?1, ?2, ?3, ?4)");
+    m_insertText =
+        m_db.prepare("INSERT OR REPLACE INTO span_text (run_id, span_id, text, truncated) VALUES (?1, ?2, ?3, ?4)");
     m_insertNode = m_db.prepare("INSERT OR REPLACE INTO node_results (run_id, node, status, text, answer, "
                                 "confidence, tokens_in, tokens_out, cost_usd, error, queued_us, finished_us) "
                                 "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)");

@@ -18,9 +18,9 @@ namespace conclave {
 
 // How much of a run has reached the database (committed, not merely queued).
 struct WriteProgress {
-    std::atomic<uint64_t> spansStarted{0};   // spans 1..n are stored
-    std::atomic<uint64_t> spansFinished{0};  // spans stored with their end
-    std::atomic<bool> finished{false};       // the run's end is stored, durably
+    std::atomic<uint64_t> spansStarted{0};  // spans 1..n are stored
+    std::atomic<uint64_t> spansFinished{0}; // spans stored with their end
+    std::atomic<bool> finished{false};      // the run's end is stored, durably
 };
 
 // The store's one writer: a thread that takes queued operations and writes them
@@ -74,8 +74,8 @@ private:
     std::vector<WriteOp> m_queue;
     uint64_t m_pushed = 0;
     uint64_t m_committed = 0;
-    size_t m_sinceCheckpoint = 0;  // writer thread only
-    bool m_checkpointDue = false;  // writer thread only
+    size_t m_sinceCheckpoint = 0; // writer thread only
+    bool m_checkpointDue = false; // writer thread only
     bool m_flushWanted = false;
     bool m_stop = false;
     std::string m_error;

@@ -73,11 +73,20 @@ void SqliteStatement::reset()
     m_errorCode = 0;
 }
 
-int64_t SqliteStatement::int64(int column) const { return sqlite3_column_int64(m_stmt, column); }
+int64_t SqliteStatement::int64(int column) const
+{
+    return sqlite3_column_int64(m_stmt, column);
+}
 
-double SqliteStatement::real(int column) const { return sqlite3_column_double(m_stmt, column); }
+double SqliteStatement::real(int column) const
+{
+    return sqlite3_column_double(m_stmt, column);
+}
 
-std::string SqliteStatement::text(int column) const { return std::string(textView(column)); }
+std::string SqliteStatement::text(int column) const
+{
+    return std::string(textView(column));
+}
 
 std::string_view SqliteStatement::textView(int column) const
 {
@@ -87,7 +96,10 @@ std::string_view SqliteStatement::textView(int column) const
     return {data, size_t(sqlite3_column_bytes(m_stmt, column))};
 }
 
-bool SqliteStatement::isNull(int column) const { return sqlite3_column_type(m_stmt, column) == SQLITE_NULL; }
+bool SqliteStatement::isNull(int column) const
+{
+    return sqlite3_column_type(m_stmt, column) == SQLITE_NULL;
+}
 
 SqliteDb::~SqliteDb()
 {
@@ -132,7 +144,10 @@ std::optional<std::string> SqliteDb::open(const std::filesystem::path& file, Mod
     return std::nullopt;
 }
 
-bool SqliteDb::readOnly() const { return m_db && sqlite3_db_readonly(m_db, "main") == 1; }
+bool SqliteDb::readOnly() const
+{
+    return m_db && sqlite3_db_readonly(m_db, "main") == 1;
+}
 
 std::optional<std::string> SqliteDb::exec(std::string_view sql)
 {
@@ -148,8 +163,7 @@ std::optional<std::string> SqliteDb::exec(std::string_view sql)
 SqliteStatement SqliteDb::prepare(std::string_view sql)
 {
     sqlite3_stmt* stmt = nullptr;
-    if (sqlite3_prepare_v3(m_db, sql.data(), int(sql.size()), SQLITE_PREPARE_PERSISTENT, &stmt, nullptr) !=
-        SQLITE_OK)
+    if (sqlite3_prepare_v3(m_db, sql.data(), int(sql.size()), SQLITE_PREPARE_PERSISTENT, &stmt, nullptr) != SQLITE_OK)
         return {};
     return {m_db, stmt};
 }
@@ -162,10 +176,19 @@ std::optional<int64_t> SqliteDb::queryInt(std::string_view sql)
     return stmt.int64(0);
 }
 
-std::string SqliteDb::lastError() const { return m_db ? sqlite3_errmsg(m_db) : "no database"; }
+std::string SqliteDb::lastError() const
+{
+    return m_db ? sqlite3_errmsg(m_db) : "no database";
+}
 
-int SqliteDb::lastErrorCode() const { return m_db ? sqlite3_errcode(m_db) : 0; }
+int SqliteDb::lastErrorCode() const
+{
+    return m_db ? sqlite3_errcode(m_db) : 0;
+}
 
-int64_t SqliteDb::changes() const { return m_db ? sqlite3_changes64(m_db) : 0; }
+int64_t SqliteDb::changes() const
+{
+    return m_db ? sqlite3_changes64(m_db) : 0;
+}
 
 } // namespace conclave

@@ -87,7 +87,10 @@ CREATE TABLE node_results (
 
 } // namespace
 
-int StoreSchema::currentVersion() { return int(kMigrations.size()); }
+int StoreSchema::currentVersion()
+{
+    return int(kMigrations.size());
+}
 
 std::optional<std::string> StoreSchema::migrate(SqliteDb& db)
 {

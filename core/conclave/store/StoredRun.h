@@ -18,8 +18,8 @@ struct RunSummary {
     RunId id;
     std::string teamName;
     RunStatus status = RunStatus::Running;
-    int64_t startedAtMs = 0;  // Unix time
-    int64_t endedAtMs = -1;   // -1 while running
+    int64_t startedAtMs = 0; // Unix time
+    int64_t endedAtMs = -1;  // -1 while running
     std::string input;
     uint64_t seed = 0;
     int64_t wallUs = 0;
@@ -42,12 +42,12 @@ struct StoredNode {
 // A whole stored run: everything a timeline, a replay or an export needs.
 struct StoredRun {
     RunSummary summary;
-    std::string teamJson;       // the team exactly as it was run
-    NodeResult output;          // status, text, answer, confidence, error of the output
+    std::string teamJson; // the team exactly as it was run
+    NodeResult output;    // status, text, answer, confidence, error of the output
     std::vector<NodeId> criticalPath;
-    std::vector<Span> spans;    // in id order
+    std::vector<Span> spans; // in id order
     std::vector<StoredNode> nodes;
-    std::map<SpanId, std::string> texts;  // streamed text per span (capped), when loaded
+    std::map<SpanId, std::string> texts; // streamed text per span (capped), when loaded
 };
 
 } // namespace conclave

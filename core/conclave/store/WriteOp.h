@@ -63,7 +63,7 @@ struct RunEnd {
 
 } // namespace write_op
 
-using WriteOp = std::variant<write_op::RunBegin, write_op::SpanRow, write_op::SpanText, write_op::NodeRow,
-                             write_op::RunEnd>;
+using WriteOp =
+    std::variant<write_op::RunBegin, write_op::SpanRow, write_op::SpanText, write_op::NodeRow, write_op::RunEnd>;
 
 } // namespace conclave

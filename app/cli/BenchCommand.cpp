@@ -188,6 +188,10 @@ int runBench(const CliContext& context, const BenchArgs& args)
             chain(context, engine, args);
         if (args.which == "all" || args.which == "early")
             early(context, engine);
+        if (args.which == "all" || args.which == "store") {
+            if (const int code = storeBench(context, engine, args); code != kExitOk)
+                return code;
+        }
     } catch (const std::exception& e) {
         context.err << "conclave bench: " << e.what() << '\n';
         return kExitFailed;

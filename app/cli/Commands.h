@@ -2,6 +2,10 @@
 
 #include "CliContext.h"
 
+#include "conclave/engine/Engine.h"
+#include "conclave/local/TaskSet.h"
+#include "conclave/model/Team.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -24,14 +28,46 @@ struct RunArgs {
     std::string task;
     std::string taskset;
     std::optional<double> timeScale;  // replaces the local backends' time_scale
+    std::optional<std::string> db;    // --db: the run store file
 };
 
 // `conclave run TEAM --input TEXT [--seed N] [--json] [--task ID [--taskset FILE]]`:
 // 0 when the run produced an answer (ok or partial), 1 when it did not, 2 on bad input.
 int runTeam(const CliContext& context, const RunArgs& args);
 
+// A team ready to run (from a file, or a stored run being re-run), stored in the run store.
+struct RunRequest {
+    Team team;
+    std::string input;
+    std::optional<uint64_t> seed;
+    bool json = false;
+    const Task* task = nullptr;
+    std::optional<std::string> db;
+    std::string label;  // what errors name (the team file)
+};
+
+// Runs a request, stores it and prints it as `conclave run` does.
+int executeRun(const CliContext& context, EngineResources resources, const RunRequest& request);
+
+struct RunsArgs {
+    std::string action;              // list, show, export, rerun, delete, prune
+    std::optional<std::string> db;
+    std::vector<std::string> ids;    // show/export/rerun: one; delete: several
+    std::string team;
+    std::string status;
+    int limit = 0;
+    bool json = false;
+    std::string format;
+    std::string outFile;
+    int keep = 0;
+};
+
+// `conclave runs list|show|export|rerun|delete|prune`: the run store.
+int runRuns(const CliContext& context, const RunsArgs& args);
+
 struct BenchArgs {
-    std::string which = "all";  // all, fanout, chain, early
+    std::string which = "all";  // all, fanout, chain, early, store
+    std::optional<std::string> db;  // store: where to measure (default: a temporary file)
     int runs = 3;
     size_t maxN = 10000;
     bool verbose = false;  // where each fan-out's time went
@@ -39,5 +75,8 @@ struct BenchArgs {
 
 // `conclave bench [all|fanout|chain|early]`: the engine's performance figures.
 int runBench(const CliContext& context, const BenchArgs& args);
+
+// `conclave bench store`: the run store's insert rate, its cost on a fan-out, and load time.
+int storeBench(const CliContext& context, Engine& engine, const BenchArgs& args);
 
 } // namespace conclave::cli

@@ -5,6 +5,7 @@
 #include "conclave/engine/RunJson.h"
 #include "conclave/engine/ReplyParser.h"
 #include "conclave/io/TeamFile.h"
+#include "conclave/store/RunStore.h"
 
 #include <atomic>
 #include <chrono>
@@ -24,16 +25,6 @@ namespace {
 std::atomic<bool> g_interrupted{false};
 
 extern "C" void onInterrupt(int) { g_interrupted.store(true); }
-
-std::string newRunId()
-{
-    std::random_device device;
-    std::mt19937_64 rng((uint64_t(device()) << 32) ^ device() ^
-                        uint64_t(std::chrono::steady_clock::now().time_since_epoch().count()));
-    std::ostringstream out;
-    out << std::hex << std::setw(16) << std::setfill('0') << rng();
-    return out.str().substr(0, 12);
-}
 
 std::string ms(int64_t us)
 {
@@ -131,15 +122,35 @@ int runTeam(const CliContext& context, const RunArgs& args)
                 backend.timeScale = *args.timeScale;
         }
     }
+    RunRequest request{*loaded.team, std::move(input), args.seed, args.json, task, args.db, args.team};
+    return executeRun(context, std::move(resources), request);
+}
+
+int executeRun(const CliContext& context, EngineResources resources, const RunRequest& request)
+{
+    const auto& team = request.team;
+    const auto& input = request.input;
+    const auto* task = request.task;
+    auto opened = RunStore::open(RunStore::resolvePath(request.db));
+    if (!opened.store) {
+        context.err << "conclave: " << opened.error << '\n';
+        return kExitBadInput;
+    }
+    std::string storeError;
+    auto recorder = opened.store->record(team, storeError);
+    if (!recorder) {
+        context.err << "conclave: " << storeError << '\n';
+        return kExitBadInput;
+    }
     Engine engine(std::move(resources));
     ProgressLine progress;
-    const bool showProgress = !args.json && ::isatty(STDERR_FILENO);
-    std::vector<RunObserver*> observers;
+    const bool showProgress = !request.json && ::isatty(STDERR_FILENO);
+    std::vector<RunObserver*> observers{recorder.get()};
     if (showProgress)
         observers.push_back(&progress);
-    auto started = engine.start(*loaded.team, input, args.seed, observers);
+    auto started = engine.start(team, input, request.seed, observers);
     if (!started.run) {
-        context.err << args.team << ": " << started.error << '\n';
+        context.err << request.label << ": " << started.error << '\n';
         return kExitBadInput;
     }
     g_interrupted.store(false);
@@ -161,8 +172,11 @@ int runTeam(const CliContext& context, const RunArgs& args)
     if (showProgress)
         ProgressLine::clear(stderr);
     const auto result = started.run->wait();
-    const auto runId = newRunId();
-    if (args.json) {
+    const auto& runId = recorder->id().str();
+    storeError = recorder->waitUntilStored();
+    if (!storeError.empty())
+        context.err << "conclave: the run was not stored completely: " << storeError << '\n';
+    if (request.json) {
         auto j = runResultToJson(result, runId);
         if (task) {
             j["task"] = task->id;
@@ -170,7 +184,7 @@ int runTeam(const CliContext& context, const RunArgs& args)
         }
         context.out << j.dump(2) << '\n';
     } else {
-        printHuman(context.out, result, *loaded.team, runId);
+        printHuman(context.out, result, team, runId);
         if (task) {
             const bool correct = ReplyParser::normalizeAnswer(task->answer) == result.output.answer;
             context.out << "task " << task->id << ": " << (correct ? "correct" : "wrong")

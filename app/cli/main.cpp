@@ -67,11 +67,58 @@ int main(int argc, char** argv)
     auto* taskOption = run->add_option("--task", runArgs.task, "Run one task of a task set and say if it was right");
     run->add_option("--taskset", runArgs.taskset, "A task set file (*.jsonl) holding --task")->needs(taskOption);
     inputOption->excludes(taskOption);
+    std::string runDb;
+    auto* runDbOption = run->add_option("--db", runDb, "The run store (default: $CONCLAVE_DB, else "
+                                                         "$XDG_DATA_HOME/conclave/runs.sqlite)");
+
+    RunsArgs runsArgs;
+    std::string runsDb;
+    auto* runs = app.add_subcommand("runs", "The stored runs: list, show, export, rerun, delete, prune");
+    runs->require_subcommand(1, 1);
+    const auto addDb = [&](CLI::App* sub) {
+        return sub->add_option("--db", runsDb, "The run store (default: $CONCLAVE_DB, else "
+                                               "$XDG_DATA_HOME/conclave/runs.sqlite)");
+    };
+    std::string statusNames = "running, ok, partial, failed, cancelled, budget_exhausted or interrupted";
+    auto* runsList = runs->add_subcommand("list", "List runs, newest first");
+    addDb(runsList);
+    runsList->add_option("--team", runsArgs.team, "Only runs of this team (by name)");
+    runsList->add_option("--status", runsArgs.status, "Only runs with this status: " + statusNames)
+        ->check(CLI::IsMember({"running", "ok", "partial", "failed", "cancelled", "budget_exhausted",
+                               "interrupted"}));
+    runsList->add_option("--limit", runsArgs.limit, "At most N runs")->check(CLI::PositiveNumber);
+    runsList->add_flag("--json", runsArgs.json, "Print a JSON array");
+    auto* runsShow = runs->add_subcommand("show", "A run: summary, agents, critical path, parallelism");
+    addDb(runsShow);
+    runsShow->add_option("run", runsArgs.ids, "Run id (or a unique prefix)")->required()->expected(1);
+    runsShow->add_flag("--json", runsArgs.json, "Print one JSON object");
+    auto* runsExport = runs->add_subcommand("export", "Export a run as json, chrome (Perfetto), otlp or csv");
+    addDb(runsExport);
+    runsExport->add_option("run", runsArgs.ids, "Run id (or a unique prefix)")->required()->expected(1);
+    runsExport->add_option("--format", runsArgs.format, "json, chrome, otlp or csv")
+        ->required()
+        ->check(CLI::IsMember({"json", "chrome", "otlp", "csv"}));
+    runsExport->add_option("-o,--output", runsArgs.outFile, "Write to FILE instead of stdout");
+    auto* runsRerun = runs->add_subcommand("rerun", "Run a stored run's team, input and seed again, as a new run");
+    addDb(runsRerun);
+    runsRerun->add_option("run", runsArgs.ids, "Run id (or a unique prefix)")->required()->expected(1);
+    runsRerun->add_flag("--json", runsArgs.json, "Print the new run as one JSON object");
+    auto* runsDelete = runs->add_subcommand("delete", "Delete runs and their spans");
+    addDb(runsDelete);
+    runsDelete->add_option("runs", runsArgs.ids, "Run ids")->required();
+    auto* runsPrune = runs->add_subcommand("prune", "Delete all but the N most recent finished runs");
+    addDb(runsPrune);
+    runsPrune->add_option("--keep", runsArgs.keep, "How many finished runs to keep")
+        ->required()
+        ->check(CLI::NonNegativeNumber);
 
     BenchArgs benchArgs;
     auto* bench = app.add_subcommand("bench", "Measure the engine: fan-out, scheduler overhead, early termination");
-    bench->add_option("which", benchArgs.which, "all, fanout, chain or early")
-        ->check(CLI::IsMember({"all", "fanout", "chain", "early"}));
+    bench->add_option("which", benchArgs.which, "all, fanout, chain, early or store")
+        ->check(CLI::IsMember({"all", "fanout", "chain", "early", "store"}));
+    std::string benchDb;
+    auto* benchDbOption =
+        bench->add_option("--db", benchDb, "store: the database file to measure in (default: a temporary file)");
     bench->add_option("--runs", benchArgs.runs, "Runs per measurement (medians are reported)")
         ->check(CLI::Range(1, 100));
     bench->add_option("--max-n", benchArgs.maxN, "Largest fan-out to measure")->check(CLI::Range(1, 100000));
@@ -104,8 +151,18 @@ int main(int argc, char** argv)
         return runValidate(context, validateFiles);
     if (*fmt)
         return runFormat(context, fmtFiles, check);
-    if (*bench)
+    if (*bench) {
+        if (*benchDbOption)
+            benchArgs.db = benchDb;
         return runBench(context, benchArgs);
+    }
+    if (*runs) {
+        for (const auto* sub : runs->get_subcommands())
+            runsArgs.action = sub->get_name();
+        if (!runsDb.empty())
+            runsArgs.db = runsDb;
+        return runRuns(context, runsArgs);
+    }
     if (*run) {
         if (runArgs.input.empty() && runArgs.task.empty()) {
             std::cerr << "run: give the input with --input TEXT, or a task with --task ID\n";
@@ -115,6 +172,8 @@ int main(int argc, char** argv)
             runArgs.seed = seed;
         if (*timeScaleOption)
             runArgs.timeScale = timeScale;
+        if (*runDbOption)
+            runArgs.db = runDb;
         return runTeam(context, runArgs);
     }
     return kExitBadInput;

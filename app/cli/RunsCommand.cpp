@@ -1,0 +1,327 @@
+// `conclave runs ...`: the run store from the command line.
+#include "Commands.h"
+
+#include "conclave/export/RunExport.h"
+#include "conclave/io/FileIo.h"
+#include "conclave/io/TeamJson.h"
+#include "conclave/store/RunAnalysis.h"
+#include "conclave/store/RunStore.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <ctime>
+#include <iomanip>
+#include <ostream>
+#include <sstream>
+
+namespace conclave::cli {
+
+namespace {
+
+using J = nlohmann::ordered_json;
+
+double ms(int64_t us)
+{
+    return std::round(double(us) / 10.0) / 100.0;
+}
+
+std::string msText(int64_t us)
+{
+    std::ostringstream out;
+    out << std::fixed << std::setprecision(1) << double(us) / 1000.0;
+    return out.str();
+}
+
+std::string costText(double usd)
+{
+    std::ostringstream out;
+    out << std::fixed << std::setprecision(6) << usd;
+    return out.str();
+}
+
+// 2026-01-31T12:00:00Z
+std::string isoTime(int64_t unixMs)
+{
+    const std::time_t t = std::time_t(unixMs / 1000);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buffer[32];
+    std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return buffer;
+}
+
+std::string cut(const std::string& text, size_t width)
+{
+    return text.size() < width ? text : text.substr(0, width - 2) + "~";
+}
+
+J summaryJson(const RunSummary& r)
+{
+    J j;
+    j["run_id"] = r.id.str();
+    j["team"] = r.teamName;
+    j["status"] = std::string(toString(r.status));
+    j["started_at"] = isoTime(r.startedAtMs);
+    j["started_at_ms"] = r.startedAtMs;
+    j["input"] = r.input;
+    j["seed"] = r.seed;
+    j["wall_ms"] = ms(r.wallUs);
+    j["critical_path_ms"] = ms(r.criticalPathUs);
+    j["tokens"] = r.tokensIn + r.tokensOut;
+    j["cost_usd"] = r.costUsd;
+    j["calls"] = r.calls;
+    j["answer"] = r.answer;
+    return j;
+}
+
+int list(const CliContext& context, RunStore& store, const RunsArgs& args)
+{
+    std::string error;
+    auto reader = store.reader(error);
+    RunFilter filter;
+    filter.team = args.team;
+    filter.status = runStatusFromString(args.status);
+    filter.limit = args.limit;
+    std::optional<std::vector<RunSummary>> runs;
+    if (reader)
+        runs = reader->list(filter, error);
+    if (!runs) {
+        context.err << "conclave: " << error << '\n';
+        return kExitFailed;
+    }
+    if (args.json) {
+        J array = J::array();
+        for (const auto& r : *runs)
+            array.push_back(summaryJson(r));
+        context.out << array.dump(2) << '\n';
+        return kExitOk;
+    }
+    context.out << std::left << std::setw(14) << "run" << std::setw(22) << "started (UTC)" << std::setw(22) << "team"
+                << std::setw(18) << "status" << std::right << std::setw(11) << "wall ms" << std::setw(9) << "tokens"
+                << std::setw(11) << "cost $"
+                << "  answer\n";
+    for (const auto& r : *runs) {
+        context.out << std::left << std::setw(14) << r.id.str() << std::setw(22) << isoTime(r.startedAtMs)
+                    << std::setw(22) << cut(r.teamName, 21) << std::setw(18) << toString(r.status) << std::right
+                    << std::setw(11) << msText(r.wallUs) << std::setw(9) << (r.tokensIn + r.tokensOut) << std::setw(11)
+                    << costText(r.costUsd) << "  " << cut(r.answer, 30) << '\n';
+    }
+    return kExitOk;
+}
+
+std::optional<StoredRun> loadRun(const CliContext& context, RunStore& store, const std::string& idOrPrefix,
+                                 bool withText)
+{
+    std::string error;
+    auto reader = store.reader(error);
+    std::optional<RunId> id;
+    if (reader)
+        id = reader->resolve(idOrPrefix, error);
+    std::optional<StoredRun> run;
+    if (id)
+        run = reader->load(*id, withText, error);
+    if (!run)
+        context.err << "conclave: " << error << " in " << store.path().string() << '\n';
+    return run;
+}
+
+J analysisJson(const StoredRun& run, const RunAnalysis& a)
+{
+    J j = summaryJson(run.summary);
+    J agents = J::array();
+    for (const auto& s : a.agents) {
+        J o;
+        o["node"] = s.node.str();
+        o["kind"] = s.kind;
+        o["status"] = std::string(toString(s.status));
+        o["calls"] = s.calls;
+        o["wall_ms"] = ms(s.wallUs);
+        o["busy_ms"] = ms(s.busyUs);
+        o["ttft_ms"] = s.ttftUs < 0 ? J(nullptr) : J(ms(s.ttftUs));
+        o["tokens_in"] = s.tokensIn;
+        o["tokens_out"] = s.tokensOut;
+        o["cost_usd"] = s.costUsd;
+        agents.push_back(o);
+    }
+    j["agents"] = agents;
+    J path = J::array();
+    for (const auto& n : a.criticalPath)
+        path.push_back(n.str());
+    j["critical_path"] = path;
+    j["parallelism"] = std::round(a.parallelism * 1000.0) / 1000.0;
+    J serial = J::array();
+    for (const auto& s : a.serialised) {
+        J nodes = J::array();
+        for (const auto& n : s.nodes)
+            nodes.push_back(n.str());
+        serial.push_back(nodes);
+    }
+    j["serialised_branches"] = serial;
+    return j;
+}
+
+int show(const CliContext& context, RunStore& store, const RunsArgs& args)
+{
+    const auto run = loadRun(context, store, args.ids.front(), false);
+    if (!run)
+        return kExitBadInput;
+    const auto a = RunAnalysis::of(*run);
+    if (args.json) {
+        context.out << analysisJson(*run, a).dump(2) << '\n';
+        return kExitOk;
+    }
+    const auto& r = run->summary;
+    auto& out = context.out;
+    out << "run " << r.id.str() << ": " << toString(r.status) << "  team " << r.teamName << ", started "
+        << isoTime(r.startedAtMs) << ", seed " << r.seed << '\n';
+    out << "input: " << r.input << '\n';
+    if (!r.answer.empty())
+        out << "answer: " << r.answer << '\n';
+    out << "wall " << msText(r.wallUs) << " ms, critical path " << msText(r.criticalPathUs) << " ms, " << r.calls
+        << " calls, " << (r.tokensIn + r.tokensOut) << " tokens, $" << costText(r.costUsd) << '\n';
+    out << "parallelism " << std::fixed << std::setprecision(2) << a.parallelism
+        << " (sum of agent busy time / wall time)\n\n";
+    out.unsetf(std::ios::fixed);
+    out << std::left << std::setw(20) << "agent" << std::setw(13) << "kind" << std::setw(18) << "status" << std::right
+        << std::setw(6) << "calls" << std::setw(10) << "wall ms" << std::setw(10) << "busy ms" << std::setw(9)
+        << "ttft ms" << std::setw(9) << "tokens" << std::setw(11) << "cost $" << '\n';
+    for (const auto& s : a.agents) {
+        out << std::left << std::setw(20) << cut(s.node.str(), 19) << std::setw(13) << s.kind << std::setw(18)
+            << toString(s.status) << std::right << std::setw(6) << s.calls << std::setw(10) << msText(s.wallUs)
+            << std::setw(10) << msText(s.busyUs) << std::setw(9) << (s.ttftUs < 0 ? "-" : msText(s.ttftUs))
+            << std::setw(9) << (s.tokensIn + s.tokensOut) << std::setw(11) << costText(s.costUsd) << '\n';
+    }
+    out << "\ncritical path:";
+    for (size_t i = 0; i < a.criticalPath.size(); ++i)
+        out << (i ? " -> " : " ") << a.criticalPath[i].str();
+    out << (a.criticalPath.empty() ? " (none recorded)\n" : "\n");
+    out << "drawn in parallel, ran one after another:";
+    if (a.serialised.empty())
+        out << " none";
+    for (size_t i = 0; i < a.serialised.size(); ++i) {
+        out << (i ? ";" : "");
+        for (size_t k = 0; k < a.serialised[i].nodes.size(); ++k)
+            out << (k ? ", " : " ") << a.serialised[i].nodes[k].str();
+    }
+    out << '\n';
+    return kExitOk;
+}
+
+int exportRunTo(const CliContext& context, RunStore& store, const RunsArgs& args)
+{
+    const auto format = exportFormatFromString(args.format);
+    const auto run = loadRun(context, store, args.ids.front(), format == ExportFormat::Json);
+    if (!run || !format)
+        return kExitBadInput;
+    const auto text = exportRun(*run, *format);
+    if (args.outFile.empty() || args.outFile == "-") {
+        context.out << text;
+        return kExitOk;
+    }
+    if (auto error = writeFileAtomically(args.outFile, text)) {
+        context.err << args.outFile << ": " << *error << '\n';
+        return kExitFailed;
+    }
+    return kExitOk;
+}
+
+int rerun(const CliContext& context, RunStore& store, const RunsArgs& args)
+{
+    const auto run = loadRun(context, store, args.ids.front(), false);
+    if (!run)
+        return kExitBadInput;
+    auto loaded = teamFromJsonText(run->teamJson);
+    if (!loaded.team) {
+        context.err << "conclave: run " << run->summary.id.str() << ": its stored team cannot be read\n";
+        return kExitBadInput;
+    }
+    if (!context.resources) {
+        context.err << "conclave: cannot find the resources folder (set CONCLAVE_RESOURCES)\n";
+        return kExitBadInput;
+    }
+    std::vector<std::string> errors;
+    auto resources = EngineResources::load(*context.resources, errors);
+    for (const auto& e : errors)
+        context.err << e << '\n';
+    if (!errors.empty())
+        return kExitBadInput;
+    RunRequest request{*loaded.team,
+                       run->summary.input,
+                       run->summary.seed,
+                       args.json,
+                       nullptr,
+                       store.path().string(),
+                       "run " + run->summary.id.str()};
+    return executeRun(context, std::move(resources), request);
+}
+
+int remove(const CliContext& context, RunStore& store, const RunsArgs& args)
+{
+    std::string error;
+    auto reader = store.reader(error);
+    if (!reader) {
+        context.err << "conclave: " << error << '\n';
+        return kExitFailed;
+    }
+    std::vector<RunId> ids;
+    for (const auto& given : args.ids) {
+        auto id = reader->resolve(given, error);
+        if (!id) {
+            context.err << "conclave: " << error << " in " << store.path().string() << "; nothing deleted\n";
+            return kExitBadInput;
+        }
+        ids.push_back(*id);
+    }
+    const auto deleted = store.remove(ids);
+    if (!deleted.error.empty()) {
+        context.err << "conclave: " << deleted.error << '\n';
+        return kExitFailed;
+    }
+    context.out << "deleted " << deleted.count << (deleted.count == 1 ? " run\n" : " runs\n");
+    return kExitOk;
+}
+
+int prune(const CliContext& context, RunStore& store, const RunsArgs& args)
+{
+    const auto deleted = store.prune(args.keep);
+    if (!deleted.error.empty()) {
+        context.err << "conclave: " << deleted.error << '\n';
+        return kExitFailed;
+    }
+    context.out << "deleted " << deleted.count << (deleted.count == 1 ? " run" : " runs") << ", kept the " << args.keep
+                << " most recent\n";
+    return kExitOk;
+}
+
+} // namespace
+
+int runRuns(const CliContext& context, const RunsArgs& args)
+{
+    auto opened = RunStore::open(RunStore::resolvePath(args.db));
+    if (!opened.store) {
+        context.err << "conclave: " << opened.error << '\n';
+        return kExitBadInput;
+    }
+    if (opened.store->recoveredRuns() > 0)
+        context.err << "conclave: marked " << opened.store->recoveredRuns()
+                    << " run(s) interrupted (their process had died)\n";
+    auto& store = *opened.store;
+    if (args.action == "list")
+        return list(context, store, args);
+    if (args.action == "show")
+        return show(context, store, args);
+    if (args.action == "export")
+        return exportRunTo(context, store, args);
+    if (args.action == "rerun") {
+        const int code = rerun(context, store, args);
+        return code;
+    }
+    if (args.action == "delete")
+        return remove(context, store, args);
+    if (args.action == "prune")
+        return prune(context, store, args);
+    return kExitBadInput;
+}
+
+} // namespace conclave::cli

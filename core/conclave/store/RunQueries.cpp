@@ -1,0 +1,198 @@
+#include "conclave/store/RunQueries.h"
+
+#include <nlohmann/json.hpp>
+
+namespace conclave {
+
+namespace {
+
+constexpr std::string_view kSummaryColumns =
+    "id, team_name, status, started_at_ms, ended_at_ms, input, seed, wall_us, critical_path_us, tokens_in, "
+    "tokens_out, cost_usd, calls, answer";
+
+RunSummary readSummary(const SqliteStatement& s)
+{
+    RunSummary r;
+    r.id = RunId(s.text(0));
+    r.teamName = s.text(1);
+    r.status = runStatusFromString(s.textView(2)).value_or(RunStatus::Failed);
+    r.startedAtMs = s.int64(3);
+    r.endedAtMs = s.isNull(4) ? -1 : s.int64(4);
+    r.input = s.text(5);
+    r.seed = uint64_t(s.int64(6));
+    r.wallUs = s.int64(7);
+    r.criticalPathUs = s.int64(8);
+    r.tokensIn = s.int64(9);
+    r.tokensOut = s.int64(10);
+    r.costUsd = s.real(11);
+    r.calls = int(s.int64(12));
+    r.answer = s.text(13);
+    return r;
+}
+
+} // namespace
+
+std::unique_ptr<RunQueries> RunQueries::open(const std::filesystem::path& file, std::string& error)
+{
+    SqliteDb db;
+    if (auto e = db.open(file, SqliteDb::Mode::ReadWrite)) {
+        error = *e;
+        return nullptr;
+    }
+    return std::unique_ptr<RunQueries>(new RunQueries(std::move(db)));
+}
+
+bool RunQueries::begin(std::string& error)
+{
+    if (auto e = m_db.exec("BEGIN")) {
+        error = *e;
+        return false;
+    }
+    return true;
+}
+
+void RunQueries::end()
+{
+    m_db.exec("COMMIT");
+}
+
+std::optional<std::vector<RunSummary>> RunQueries::list(const RunFilter& filter, std::string& error)
+{
+    std::string sql = "SELECT " + std::string(kSummaryColumns) + " FROM runs WHERE 1";
+    if (!filter.team.empty())
+        sql += " AND team_name = ?1";
+    if (filter.status)
+        sql += " AND status = ?2";
+    sql += " ORDER BY started_at_ms DESC, rowid DESC";
+    if (filter.limit > 0)
+        sql += " LIMIT " + std::to_string(filter.limit);
+    auto s = m_db.prepare(sql);
+    if (!s.valid()) {
+        error = m_db.lastError();
+        return std::nullopt;
+    }
+    if (!filter.team.empty())
+        s.bind(1, std::string_view(filter.team));
+    if (filter.status)
+        s.bind(2, toString(*filter.status));
+    std::vector<RunSummary> runs;
+    while (s.step())
+        runs.push_back(readSummary(s));
+    if (!s.error().empty()) {
+        error = s.error();
+        return std::nullopt;
+    }
+    return runs;
+}
+
+std::optional<RunId> RunQueries::resolve(const std::string& idOrPrefix, std::string& error)
+{
+    auto s = m_db.prepare("SELECT id FROM runs WHERE substr(id, 1, length(?1)) = ?1 ORDER BY id = ?1 DESC LIMIT 2");
+    s.bind(1, std::string_view(idOrPrefix));
+    std::vector<std::string> found;
+    while (s.step())
+        found.push_back(s.text(0));
+    if (!s.error().empty()) {
+        error = s.error();
+        return std::nullopt;
+    }
+    if (idOrPrefix.empty() || found.empty()) {
+        error = "no run \"" + idOrPrefix + "\"";
+        return std::nullopt;
+    }
+    if (found.size() > 1 && found.front() != idOrPrefix) {
+        error = "\"" + idOrPrefix + "\" names more than one run; give more of the id";
+        return std::nullopt;
+    }
+    return RunId(found.front());
+}
+
+std::optional<StoredRun> RunQueries::load(const RunId& id, bool withText, std::string& error)
+{
+    if (!begin(error))
+        return std::nullopt;
+    StoredRun run;
+    auto s = m_db.prepare(
+        "SELECT " + std::string(kSummaryColumns) +
+        ", team_json, output, confidence, output_error, critical_path, output_status FROM runs WHERE id = ?1");
+    s.bind(1, std::string_view(id.str()));
+    if (!s.step()) {
+        error = s.error().empty() ? "no run \"" + id.str() + "\"" : s.error();
+        end();
+        return std::nullopt;
+    }
+    run.summary = readSummary(s);
+    run.teamJson = s.text(14);
+    run.output.text = s.text(15);
+    run.output.answer = run.summary.answer;
+    run.output.confidence = s.real(16);
+    run.output.error = s.text(17);
+    run.output.status = statusFromString(s.textView(19)).value_or(Status::Running);
+    const auto path = nlohmann::json::parse(s.textView(18), nullptr, false);
+    if (path.is_array()) {
+        for (const auto& node : path) {
+            if (node.is_string())
+                run.criticalPath.emplace_back(node.get<std::string>());
+        }
+    }
+
+    auto spans = m_db.prepare("SELECT id, parent, node, kind, name, start_us, end_us, status, attempt, round, model, "
+                              "tokens_in, tokens_out, cost_usd, ttft_us, planned_ms, error FROM spans "
+                              "WHERE run_id = ?1 ORDER BY id");
+    spans.bind(1, std::string_view(id.str()));
+    while (spans.step()) {
+        Span sp;
+        sp.id = SpanId(spans.int64(0));
+        sp.parent = spans.isNull(1) ? 0 : SpanId(spans.int64(1));
+        sp.node = NodeId(spans.text(2));
+        sp.kind = spanKindFromString(spans.textView(3)).value_or(SpanKind::Node);
+        sp.name = spans.text(4);
+        sp.startUs = spans.int64(5);
+        sp.endUs = spans.isNull(6) ? -1 : spans.int64(6);
+        sp.status = statusFromString(spans.textView(7)).value_or(Status::Running);
+        sp.attempt = int(spans.int64(8));
+        sp.round = int(spans.int64(9));
+        sp.model = spans.text(10);
+        sp.tokensIn = spans.int64(11);
+        sp.tokensOut = spans.int64(12);
+        sp.costUsd = spans.real(13);
+        sp.ttftUs = spans.isNull(14) ? -1 : spans.int64(14);
+        sp.plannedMs = spans.real(15);
+        sp.error = spans.text(16);
+        run.spans.push_back(std::move(sp));
+    }
+
+    auto nodes = m_db.prepare("SELECT node, status, text, answer, confidence, tokens_in, tokens_out, cost_usd, "
+                              "error, queued_us, finished_us FROM node_results WHERE run_id = ?1 ORDER BY rowid");
+    nodes.bind(1, std::string_view(id.str()));
+    while (nodes.step()) {
+        StoredNode n;
+        n.node = NodeId(nodes.text(0));
+        n.result.status = statusFromString(nodes.textView(1)).value_or(Status::Failed);
+        n.result.text = nodes.text(2);
+        n.result.answer = nodes.text(3);
+        n.result.confidence = nodes.real(4);
+        n.result.tokensIn = nodes.int64(5);
+        n.result.tokensOut = nodes.int64(6);
+        n.result.costUsd = nodes.real(7);
+        n.result.error = nodes.text(8);
+        n.queuedUs = nodes.isNull(9) ? -1 : nodes.int64(9);
+        n.finishedUs = nodes.isNull(10) ? -1 : nodes.int64(10);
+        run.nodes.push_back(std::move(n));
+    }
+    if (withText) {
+        auto texts = m_db.prepare("SELECT span_id, text FROM span_text WHERE run_id = ?1");
+        texts.bind(1, std::string_view(id.str()));
+        while (texts.step())
+            run.texts.emplace(SpanId(texts.int64(0)), texts.text(1));
+    }
+    const auto failure = !spans.error().empty() ? spans.error() : nodes.error();
+    end();
+    if (!failure.empty()) {
+        error = failure;
+        return std::nullopt;
+    }
+    return run;
+}
+
+} // namespace conclave

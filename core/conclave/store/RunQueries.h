@@ -1,0 +1,43 @@
+#pragma once
+
+#include "conclave/store/SqliteDb.h"
+#include "conclave/store/StoredRun.h"
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace conclave {
+
+struct RunFilter {
+    std::string team;                // exact team name; empty: any
+    std::optional<RunStatus> status; // any when unset
+    int limit = 0;                   // 0: no limit
+};
+
+// Reads the run store on a connection of its own. Each call reads one
+// consistent snapshot (a read transaction), so a run is seen either before or
+// after a commit of the writer, never half-way; WAL means the writer is never
+// blocked. Not thread-safe: one RunQueries per thread.
+class RunQueries {
+public:
+    static std::unique_ptr<RunQueries> open(const std::filesystem::path& file, std::string& error);
+
+    // Newest first.
+    std::optional<std::vector<RunSummary>> list(const RunFilter& filter, std::string& error);
+    // A whole run: summary, team, output, spans, node results and (when asked) streamed text.
+    std::optional<StoredRun> load(const RunId& id, bool withText, std::string& error);
+    // The run an id or a unique prefix of one names.
+    std::optional<RunId> resolve(const std::string& idOrPrefix, std::string& error);
+
+private:
+    explicit RunQueries(SqliteDb db) : m_db(std::move(db)) {}
+    bool begin(std::string& error);
+    void end();
+
+    SqliteDb m_db;
+};
+
+} // namespace conclave

@@ -1,0 +1,57 @@
+#pragma once
+
+#include "conclave/engine/RunObserver.h"
+#include "conclave/store/RunStoreWriter.h"
+#include "conclave/store/StoredRun.h"
+
+#include <cstddef>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+
+namespace conclave {
+
+struct Team;
+
+// Records one run into the store: an observer that copies each engine event
+// into the writer's queue and returns. It never touches SQLite on an engine
+// thread. Streamed text is gathered per span, up to a cap, and queued when the
+// span ends. Must outlive the run it observes (as every observer must).
+class RunRecorder : public RunObserver {
+public:
+    RunRecorder(RunId id, const Team& team, std::shared_ptr<RunStoreWriter> writer, size_t textCap);
+    ~RunRecorder() override;
+
+    const RunId& id() const { return m_id; }
+    // What has reached the database so far.
+    const WriteProgress& progress() const { return *m_progress; }
+    // Blocks until every event seen so far is committed; the writer's error, if any.
+    std::string waitUntilStored();
+
+    void runStarted(std::string_view runInput, uint64_t seed) override;
+    void nodeQueued(const NodeId& node, int64_t atUs) override;
+    void spanStarted(const Span& span) override;
+    void nodeToken(const NodeId& node, SpanId span, std::string_view text, int64_t atUs) override;
+    void spanFinished(const Span& span) override;
+    void nodeFinished(const NodeId& node, const NodeResult& result, int64_t atUs) override;
+    void runFinished(const RunResult& result) override;
+
+private:
+    struct Text {
+        std::string text;
+        bool truncated = false;
+    };
+
+    RunId m_id;
+    std::string m_teamName;
+    std::string m_teamJson;
+    std::shared_ptr<RunStoreWriter> m_writer;
+    std::shared_ptr<WriteProgress> m_progress;
+    size_t m_textCap;
+    // Touched only from observer calls, which the engine serialises per run.
+    std::unordered_map<SpanId, Text> m_texts;
+    std::map<NodeId, int64_t> m_queuedAt;
+};
+
+} // namespace conclave

@@ -1,0 +1,267 @@
+#include "conclave/store/RunStore.h"
+
+#include "conclave/model/Team.h"
+#include "conclave/store/ProcessIdentity.h"
+#include "conclave/store/StoreSchema.h"
+
+#include <sqlite3.h>
+
+#include <array>
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <iomanip>
+#include <random>
+#include <sstream>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace conclave {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::string_view kSqliteHeader{"SQLite format 3\0", 16};
+
+// What is wrong with an existing file, judged from its bytes and mode alone.
+std::optional<std::string> checkExistingFile(const fs::path& file)
+{
+    const std::string name = file.string();
+    struct stat st {};
+    if (::stat(file.c_str(), &st) != 0)
+        return name + ": cannot be read";
+    if (S_ISDIR(st.st_mode))
+        return name + ": is a folder, not a database file";
+    if (st.st_size == 0)
+        return name + ": the file is empty, not a Conclave run store";
+    std::ifstream in(file, std::ios::binary);
+    std::array<char, 16> header{};
+    in.read(header.data(), header.size());
+    if (!in)
+        return name + ": not an SQLite database";
+    if (std::string_view(header.data(), header.size()) != kSqliteHeader)
+        return name + ": not an SQLite database";
+    // Root may write anywhere; a file without write bits is still meant to be left alone.
+    if ((st.st_mode & 0222) == 0 || ::access(file.c_str(), W_OK) != 0)
+        return name + ": the database is read-only";
+    return std::nullopt;
+}
+
+bool isCorruption(int code)
+{
+    return code == SQLITE_CORRUPT || code == SQLITE_NOTADB;
+}
+
+} // namespace
+
+RunStore::Opened RunStore::open(const fs::path& file)
+{
+    return open(file, Options{});
+}
+
+RunStore::Opened RunStore::open(const fs::path& file, Options options)
+{
+    const std::string name = file.string();
+    std::error_code ec;
+    const bool exists = fs::exists(file, ec);
+    if (exists) {
+        if (auto problem = checkExistingFile(file))
+            return {nullptr, *problem};
+    } else if (file.has_parent_path() && !fs::exists(file.parent_path(), ec)) {
+        fs::create_directories(file.parent_path(), ec);
+        if (ec)
+            return {nullptr, name + ": cannot create its folder (" + ec.message() + ")"};
+    }
+    SqliteDb db;
+    if (auto e = db.open(file, exists ? SqliteDb::Mode::ReadWrite : SqliteDb::Mode::Create))
+        return {nullptr, name + ": cannot open (" + *e + ")"};
+    if (db.readOnly())
+        return {nullptr, name + ": the database is read-only"};
+
+    // Reads only, until the file is known to be ours and not from the future.
+    const auto version = db.queryInt("PRAGMA user_version");
+    const auto tables = db.queryInt("SELECT count(*) FROM sqlite_master");
+    if (!version || !tables) {
+        if (isCorruption(db.lastErrorCode()))
+            return {nullptr, name + ": the database is corrupt (" + db.lastError() + ")"};
+        return {nullptr, name + ": cannot read (" + db.lastError() + ")"};
+    }
+    if (*version > StoreSchema::currentVersion())
+        return {nullptr, name + ": written by a newer Conclave (store schema version " + std::to_string(*version) +
+                             "; this one reads up to " + std::to_string(StoreSchema::currentVersion()) + ")"};
+    if (*version == 0 && *tables > 0)
+        return {nullptr, name + ": an SQLite database, but not a Conclave run store"};
+
+    if (auto e = db.exec("PRAGMA journal_mode = WAL"))
+        return {nullptr, name + ": cannot switch to WAL (" + *e + ")"};
+    db.exec("PRAGMA synchronous = NORMAL");
+    if (auto e = StoreSchema::migrate(db)) {
+        if (isCorruption(db.lastErrorCode()))
+            return {nullptr, name + ": the database is corrupt (" + *e + ")"};
+        return {nullptr, name + ": cannot prepare the schema (" + *e + ")"};
+    }
+    std::unique_ptr<RunStore> store(new RunStore(file, std::move(db), options));
+    store->m_recovered = store->recoverInterrupted();
+    return {std::move(store), {}};
+}
+
+fs::path RunStore::defaultPath()
+{
+    const char* xdg = std::getenv("XDG_DATA_HOME");
+    fs::path base;
+    if (xdg && *xdg && fs::path(xdg).is_absolute()) {
+        base = xdg;
+    } else {
+        const char* home = std::getenv("HOME");
+        base = fs::path(home && *home ? home : ".") / ".local" / "share";
+    }
+    return base / "conclave" / "runs.sqlite";
+}
+
+fs::path RunStore::resolvePath(const std::optional<std::string>& dbOption)
+{
+    if (dbOption && !dbOption->empty())
+        return *dbOption;
+    const char* env = std::getenv("CONCLAVE_DB");
+    if (env && *env)
+        return env;
+    return defaultPath();
+}
+
+RunStore::RunStore(fs::path path, SqliteDb db, Options options)
+    : m_path(std::move(path)), m_db(std::move(db)), m_options(options)
+{
+}
+
+RunStore::~RunStore() = default;
+
+RunId RunStore::newRunId()
+{
+    std::random_device device;
+    std::mt19937_64 rng((uint64_t(device()) << 32) ^ device() ^
+                        uint64_t(std::chrono::steady_clock::now().time_since_epoch().count()));
+    std::ostringstream out;
+    out << std::hex << std::setw(16) << std::setfill('0') << rng();
+    return RunId(out.str().substr(0, 12));
+}
+
+std::unique_ptr<RunRecorder> RunStore::record(const Team& team, std::string& error)
+{
+    if (!m_writer) {
+        m_writer = RunStoreWriter::start(m_path, m_options.writer, error);
+        if (!m_writer) {
+            error = m_path.string() + ": cannot write (" + error + ")";
+            return nullptr;
+        }
+    }
+    return std::make_unique<RunRecorder>(newRunId(), team, m_writer, m_options.textCapBytes);
+}
+
+void RunStore::flush()
+{
+    if (m_writer)
+        m_writer->flush();
+}
+
+std::unique_ptr<RunQueries> RunStore::reader(std::string& error) const
+{
+    auto queries = RunQueries::open(m_path, error);
+    if (!queries)
+        error = m_path.string() + ": " + error;
+    return queries;
+}
+
+int RunStore::recoverInterrupted()
+{
+    std::vector<std::string> dead;
+    {
+        auto s = m_db.prepare("SELECT id, host, pid, pid_start FROM runs WHERE status = 'running'");
+        while (s.valid() && s.step()) {
+            const ProcessIdentity writer{s.text(1), s.int64(2), s.int64(3)};
+            if (!writer.alive())
+                dead.push_back(s.text(0));
+        }
+    }
+    if (dead.empty() || m_db.exec("BEGIN IMMEDIATE"))
+        return 0;
+    // Totals from what was committed, so the run reads back as far as it got.
+    auto update = m_db.prepare(
+        "UPDATE runs SET status = 'interrupted', "
+        "wall_us = coalesce((SELECT max(coalesce(end_us, start_us)) FROM spans WHERE run_id = ?1), 0), "
+        "tokens_in = coalesce((SELECT sum(tokens_in) FROM spans WHERE run_id = ?1 AND kind = 'attempt'), 0), "
+        "tokens_out = coalesce((SELECT sum(tokens_out) FROM spans WHERE run_id = ?1 AND kind = 'attempt'), 0), "
+        "cost_usd = coalesce((SELECT sum(cost_usd) FROM spans WHERE run_id = ?1 AND kind = 'attempt'), 0), "
+        "calls = (SELECT count(*) FROM spans WHERE run_id = ?1 AND kind = 'attempt') "
+        "WHERE id = ?1 AND status = 'running'");
+    auto setEnd = m_db.prepare("UPDATE runs SET ended_at_ms = started_at_ms + wall_us / 1000 WHERE id = ?1");
+    int count = 0;
+    for (const auto& id : dead) {
+        update.bind(1, std::string_view(id));
+        update.step();
+        count += int(m_db.changes());
+        update.reset();
+        setEnd.bind(1, std::string_view(id));
+        setEnd.step();
+        setEnd.reset();
+    }
+    if (m_db.exec("COMMIT")) {
+        m_db.exec("ROLLBACK");
+        return 0;
+    }
+    return count;
+}
+
+RunStore::Deleted RunStore::remove(const std::vector<RunId>& ids)
+{
+    std::vector<std::string> raw;
+    for (const auto& id : ids)
+        raw.push_back(id.str());
+    return removeWhere(raw);
+}
+
+RunStore::Deleted RunStore::prune(int keep)
+{
+    std::vector<std::string> ids;
+    auto s = m_db.prepare("SELECT id FROM runs WHERE status != 'running' "
+                          "ORDER BY started_at_ms DESC, id DESC LIMIT -1 OFFSET ?1");
+    s.bind(1, int64_t(std::max(keep, 0)));
+    while (s.step())
+        ids.push_back(s.text(0));
+    if (!s.error().empty())
+        return {0, m_path.string() + ": " + s.error()};
+    return removeWhere(ids);
+}
+
+RunStore::Deleted RunStore::removeWhere(const std::vector<std::string>& ids)
+{
+    if (ids.empty())
+        return {};
+    if (auto e = m_db.exec("BEGIN IMMEDIATE"))
+        return {0, m_path.string() + ": " + *e};
+    int count = 0;
+    for (const char* sql : {"DELETE FROM spans WHERE run_id = ?1", "DELETE FROM span_text WHERE run_id = ?1",
+                            "DELETE FROM node_results WHERE run_id = ?1", "DELETE FROM runs WHERE id = ?1"}) {
+        auto s = m_db.prepare(sql);
+        const bool runs = std::string_view(sql).find("FROM runs") != std::string_view::npos;
+        for (const auto& id : ids) {
+            s.bind(1, std::string_view(id));
+            s.step();
+            if (!s.error().empty()) {
+                const auto error = s.error();
+                m_db.exec("ROLLBACK");
+                return {0, m_path.string() + ": " + error};
+            }
+            if (runs)
+                count += int(m_db.changes());
+            s.reset();
+        }
+    }
+    if (auto e = m_db.exec("COMMIT")) {
+        m_db.exec("ROLLBACK");
+        return {0, m_path.string() + ": " + *e};
+    }
+    return {count, {}};
+}
+
+} // namespace conclave

@@ -1,0 +1,125 @@
+#include "conclave/store/StoreSchema.h"
+
+#include <array>
+#include <string_view>
+
+namespace conclave {
+
+namespace {
+
+// Never edit a migration that has shipped: add the next one.
+constexpr std::array<std::string_view, 1> kMigrations{
+    // 1: runs, spans, streamed text, node results.
+    R"sql(
+CREATE TABLE runs (
+  id               TEXT PRIMARY KEY,
+  team_name        TEXT NOT NULL,
+  team_json        TEXT NOT NULL,
+  input            TEXT NOT NULL,
+  seed             INTEGER NOT NULL,
+  status           TEXT NOT NULL,
+  started_at_ms    INTEGER NOT NULL,
+  ended_at_ms      INTEGER,
+  output           TEXT,
+  answer           TEXT,
+  confidence       REAL,
+  output_status    TEXT,
+  output_error     TEXT,
+  wall_us          INTEGER NOT NULL DEFAULT 0,
+  critical_path_us INTEGER NOT NULL DEFAULT 0,
+  critical_path    TEXT NOT NULL DEFAULT '[]',
+  tokens_in        INTEGER NOT NULL DEFAULT 0,
+  tokens_out       INTEGER NOT NULL DEFAULT 0,
+  cost_usd         REAL NOT NULL DEFAULT 0,
+  calls            INTEGER NOT NULL DEFAULT 0,
+  host             TEXT NOT NULL DEFAULT '',
+  pid              INTEGER NOT NULL DEFAULT 0,
+  pid_start        INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX runs_by_time ON runs(started_at_ms);
+CREATE INDEX runs_by_team ON runs(team_name, started_at_ms);
+CREATE INDEX runs_by_status ON runs(status);
+CREATE TABLE spans (
+  run_id      TEXT NOT NULL,
+  id          INTEGER NOT NULL,
+  parent      INTEGER,
+  node        TEXT NOT NULL,
+  kind        TEXT NOT NULL,
+  name        TEXT NOT NULL,
+  start_us    INTEGER NOT NULL,
+  end_us      INTEGER,
+  status      TEXT NOT NULL,
+  attempt     INTEGER NOT NULL DEFAULT 0,
+  round       INTEGER NOT NULL DEFAULT 0,
+  model       TEXT,
+  tokens_in   INTEGER NOT NULL DEFAULT 0,
+  tokens_out  INTEGER NOT NULL DEFAULT 0,
+  cost_usd    REAL NOT NULL DEFAULT 0,
+  ttft_us     INTEGER,
+  planned_ms  REAL NOT NULL DEFAULT 0,
+  error       TEXT,
+  PRIMARY KEY (run_id, id)
+) WITHOUT ROWID;
+CREATE TABLE span_text (
+  run_id     TEXT NOT NULL,
+  span_id    INTEGER NOT NULL,
+  text       TEXT NOT NULL,
+  truncated  INTEGER NOT NULL DEFAULT 0,
+  UNIQUE (run_id, span_id)
+);
+CREATE TABLE node_results (
+  run_id      TEXT NOT NULL,
+  node        TEXT NOT NULL,
+  status      TEXT NOT NULL,
+  text        TEXT NOT NULL,
+  answer      TEXT NOT NULL,
+  confidence  REAL NOT NULL DEFAULT 0,
+  tokens_in   INTEGER NOT NULL DEFAULT 0,
+  tokens_out  INTEGER NOT NULL DEFAULT 0,
+  cost_usd    REAL NOT NULL DEFAULT 0,
+  error       TEXT,
+  queued_us   INTEGER,
+  finished_us INTEGER,
+  UNIQUE (run_id, node)
+);
+)sql",
+};
+
+} // namespace
+
+int StoreSchema::currentVersion()
+{
+    return int(kMigrations.size());
+}
+
+std::optional<std::string> StoreSchema::migrate(SqliteDb& db)
+{
+    if (auto error = db.exec("BEGIN IMMEDIATE"))
+        return error;
+    // Read inside the write transaction: another process may have migrated meanwhile.
+    const auto version = db.queryInt("PRAGMA user_version");
+    if (!version) {
+        const auto error = db.lastError();
+        db.exec("ROLLBACK");
+        return error;
+    }
+    for (auto v = size_t(*version); v < kMigrations.size(); ++v) {
+        if (auto error = db.exec(kMigrations[v])) {
+            db.exec("ROLLBACK");
+            return "migration " + std::to_string(v + 1) + ": " + *error;
+        }
+    }
+    if (size_t(*version) < kMigrations.size()) {
+        if (auto error = db.exec("PRAGMA user_version = " + std::to_string(kMigrations.size()))) {
+            db.exec("ROLLBACK");
+            return error;
+        }
+    }
+    if (auto error = db.exec("COMMIT")) {
+        db.exec("ROLLBACK");
+        return error;
+    }
+    return std::nullopt;
+}
+
+} // namespace conclave

@@ -1,0 +1,69 @@
+#pragma once
+
+#include "conclave/engine/RunResult.h"
+#include "conclave/engine/Span.h"
+
+#include <cstdint>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace conclave {
+
+// What a RunRecorder asks the writer thread to store. Plain values, copied
+// out of the engine's events so the engine never waits on SQLite.
+namespace write_op {
+
+struct RunBegin {
+    std::string run;
+    std::string teamName;
+    std::string teamJson;
+    std::string input;
+    uint64_t seed = 0;
+    int64_t startedAtMs = 0;
+    std::string host;
+    int64_t pid = 0;
+    int64_t pidStart = 0;
+};
+
+struct SpanRow {
+    std::string run;
+    Span span;
+    bool finished = false;
+};
+
+struct SpanText {
+    std::string run;
+    SpanId span = 0;
+    std::string text;
+    bool truncated = false;
+};
+
+struct NodeRow {
+    std::string run;
+    NodeId node;
+    NodeResult result;
+    int64_t queuedUs = -1;
+    int64_t finishedUs = -1;
+};
+
+struct RunEnd {
+    std::string run;
+    RunStatus status = RunStatus::Ok;
+    NodeResult output;
+    int64_t endedAtMs = 0;
+    int64_t wallUs = 0;
+    std::vector<NodeId> criticalPath;
+    int64_t criticalPathUs = 0;
+    int64_t tokensIn = 0;
+    int64_t tokensOut = 0;
+    double costUsd = 0;
+    int calls = 0;
+};
+
+} // namespace write_op
+
+using WriteOp =
+    std::variant<write_op::RunBegin, write_op::SpanRow, write_op::SpanText, write_op::NodeRow, write_op::RunEnd>;
+
+} // namespace conclave

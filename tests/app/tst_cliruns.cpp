@@ -1,0 +1,273 @@
+// `conclave run` stores every run; `conclave runs list|show|export|rerun|delete|prune`
+// read and manage the store; bad database files are refused untouched.
+#include <QtTest>
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+
+namespace {
+
+struct Result {
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+const QString kBinary = QStringLiteral(CONCLAVE_BIN_DIR "/conclave");
+const QString kExamples = QStringLiteral(CONCLAVE_RESOURCES "/examples/");
+
+Result conclave(const QStringList& args, const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment())
+{
+    QProcess process;
+    auto clean = env;
+    clean.remove("CONCLAVE_DB");
+    if (env.contains("CONCLAVE_DB") && env.value("CONCLAVE_DB") != "unset")
+        clean.insert("CONCLAVE_DB", env.value("CONCLAVE_DB"));
+    process.setProcessEnvironment(clean);
+    process.start(kBinary, args);
+    Result r;
+    if (!process.waitForStarted(10000) || !process.waitForFinished(120000)) {
+        process.kill();
+        process.waitForFinished();
+        return r;
+    }
+    if (process.exitStatus() == QProcess::NormalExit)
+        r.exitCode = process.exitCode();
+    r.out = QString::fromUtf8(process.readAllStandardOutput());
+    r.err = QString::fromUtf8(process.readAllStandardError());
+    return r;
+}
+
+QJsonDocument json(const QString& text)
+{
+    return QJsonDocument::fromJson(text.toUtf8());
+}
+
+QByteArray bytes(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+} // namespace
+
+class TestCliRuns : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    QString m_db;
+    QString m_runId;
+    QJsonObject m_run;
+
+    QStringList withDb(QStringList args) const { return args << "--db" << m_db; }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        m_db = m_dir.path() + "/runs.sqlite";
+    }
+
+    void runStoresTheRunAndPrintsItsId()
+    {
+        const auto r = conclave(withDb({"run", kExamples + "keyword-vote.team.json", "--task", "math-001", "--json",
+                                        "--time-scale", "0.01", "--seed", "5"}));
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.err, QString());
+        m_run = json(r.out).object();
+        m_runId = m_run.value("run_id").toString();
+        QCOMPARE(m_runId.size(), 12);
+        const auto list = conclave(withDb({"runs", "list", "--json"}));
+        QCOMPARE(list.exitCode, 0);
+        QCOMPARE(list.err, QString());
+        const auto runs = json(list.out).array();
+        QCOMPARE(runs.size(), 1);
+        const auto run = runs.first().toObject();
+        QCOMPARE(run.value("run_id").toString(), m_runId);
+        QCOMPARE(run.value("status").toString(), m_run.value("status").toString());
+        QCOMPARE(run.value("seed").toInt(), 5);
+        QCOMPARE(run.value("team").toString(), QString("Keyword routing with a vote"));
+        QCOMPARE(run.value("answer").toString(), m_run.value("answer").toString());
+        QCOMPARE(run.value("wall_ms").toDouble(), m_run.value("wall_ms").toDouble());
+
+        // The human form names the same id on its first line.
+        const auto human = conclave(withDb(
+            {"run", kExamples + "keyword-vote.team.json", "--input", "Calculate 323 + 460.", "--time-scale", "0.01"}));
+        QCOMPARE(human.exitCode, 0);
+        const auto id = human.out.section(' ', 1, 1).chopped(1);
+        const auto listed = conclave(withDb({"runs", "list", "--limit", "1"}));
+        QCOMPARE(listed.exitCode, 0);
+        QCOMPARE(listed.out.split('\n').value(1).left(12), id);
+    }
+
+    void listFilters()
+    {
+        QCOMPARE(json(conclave(withDb({"runs", "list", "--json", "--limit", "1"})).out).array().size(), 1);
+        QCOMPARE(json(conclave(withDb({"runs", "list", "--json", "--team", "nobody"})).out).array().size(), 0);
+        QCOMPARE(json(conclave(withDb({"runs", "list", "--json", "--status", "interrupted"})).out).array().size(), 0);
+        const auto bad = conclave(withDb({"runs", "list", "--status", "weird"}));
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY(bad.err.contains("--status"));
+    }
+
+    void show()
+    {
+        const auto r = conclave(withDb({"runs", "show", m_runId.left(6)}));
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.err, QString());
+        QVERIFY(r.out.startsWith("run " + m_runId + ": " + m_run.value("status").toString()));
+        QVERIFY(r.out.contains("\nparallelism "));
+        QVERIFY(r.out.contains("\ncritical path: in -> "));
+        QVERIFY(r.out.contains("\ndrawn in parallel, ran one after another: "));
+        const auto j = json(conclave(withDb({"runs", "show", m_runId, "--json"})).out).object();
+        QCOMPARE(j.value("run_id").toString(), m_runId);
+        const auto agents = j.value("agents").toArray();
+        QCOMPARE(agents.size(), 6); // every node of keyword-vote
+        for (const auto& a : agents) {
+            for (const auto* key : {"node", "kind", "status", "calls", "wall_ms", "busy_ms", "ttft_ms", "tokens_in",
+                                    "tokens_out", "cost_usd"})
+                QVERIFY2(a.toObject().contains(key), key);
+        }
+        QCOMPARE(j.value("critical_path").toArray(), m_run.value("critical_path").toArray());
+        QVERIFY(j.value("parallelism").toDouble() > 0);
+        QVERIFY(j.value("serialised_branches").isArray());
+
+        const auto missing = conclave(withDb({"runs", "show", "zzzz"}));
+        QCOMPARE(missing.exitCode, 2);
+        QCOMPARE(missing.err, "conclave: no run \"zzzz\" in " + m_db + "\n");
+    }
+
+    void exports()
+    {
+        const int spans = m_run.value("spans").toArray().size();
+        for (const QString format : {"json", "chrome", "otlp", "csv"}) {
+            const auto file = m_dir.path() + "/export." + format;
+            const auto r = conclave(withDb({"runs", "export", m_runId, "--format", format, "-o", file}));
+            QCOMPARE(r.exitCode, 0);
+            QCOMPARE(r.out, QString());
+            QCOMPARE(r.err, QString());
+            const auto content = bytes(file);
+            if (format == "csv") {
+                QCOMPARE(content.count("\r\n"), spans + 1);
+                QVERIFY(content.startsWith("run_id,span_id,parent,node,kind,name,"));
+                continue;
+            }
+            const auto doc = QJsonDocument::fromJson(content);
+            QVERIFY2(doc.isObject(), qPrintable(format));
+            if (format == "json") {
+                QCOMPARE(doc.object().value("spans").toArray().size(), spans);
+                QCOMPARE(doc.object().value("output").toString(), m_run.value("output").toString());
+            } else if (format == "chrome") {
+                int x = 0;
+                for (const auto& e : doc.object().value("traceEvents").toArray())
+                    x += e.toObject().value("ph").toString() == "X";
+                QCOMPARE(x, spans);
+            } else {
+                const auto otlpSpans = doc.object()
+                                           .value("resourceSpans")
+                                           .toArray()
+                                           .first()
+                                           .toObject()
+                                           .value("scopeSpans")
+                                           .toArray()
+                                           .first()
+                                           .toObject()
+                                           .value("spans")
+                                           .toArray();
+                QCOMPARE(otlpSpans.size(), spans);
+            }
+        }
+        const auto toStdout = conclave(withDb({"runs", "export", m_runId, "--format", "csv"}));
+        QCOMPARE(toStdout.exitCode, 0);
+        QCOMPARE(toStdout.out.toUtf8(), bytes(m_dir.path() + "/export.csv"));
+        const auto badFormat = conclave(withDb({"runs", "export", m_runId, "--format", "xml"}));
+        QCOMPARE(badFormat.exitCode, 2);
+    }
+
+    // The stored team, input and seed again: on the local backend, the same outputs.
+    void rerunReproducesOutputs()
+    {
+        const auto r = conclave(withDb({"runs", "rerun", m_runId, "--json"}));
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.err, QString());
+        const auto again = json(r.out).object();
+        QVERIFY(again.value("run_id").toString() != m_runId);
+        QCOMPARE(again.value("status").toString(), m_run.value("status").toString());
+        QCOMPARE(again.value("output").toString(), m_run.value("output").toString());
+        QCOMPARE(again.value("answer").toString(), m_run.value("answer").toString());
+        QCOMPARE(again.value("tokens").toInt(), m_run.value("tokens").toInt());
+        QCOMPARE(again.value("cost_usd").toDouble(), m_run.value("cost_usd").toDouble());
+        const auto a = m_run.value("spans").toArray();
+        const auto b = again.value("spans").toArray();
+        QCOMPARE(b.size(), a.size());
+        for (int i = 0; i < a.size(); ++i) {
+            for (const auto* key : {"node", "kind", "model", "tokens_in", "tokens_out", "status"})
+                QCOMPARE(b[i].toObject().value(key), a[i].toObject().value(key));
+        }
+        const auto list = json(conclave(withDb({"runs", "list", "--json"})).out).array();
+        QCOMPARE(list.first().toObject().value("run_id").toString(), again.value("run_id").toString());
+    }
+
+    void deleteAndPrune()
+    {
+        const auto before = json(conclave(withDb({"runs", "list", "--json"})).out).array();
+        QCOMPARE(before.size(), 3);
+        const auto unknown = conclave(withDb({"runs", "delete", m_runId, "ffffffffffff"}));
+        QCOMPARE(unknown.exitCode, 2);
+        QCOMPARE(unknown.err, "conclave: no run \"ffffffffffff\" in " + m_db + "; nothing deleted\n");
+        QCOMPARE(json(conclave(withDb({"runs", "list", "--json"})).out).array().size(), 3);
+        const auto deleted = conclave(withDb({"runs", "delete", m_runId}));
+        QCOMPARE(deleted.exitCode, 0);
+        QCOMPARE(deleted.out, QString("deleted 1 run\n"));
+        const auto pruned = conclave(withDb({"runs", "prune", "--keep", "1"}));
+        QCOMPARE(pruned.exitCode, 0);
+        QCOMPARE(pruned.out, QString("deleted 1 run, kept the 1 most recent\n"));
+        const auto after = json(conclave(withDb({"runs", "list", "--json"})).out).array();
+        QCOMPARE(after.size(), 1);
+        QCOMPARE(after.first().toObject().value("run_id"), before.first().toObject().value("run_id"));
+    }
+
+    void databaseLocation()
+    {
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert("XDG_DATA_HOME", m_dir.path() + "/xdg");
+        env.insert("CONCLAVE_DB", "unset");
+        QCOMPARE(conclave({"runs", "list"}, env).exitCode, 0);
+        QVERIFY(QFile::exists(m_dir.path() + "/xdg/conclave/runs.sqlite"));
+        env.insert("CONCLAVE_DB", m_dir.path() + "/env.sqlite");
+        QCOMPARE(conclave({"run", kExamples + "keyword-vote.team.json", "--input", "hi", "--time-scale", "0.01"}, env)
+                     .exitCode,
+                 0);
+        QCOMPARE(json(conclave({"runs", "list", "--json"}, env).out).array().size(), 1);
+        // --db wins over CONCLAVE_DB.
+        QCOMPARE(
+            json(conclave({"runs", "list", "--json", "--db", m_dir.path() + "/other.sqlite"}, env).out).array().size(),
+            0);
+    }
+
+    void badDatabaseIsRefusedUntouched()
+    {
+        const auto path = m_dir.path() + "/bad.sqlite";
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray("this is not a database, just some text\n").repeated(100));
+        f.close();
+        const auto before = bytes(path);
+        for (const auto& args :
+             {QStringList{"runs", "list", "--db", path},
+              QStringList{"run", kExamples + "keyword-vote.team.json", "--input", "hi", "--db", path}}) {
+            const auto r = conclave(args);
+            QCOMPARE(r.exitCode, 2);
+            QCOMPARE(r.out, QString());
+            QCOMPARE(r.err, "conclave: " + path + ": not an SQLite database\n");
+        }
+        QCOMPARE(bytes(path), before);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliRuns)
+#include "tst_cliruns.moc"

@@ -188,7 +188,7 @@ void RunSummaryView::fillTokensChart(const std::vector<const AgentStats*>& agent
     yTokens->setTitleText(tr("tokens"));
     auto* yCost = new QValueAxis;
     yCost->setRange(0, topCost > 0 ? topCost * 1.1 : 1);
-    yCost->setLabelFormat("%.4f");
+    yCost->setLabelFormat("%.5f");
     yCost->setTitleText(tr("USD"));
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(yTokens, Qt::AlignLeft);

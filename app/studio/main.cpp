@@ -1,5 +1,6 @@
 // conclave-studio: the desktop workbench. Parses its command line and shows the main window.
 #include "studio/MainWindow.h"
+#include "studio/RunViewCommand.h"
 
 #include "conclave/Version.h"
 
@@ -15,6 +16,9 @@ int main(int argc, char** argv)
     QApplication::setApplicationName("conclave-studio");
     QApplication::setOrganizationName("Conclave");
     QApplication::setApplicationVersion(conclave::kVersion);
+    // --run, --replay, --compare and --bench-timeline open the run views instead of the editor.
+    if (const auto code = conclave::studio::runRunViewCommand(app, QApplication::arguments()))
+        return *code;
 
     QCommandLineParser parser;
     parser.setApplicationDescription("Conclave Studio: design, run and measure teams of LLM agents.");

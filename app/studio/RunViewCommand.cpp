@@ -1,0 +1,138 @@
+#include "studio/RunViewCommand.h"
+
+#include "timeline/CompareView.h"
+#include "timeline/ReplayView.h"
+#include "timeline/RunView.h"
+
+#include "conclave/store/RunQueries.h"
+#include "conclave/store/RunStore.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QFileInfo>
+#include <QWidget>
+
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+
+namespace conclave::studio {
+
+namespace {
+
+constexpr int kExitBadInput = 2;
+
+int fail(const QString& message)
+{
+    std::fprintf(stderr, "conclave-studio: %s\n", qPrintable(message));
+    return kExitBadInput;
+}
+
+std::optional<StoredRun> loadRun(RunQueries& queries, const QString& idOrPrefix, QString& error)
+{
+    std::string e;
+    const auto id = queries.resolve(idOrPrefix.toStdString(), e);
+    auto run = id ? queries.load(*id, true, e) : std::nullopt;
+    if (!run)
+        error = QString::fromStdString(e);
+    return run;
+}
+
+// Lays the widget out at its final size, then saves it; or shows it until closed.
+int present(QApplication& app, QWidget& widget, const QString& screenshot)
+{
+    widget.resize(1400, 900);
+    widget.show();
+    if (screenshot.isEmpty())
+        return QApplication::exec();
+    for (int i = 0; i < 3; ++i)
+        app.processEvents();
+    if (!widget.grab().save(screenshot))
+        return fail(QStringLiteral("cannot write %1").arg(screenshot));
+    return 0;
+}
+
+} // namespace
+
+std::optional<int> runRunViewCommand(QApplication& app, const QStringList& args)
+{
+    static const QStringList triggers = {"--run", "--replay", "--compare", "--bench-timeline"};
+    bool wanted = false;
+    for (const auto& a : args)
+        wanted = wanted || triggers.contains(a.section('=', 0, 0));
+    if (!wanted)
+        return std::nullopt;
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription("Conclave Studio: inspect stored runs.");
+    parser.addHelpOption();
+    const QCommandLineOption run("run", "Show a stored run: its timeline and summary.", "RUN_ID");
+    const QCommandLineOption replay("replay", "Replay a stored run (with --at).", "RUN_ID");
+    const QCommandLineOption at("at", "The replay's instant, in milliseconds from the run's start.", "MS", "0");
+    const QCommandLineOption compare("compare", "Compare two stored runs: --compare RUN_A RUN_B.", "RUN_A");
+    const QCommandLineOption db("db", "The run store (default: $CONCLAVE_DB, else the user's data folder).", "FILE");
+    const QCommandLineOption screenshot("screenshot", "Render the view to OUT.png and exit.", "OUT.png");
+    const QCommandLineOption bench("bench-timeline", "Benchmark opening, drawing and scrubbing large runs.");
+    parser.addOptions({run, replay, at, compare, db, screenshot, bench});
+    parser.addPositionalArgument("RUN_B", "The second run of --compare.", "[RUN_B]");
+    if (!parser.parse(args))
+        return fail(parser.errorText());
+    if (parser.isSet("help")) {
+        std::fputs(qPrintable(parser.helpText()), stdout);
+        return 0;
+    }
+    if (parser.isSet(bench))
+        return runTimelineBench(parser.value(db));
+
+    const auto dbOption = parser.isSet(db) ? std::optional<std::string>(parser.value(db).toStdString()) : std::nullopt;
+    const std::filesystem::path file = RunStore::resolvePath(dbOption);
+    // Reading never creates a store: a missing file is an error, not an empty database.
+    if (!std::filesystem::exists(file))
+        return fail(QStringLiteral("%1: no run store there").arg(QString::fromStdString(file.string())));
+    std::string error;
+    auto queries = RunQueries::open(file, error);
+    if (!queries)
+        return fail(QString::fromStdString(error));
+
+    const QString out = parser.value(screenshot);
+    QString loadError;
+    if (parser.isSet(compare)) {
+        const auto rest = parser.positionalArguments();
+        if (rest.size() != 1)
+            return fail(QStringLiteral("--compare needs two run ids: --compare RUN_A RUN_B"));
+        auto a = loadRun(*queries, parser.value(compare), loadError);
+        auto b = a ? loadRun(*queries, rest.first(), loadError) : std::nullopt;
+        if (!a || !b)
+            return fail(loadError);
+        ui::CompareView view;
+        view.setWindowTitle(QStringLiteral("Compare runs - Conclave Studio"));
+        view.setRuns(std::move(*a), std::move(*b));
+        return present(app, view, out);
+    }
+    if (parser.isSet(replay)) {
+        auto r = loadRun(*queries, parser.value(replay), loadError);
+        if (!r)
+            return fail(loadError);
+        bool ok = false;
+        const double ms = parser.value(at).toDouble(&ok);
+        if (!ok || ms < 0)
+            return fail(QStringLiteral("--at: not a time in milliseconds: %1").arg(parser.value(at)));
+        ui::ReplayView view;
+        view.setWindowTitle(QStringLiteral("Replay - Conclave Studio"));
+        view.setRun(std::move(*r));
+        view.controller()->seek(int64_t(ms * 1000));
+        return present(app, view, out);
+    }
+    if (parser.isSet(run)) {
+        auto r = loadRun(*queries, parser.value(run), loadError);
+        if (!r)
+            return fail(loadError);
+        ui::RunView view;
+        view.setWindowTitle(QStringLiteral("Run - Conclave Studio"));
+        view.setRun(std::move(*r));
+        return present(app, view, out);
+    }
+    return fail(QStringLiteral("--replay needs a run id"));
+}
+
+} // namespace conclave::studio

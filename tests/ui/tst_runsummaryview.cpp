@@ -1,0 +1,97 @@
+// RunSummaryView: the figures and the chart values of the known run, exactly.
+#include <QtTest>
+
+#include "support/KnownRuns.h"
+
+#include "timeline/RunSummaryView.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSeries>
+#include <QBarSet>
+#include <QChart>
+#include <QLineSeries>
+
+using namespace conclave;
+using conclave::ui::RunSummaryView;
+
+namespace {
+
+QList<qreal> values(QBarSet* set)
+{
+    QList<qreal> out;
+    for (int i = 0; i < set->count(); ++i)
+        out << set->at(i);
+    return out;
+}
+
+QBarSeries* bars(QChart* chart)
+{
+    for (auto* s : chart->series()) {
+        if (auto* b = qobject_cast<QBarSeries*>(s))
+            return b;
+    }
+    return nullptr;
+}
+
+} // namespace
+
+class TestRunSummaryView : public QObject {
+    Q_OBJECT
+
+private slots:
+    void figures()
+    {
+        RunSummaryView view;
+        view.setRun(known_runs::review());
+        QCOMPARE(view.figure("wall"), QString("9.30 ms"));
+        QCOMPARE(view.figure("critical"), QString("9.30 ms"));
+        // busy: in 100 + a 5000 + b 2900 + panel 9000 + m1 8800 + join 100 + out 100 = 26000 over 9300.
+        QCOMPARE(view.analysis().parallelism, 26000.0 / 9300.0);
+        QCOMPARE(view.figure("parallelism"), QString("2.80×"));
+        QCOMPARE(view.figure("tokens"), QString("230 / 90"));
+        QCOMPARE(view.figure("cost"), QString("$0.0220"));
+        QCOMPARE(view.figure("status"), QString("ok"));
+    }
+
+    void wallVersusBusyChart()
+    {
+        RunSummaryView view;
+        view.setRun(known_runs::review());
+        auto* series = bars(view.timeChart());
+        QVERIFY(series);
+        QCOMPARE(series->count(), 2);
+        QCOMPARE(values(series->barSets()[0]), QList<qreal>({0.1, 5.0, 2.9, 9.0, 8.9, 0.1, 0.1}));
+        QCOMPARE(values(series->barSets()[1]), QList<qreal>({0.1, 5.0, 2.9, 9.0, 8.8, 0.1, 0.1}));
+        auto* axis = qobject_cast<QBarCategoryAxis*>(view.timeChart()->axes(Qt::Horizontal).first());
+        QCOMPARE(axis->categories(), QStringList({"in", "a", "b", "panel", "m1", "join", "out"}));
+    }
+
+    void tokensAndCostChart()
+    {
+        RunSummaryView view;
+        view.setRun(known_runs::review());
+        auto* series = bars(view.tokensChart());
+        QCOMPARE(values(series->barSets()[0]), QList<qreal>({0, 100, 30, 0, 100, 0, 0}));
+        QCOMPARE(values(series->barSets()[1]), QList<qreal>({0, 50, 0, 0, 40, 0, 0}));
+        QLineSeries* cost = nullptr;
+        for (auto* s : view.tokensChart()->series())
+            cost = cost ? cost : qobject_cast<QLineSeries*>(s);
+        QVERIFY(cost);
+        QCOMPARE(cost->count(), 7);
+        QCOMPARE(cost->at(1).y(), 0.01);
+        QCOMPARE(cost->at(2).y(), 0.002);
+    }
+
+    void settingAnotherRunReplacesTheCharts()
+    {
+        RunSummaryView view;
+        view.setRun(known_runs::review());
+        view.setRun(known_runs::review("run-b", 2));
+        QCOMPARE(view.timeChart()->series().size(), 1);
+        QCOMPARE(view.tokensChart()->series().size(), 2);
+        QCOMPARE(view.figure("wall"), QString("18.6 ms"));
+    }
+};
+
+QTEST_MAIN(TestRunSummaryView)
+#include "tst_runsummaryview.moc"

@@ -1,0 +1,92 @@
+#include "timeline/CompareView.h"
+
+#include "timeline/TimeFormat.h"
+#include "timeline/TimelineView.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace conclave::ui {
+
+namespace {
+
+QString header(const char* which, const StoredRun& run, const RunAnalysis& a)
+{
+    QStringList path;
+    for (const auto& n : a.criticalPath)
+        path << QString::fromStdString(n.str());
+    return QStringLiteral("<b>%1</b> %2 · %3 · %4 · wall %5 · critical path %6: %7")
+        .arg(QString::fromUtf8(which), QString::fromStdString(run.summary.id.str()).left(12),
+             QString::fromStdString(run.summary.teamName).toHtmlEscaped(),
+             QString::fromUtf8(toString(run.summary.status).data()), TimeFormat::duration(a.wallUs),
+             TimeFormat::duration(a.criticalPathUs), path.join(QStringLiteral(" → ")).toHtmlEscaped());
+}
+
+} // namespace
+
+CompareView::CompareView(QWidget* parent)
+    : QWidget(parent), m_model(new CompareModel(this)), m_headerA(new QLabel(this)), m_headerB(new QLabel(this)),
+      m_timelineA(new TimelineView(this)), m_timelineB(new TimelineView(this)), m_table(new QTableView(this))
+{
+    auto* layout = new QVBoxLayout(this);
+    auto* splitter = new QSplitter(Qt::Vertical, this);
+    auto* timelines = new QWidget(splitter);
+    auto* tl = new QVBoxLayout(timelines);
+    tl->setContentsMargins(0, 0, 0, 0);
+    tl->addWidget(m_headerA);
+    tl->addWidget(m_timelineA, 1);
+    tl->addWidget(m_headerB);
+    tl->addWidget(m_timelineB, 1);
+    splitter->addWidget(timelines);
+    splitter->addWidget(m_table);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+    layout->addWidget(splitter);
+    m_table->setModel(m_model);
+    m_table->verticalHeader()->hide();
+    m_table->setAlternatingRowColors(true);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    connect(m_timelineA, &TimelineView::viewRangeChanged, this, [this] { sync(m_timelineA, m_timelineB); });
+    connect(m_timelineB, &TimelineView::viewRangeChanged, this, [this] { sync(m_timelineB, m_timelineA); });
+    // Selecting an agent in one run selects it in the other.
+    connect(m_timelineA, &TimelineView::spanClicked, m_timelineB, &TimelineView::selectNode);
+    connect(m_timelineB, &TimelineView::spanClicked, m_timelineA, &TimelineView::selectNode);
+}
+
+void CompareView::setRuns(StoredRun a, StoredRun b)
+{
+    m_model->setRuns(std::move(a), std::move(b));
+    m_headerA->setText(header("A", m_model->timelineA()->run(), m_model->analysisA()));
+    m_headerB->setText(header("B", m_model->timelineB()->run(), m_model->analysisB()));
+    m_syncing = true;
+    const int64_t end = m_model->sharedEndUs();
+    for (auto* view : {m_timelineA, m_timelineB}) {
+        view->setModel(view == m_timelineA ? m_model->timelineA() : m_model->timelineB());
+        view->setTimeExtent(end);
+        view->fitAll();
+    }
+    m_syncing = false;
+}
+
+QString CompareView::criticalPathText(int which) const
+{
+    const auto& a = which == 0 ? m_model->analysisA() : m_model->analysisB();
+    QStringList path;
+    for (const auto& n : a.criticalPath)
+        path << QString::fromStdString(n.str());
+    return path.join(QStringLiteral(" → "));
+}
+
+void CompareView::sync(TimelineView* from, TimelineView* to)
+{
+    if (m_syncing)
+        return;
+    m_syncing = true;
+    to->setViewRange(from->viewStartUs(), from->viewEndUs());
+    m_syncing = false;
+}
+
+} // namespace conclave::ui

@@ -1,0 +1,47 @@
+#pragma once
+
+#include "timeline/ReplayController.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class QComboBox;
+class QLabel;
+class QPushButton;
+class QSlider;
+class QTableWidget;
+
+namespace conclave::ui {
+
+class TimelineView;
+
+// A stored run replayed: play/pause, speed, a scrub slider, the timeline with
+// its playhead, and each agent's state at the playhead (the canvas will show
+// the same states once it listens to the controller).
+class ReplayView : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit ReplayView(QWidget* parent = nullptr);
+
+    void setRun(StoredRun run);
+    ReplayController* controller() const { return m_controller; }
+    TimelineView* timeline() const { return m_timeline; }
+    QTableWidget* states() const { return m_states; }
+
+private:
+    void showStates(qint64 atUs, const NodeStates& states);
+
+    std::shared_ptr<const TimelineModel> m_model;
+    ReplayController* m_controller;
+    QPushButton* m_play;
+    QComboBox* m_speed;
+    QSlider* m_slider;
+    QLabel* m_time;
+    QLabel* m_header;
+    TimelineView* m_timeline;
+    QTableWidget* m_states;
+};
+
+} // namespace conclave::ui

@@ -1,0 +1,47 @@
+#include "timeline/RunView.h"
+
+#include "timeline/RunSummaryView.h"
+#include "timeline/TimeFormat.h"
+#include "timeline/TimelineView.h"
+
+#include <QLabel>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+namespace conclave::ui {
+
+RunView::RunView(QWidget* parent)
+    : QWidget(parent), m_header(new QLabel(this)), m_timeline(new TimelineView(this)), m_summary(new RunSummaryView(this))
+{
+    auto* layout = new QVBoxLayout(this);
+    m_header->setTextFormat(Qt::RichText);
+    layout->addWidget(m_header);
+    auto* splitter = new QSplitter(Qt::Vertical, this);
+    splitter->addWidget(m_timeline);
+    splitter->addWidget(m_summary);
+    splitter->setStretchFactor(0, 1);
+    splitter->setStretchFactor(1, 1);
+    layout->addWidget(splitter, 1);
+}
+
+QString RunView::headerText(const StoredRun& run)
+{
+    QString input = QString::fromStdString(run.summary.input).simplified();
+    if (input.size() > 90)
+        input = input.left(89) + QChar(0x2026);
+    return QStringLiteral("<b>%1</b> · run %2 · %3 · seed %4 · <i>%5</i>")
+        .arg(QString::fromStdString(run.summary.teamName).toHtmlEscaped(),
+             QString::fromStdString(run.summary.id.str()).left(12),
+             QString::fromUtf8(toString(run.summary.status).data()), QString::number(run.summary.seed),
+             input.toHtmlEscaped());
+}
+
+void RunView::setRun(StoredRun run)
+{
+    m_header->setText(headerText(run));
+    m_summary->setRun(run);
+    m_model = std::make_shared<const TimelineModel>(std::move(run));
+    m_timeline->setModel(m_model);
+}
+
+} // namespace conclave::ui

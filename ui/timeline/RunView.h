@@ -1,0 +1,39 @@
+#pragma once
+
+#include "timeline/TimelineModel.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class QLabel;
+
+namespace conclave::ui {
+
+class RunSummaryView;
+class TimelineView;
+
+// A stored run inspected: a header (id, team, status, input), its timeline
+// above and its summary with charts below.
+class RunView : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit RunView(QWidget* parent = nullptr);
+
+    void setRun(StoredRun run);
+    std::shared_ptr<const TimelineModel> timelineModel() const { return m_model; }
+    TimelineView* timeline() const { return m_timeline; }
+    RunSummaryView* summary() const { return m_summary; }
+
+    // The one-line description of a run shown above its views.
+    static QString headerText(const StoredRun& run);
+
+private:
+    std::shared_ptr<const TimelineModel> m_model;
+    QLabel* m_header;
+    TimelineView* m_timeline;
+    RunSummaryView* m_summary;
+};
+
+} // namespace conclave::ui

@@ -1,0 +1,255 @@
+#include "timeline/TimelineRenderer.h"
+
+#include "timeline/StatusPalette.h"
+#include "timeline/TimeFormat.h"
+
+#include <QFontMetrics>
+#include <QPainter>
+#include <QPolygonF>
+
+namespace conclave::ui {
+
+namespace {
+
+constexpr int kBarInset = 4;
+constexpr double kDetailPixels = 6;
+
+QColor kindColor(const std::string& kind)
+{
+    if (kind == "input") return QColor(0x54, 0x6e, 0x7a);
+    if (kind == "router") return QColor(0xff, 0xa0, 0x00);
+    if (kind == "expert") return QColor(0x1e, 0x88, 0xe5);
+    if (kind == "coordinator") return QColor(0x8e, 0x24, 0xaa);
+    if (kind == "aggregator") return QColor(0x00, 0x89, 0x7b);
+    if (kind == "output") return QColor(0x43, 0xa0, 0x47);
+    return QColor(0x90, 0x90, 0x90);
+}
+
+std::pair<int, int> visibleLanes(const TimelineModel& model, const TimelineViewport& vp)
+{
+    const int first = std::max(0, vp.laneAt(TimelineViewport::kAxisHeight));
+    const int last = std::min(model.laneCount() - 1, vp.laneAt(vp.height - 1));
+    return {first, last};
+}
+
+QRectF barRect(const TimelineViewport& vp, int lane, int64_t startUs, int64_t endUs)
+{
+    const double x0 = vp.xOf(startUs);
+    const double x1 = std::max(x0 + 1.0, vp.xOf(endUs));
+    const double top = vp.laneTop(lane) + kBarInset;
+    return {x0, top, x1 - x0, double(TimelineViewport::kLaneHeight - 2 * kBarInset)};
+}
+
+} // namespace
+
+int64_t TimelineRenderer::tickStep(double usPerPixel, int minPixels)
+{
+    const double wanted = usPerPixel * minPixels;
+    int64_t step = 1;
+    for (;;) {
+        for (const int m : {1, 2, 5}) {
+            if (double(step * m) >= wanted)
+                return step * m;
+        }
+        step *= 10;
+    }
+}
+
+void TimelineRenderer::paint(QPainter& p, const TimelineModel& model, const TimelineViewport& vp, const State& state)
+{
+    p.fillRect(0, 0, vp.width, vp.height, QColor(0xfa, 0xfa, 0xfa));
+    paintLanes(p, model, vp, state);
+    p.save();
+    p.setClipRect(TimelineViewport::kLabelWidth, TimelineViewport::kAxisHeight, vp.plotWidth(),
+                  vp.height - TimelineViewport::kAxisHeight);
+    paintBars(p, model, vp, state);
+    paintReplay(p, model, vp, state);
+    p.restore();
+    paintAxis(p, vp);
+    paintLabels(p, model, vp, state);
+    if (state.playheadUs >= 0) {
+        const double x = vp.xOf(state.playheadUs);
+        if (x >= TimelineViewport::kLabelWidth && x <= vp.width) {
+            p.setPen(QPen(StatusPalette::playhead(), 2));
+            p.drawLine(QPointF(x, 2), QPointF(x, vp.height));
+            p.setBrush(StatusPalette::playhead());
+            p.drawPolygon(QPolygonF({QPointF(x - 5, 2), QPointF(x + 5, 2), QPointF(x, 9)}));
+        }
+    }
+}
+
+void TimelineRenderer::paintLanes(QPainter& p, const TimelineModel& model, const TimelineViewport& vp,
+                                  const State& state)
+{
+    const auto [first, last] = visibleLanes(model, vp);
+    for (int lane = first; lane <= last; ++lane) {
+        const int top = vp.laneTop(lane);
+        QColor bg = lane % 2 ? QColor(0xf0, 0xf2, 0xf5) : QColor(0xfa, 0xfa, 0xfa);
+        if (lane == state.selectedLane)
+            bg = QColor(0xdc, 0xea, 0xfb);
+        p.fillRect(TimelineViewport::kLabelWidth, top, vp.plotWidth(), TimelineViewport::kLaneHeight, bg);
+    }
+    const int64_t step = tickStep(vp.usPerPixel);
+    p.setPen(QColor(0xe0, 0xe0, 0xe0));
+    for (int64_t t = (std::max<int64_t>(vp.startUs, 0) / step) * step; t <= vp.endUs(); t += step) {
+        const double x = vp.xOf(t);
+        if (x >= TimelineViewport::kLabelWidth)
+            p.drawLine(QPointF(x, TimelineViewport::kAxisHeight), QPointF(x, vp.height));
+    }
+}
+
+void TimelineRenderer::paintBars(QPainter& p, const TimelineModel& model, const TimelineViewport& vp,
+                                 const State& state)
+{
+    const auto [first, last] = visibleLanes(model, vp);
+    const QColor critical = StatusPalette::criticalPath();
+    for (int lane = first; lane <= last; ++lane) {
+        for (const auto& item : model.levelOfDetail(lane, vp.startUs, vp.endUs(), vp.usPerPixel)) {
+            const QRectF r = barRect(vp, lane, item.startUs, item.endUs);
+            const QColor colour = StatusPalette::color(item.status);
+            if (item.critical)
+                p.fillRect(QRectF(r.x(), r.bottom() + 1, r.width(), 3), critical.darker(115));
+            if (item.count > 1) {
+                p.fillRect(r, colour.darker(110));
+                continue;
+            }
+            const auto& bar = model.bars()[size_t(item.bar)];
+            const bool detailed = r.width() >= kDetailPixels;
+            const bool member = (bar.flags & TimelineModel::Member) != 0;
+            QRectF body = member ? r.adjusted(0, 2, 0, -2) : r;
+            p.fillRect(body, detailed && bar.segmentCount > 0 ? colour.lighter(150) : colour);
+            if (detailed)
+                paintDetail(p, model, vp, item.bar);
+            if (item.critical) {
+                p.setPen(QPen(critical.darker(140), 1.5));
+                p.setBrush(Qt::NoBrush);
+                p.drawRect(body.adjusted(0.75, 0.75, -0.75, -0.75));
+            }
+            if (item.bar == state.hoverBar) {
+                p.setPen(QPen(Qt::black, 1.5));
+                p.setBrush(Qt::NoBrush);
+                p.drawRect(body);
+            }
+        }
+    }
+}
+
+void TimelineRenderer::paintDetail(QPainter& p, const TimelineModel& model, const TimelineViewport& vp, int bar)
+{
+    const auto& b = model.bars()[size_t(bar)];
+    const QRectF r = barRect(vp, b.lane, b.startUs, b.endUs());
+    // Attempts fill the body; rounds are a strip along the top with their names.
+    int roundIndex = 0;
+    for (const auto& s : model.segments(bar)) {
+        QRectF sr = barRect(vp, b.lane, s.startUs, s.startUs + s.durationUs);
+        if (s.kind == SpanKind::Attempt) {
+            sr.adjust(0, 3, 0, -3);
+            p.fillRect(sr, StatusPalette::color(s.status));
+            if (sr.width() > 3) {
+                p.setPen(QColor(255, 255, 255, 200));
+                p.drawLine(QPointF(sr.left(), sr.top()), QPointF(sr.left(), sr.bottom()));
+            }
+        } else {
+            sr.setHeight(4);
+            p.fillRect(sr, roundIndex++ % 2 ? QColor(0x8e, 0x24, 0xaa) : QColor(0xce, 0x93, 0xd8));
+            const QString name = QString::fromStdString(model.run().spans[s.span].name);
+            if (sr.width() > 40) {
+                QFont f = p.font();
+                f.setPointSizeF(7);
+                p.setFont(f);
+                p.setPen(QColor(0x30, 0x10, 0x40));
+                p.drawText(sr.adjusted(3, 4, -2, 12), Qt::AlignLeft | Qt::AlignTop,
+                           QFontMetrics(f).elidedText(name, Qt::ElideRight, int(sr.width()) - 5));
+            }
+        }
+    }
+    p.setPen(QPen(QColor(0x21, 0x21, 0x21), 2));
+    for (const auto& s : model.segments(bar)) {
+        const Span& span = model.run().spans[s.span];
+        if (s.kind != SpanKind::Attempt || span.ttftUs < 0)
+            continue;
+        const double x = vp.xOf(span.startUs + span.ttftUs);
+        p.drawLine(QPointF(x, r.center().y()), QPointF(x, r.bottom()));
+    }
+    if (b.flags & TimelineModel::CutShort) {
+        // A torn right edge: the straggler was stopped, not finished.
+        QPolygonF zig;
+        const double x = r.right();
+        for (int i = 0; i <= 4; ++i)
+            zig << QPointF(x - (i % 2 ? 4 : 0), r.top() + r.height() * i / 4);
+        zig << QPointF(x + 1, r.bottom()) << QPointF(x + 1, r.top());
+        p.setPen(Qt::NoPen);
+        p.setBrush(QColor(0xfa, 0xfa, 0xfa));
+        p.drawPolygon(zig);
+    }
+}
+
+void TimelineRenderer::paintReplay(QPainter& p, const TimelineModel& model, const TimelineViewport& vp,
+                                   const State& state)
+{
+    if (state.playheadUs < 0)
+        return;
+    const auto [first, last] = visibleLanes(model, vp);
+    const QColor running = StatusPalette::color(Status::Running);
+    for (int lane = first; lane <= last; ++lane) {
+        const int bar = model.barAt(lane, state.playheadUs);
+        if (bar < 0 || model.bars()[size_t(bar)].endUs() == state.playheadUs)
+            continue;
+        const auto& b = model.bars()[size_t(bar)];
+        p.fillRect(barRect(vp, lane, b.startUs, state.playheadUs), running);
+    }
+    // What has not happened yet at the playhead is faded.
+    const double x = std::max<double>(vp.xOf(state.playheadUs), TimelineViewport::kLabelWidth);
+    p.fillRect(QRectF(x, TimelineViewport::kAxisHeight, vp.width - x, vp.height), QColor(250, 250, 250, 190));
+}
+
+void TimelineRenderer::paintAxis(QPainter& p, const TimelineViewport& vp)
+{
+    p.fillRect(0, 0, vp.width, TimelineViewport::kAxisHeight, QColor(0xec, 0xef, 0xf1));
+    p.setPen(QColor(0xb0, 0xbe, 0xc5));
+    p.drawLine(0, TimelineViewport::kAxisHeight - 1, vp.width, TimelineViewport::kAxisHeight - 1);
+    const int64_t step = tickStep(vp.usPerPixel);
+    QFont f = p.font();
+    f.setPointSizeF(8);
+    p.setFont(f);
+    for (int64_t t = (std::max<int64_t>(vp.startUs, 0) / step) * step; t <= vp.endUs(); t += step) {
+        const double x = vp.xOf(t);
+        if (x < TimelineViewport::kLabelWidth)
+            continue;
+        p.setPen(QColor(0x60, 0x7d, 0x8b));
+        p.drawLine(QPointF(x, TimelineViewport::kAxisHeight - 6), QPointF(x, TimelineViewport::kAxisHeight - 1));
+        p.setPen(QColor(0x37, 0x47, 0x4f));
+        p.drawText(QPointF(x + 3, TimelineViewport::kAxisHeight - 9), TimeFormat::tick(t, step));
+    }
+}
+
+void TimelineRenderer::paintLabels(QPainter& p, const TimelineModel& model, const TimelineViewport& vp,
+                                   const State& state)
+{
+    p.fillRect(0, TimelineViewport::kAxisHeight, TimelineViewport::kLabelWidth, vp.height, QColor(0xf5, 0xf5, 0xf5));
+    p.setPen(QColor(0xcf, 0xd8, 0xdc));
+    p.drawLine(TimelineViewport::kLabelWidth - 1, 0, TimelineViewport::kLabelWidth - 1, vp.height);
+    const auto [first, last] = visibleLanes(model, vp);
+    QFont f = p.font();
+    f.setPointSizeF(9);
+    const QFontMetrics fm(f);
+    for (int lane = first; lane <= last; ++lane) {
+        const auto& l = model.lane(lane);
+        const int top = vp.laneTop(lane);
+        if (top + TimelineViewport::kLaneHeight <= TimelineViewport::kAxisHeight)
+            continue;
+        if (lane == state.selectedLane)
+            p.fillRect(0, top, TimelineViewport::kLabelWidth - 1, TimelineViewport::kLaneHeight, QColor(0xdc, 0xea, 0xfb));
+        p.fillRect(6, top + 7, 4, TimelineViewport::kLaneHeight - 14, kindColor(l.kind));
+        f.setBold(lane == state.selectedLane);
+        p.setFont(f);
+        p.setPen(QColor(0x26, 0x32, 0x38));
+        const QString text = fm.elidedText(QString::fromStdString(l.label), Qt::ElideRight,
+                                           TimelineViewport::kLabelWidth - 22);
+        p.drawText(QRect(16, top, TimelineViewport::kLabelWidth - 20, TimelineViewport::kLaneHeight),
+                   Qt::AlignVCenter | Qt::AlignLeft, text);
+    }
+    p.fillRect(0, 0, TimelineViewport::kLabelWidth, TimelineViewport::kAxisHeight, QColor(0xec, 0xef, 0xf1));
+}
+
+} // namespace conclave::ui

@@ -30,6 +30,10 @@ struct RunArgs {
 // 0 when the run produced an answer (ok or partial), 1 when it did not, 2 on bad input.
 int runTeam(const CliContext& context, const RunArgs& args);
 
+// `conclave backends check TEAM`: reaches every backend of the team once and
+// prints its status and latency; 0 when all answered, 1 when one did not, 2 on bad input.
+int runBackendsCheck(const CliContext& context, const std::string& team);
+
 struct BenchArgs {
     std::string which = "all";  // all, fanout, chain, early
     int runs = 3;

@@ -27,7 +27,7 @@ A request is scripted by its model name: "fake:key=value;key=value;...".
   echo_key=1      on failure, put the Authorization header into the message
 With "stream": false in the request, the answer is one JSON completion.
 
-GET /v1/models lists models; GET /_stats answers {"requests", "in_flight",
+GET /v1/models lists models (but not under /nolist); GET /_stats answers {"requests", "in_flight",
 "max_in_flight", "by_model"}; POST /_reset zeroes the counters. With
 --key KEY, requests without "Authorization: Bearer KEY" get a 401.
 """
@@ -92,6 +92,8 @@ class Handler(BaseHTTPRequestHandler):
         if self.path == "/_stats":
             with LOCK:
                 self.send_json(200, STATS)
+        elif self.path.startswith("/nolist"):
+            self.send_json(404, {"error": {"message": "no model list here", "type": "invalid_request_error"}})
         elif self.path.endswith("/models"):
             if not self.authorized():
                 return

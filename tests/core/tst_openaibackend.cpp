@@ -366,6 +366,35 @@ private slots:
         QVERIFY2(took >= 450, std::to_string(took).c_str());  // 10 beyond the burst at 50 ms each
     }
 
+    void tlsIsVerifiedAndCaFileTrusts()
+    {
+        const QString tls = QStringLiteral(CONCLAVE_TEST_DATA "/tls/");
+        FakeOpenAiServer secure({QStringLiteral("--tls"), tls + QStringLiteral("cert.pem"), tls + QStringLiteral("key.pem")});
+        QVERIFY(secure.ok());
+        OpenAiSettings s;
+        s.name = "secure";
+        s.baseUrl = std::string("https:") + "//127.0.0.1:" + std::to_string(secure.port()) + "/v1";
+        {
+            OpenAiBackend untrusted(s, *m_loop, nullptr);
+            const auto out = run(untrusted, "fake:chunks=2");
+            QVERIFY(out.reply && !out.reply->ok);
+            QVERIFY(!out.reply->retryable);  // a certificate does not get better by asking again
+            QVERIFY2(out.reply->error.find("certificate") != std::string::npos, out.reply->error.c_str());
+        }
+        s.caFile = (tls + QStringLiteral("cert.pem")).toStdString();
+        {
+            OpenAiBackend trusted(s, *m_loop, nullptr);
+            const auto out = run(trusted, "fake:chunks=2");
+            QVERIFY(out.reply);
+            QVERIFY2(out.reply->ok, out.reply->error.c_str());
+            QCOMPARE(q(out.reply->text), QStringLiteral("t0 t1 "));
+        }
+        s.caFile = "/nonexistent/ca.pem";
+        OpenAiBackend missing(s, *m_loop, nullptr);
+        const auto out = run(missing, "fake:chunks=2");
+        QVERIFY(out.reply && !out.reply->ok && !out.reply->retryable);
+    }
+
     void pricesAndOneWarningPerUnpricedModel()
     {
         auto b = backend();

@@ -29,12 +29,14 @@ With "stream": false in the request, the answer is one JSON completion.
 
 GET /v1/models lists models (but not under /nolist); GET /_stats answers {"requests", "in_flight",
 "max_in_flight", "by_model"}; POST /_reset zeroes the counters. With
---key KEY, requests without "Authorization: Bearer KEY" get a 401.
+--key KEY, requests without "Authorization: Bearer KEY" get a 401. With
+--tls CERT KEYFILE, it speaks HTTPS.
 """
 
 import argparse
 import json
 import socket
+import ssl
 import sys
 import threading
 import time
@@ -223,9 +225,14 @@ def main():
     global KEY
     parser = argparse.ArgumentParser()
     parser.add_argument("--key")
+    parser.add_argument("--tls", nargs=2, metavar=("CERT", "KEYFILE"))
     args = parser.parse_args()
     KEY = args.key
     server = Server(("127.0.0.1", 0), Handler)
+    if args.tls:
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(args.tls[0], args.tls[1])
+        server.socket = context.wrap_socket(server.socket, server_side=True)
     print("PORT %d" % server.server_address[1], flush=True)
     threading.Thread(target=lambda: (sys.stdin.read(), server.shutdown()), daemon=True).start()
     server.serve_forever()

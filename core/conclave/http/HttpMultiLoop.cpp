@@ -234,6 +234,7 @@ bool HttpMultiLoop::Impl::startTransfer(Transfer& t)
     if (!t.request.caFile.empty())
         curl_easy_setopt(e, CURLOPT_CAINFO, t.request.caFile.c_str());
     curl_easy_setopt(e, CURLOPT_TCP_KEEPALIVE, 1L);
+    curl_easy_setopt(e, CURLOPT_PIPEWAIT, 1L);  // over HTTP/2, share a connection rather than open another
     curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L);
     curl_easy_setopt(e, CURLOPT_USERAGENT, (std::string("conclave/") + kVersion).c_str());
     for (const auto& h : t.request.headers)

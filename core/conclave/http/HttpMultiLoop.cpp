@@ -194,11 +194,19 @@ void HttpMultiLoop::Impl::run()
 
 void HttpMultiLoop::Impl::admit(Clock::time_point now, std::optional<Clock::time_point>& nextStart)
 {
+    // An endpoint that refused one transfer refuses the ones queued behind it
+    // in this pass too, so they are not asked: a long queue stays cheap.
+    std::vector<const EndpointLimits*> refused;
     for (auto it = pending.begin(); it != pending.end();) {
         auto& t = **it;
         if (t.request.limits) {
+            if (std::find(refused.begin(), refused.end(), t.request.limits.get()) != refused.end()) {
+                ++it;
+                continue;
+            }
             const auto admission = t.request.limits->tryAdmit(now);
             if (!admission.admitted) {
+                refused.push_back(t.request.limits.get());
                 if (admission.retryAt && (!nextStart || *admission.retryAt < *nextStart))
                     nextStart = admission.retryAt;
                 ++it;

@@ -2,47 +2,85 @@
 
 // The scriptable OpenAI-compatible server of tests/support/fake_openai_server.py,
 // started on 127.0.0.1 at a random port for the life of this object.
-#include <QCoreApplication>
-#include <QProcess>
 #include <QString>
 #include <QStringList>
 
 #include <nlohmann/json.hpp>
 
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <string>
+#include <vector>
 
 class FakeOpenAiServer {
 public:
+    // Spawned with posix_spawn, not QProcess: a fork() in a process that has
+    // threads (QtTest's watchdog, the multi loop) is fatal under TSan.
     explicit FakeOpenAiServer(QStringList extraArgs = {})
     {
-        const QString script = QStringLiteral(CONCLAVE_TEST_DATA "/../support/fake_openai_server.py");
-        m_process.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        m_process.start(QStringLiteral("python3"), QStringList{script} + extraArgs);
-        if (!m_process.waitForStarted(10000))
+        const std::string script = CONCLAVE_TEST_DATA "/../support/fake_openai_server.py";
+        std::vector<std::string> args{"python3", script};
+        for (const auto& a : extraArgs)
+            args.push_back(a.toStdString());
+        std::vector<char*> argv;
+        for (auto& a : args)
+            argv.push_back(a.data());
+        argv.push_back(nullptr);
+        int in[2];
+        int out[2];
+        if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0)
             return;
-        while (m_process.waitForReadyRead(10000) || m_process.canReadLine()) {
-            if (!m_process.canReadLine())
-                continue;
-            const auto line = QString::fromUtf8(m_process.readLine()).trimmed();
-            if (line.startsWith(QStringLiteral("PORT "))) {
-                m_port = line.mid(5).toInt();
-                break;
-            }
+        posix_spawn_file_actions_t actions;
+        posix_spawn_file_actions_init(&actions);
+        posix_spawn_file_actions_adddup2(&actions, in[0], 0);
+        posix_spawn_file_actions_adddup2(&actions, out[1], 1);
+        const int spawned = posix_spawnp(&m_pid, "python3", &actions, nullptr, argv.data(), environ);
+        posix_spawn_file_actions_destroy(&actions);
+        ::close(in[0]);
+        ::close(out[1]);
+        m_stdin = in[1];
+        if (spawned != 0) {
+            m_pid = 0;
+            ::close(out[0]);
+            return;
         }
+        // "PORT n\n", within ten seconds.
+        std::string line;
+        pollfd p{out[0], POLLIN, 0};
+        while (line.find('\n') == std::string::npos && ::poll(&p, 1, 10000) > 0) {
+            char buffer[256];
+            const ssize_t n = ::read(out[0], buffer, sizeof buffer);
+            if (n <= 0)
+                break;
+            line.append(buffer, size_t(n));
+        }
+        ::close(out[0]);
+        if (line.starts_with("PORT "))
+            m_port = std::atoi(line.c_str() + 5);
     }
 
     ~FakeOpenAiServer()
     {
-        m_process.closeWriteChannel();  // the server shuts down at the end of its stdin
-        if (!m_process.waitForFinished(3000)) {
-            m_process.kill();
-            m_process.waitForFinished(3000);
+        if (m_stdin >= 0)
+            ::close(m_stdin);  // the server shuts down at the end of its stdin
+        if (m_pid <= 0)
+            return;
+        for (int i = 0; i < 300; ++i) {
+            if (::waitpid(m_pid, nullptr, WNOHANG) == m_pid)
+                return;
+            ::usleep(10000);
         }
+        ::kill(m_pid, SIGKILL);
+        ::waitpid(m_pid, nullptr, 0);
     }
 
     bool ok() const { return m_port > 0; }
@@ -77,6 +115,7 @@ private:
         return body == std::string::npos ? std::string() : answer.substr(body + 4);
     }
 
-    QProcess m_process;
+    pid_t m_pid = 0;
+    int m_stdin = -1;
     int m_port = 0;
 };

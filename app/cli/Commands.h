@@ -65,6 +65,10 @@ struct RunsArgs {
 // `conclave runs list|show|export|rerun|delete|prune`: the run store.
 int runRuns(const CliContext& context, const RunsArgs& args);
 
+// `conclave backends check TEAM`: reaches every backend of the team once and
+// prints its status and latency; 0 when all answered, 1 when one did not, 2 on bad input.
+int runBackendsCheck(const CliContext& context, const std::string& team);
+
 struct BenchArgs {
     std::string which = "all";  // all, fanout, chain, early, store
     std::optional<std::string> db;  // store: where to measure (default: a temporary file)

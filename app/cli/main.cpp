@@ -124,6 +124,13 @@ int main(int argc, char** argv)
     bench->add_option("--max-n", benchArgs.maxN, "Largest fan-out to measure")->check(CLI::Range(1, 100000));
     bench->add_flag("--verbose", benchArgs.verbose, "Show where each fan-out's time went");
 
+    std::string checkTeam;
+    auto* backends = app.add_subcommand("backends", "Work with a team's backends");
+    backends->require_subcommand(1);
+    auto* backendsCheck =
+        backends->add_subcommand("check", "Reach each backend of a team; print status and latency (exit 1 if one fails)");
+    backendsCheck->add_option("team", checkTeam, "Team file (*.team.json)")->required();
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -163,6 +170,8 @@ int main(int argc, char** argv)
             runsArgs.db = runsDb;
         return runRuns(context, runsArgs);
     }
+    if (*backendsCheck)
+        return runBackendsCheck(context, checkTeam);
     if (*run) {
         if (runArgs.input.empty() && runArgs.task.empty()) {
             std::cerr << "run: give the input with --input TEXT, or a task with --task ID\n";

@@ -1,5 +1,6 @@
 #include "conclave/engine/Engine.h"
 
+#include "conclave/http/OpenAiBackend.h"
 #include "conclave/local/LocalMoeBackend.h"
 #include "conclave/resources/LocalModelCatalog.h"
 #include "conclave/validate/Validator.h"
@@ -78,10 +79,12 @@ Engine::Started Engine::start(const Team& team, std::string input, std::optional
     std::shared_ptr<const LocalResponder> gateResponder;
     uint64_t runSeed = seed.value_or(42);
     for (const auto& [name, block] : plan->team().backends) {
-        if (block.kind != BackendKind::LocalMoe) {
-            started.error = "backend \"" + name.str() + "\" is of kind " + std::string(toString(block.kind)) +
-                            ", which this version of Conclave cannot call yet";
-            return started;
+        if (block.kind == BackendKind::OpenAi) {
+            auto http = OpenAiBackend::make(name.str(), block, m_http, started.error);
+            if (!http)
+                return started;  // a missing API key: said before anything runs
+            backends.emplace(name, std::move(http));
+            continue;
         }
         const uint64_t backendSeed = seed.value_or(uint64_t(block.seed.value_or(42)));
         if (!seed && name == plan->team().defaults.value_or(Defaults{}).backend.value_or(name))

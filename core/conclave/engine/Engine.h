@@ -3,6 +3,7 @@
 #include "conclave/engine/Run.h"
 #include "conclave/engine/ThreadPool.h"
 #include "conclave/engine/TimerService.h"
+#include "conclave/http/HttpHub.h"
 #include "conclave/local/Gate.h"
 #include "conclave/local/TaskSet.h"
 #include "conclave/model/Team.h"
@@ -28,7 +29,9 @@ struct EngineResources {
 };
 
 // Runs teams. Owns the thread pool and the timer service shared by all its
-// runs; a run's backends are made fresh for it from the team's backend blocks.
+// runs, and the HTTP hub (one multi loop, per-endpoint limits) its openai
+// backends share; a run's backends are made fresh for it from the team's
+// backend blocks.
 // Destroying the engine cancels the runs still going and waits for them.
 class Engine {
 public:
@@ -57,6 +60,7 @@ private:
     TimerService m_timers;
     std::mutex m_mutex;
     std::vector<std::weak_ptr<Run>> m_runs;
+    HttpHub m_http;  // last: goes first, after the runs have ended, while the pool and timers are still there
 };
 
 } // namespace conclave

@@ -1,6 +1,6 @@
 #include "studio/MainWindow.h"
 
-#include "studio/TeamDocument.h"
+#include "document/TeamDocument.h"
 
 #include "conclave/model/NodeKind.h"
 

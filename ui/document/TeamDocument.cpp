@@ -69,10 +69,8 @@ QString TeamDocument::load(const QString& path)
     if (!result.team) {
         QStringList lines;
         const auto name = QFileInfo(path).fileName().toStdString();
-        for (const auto& problem : result.problems) {
-            if (problem.isError())
-                lines << QString::fromStdString(formatProblem(problem, name));
-        }
+        for (const auto& problem : result.problems) // warnings too: they may explain the error after them
+            lines << QString::fromStdString(formatProblem(problem, name));
         return lines.isEmpty() ? tr("%1: cannot be read").arg(QFileInfo(path).fileName()) : lines.join('\n');
     }
     resetTo(std::move(*result.team), path, std::move(result.problems));

@@ -11,6 +11,7 @@
 #include <QString>
 
 #include <cmath>
+#include <set>
 
 inline bool near(const QPointF& a, const QPointF& b) { return std::hypot(a.x() - b.x(), a.y() - b.y()) < 0.5; }
 
@@ -19,15 +20,19 @@ inline QString sceneInconsistency(const conclave::ui::TeamDocument& document, co
 {
     using namespace conclave::ui;
     const auto& team = document.team();
-    if (scene.nodeItemCount() != team.nodes.size())
-        return QStringLiteral("%1 node items for %2 nodes").arg(scene.nodeItemCount()).arg(team.nodes.size());
+    // A duplicate id (a broken file, reported by the validator) is drawn once.
+    std::set<conclave::NodeId> ids;
+    for (const auto& n : team.nodes)
+        ids.insert(n.id);
+    if (scene.nodeItemCount() != ids.size())
+        return QStringLiteral("%1 node items for %2 nodes").arg(scene.nodeItemCount()).arg(ids.size());
     int nodeItems = 0;
     int edgeItems = 0;
     for (auto* item : scene.items()) {
         nodeItems += item->type() == NodeItem::Type;
         edgeItems += item->type() == EdgeItem::Type;
     }
-    if (size_t(nodeItems) != team.nodes.size() || size_t(edgeItems) != team.edges.size())
+    if (size_t(nodeItems) != ids.size() || size_t(edgeItems) != team.edges.size())
         return QStringLiteral("scene holds %1 node and %2 edge items").arg(nodeItems).arg(edgeItems);
     for (const auto& n : team.nodes) {
         const NodeItem* item = scene.nodeItem(n.id);

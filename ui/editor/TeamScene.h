@@ -74,6 +74,7 @@ private:
     void refreshBadges();
     void commitDrag();
     PortItem* portAt(const QPointF& scenePos, const PortItem* source) const;
+    std::optional<QString> portlessRefusal(const QPointF& scenePos, const PortItem* source) const;
     void clearConnectionFeedback();
 
     TeamDocument* m_document;

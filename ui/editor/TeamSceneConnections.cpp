@@ -80,6 +80,27 @@ PortItem* TeamScene::portAt(const QPointF& scenePos, const PortItem* source) con
     return nullptr;
 }
 
+std::optional<QString> TeamScene::portlessRefusal(const QPointF& scenePos, const PortItem* source) const
+{
+    // Over a node that has no port of the needed side (the input, the output): say why.
+    for (auto* item : items(scenePos)) {
+        if (item->type() != NodeItem::Type)
+            continue;
+        auto* node = static_cast<NodeItem*>(item);
+        if (node->port(source->isSource() ? PortItem::Role::In : PortItem::Role::Out))
+            return std::nullopt;
+        if (node->nodeId() == source->nodeId())
+            return std::nullopt;
+        const NodeId from = source->isSource() ? source->nodeId() : node->nodeId();
+        const NodeId to = source->isSource() ? node->nodeId() : source->nodeId();
+        const EdgeRole role = source->role() == PortItem::Role::Members ? EdgeRole::Member : EdgeRole::Flow;
+        if (auto reason = m_document->connectionRefusal(from, to, role))
+            return QString::fromStdString(*reason);
+        return std::nullopt;
+    }
+    return std::nullopt;
+}
+
 void TeamScene::updateConnection(const QPointF& scenePos)
 {
     if (!m_source || !m_rubberLine)
@@ -90,6 +111,10 @@ void TeamScene::updateConnection(const QPointF& scenePos)
     const double sign = m_source->isSource() ? 1 : -1;
     path.cubicTo(a + QPointF(sign * dx, 0), scenePos - QPointF(sign * dx, 0), scenePos);
     m_rubberLine->setPath(path);
+    if (auto reason = portlessRefusal(scenePos, m_source)) {
+        emit statusMessage(tr("Cannot connect: %1").arg(*reason));
+        return;
+    }
     const PortItem* target = portAt(scenePos, m_source);
     if (!target || target == m_source)
         return;
@@ -105,7 +130,12 @@ void TeamScene::endConnection(const QPointF& scenePos)
         return;
     PortItem* source = m_source;
     const PortItem* target = portAt(scenePos, source);
+    const std::optional<QString> portless = portlessRefusal(scenePos, source);
     clearConnectionFeedback();
+    if (portless) {
+        emit statusMessage(tr("Cannot connect: %1").arg(*portless));
+        return;
+    }
     if (!target || target == source) {
         emit statusMessage({});
         return;

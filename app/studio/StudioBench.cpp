@@ -90,7 +90,15 @@ int StudioBench::run(int repeats)
     std::vector<double> open;
     std::vector<double> layout;
     std::vector<double> layoutCore;
+    std::vector<double> loadOnly;
     for (int i = 0; i < repeats; ++i) {
+        {
+            ui::TeamDocument document;
+            QElapsedTimer load;
+            load.start();
+            document.load(path);
+            loadOnly.push_back(double(load.nsecsElapsed()) / 1e6);
+        }
         ui::MainWindow window;
         window.show();
         QApplication::processEvents();
@@ -116,6 +124,7 @@ int StudioBench::run(int repeats)
         if (i == 0)
             std::printf("layout: %zu crossings between adjacent layers\n", result.crossings);
     }
+    std::printf("  of which load + validate:  median %.1f ms\n", median(loadOnly));
     std::printf("open and show:             median %.1f ms (%d runs, limit 1000 ms)\n", median(open), repeats);
     std::printf("auto layout (algorithm):   median %.1f ms\n", median(layoutCore));
     std::printf("auto layout (applied, painted): median %.1f ms (limit 500 ms)\n", median(layout));

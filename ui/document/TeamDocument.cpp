@@ -173,13 +173,16 @@ void TeamDocument::applyErase(const TeamFragment& fragment)
 
 void TeamDocument::applyPositions(const std::vector<std::pair<NodeId, std::optional<Position>>>& positions)
 {
+    std::vector<NodeId> moved;
+    moved.reserve(positions.size());
     for (const auto& [id, pos] : positions) {
         const auto it = m_index.find(id);
         if (it == m_index.end())
             continue;
         m_team.nodes[it->second].pos = pos;
-        emit nodeMoved(id);
+        moved.push_back(id);
     }
+    emit nodesMoved(moved);
 }
 
 void TeamDocument::applyConfig(const NodeId& id, const NodeConfig& config)

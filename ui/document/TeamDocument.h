@@ -86,7 +86,7 @@ signals:
     void nodeAdded(const conclave::NodeId& id);
     void nodeRemoved(const conclave::NodeId& id);
     void nodeChanged(const conclave::NodeId& id);
-    void nodeMoved(const conclave::NodeId& id);
+    void nodesMoved(const std::vector<conclave::NodeId>& ids);
     void nodeRenamed(const conclave::NodeId& from, const conclave::NodeId& to);
     void edgesChanged();
     void settingsChanged();

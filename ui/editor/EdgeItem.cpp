@@ -54,17 +54,19 @@ void EdgeItem::updatePath()
     path.cubicTo(c1, c2, b);
     setPath(path);
     m_end = b;
-    const QPointF d = b - path.pointAtPercent(0.97);
+    const QPointF d = b - c2; // the curve's tangent at its end
     const double len = std::hypot(d.x(), d.y());
     m_direction = len > 0 ? d / len : QPointF(1, 0);
     const QString text = label();
     if (text.isEmpty()) {
         m_labelRect = {};
     } else {
-        QFont font;
-        font.setPointSizeF(8);
-        const QFontMetricsF metrics(font);
-        const QPointF mid = path.pointAtPercent(0.5);
+        static const QFontMetricsF metrics = [] {
+            QFont font;
+            font.setPointSizeF(8);
+            return QFontMetricsF(font);
+        }();
+        const QPointF mid = (a + 3 * c1 + 3 * c2 + b) / 8; // the cubic at t = 1/2
         const double w = metrics.horizontalAdvance(text) + 12;
         m_labelRect = QRectF(mid.x() - w / 2, mid.y() - 9, w, 18);
     }

@@ -23,7 +23,7 @@ TeamScene::TeamScene(TeamDocument* document, QObject* parent) : QGraphicsScene(p
         if (auto* item = nodeItem(id))
             item->refresh();
     });
-    connect(document, &TeamDocument::nodeMoved, this, &TeamScene::syncNodePosition);
+    connect(document, &TeamDocument::nodesMoved, this, &TeamScene::syncNodePositions);
     connect(document, &TeamDocument::nodeRenamed, this, &TeamScene::renameNodeItem);
     connect(document, &TeamDocument::edgesChanged, this, &TeamScene::syncEdges);
     connect(document, &TeamDocument::problemsChanged, this, &TeamScene::refreshBadges);
@@ -125,17 +125,31 @@ void TeamScene::syncEdges()
     }
 }
 
-void TeamScene::syncNodePosition(const NodeId& id)
+void TeamScene::syncNodePositions(const std::vector<NodeId>& ids)
 {
-    if (auto* item = nodeItem(id)) {
-        m_syncing = true;
-        item->setPos(placeOf(id));
-        m_syncing = false;
+    m_syncing = true;
+    for (const auto& id : ids) {
+        if (auto* item = nodeItem(id))
+            item->setPos(placeOf(id));
     }
+    m_syncing = false;
+    std::set<EdgeItem*> edges;
+    for (auto* item : m_movedDuringSync) {
+        const auto [begin, end] = m_edgesAt.equal_range(item->nodeId());
+        for (auto it = begin; it != end; ++it)
+            edges.insert(it->second);
+    }
+    m_movedDuringSync.clear();
+    for (auto* edge : edges)
+        edge->updatePath();
 }
 
 void TeamScene::nodeItemMoved(NodeItem* item)
 {
+    if (m_syncing) {
+        m_movedDuringSync.push_back(item);
+        return;
+    }
     const auto [begin, end] = m_edgesAt.equal_range(item->nodeId());
     for (auto it = begin; it != end; ++it)
         it->second->updatePath();

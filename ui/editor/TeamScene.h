@@ -69,7 +69,7 @@ private:
     void addNodeItem(const NodeId& id);
     void removeNodeItem(const NodeId& id);
     void syncEdges();
-    void syncNodePosition(const NodeId& id);
+    void syncNodePositions(const std::vector<NodeId>& ids);
     void renameNodeItem(const NodeId& from, const NodeId& to);
     void refreshBadges();
     void commitDrag();
@@ -87,6 +87,7 @@ private:
     PortItem* m_source = nullptr;
     QGraphicsPathItem* m_rubberLine = nullptr;
     std::vector<PortItem*> m_highlighted;
+    std::vector<NodeItem*> m_movedDuringSync; // edges are updated once after a batch of moves
 };
 
 } // namespace conclave::ui

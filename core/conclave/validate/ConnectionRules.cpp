@@ -3,6 +3,7 @@
 #include "conclave/io/JsonText.h"
 
 #include <algorithm>
+#include <deque>
 #include <map>
 
 namespace conclave {
@@ -43,12 +44,13 @@ std::vector<NodeId> ConnectionRules::path(const Team& team, const NodeId& from, 
         if (!e.isMember())
             out[e.from].push_back(e.to);
     }
+    // Breadth first, edges in file order: the shortest path, named the same way every time.
     std::map<NodeId, NodeId> parent;
-    std::vector<NodeId> stack{from};
+    std::deque<NodeId> queue{from};
     parent.emplace(from, from);
-    while (!stack.empty()) {
-        const NodeId cur = stack.back();
-        stack.pop_back();
+    while (!queue.empty()) {
+        const NodeId cur = queue.front();
+        queue.pop_front();
         if (cur == to) {
             std::vector<NodeId> result{cur};
             for (NodeId at = cur; !(at == from);) {
@@ -60,7 +62,7 @@ std::vector<NodeId> ConnectionRules::path(const Team& team, const NodeId& from, 
         }
         for (const auto& next : out[cur]) {
             if (parent.emplace(next, cur).second)
-                stack.push_back(next);
+                queue.push_back(next);
         }
     }
     return {};

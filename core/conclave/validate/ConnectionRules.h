@@ -16,8 +16,8 @@ public:
     // nullopt when an edge from -> to with `role` is allowed; otherwise the reason.
     static std::optional<std::string> refusal(const Team& team, const NodeId& from, const NodeId& to, EdgeRole role);
 
-    // The ids on a path from `from` to `to` over ordinary edges (both ends
-    // included), or empty when there is none.
+    // The ids on a shortest path from `from` to `to` over ordinary edges (both
+    // ends included), or empty when there is none.
     static std::vector<NodeId> path(const Team& team, const NodeId& from, const NodeId& to);
 };
 

@@ -3,6 +3,7 @@
 
 #include "studio/MainWindow.h"
 #include "studio/ThemeManager.h"
+#include "editor/TeamScene.h"
 
 #include "conclave/Version.h"
 
@@ -28,7 +29,9 @@ int main(int argc, char** argv)
     QCommandLineOption screenshot("screenshot", "Render the window after loading to OUT.png and exit.", "OUT.png");
     QCommandLineOption theme("theme", "Use this theme: system, light or dark (kept for next time).", "THEME");
     QCommandLineOption bench("bench", "Time opening a 500-node team and auto layout, print medians and exit.");
+    QCommandLineOption select("select", "Select this node after loading (for screenshots).", "NODE");
     parser.addOption(screenshot);
+    parser.addOption(select);
     parser.addOption(theme);
     parser.addOption(bench);
     parser.process(app);
@@ -52,8 +55,11 @@ int main(int argc, char** argv)
 
     if (headless) {
         const QString out = parser.value(screenshot);
-        QTimer::singleShot(0, &window, [&window, out] {
+        const QString node = parser.value(select);
+        QTimer::singleShot(0, &window, [&window, out, node] {
             window.fitToTeam(); // now that the canvas has its final size
+            if (!node.isEmpty())
+                window.scene()->selectNodes({conclave::NodeId(node.toStdString())});
             QApplication::processEvents();
             const bool ok = window.grab().save(out);
             if (!ok)

@@ -150,7 +150,7 @@ void CanvasView::drawBackground(QPainter* painter, const QRectF& rect)
     const QPalette pal = palette();
     painter->fillRect(rect, pal.color(QPalette::Window));
     const double grid = TeamScene::kGrid;
-    const double step = zoom() < 0.5 ? grid * 5 : grid;
+    const double step = zoom() < 0.75 ? grid * 5 : grid;
     QColor dot = pal.color(QPalette::Text);
     dot.setAlphaF(0.12);
     QColor major = pal.color(QPalette::Text);

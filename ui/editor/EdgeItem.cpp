@@ -66,7 +66,10 @@ void EdgeItem::updatePath()
             font.setPointSizeF(8);
             return QFontMetricsF(font);
         }();
-        const QPointF mid = (a + 3 * c1 + 3 * c2 + b) / 8; // the cubic at t = 1/2
+        // At t = 0.7: a router's edges fan out from one port, so their labels sit apart nearer the targets.
+        const double t = 0.7;
+        const double u = 1 - t;
+        const QPointF mid = u * u * u * a + 3 * u * u * t * c1 + 3 * u * t * t * c2 + t * t * t * b;
         const double w = metrics.horizontalAdvance(text) + 12;
         m_labelRect = QRectF(mid.x() - w / 2, mid.y() - 9, w, 18);
     }

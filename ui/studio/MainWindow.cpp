@@ -110,9 +110,10 @@ void MainWindow::buildDocks()
     dock(tr("Palette"), QStringLiteral("paletteDock"), m_palette, Qt::LeftDockWidgetArea);
     auto* inspector = dock(tr("Inspector"), QStringLiteral("inspectorDock"), m_inspector, Qt::RightDockWidgetArea);
     auto* problems = dock(tr("Problems"), QStringLiteral("problemsDock"), m_problems, Qt::BottomDockWidgetArea);
-    resizeDocks({inspector}, {340}, Qt::Horizontal);
-    resizeDocks({problems}, {150}, Qt::Vertical);
-    m_palette->setMinimumWidth(170);
+    auto* palette = findChild<QDockWidget*>(QStringLiteral("paletteDock"));
+    resizeDocks({palette, inspector}, {190, 340}, Qt::Horizontal);
+    resizeDocks({problems}, {110}, Qt::Vertical);
+    m_palette->setMinimumWidth(150);
     m_inspector->setMinimumWidth(300);
 }
 

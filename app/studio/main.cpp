@@ -1,9 +1,9 @@
 // conclave-studio: the desktop workbench. Parses its command line and shows the main window.
 #include "StudioBench.h"
 
+#include "editor/TeamScene.h"
 #include "studio/MainWindow.h"
 #include "studio/ThemeManager.h"
-#include "editor/TeamScene.h"
 
 #include "conclave/Version.h"
 

@@ -21,22 +21,34 @@ private slots:
         QTest::addColumn<QString>("reason");
         // triage: in -> intake -> gate/planner; gate -> math, code, facts, writing -> best -> merge -> out;
         // planner has members sub_math, sub_facts, sub_general.
-        QTest::newRow("allowed") << "in" << "math" << false << "";
-        QTest::newRow("cycle") << "merge" << "gate" << false << "the edge would make a cycle: gate -> math -> best -> merge -> gate";
-        QTest::newRow("out of the output") << "out" << "math" << false << "an output node cannot have outgoing edges";
-        QTest::newRow("into the input") << "math" << "in" << false << "the input node cannot have incoming edges";
-        QTest::newRow("self") << "math" << "math" << false << "a node cannot be connected to itself";
-        QTest::newRow("member from an expert") << "math" << "code" << true
-                                               << "a member edge must start at a coordinator; \"math\" is an expert";
-        QTest::newRow("member to an aggregator") << "planner" << "best" << true
-                                                 << "a coordinator's members must be experts; \"best\" is an aggregator";
-        QTest::newRow("flow into a member") << "in" << "sub_math" << false
+        QTest::newRow("allowed") << "in"
+                                 << "math" << false << "";
+        QTest::newRow("cycle") << "merge"
+                               << "gate" << false
+                               << "the edge would make a cycle: gate -> math -> best -> merge -> gate";
+        QTest::newRow("out of the output") << "out"
+                                           << "math" << false << "an output node cannot have outgoing edges";
+        QTest::newRow("into the input") << "math"
+                                        << "in" << false << "the input node cannot have incoming edges";
+        QTest::newRow("self") << "math"
+                              << "math" << false << "a node cannot be connected to itself";
+        QTest::newRow("member from an expert")
+            << "math"
+            << "code" << true << "a member edge must start at a coordinator; \"math\" is an expert";
+        QTest::newRow("member to an aggregator")
+            << "planner"
+            << "best" << true << "a coordinator's members must be experts; \"best\" is an aggregator";
+        QTest::newRow("flow into a member") << "in"
+                                            << "sub_math" << false
                                             << "expert \"sub_math\" is a coordinator's member, so it cannot also have "
                                                "ordinary edges";
-        QTest::newRow("unknown") << "nobody" << "math" << false << "unknown node \"nobody\"";
-        QTest::newRow("second output input") << "math" << "out" << false
-                                             << "an output node takes exactly one incoming edge; \"out\" already has one";
-        QTest::newRow("router twice is fine") << "gate" << "math" << false << "";
+        QTest::newRow("unknown") << "nobody"
+                                 << "math" << false << "unknown node \"nobody\"";
+        QTest::newRow("second output input")
+            << "math"
+            << "out" << false << "an output node takes exactly one incoming edge; \"out\" already has one";
+        QTest::newRow("router twice is fine") << "gate"
+                                              << "math" << false << "";
     }
 
     void reasons()
@@ -47,9 +59,9 @@ private slots:
         QFETCH(QString, reason);
         const auto loaded = conclave::loadTeamFile(CONCLAVE_RESOURCES "/examples/triage.team.json");
         QVERIFY(loaded.team);
-        const auto refusal = ConnectionRules::refusal(*loaded.team, NodeId(from.toStdString()),
-                                                      NodeId(to.toStdString()),
-                                                      member ? EdgeRole::Member : EdgeRole::Flow);
+        const auto refusal =
+            ConnectionRules::refusal(*loaded.team, NodeId(from.toStdString()), NodeId(to.toStdString()),
+                                     member ? EdgeRole::Member : EdgeRole::Flow);
         QCOMPARE(QString::fromStdString(refusal.value_or("")), reason);
     }
 

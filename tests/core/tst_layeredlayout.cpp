@@ -54,8 +54,8 @@ private slots:
     {
         QFETCH(QString, file);
         QFETCH(int, maxCrossings);
-        const auto loaded = conclave::loadTeamFile((QStringLiteral(CONCLAVE_RESOURCES "/examples/") + file +
-                                                    QStringLiteral(".team.json")).toStdString());
+        const auto loaded = conclave::loadTeamFile(
+            (QStringLiteral(CONCLAVE_RESOURCES "/examples/") + file + QStringLiteral(".team.json")).toStdString());
         QVERIFY(loaded.team);
         const auto r = LayeredLayout::compute(LayeredLayout::graphOf(*loaded.team));
         QVERIFY2(r.crossings <= size_t(maxCrossings), qPrintable(QString::number(r.crossings)));

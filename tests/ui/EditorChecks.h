@@ -13,7 +13,10 @@
 #include <cmath>
 #include <set>
 
-inline bool near(const QPointF& a, const QPointF& b) { return std::hypot(a.x() - b.x(), a.y() - b.y()) < 0.5; }
+inline bool near(const QPointF& a, const QPointF& b)
+{
+    return std::hypot(a.x() - b.x(), a.y() - b.y()) < 0.5;
+}
 
 // Empty when consistent; otherwise what is wrong.
 inline QString sceneInconsistency(const conclave::ui::TeamDocument& document, const conclave::ui::TeamScene& scene)

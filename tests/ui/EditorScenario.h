@@ -38,15 +38,15 @@ public:
         using conclave::NodeKind;
         using Role = conclave::ui::PortItem::Role;
         const std::pair<NodeKind, QPointF> adds[] = {
-            {NodeKind::Input, {80, 120}},     {NodeKind::Router, {300, 120}},     {NodeKind::Expert, {520, 20}},
-            {NodeKind::Expert, {520, 220}},   {NodeKind::Aggregator, {740, 120}}, {NodeKind::Output, {960, 120}}};
+            {NodeKind::Input, {80, 120}},   {NodeKind::Router, {300, 120}},     {NodeKind::Expert, {520, 20}},
+            {NodeKind::Expert, {520, 220}}, {NodeKind::Aggregator, {740, 120}}, {NodeKind::Output, {960, 120}}};
         for (const auto& [kind, at] : adds) {
             m_window.addNode(kind, &at);
             if (auto e = step())
                 return *e;
         }
-        const std::pair<const char*, const char*> wires[] = {{"input", "router"},      {"router", "expert"},
-                                                             {"router", "expert_2"},   {"expert", "aggregator"},
+        const std::pair<const char*, const char*> wires[] = {{"input", "router"},        {"router", "expert"},
+                                                             {"router", "expert_2"},     {"expert", "aggregator"},
                                                              {"expert_2", "aggregator"}, {"aggregator", "output"}};
         for (const auto& [from, to] : wires) {
             QString reason;

@@ -71,14 +71,16 @@ private slots:
         MainWindow window;
         QVERIFY(window.openFile(CONCLAVE_RESOURCES "/examples/keyword-vote.team.json", false));
         QString why;
-        QVERIFY(!window.document()->requestConnect(NodeId("math"), NodeId("general"), conclave::EdgeRole::Member, &why));
+        QVERIFY(
+            !window.document()->requestConnect(NodeId("math"), NodeId("general"), conclave::EdgeRole::Member, &why));
         QCOMPARE(why, QString("a member edge must start at a coordinator; \"math\" is an expert"));
         // The input node has no input port; dropping on its body says why.
         QSignalSpy messages(window.scene(), &conclave::ui::TeamScene::statusMessage);
         auto* scene = window.scene();
         scene->beginConnection(scene->nodeItem(NodeId("math"))->port(Role::Out));
         scene->endConnection(scene->nodeItem(NodeId("in"))->sceneBoundingRect().center());
-        QCOMPARE(messages.last().first().toString(), QString("Cannot connect: the input node cannot have incoming edges"));
+        QCOMPARE(messages.last().first().toString(),
+                 QString("Cannot connect: the input node cannot have incoming edges"));
         QCOMPARE(window.document()->undoStack()->count(), 0);
     }
 

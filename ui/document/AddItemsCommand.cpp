@@ -4,13 +4,18 @@
 
 namespace conclave::ui {
 
-AddItemsCommand::AddItemsCommand(TeamDocument* document, TeamFragment items, const QString& text,
-                                 QUndoCommand* parent)
+AddItemsCommand::AddItemsCommand(TeamDocument* document, TeamFragment items, const QString& text, QUndoCommand* parent)
     : QUndoCommand(text, parent), m_document(document), m_items(std::move(items))
 {
 }
 
-void AddItemsCommand::redo() { m_document->applyInsert(m_items); }
-void AddItemsCommand::undo() { m_document->applyErase(m_items); }
+void AddItemsCommand::redo()
+{
+    m_document->applyInsert(m_items);
+}
+void AddItemsCommand::undo()
+{
+    m_document->applyErase(m_items);
+}
 
 } // namespace conclave::ui

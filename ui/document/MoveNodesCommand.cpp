@@ -9,7 +9,13 @@ MoveNodesCommand::MoveNodesCommand(TeamDocument* document, Positions before, Pos
 {
 }
 
-void MoveNodesCommand::redo() { m_document->applyPositions(m_after); }
-void MoveNodesCommand::undo() { m_document->applyPositions(m_before); }
+void MoveNodesCommand::redo()
+{
+    m_document->applyPositions(m_after);
+}
+void MoveNodesCommand::undo()
+{
+    m_document->applyPositions(m_before);
+}
 
 } // namespace conclave::ui

@@ -9,7 +9,13 @@ RemoveItemsCommand::RemoveItemsCommand(TeamDocument* document, TeamFragment item
 {
 }
 
-void RemoveItemsCommand::redo() { m_document->applyErase(m_items); }
-void RemoveItemsCommand::undo() { m_document->applyInsert(m_items); }
+void RemoveItemsCommand::redo()
+{
+    m_document->applyErase(m_items);
+}
+void RemoveItemsCommand::undo()
+{
+    m_document->applyInsert(m_items);
+}
 
 } // namespace conclave::ui

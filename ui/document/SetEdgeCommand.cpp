@@ -9,7 +9,13 @@ SetEdgeCommand::SetEdgeCommand(TeamDocument* document, size_t index, Edge before
 {
 }
 
-void SetEdgeCommand::redo() { m_document->applyEdge(m_index, m_after); }
-void SetEdgeCommand::undo() { m_document->applyEdge(m_index, m_before); }
+void SetEdgeCommand::redo()
+{
+    m_document->applyEdge(m_index, m_after);
+}
+void SetEdgeCommand::undo()
+{
+    m_document->applyEdge(m_index, m_before);
+}
 
 } // namespace conclave::ui

@@ -11,8 +11,14 @@ SetNodeConfigCommand::SetNodeConfigCommand(TeamDocument* document, NodeId node, 
 {
 }
 
-void SetNodeConfigCommand::redo() { m_document->applyConfig(m_node, m_after); }
-void SetNodeConfigCommand::undo() { m_document->applyConfig(m_node, m_before); }
+void SetNodeConfigCommand::redo()
+{
+    m_document->applyConfig(m_node, m_after);
+}
+void SetNodeConfigCommand::undo()
+{
+    m_document->applyConfig(m_node, m_before);
+}
 
 bool SetNodeConfigCommand::mergeWith(const QUndoCommand* other)
 {

@@ -11,7 +11,13 @@ SetTeamSettingsCommand::SetTeamSettingsCommand(TeamDocument* document, TeamSetti
 {
 }
 
-void SetTeamSettingsCommand::redo() { m_document->applySettings(m_after); }
-void SetTeamSettingsCommand::undo() { m_document->applySettings(m_before); }
+void SetTeamSettingsCommand::redo()
+{
+    m_document->applySettings(m_after);
+}
+void SetTeamSettingsCommand::undo()
+{
+    m_document->applySettings(m_before);
+}
 
 } // namespace conclave::ui

@@ -41,7 +41,10 @@ std::vector<const Problem*> TeamDocument::problemsOf(const NodeId& id) const
     return out;
 }
 
-bool TeamDocument::isModified() const { return !m_undo->isClean(); }
+bool TeamDocument::isModified() const
+{
+    return !m_undo->isClean();
+}
 
 void TeamDocument::setLocalModels(std::set<std::string> models)
 {
@@ -77,7 +80,10 @@ QString TeamDocument::load(const QString& path)
     return {};
 }
 
-void TeamDocument::setTeam(Team team, const QString& path) { resetTo(std::move(team), path, {}); }
+void TeamDocument::setTeam(Team team, const QString& path)
+{
+    resetTo(std::move(team), path, {});
+}
 
 void TeamDocument::resetTo(Team team, const QString& path, std::vector<Problem> loadProblems)
 {

@@ -24,7 +24,10 @@ namespace conclave::ui {
 
 namespace {
 
-QString q(const std::string& text) { return QString::fromStdString(text); }
+QString q(const std::string& text)
+{
+    return QString::fromStdString(text);
+}
 
 bool isValidId(const std::string& id)
 {
@@ -118,8 +121,7 @@ bool TeamDocument::requestConnect(const NodeId& from, const NodeId& to, EdgeRole
     }
     TeamFragment items;
     items.edges.emplace_back(m_team.edges.size(), std::move(edge));
-    m_undo->push(new AddItemsCommand(this, std::move(items),
-                                     tr("Connect %1 to %2").arg(q(from.str()), q(to.str()))));
+    m_undo->push(new AddItemsCommand(this, std::move(items), tr("Connect %1 to %2").arg(q(from.str()), q(to.str()))));
     return true;
 }
 

@@ -13,7 +13,7 @@ namespace conclave::ui {
 namespace {
 constexpr double kMinZoom = 0.05;
 constexpr double kMaxZoom = 4.0;
-}
+} // namespace
 
 CanvasView::CanvasView(TeamScene* scene, QWidget* parent) : QGraphicsView(scene, parent)
 {
@@ -28,7 +28,10 @@ CanvasView::CanvasView(TeamScene* scene, QWidget* parent) : QGraphicsView(scene,
     setFrameShape(QFrame::NoFrame);
 }
 
-double CanvasView::zoom() const { return transform().m11(); }
+double CanvasView::zoom() const
+{
+    return transform().m11();
+}
 
 void CanvasView::setZoom(double zoom, const QPointF* anchorScene)
 {
@@ -66,9 +69,15 @@ void CanvasView::fitToTeam()
     emit zoomChanged(zoom());
 }
 
-void CanvasView::centreOn(const QPointF& scenePos) { centerOn(scenePos); }
+void CanvasView::centreOn(const QPointF& scenePos)
+{
+    centerOn(scenePos);
+}
 
-QPointF CanvasView::visibleCentre() const { return mapToScene(viewport()->rect().center()); }
+QPointF CanvasView::visibleCentre() const
+{
+    return mapToScene(viewport()->rect().center());
+}
 
 void CanvasView::wheelEvent(QWheelEvent* event)
 {
@@ -125,6 +134,12 @@ void CanvasView::mouseReleaseEvent(QMouseEvent* event)
 
 void CanvasView::keyPressEvent(QKeyEvent* event)
 {
+    auto* teamScene = static_cast<TeamScene*>(scene());
+    if (event->key() == Qt::Key_Escape && teamScene->isConnecting()) {
+        teamScene->cancelConnection();
+        event->accept();
+        return;
+    }
     if (event->key() == Qt::Key_Space && !event->isAutoRepeat()) {
         m_spaceHeld = true;
         viewport()->setCursor(Qt::OpenHandCursor);

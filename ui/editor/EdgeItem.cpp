@@ -21,7 +21,10 @@ EdgeItem::EdgeItem(const TeamDocument* document, size_t index) : m_document(docu
     setZValue(0);
 }
 
-TeamScene* EdgeItem::teamScene() const { return static_cast<TeamScene*>(scene()); }
+TeamScene* EdgeItem::teamScene() const
+{
+    return static_cast<TeamScene*>(scene());
+}
 
 QString EdgeItem::label() const
 {

@@ -118,8 +118,8 @@ void KindStyle::paintGlyph(QPainter& p, NodeKind kind, const QRectF& r, const QC
                                 {c.x() - s * 0.15, c.y() + s * 0.05}});
         break;
     case NodeKind::Output: // a check mark
-        p.drawPolyline(QPolygonF{{c.x() - s * 0.6, c.y()}, {c.x() - s * 0.15, c.y() + s * 0.45},
-                                 {c.x() + s * 0.65, c.y() - s * 0.5}});
+        p.drawPolyline(QPolygonF{
+            {c.x() - s * 0.6, c.y()}, {c.x() - s * 0.15, c.y() + s * 0.45}, {c.x() + s * 0.65, c.y() - s * 0.5}});
         break;
     }
     p.restore();

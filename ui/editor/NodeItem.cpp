@@ -14,7 +14,10 @@ namespace conclave::ui {
 
 namespace {
 
-QString number(double value) { return QString::number(value, 'g', 4); }
+QString number(double value)
+{
+    return QString::number(value, 'g', 4);
+}
 
 } // namespace
 
@@ -89,7 +92,10 @@ void NodeItem::setRunState(std::optional<QColor> colour, const QString& text)
     update();
 }
 
-QRectF NodeItem::boundingRect() const { return QRectF(-8, -12, kWidth + 20, kHeight + 24); }
+QRectF NodeItem::boundingRect() const
+{
+    return QRectF(-8, -12, kWidth + 20, kHeight + 24);
+}
 
 QPainterPath NodeItem::shape() const
 {
@@ -191,8 +197,8 @@ void NodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidge
     subFont.setPointSizeF(8);
     p->setPen(palette.color(QPalette::Text));
     p->setFont(titleFont);
-    const QString title = QFontMetricsF(titleFont).elidedText(QString::fromStdString(n->displayName()),
-                                                              Qt::ElideRight, textWidth);
+    const QString title =
+        QFontMetricsF(titleFont).elidedText(QString::fromStdString(n->displayName()), Qt::ElideRight, textWidth);
     p->drawText(QRectF(textLeft, 8, textWidth, kHeight / 2 - 6), Qt::AlignLeft | Qt::AlignBottom, title);
     p->setFont(subFont);
     QColor muted = palette.color(QPalette::Text);

@@ -6,8 +6,8 @@
 #include <QCursor>
 #include <QGraphicsScene>
 #include <QGraphicsSceneMouseEvent>
-#include <QPalette>
 #include <QPainter>
+#include <QPalette>
 
 namespace conclave::ui {
 
@@ -20,14 +20,20 @@ PortItem::PortItem(Role role, QGraphicsItem* parent) : QGraphicsItem(parent), m_
     setAcceptHoverEvents(true);
     setCursor(QCursor(Qt::CrossCursor));
     setZValue(2);
-    setToolTip(role == Role::In     ? QObject::tr("Input: drop a connection here")
-               : role == Role::Out  ? QObject::tr("Output: drag to another node's input to connect")
-                                    : QObject::tr("Members: drag to an expert to make it a member"));
+    setToolTip(role == Role::In    ? QObject::tr("Input: drop a connection here")
+               : role == Role::Out ? QObject::tr("Output: drag to another node's input to connect")
+                                   : QObject::tr("Members: drag to an expert to make it a member"));
 }
 
-NodeId PortItem::nodeId() const { return static_cast<const NodeItem*>(parentItem())->nodeId(); }
+NodeId PortItem::nodeId() const
+{
+    return static_cast<const NodeItem*>(parentItem())->nodeId();
+}
 
-TeamScene* PortItem::teamScene() const { return static_cast<TeamScene*>(scene()); }
+TeamScene* PortItem::teamScene() const
+{
+    return static_cast<TeamScene*>(scene());
+}
 
 void PortItem::setHighlight(Highlight highlight)
 {
@@ -79,9 +85,15 @@ void PortItem::mousePressEvent(QGraphicsSceneMouseEvent* event)
     event->accept();
 }
 
-void PortItem::mouseMoveEvent(QGraphicsSceneMouseEvent* event) { teamScene()->updateConnection(event->scenePos()); }
+void PortItem::mouseMoveEvent(QGraphicsSceneMouseEvent* event)
+{
+    teamScene()->updateConnection(event->scenePos());
+}
 
-void PortItem::mouseReleaseEvent(QGraphicsSceneMouseEvent* event) { teamScene()->endConnection(event->scenePos()); }
+void PortItem::mouseReleaseEvent(QGraphicsSceneMouseEvent* event)
+{
+    teamScene()->endConnection(event->scenePos());
+}
 
 void PortItem::hoverEnterEvent(QGraphicsSceneHoverEvent*)
 {

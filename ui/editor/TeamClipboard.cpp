@@ -31,7 +31,10 @@ Team TeamClipboard::fragment(const Team& team, const std::vector<NodeId>& nodes)
     return out;
 }
 
-QString TeamClipboard::toText(const Team& fragment) { return QString::fromStdString(teamToJsonText(fragment)); }
+QString TeamClipboard::toText(const Team& fragment)
+{
+    return QString::fromStdString(teamToJsonText(fragment));
+}
 
 std::optional<Team> TeamClipboard::fromText(const QString& text, QString* error)
 {

@@ -199,8 +199,8 @@ void TeamScene::selectNodes(const std::vector<NodeId>& ids)
 void TeamScene::mousePressEvent(QGraphicsSceneMouseEvent* event)
 {
     QGraphicsScene::mousePressEvent(event);
-    m_dragging = event->button() == Qt::LeftButton && mouseGrabberItem() &&
-                 mouseGrabberItem()->type() == NodeItem::Type;
+    m_dragging =
+        event->button() == Qt::LeftButton && mouseGrabberItem() && mouseGrabberItem()->type() == NodeItem::Type;
 }
 
 void TeamScene::mouseReleaseEvent(QGraphicsSceneMouseEvent* event)

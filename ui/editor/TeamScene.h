@@ -52,6 +52,8 @@ public:
     void beginConnection(PortItem* source);
     void updateConnection(const QPointF& scenePos);
     void endConnection(const QPointF& scenePos);
+    void cancelConnection();
+    bool isConnecting() const { return m_source != nullptr; }
 
     void nodeItemMoved(NodeItem* item);
 

@@ -147,6 +147,16 @@ void TeamScene::endConnection(const QPointF& scenePos)
         emit statusMessage(tr("Cannot connect: %1").arg(reason));
 }
 
+void TeamScene::cancelConnection()
+{
+    if (!m_source)
+        return;
+    if (auto* grabber = mouseGrabberItem())
+        grabber->ungrabMouse();
+    clearConnectionFeedback();
+    emit statusMessage(tr("Connection cancelled"));
+}
+
 void TeamScene::clearConnectionFeedback()
 {
     for (auto* port : m_highlighted)

@@ -1,7 +1,11 @@
 #include "inspector/Inspector.h"
 
+#include "inspector/AggregatorForm.h"
+#include "inspector/CoordinatorForm.h"
 #include "inspector/EdgeForm.h"
-#include "inspector/KindForms.h"
+#include "inspector/EndpointForm.h"
+#include "inspector/ExpertForm.h"
+#include "inspector/RouterForm.h"
 
 #include "document/TeamDocument.h"
 #include "editor/KindStyle.h"
@@ -91,7 +95,10 @@ void Inspector::showTeam()
     refresh();
 }
 
-NodeForm* Inspector::currentNodeForm() const { return qobject_cast<NodeForm*>(m_stack->currentWidget()); }
+NodeForm* Inspector::currentNodeForm() const
+{
+    return qobject_cast<NodeForm*>(m_stack->currentWidget());
+}
 
 void Inspector::refresh()
 {

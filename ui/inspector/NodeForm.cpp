@@ -21,7 +21,10 @@ namespace conclave::ui {
 
 namespace {
 
-QString q(const std::string& s) { return QString::fromStdString(s); }
+QString q(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
 
 } // namespace
 
@@ -54,7 +57,8 @@ void NodeForm::addCommon()
         if (!m_idEdit->hasFocus() || m_idEdit->text() != q(n.id.str()))
             m_idEdit->setText(q(n.id.str()));
     });
-    addText(m_form, tr("Label"), QStringLiteral("label"), [](NodeConfig& c) -> auto& { return c.label; });
+    addText(
+        m_form, tr("Label"), QStringLiteral("label"), [](NodeConfig & c) -> auto& { return c.label; });
 }
 
 void NodeForm::load(const NodeId& id)
@@ -101,8 +105,7 @@ void NodeForm::commit(const std::function<void(NodeConfig&)>& edit, int mergeKey
     edit(config);
     // Clearing the last sampling parameter removes "params" rather than writing {}.
     auto& params = config.call.params;
-    if (params && !params->temperature && !params->maxTokens && !params->topP && !params->stop &&
-        params->extra.empty())
+    if (params && !params->temperature && !params->maxTokens && !params->topP && !params->stop && params->extra.empty())
         params.reset();
     m_document->requestSetConfig(m_id, config, mergeKey);
 }
@@ -119,6 +122,14 @@ QFormLayout* NodeForm::addSection(const QString& title)
     heading->setContentsMargins(0, 8, 0, 0);
     m_form->addRow(heading);
     return m_form;
+}
+
+void NodeForm::addNote(const QString& text)
+{
+    auto* label = new QLabel(text, this);
+    label->setWordWrap(true);
+    label->setForegroundRole(QPalette::PlaceholderText);
+    m_form->addRow(label);
 }
 
 QSpinBox* NodeForm::addInt(QFormLayout* target, const QString& label, const QString& key, int min, int max,
@@ -178,8 +189,7 @@ QDoubleSpinBox* NodeForm::addDouble(QFormLayout* target, const QString& label, c
     return spin;
 }
 
-QLineEdit* NodeForm::addText(QFormLayout* target, const QString& label, const QString& key,
-                             Accessor<std::string> field)
+QLineEdit* NodeForm::addText(QFormLayout* target, const QString& label, const QString& key, Accessor<std::string> field)
 {
     auto* edit = new QLineEdit(this);
     edit->setClearButtonEnabled(true);

@@ -41,19 +41,19 @@ public:
     QWidget* field(const QString& key) const { return m_fields.value(key); }
 
 protected:
-    template <class T>
-    using Accessor = std::function<std::optional<T>&(NodeConfig&)>;
+    template <class T> using Accessor = std::function<std::optional<T>&(NodeConfig&)>;
 
     QFormLayout* form() const { return m_form; }
     QFormLayout* addSection(const QString& title);
+    // A short explanation under the fields, in the placeholder colour.
+    void addNote(const QString& text);
     QSpinBox* addInt(QFormLayout* form, const QString& label, const QString& key, int min, int max,
                      Accessor<int64_t> field, const QString& unit = {});
     QDoubleSpinBox* addDouble(QFormLayout* form, const QString& label, const QString& key, double min, double max,
                               double step, Accessor<double> field);
     QLineEdit* addText(QFormLayout* form, const QString& label, const QString& key, Accessor<std::string> field);
     QComboBox* addModel(QFormLayout* form, const QString& label, const QString& key, Accessor<std::string> field);
-    PromptEditor* addPrompt(QFormLayout* form, const QString& label, const QString& key,
-                            Accessor<std::string> field);
+    PromptEditor* addPrompt(QFormLayout* form, const QString& label, const QString& key, Accessor<std::string> field);
     template <class Enum>
     QComboBox* addEnum(QFormLayout* form, const QString& label, const QString& key, Accessor<Enum> field);
     // The fields every model-calling node has (backend, model, prompts, params, timeout, retries).

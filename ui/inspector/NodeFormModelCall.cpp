@@ -68,20 +68,27 @@ void NodeForm::addModelCall(bool withPrompts)
         const QSignalBlocker block(m_backend);
         m_backend->setCurrentText(value);
     });
-    addModel(f, tr("Model"), QStringLiteral("model"), [](NodeConfig& c) -> auto& { return c.call.model; });
-    addModel(f, tr("Fallback model"), QStringLiteral("fallback_model"),
-             [](NodeConfig& c) -> auto& { return c.call.fallbackModel; });
+    addModel(
+        f, tr("Model"), QStringLiteral("model"), [](NodeConfig & c) -> auto& { return c.call.model; });
+    addModel(
+        f, tr("Fallback model"), QStringLiteral("fallback_model"),
+        [](NodeConfig & c) -> auto& { return c.call.fallbackModel; });
     if (withPrompts) {
-        addPrompt(f, tr("System"), QStringLiteral("system"), [](NodeConfig& c) -> auto& { return c.call.system; });
-        addPrompt(f, tr("Prompt"), QStringLiteral("prompt"), [](NodeConfig& c) -> auto& { return c.call.prompt; });
+        addPrompt(
+            f, tr("System"), QStringLiteral("system"), [](NodeConfig & c) -> auto& { return c.call.system; });
+        addPrompt(
+            f, tr("Prompt"), QStringLiteral("prompt"), [](NodeConfig & c) -> auto& { return c.call.prompt; });
     }
     auto* p = addSection(tr("Call"));
-    addDouble(p, tr("Temperature"), QStringLiteral("params/temperature"), 0, 2, 0.1,
-              [](NodeConfig& c) -> auto& { return params(c).temperature; });
-    addInt(p, tr("Max tokens"), QStringLiteral("params/max_tokens"), 1, 1000000,
-           [](NodeConfig& c) -> auto& { return params(c).maxTokens; });
-    addDouble(p, tr("Top p"), QStringLiteral("params/top_p"), 0, 1, 0.05,
-              [](NodeConfig& c) -> auto& { return params(c).topP; });
+    addDouble(
+        p, tr("Temperature"), QStringLiteral("params/temperature"), 0, 2, 0.1,
+        [](NodeConfig & c) -> auto& { return params(c).temperature; });
+    addInt(
+        p, tr("Max tokens"), QStringLiteral("params/max_tokens"), 1, 1000000,
+        [](NodeConfig & c) -> auto& { return params(c).maxTokens; });
+    addDouble(
+        p, tr("Top p"), QStringLiteral("params/top_p"), 0, 1, 0.05,
+        [](NodeConfig & c) -> auto& { return params(c).topP; });
     auto* stop = new QLineEdit(this);
     stop->setPlaceholderText(tr("e.g. \\n | END"));
     stop->setToolTip(tr("Stop sequences separated by \" | \"; write a newline as \\n"));
@@ -104,9 +111,11 @@ void NodeForm::addModelCall(bool withPrompts)
         if (stop->text() != value && !stop->hasFocus())
             stop->setText(value);
     });
-    addInt(p, tr("Timeout"), QStringLiteral("timeout_ms"), 1, 3600000,
-           [](NodeConfig& c) -> auto& { return c.call.timeoutMs; }, tr("ms"));
-    addInt(p, tr("Retries"), QStringLiteral("retries"), 0, 20, [](NodeConfig& c) -> auto& { return c.call.retries; });
+    addInt(
+        p, tr("Timeout"), QStringLiteral("timeout_ms"), 1, 3600000,
+        [](NodeConfig & c) -> auto& { return c.call.timeoutMs; }, tr("ms"));
+    addInt(
+        p, tr("Retries"), QStringLiteral("retries"), 0, 20, [](NodeConfig & c) -> auto& { return c.call.retries; });
 }
 
 } // namespace conclave::ui

@@ -40,7 +40,10 @@ PromptEditor::PromptEditor(QWidget* parent)
     });
 }
 
-QString PromptEditor::text() const { return m_edit->toPlainText(); }
+QString PromptEditor::text() const
+{
+    return m_edit->toPlainText();
+}
 
 void PromptEditor::setText(const QString& text)
 {
@@ -61,9 +64,8 @@ void PromptEditor::showMenu(bool atCursor)
 {
     QMenu menu(this);
     for (const auto& name : m_names)
-        menu.addAction(QStringLiteral("{{%1}}").arg(name), this, [this, name, atCursor] {
-            insertPlaceholder(name, atCursor);
-        });
+        menu.addAction(QStringLiteral("{{%1}}").arg(name), this,
+                       [this, name, atCursor] { insertPlaceholder(name, atCursor); });
     const QPoint where = atCursor ? m_edit->viewport()->mapToGlobal(m_edit->cursorRect().bottomLeft())
                                   : m_insert->mapToGlobal(QPoint(0, m_insert->height()));
     menu.exec(where);

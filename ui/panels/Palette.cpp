@@ -85,9 +85,15 @@ void Palette::setTemplateFolder(const QString& folder)
     m_templates->setExpanded(true);
 }
 
-QString Palette::entryOf(const QTreeWidgetItem* item) { return item ? item->data(0, kEntryRole).toString() : QString(); }
+QString Palette::entryOf(const QTreeWidgetItem* item)
+{
+    return item ? item->data(0, kEntryRole).toString() : QString();
+}
 
-QStringList Palette::mimeTypes() const { return {QString::fromLatin1(CanvasView::kPaletteMime)}; }
+QStringList Palette::mimeTypes() const
+{
+    return {QString::fromLatin1(CanvasView::kPaletteMime)};
+}
 
 QMimeData* Palette::mimeData(const QList<QTreeWidgetItem*>& items) const
 {

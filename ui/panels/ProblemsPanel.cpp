@@ -49,8 +49,8 @@ void ProblemsPanel::refresh()
     const auto& edges = m_document->team().edges;
     for (const auto& p : m_document->problems()) {
         QString where = p.line > 0 ? tr("line %1:%2").arg(p.line).arg(p.column) : QString::fromStdString(p.pointer);
-        auto* item = new QTreeWidgetItem({QString::fromStdString(p.message),
-                                          p.node ? QString::fromStdString(p.node->str()) : QString(), where});
+        auto* item = new QTreeWidgetItem(
+            {QString::fromStdString(p.message), p.node ? QString::fromStdString(p.node->str()) : QString(), where});
         item->setIcon(0, p.isError() ? errorIcon : warningIcon);
         item->setToolTip(0, QString::fromStdString(p.message));
         if (p.node)

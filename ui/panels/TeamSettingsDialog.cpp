@@ -24,9 +24,11 @@ namespace {
 
 enum Column { Name, Kind, BaseUrl, ApiKeyEnv, Seed, TimeScale, MaxConcurrency, RequestsPerMinute, ColumnCount };
 
-QString q(const std::string& s) { return QString::fromStdString(s); }
-template <class T>
-QString optionalText(const std::optional<T>& v)
+QString q(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+template <class T> QString optionalText(const std::optional<T>& v)
 {
     if (!v)
         return {};

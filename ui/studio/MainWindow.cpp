@@ -69,7 +69,8 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_view, &CanvasView::paletteItemDropped, this,
             [this](const QString& entry, const QPointF& at) { onPaletteEntry(entry, &at); });
     connect(m_view, &CanvasView::filesDropped, this, [this](const QStringList& paths) { openFile(paths.first()); });
-    connect(m_palette, &Palette::entryActivated, this, [this](const QString& entry) { onPaletteEntry(entry, nullptr); });
+    connect(m_palette, &Palette::entryActivated, this,
+            [this](const QString& entry) { onPaletteEntry(entry, nullptr); });
     connect(m_problems, &ProblemsPanel::nodeActivated, this, &MainWindow::focusNode);
     connect(m_problems, &ProblemsPanel::edgeActivated, this, [this](size_t index) {
         m_scene->clearSelection();
@@ -183,7 +184,10 @@ void MainWindow::focusNode(const NodeId& id)
     m_view->centreOn(item->sceneBoundingRect().center());
 }
 
-void MainWindow::fitToTeam() { m_view->fitToTeam(); }
+void MainWindow::fitToTeam()
+{
+    m_view->fitToTeam();
+}
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {

@@ -20,7 +20,10 @@
 
 namespace conclave::ui {
 
-QAction* MainWindow::action(const QString& name) const { return findChild<QAction*>(name); }
+QAction* MainWindow::action(const QString& name) const
+{
+    return findChild<QAction*>(name);
+}
 
 QAction* MainWindow::makeAction(const QString& name, const QString& text, const QKeySequence& shortcut,
                                 void (MainWindow::*slot)())
@@ -29,7 +32,8 @@ QAction* MainWindow::makeAction(const QString& name, const QString& text, const 
     a->setObjectName(name);
     a->setShortcut(shortcut);
     if (!shortcut.isEmpty())
-        a->setToolTip(QStringLiteral("%1 (%2)").arg(QString(text).remove('&'), shortcut.toString(QKeySequence::NativeText)));
+        a->setToolTip(
+            QStringLiteral("%1 (%2)").arg(QString(text).remove('&'), shortcut.toString(QKeySequence::NativeText)));
     if (slot)
         connect(a, &QAction::triggered, this, slot);
     return a;
@@ -48,8 +52,7 @@ void MainWindow::buildActions()
     auto* saveAs = makeAction("actionSaveAs", tr("Save &As…"), QKeySequence::SaveAs, nullptr);
     connect(saveAs, &QAction::triggered, this, [this] { this->saveAs(); });
     makeAction("actionExport", tr("&Export JSON…"), QKeySequence(tr("Ctrl+E")), &MainWindow::exportJson);
-    makeAction("actionTeamSettings", tr("&Team Settings…"), QKeySequence(tr("Ctrl+,")),
-               &MainWindow::editTeamSettings);
+    makeAction("actionTeamSettings", tr("&Team Settings…"), QKeySequence(tr("Ctrl+,")), &MainWindow::editTeamSettings);
     auto* quit = makeAction("actionQuit", tr("&Quit"), QKeySequence::Quit, nullptr);
     connect(quit, &QAction::triggered, this, &QWidget::close);
 
@@ -107,8 +110,9 @@ void MainWindow::buildActions()
 
     int n = 1;
     for (const NodeKind kind : allValues<NodeKind>()) {
-        auto* add = makeAction(QStringLiteral("actionAdd") + KindStyle::title(kind), tr("Add %1").arg(KindStyle::title(kind)),
-                               QKeySequence(QStringLiteral("Alt+%1").arg(n++)), nullptr);
+        auto* add =
+            makeAction(QStringLiteral("actionAdd") + KindStyle::title(kind), tr("Add %1").arg(KindStyle::title(kind)),
+                       QKeySequence(QStringLiteral("Alt+%1").arg(n++)), nullptr);
         add->setIcon(KindStyle::icon(kind));
         connect(add, &QAction::triggered, this, [this, kind] { addNode(kind); });
     }

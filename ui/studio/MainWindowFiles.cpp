@@ -147,7 +147,8 @@ void MainWindow::insertTemplate(const QString& path, const QPointF* scenePos)
         minX = std::min(minX, n.pos ? n.pos->x : 0.0);
         minY = std::min(minY, n.pos ? n.pos->y : 0.0);
     }
-    QPointF at = scenePos ? *scenePos : QPointF(m_scene->itemsBoundingRect().left(), m_scene->itemsBoundingRect().bottom() + 80);
+    QPointF at =
+        scenePos ? *scenePos : QPointF(m_scene->itemsBoundingRect().left(), m_scene->itemsBoundingRect().bottom() + 80);
     if (m_document->team().nodes.empty() && !scenePos)
         at = QPointF(minX, minY);
     const auto ids = m_document->requestInsert(*loaded.team, Position{at.x() - minX, at.y() - minY},
@@ -213,11 +214,12 @@ void MainWindow::editRouteLabel(size_t edge)
         return;
     }
     bool ok = false;
-    const QString text = QInputDialog::getText(this, tr("Route label"), tr("Fire this edge when the router picks:"),
-                                               QLineEdit::Normal, QString::fromStdString(edges[edge].when.value_or("")), &ok);
+    const QString text =
+        QInputDialog::getText(this, tr("Route label"), tr("Fire this edge when the router picks:"), QLineEdit::Normal,
+                              QString::fromStdString(edges[edge].when.value_or("")), &ok);
     if (ok)
-        m_document->requestSetRouteLabel(edge, text.trimmed().isEmpty() ? std::nullopt
-                                                                        : std::optional<std::string>(text.trimmed().toStdString()));
+        m_document->requestSetRouteLabel(
+            edge, text.trimmed().isEmpty() ? std::nullopt : std::optional<std::string>(text.trimmed().toStdString()));
 }
 
 void MainWindow::editTeamSettings()

@@ -13,7 +13,10 @@ const char* kKey = "recentFiles";
 
 RecentFiles::RecentFiles(QObject* parent) : QObject(parent) {}
 
-QStringList RecentFiles::files() const { return QSettings().value(kKey).toStringList(); }
+QStringList RecentFiles::files() const
+{
+    return QSettings().value(kKey).toStringList();
+}
 
 void RecentFiles::store(const QStringList& files)
 {
@@ -39,7 +42,10 @@ void RecentFiles::remove(const QString& path)
     store(list);
 }
 
-void RecentFiles::clear() { store({}); }
+void RecentFiles::clear()
+{
+    store({});
+}
 
 void RecentFiles::attach(QMenu* menu)
 {

@@ -41,7 +41,10 @@ ThemeManager::Theme ThemeManager::fromName(const QString& name)
     return Theme::System;
 }
 
-bool ThemeManager::isDark() const { return QApplication::palette().color(QPalette::Window).lightness() < 128; }
+bool ThemeManager::isDark() const
+{
+    return QApplication::palette().color(QPalette::Window).lightness() < 128;
+}
 
 void ThemeManager::setTheme(Theme theme)
 {

@@ -287,8 +287,8 @@ private:
         for (size_t i = 0; i < layer.size(); ++i)
             downPass[i] = i == 0 ? want[i] : std::max(want[i], downPass[i - 1] + gapAbove(layer[i], layer[i - 1]));
         for (size_t i = layer.size(); i-- > 0;)
-            upPass[i] = i + 1 == layer.size() ? want[i]
-                                              : std::min(want[i], upPass[i + 1] - gapAbove(layer[i + 1], layer[i]));
+            upPass[i] =
+                i + 1 == layer.size() ? want[i] : std::min(want[i], upPass[i + 1] - gapAbove(layer[i + 1], layer[i]));
         for (size_t i = 0; i < layer.size(); ++i)
             y[layer[i]] = (downPass[i] + upPass[i]) / 2;
         // Averaging two orders that each keep the gaps keeps them too.

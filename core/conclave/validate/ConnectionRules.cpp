@@ -10,7 +10,10 @@ namespace conclave {
 
 namespace {
 
-std::string quoted(const NodeId& id) { return describeJsonValue(id.str()); }
+std::string quoted(const NodeId& id)
+{
+    return describeJsonValue(id.str());
+}
 
 bool hasEdge(const Team& team, auto&& predicate)
 {
@@ -25,9 +28,9 @@ std::optional<std::string> memberRefusal(const Team& team, const Node& from, con
         return "a coordinator's members must be experts; " + quoted(to.id) + " is " + kindWithArticle(to.kind);
     for (const auto& e : team.edges) {
         if (e.isMember() && e.to == to.id) {
-            return e.from == from.id ? "expert " + quoted(to.id) + " is already a member of " + quoted(from.id)
-                                     : "expert " + quoted(to.id) + " is already a member of coordinator " +
-                                           quoted(e.from);
+            return e.from == from.id
+                       ? "expert " + quoted(to.id) + " is already a member of " + quoted(from.id)
+                       : "expert " + quoted(to.id) + " is already a member of coordinator " + quoted(e.from);
         }
     }
     if (hasEdge(team, [&](const Edge& e) { return !e.isMember() && (e.from == to.id || e.to == to.id); }))

@@ -1,60 +1,193 @@
-#include "studio/MainWindow.h"
-
-#include <QFile>
-#include <QListWidget>
-#include <QTemporaryDir>
-#include <QTreeWidget>
+// The studio window: opening teams (good, bad and every invalid test file),
+// the dirty title, themes, and screenshots of every example that are not blank.
 #include <QtTest>
 
+#include "EditorChecks.h"
+
+#include "editor/CanvasView.h"
+#include "editor/KindStyle.h"
+#include "panels/ProblemsPanel.h"
+#include "studio/MainWindow.h"
+#include "studio/ThemeManager.h"
+
+#include "conclave/validate/Problem.h"
+
+#include <QDir>
+#include <QFile>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QUndoStack>
+
 using conclave::ui::MainWindow;
+
+namespace {
+
+QStringList readLines(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {QStringLiteral("<cannot read %1>").arg(path)};
+    QStringList lines = QString::fromUtf8(file.readAll()).split('\n');
+    if (!lines.isEmpty() && lines.last().isEmpty())
+        lines.removeLast();
+    return lines;
+}
+
+// Whether some pixel of `image` is within a small distance of `colour`.
+bool hasColour(const QImage& image, const QColor& colour)
+{
+    for (int y = 0; y < image.height(); y += 2) {
+        for (int x = 0; x < image.width(); x += 2) {
+            const QColor c = image.pixelColor(x, y);
+            if (std::abs(c.red() - colour.red()) + std::abs(c.green() - colour.green()) +
+                    std::abs(c.blue() - colour.blue()) <
+                24)
+                return true;
+        }
+    }
+    return false;
+}
+
+} // namespace
 
 class TestMainWindow : public QObject {
     Q_OBJECT
 
 private slots:
-    void opensAnExampleAndListsItsNodes()
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void opensAnExampleOntoTheCanvas()
     {
         MainWindow window;
         QVERIFY(window.openFile(CONCLAVE_RESOURCES "/examples/keyword-vote.team.json", false));
-        auto* nodes = window.findChild<QTreeWidget*>();
-        QVERIFY(nodes);
-        QCOMPARE(nodes->topLevelItemCount(), 6);
-        QCOMPARE(nodes->topLevelItem(0)->text(1), QString("input"));
-        auto* problems = window.findChild<QListWidget*>();
-        QCOMPARE(problems->count(), 1);
-        QCOMPARE(problems->item(0)->text(), QString("No problems"));
+        QCOMPARE(window.scene()->nodeItemCount(), size_t(6));
+        QCOMPARE(sceneInconsistency(*window.document(), *window.scene()), QString());
+        auto* problems = window.problemsPanel();
+        QCOMPARE(problems->topLevelItemCount(), 1);
+        QCOMPARE(problems->topLevelItem(0)->text(0), QString("No problems"));
         QVERIFY(window.windowTitle().endsWith(" - Conclave Studio"));
+        QVERIFY(window.windowTitle().contains("keyword-vote.team.json"));
+        QVERIFY(!window.isWindowModified());
     }
 
-    void aBadFileLeavesTheCurrentTeamUntouched()
+    void anEditMarksTheTitleAndUndoClearsIt()
     {
         MainWindow window;
         QVERIFY(window.openFile(CONCLAVE_RESOURCES "/examples/cascade.team.json", false));
-        const auto title = window.windowTitle();
-        const int count = window.findChild<QTreeWidget*>()->topLevelItemCount();
-        QTemporaryDir dir;
-        QFile bad(dir.filePath("bad.team.json"));
-        QVERIFY(bad.open(QIODevice::WriteOnly));
-        bad.write("{\"conclave\": 1,");
-        bad.close();
-        QVERIFY(!window.openFile(bad.fileName(), false));
-        QCOMPARE(window.windowTitle(), title);
-        QCOMPARE(window.findChild<QTreeWidget*>()->topLevelItemCount(), count);
+        const QPointF at(0, 0);
+        window.addNode(conclave::NodeKind::Expert, &at);
+        QVERIFY(window.isWindowModified());
+        window.document()->undoStack()->undo();
+        QVERIFY(!window.isWindowModified());
     }
 
-    void rendersAScreenshot()
+    void problemsFollowEditsAndSelectTheirNode()
     {
         MainWindow window;
+        QVERIFY(window.openFile(CONCLAVE_RESOURCES "/examples/keyword-vote.team.json", false));
+        window.document()->requestRemove({}, {window.document()->team().edges.size() - 1}); // vote -> out
+        auto* panel = window.problemsPanel();
+        QVERIFY(panel->errorCount() > 0);
+        QTreeWidgetItem* outProblem = nullptr;
+        for (int i = 0; i < panel->topLevelItemCount(); ++i) {
+            if (!outProblem && panel->topLevelItem(i)->text(1) == "out")
+                outProblem = panel->topLevelItem(i);
+        }
+        QVERIFY(outProblem);
+        QCOMPARE(outProblem->text(0), QString("an output node needs exactly one incoming edge, has 0"));
+        emit panel->itemClicked(outProblem, 0);
+        QCOMPARE(window.scene()->selectedNodes().size(), size_t(1));
+        QCOMPARE(window.scene()->selectedNodes().front().str(), std::string("out"));
+    }
+
+    void invalidFiles_data()
+    {
+        QTest::addColumn<QString>("file");
+        const QDir dir(CONCLAVE_TEST_DATA "/invalid");
+        for (const QString& name : dir.entryList({"*.json"}, QDir::Files, QDir::Name))
+            QTest::newRow(qPrintable(name)) << dir.filePath(name);
+    }
+
+    // A file the loader rejects leaves the open document exactly as it was and
+    // reports the loader's messages; a file that loads but does not validate
+    // opens (so it can be fixed) with exactly the expected problems listed.
+    void invalidFiles()
+    {
+        QFETCH(QString, file);
+        QString base = file;
+        base.chop(base.endsWith(".team.json") ? 10 : 5);
+        const QStringList expected = readLines(base + ".expected");
+
+        MainWindow window;
         QVERIFY(window.openFile(CONCLAVE_RESOURCES "/examples/triage.team.json", false));
+        const QPointF at(0, 0);
+        window.addNode(conclave::NodeKind::Expert, &at); // an unsaved edit that must survive
+        const auto team = window.document()->team();
+        const auto path = window.document()->filePath();
+        const int undoCount = window.document()->undoStack()->count();
+        const QString title = window.windowTitle();
+
+        if (!window.openFile(file, false)) {
+            QCOMPARE(window.lastError().split('\n'), expected);
+            QVERIFY(window.document()->team() == team);
+            QCOMPARE(window.document()->filePath(), path);
+            QCOMPARE(window.document()->undoStack()->count(), undoCount);
+            QVERIFY(window.document()->isModified());
+            QCOMPARE(window.windowTitle(), title);
+            QCOMPARE(sceneInconsistency(*window.document(), *window.scene()), QString());
+            return;
+        }
+        QStringList shown;
+        const std::string name = QFileInfo(file).fileName().toStdString();
+        for (const auto& p : window.document()->problems())
+            shown << QString::fromStdString(conclave::formatProblem(p, name));
+        QCOMPARE(shown, expected);
+        QCOMPARE(window.problemsPanel()->errorCount() + window.problemsPanel()->warningCount(), int(expected.size()));
+        QCOMPARE(sceneInconsistency(*window.document(), *window.scene()), QString());
+    }
+
+    void screenshots_data()
+    {
+        QTest::addColumn<QString>("file");
+        const QDir dir(CONCLAVE_RESOURCES "/examples");
+        for (const QString& name : dir.entryList({"*.team.json"}, QDir::Files, QDir::Name))
+            QTest::newRow(qPrintable(name)) << dir.filePath(name);
+    }
+
+    void screenshots()
+    {
+        QFETCH(QString, file);
+        MainWindow window;
+        window.resize(1400, 860);
+        QVERIFY(window.openFile(file, false));
         window.show();
-        const QImage image = window.grab().toImage();
-        QVERIFY(image.width() > 400 && image.height() > 300);
-        // Not blank: more than a handful of distinct colours.
-        QSet<QRgb> colours;
-        for (int y = 0; y < image.height(); y += 7)
-            for (int x = 0; x < image.width(); x += 7)
-                colours.insert(image.pixel(x, y));
-        QVERIFY(colours.size() > 5);
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.fitToTeam();
+        const QImage image = window.grab().toImage().convertToFormat(QImage::Format_RGB32);
+        QVERIFY(image.width() >= 1000 && image.height() >= 600);
+        // Not blank: every node kind of the team shows its colour.
+        for (const auto& n : window.document()->team().nodes)
+            QVERIFY2(hasColour(image, conclave::ui::KindStyle::colour(n.kind)),
+                     qPrintable(QString::fromUtf8(toString(n.kind))));
+    }
+
+    void themesSwitchAndPersist()
+    {
+        MainWindow window;
+        window.themes()->setTheme(conclave::ui::ThemeManager::Theme::Dark);
+        QVERIFY(window.themes()->isDark());
+        QVERIFY(window.action("actionTheme_dark")->isChecked());
+        window.themes()->setTheme(conclave::ui::ThemeManager::Theme::Light);
+        QVERIFY(!window.themes()->isDark());
+        window.close();
+        QCOMPARE(QSettings().value("theme").toString(), QString("light"));
+    }
+
+    void recentFilesRemembered()
+    {
+        MainWindow window;
+        QVERIFY(window.openFile(CONCLAVE_RESOURCES "/examples/debate.team.json", false));
+        QVERIFY(QSettings().value("recentFiles").toStringList().first().endsWith("debate.team.json"));
     }
 };
 

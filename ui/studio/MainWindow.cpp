@@ -1,93 +1,218 @@
 #include "studio/MainWindow.h"
 
-#include "studio/TeamDocument.h"
+#include "studio/RecentFiles.h"
+#include "studio/ThemeManager.h"
 
-#include "conclave/model/NodeKind.h"
+#include "document/TeamDocument.h"
+#include "editor/CanvasView.h"
+#include "editor/EdgeItem.h"
+#include "editor/NodeItem.h"
+#include "editor/TeamScene.h"
+#include "inspector/Inspector.h"
+#include "panels/Palette.h"
+#include "panels/ProblemsPanel.h"
+
+#include "conclave/resources/LocalModelCatalog.h"
+#include "conclave/resources/ResourceLocator.h"
 
 #include <QApplication>
+#include <QCloseEvent>
 #include <QDockWidget>
-#include <QFileDialog>
 #include <QFileInfo>
-#include <QHeaderView>
-#include <QListWidget>
-#include <QMenuBar>
-#include <QMessageBox>
+#include <QLabel>
+#include <QMimeData>
+#include <QSettings>
 #include <QStatusBar>
-#include <QTreeWidget>
+#include <QTabWidget>
+#include <QUndoStack>
 
 namespace conclave::ui {
 
 MainWindow::MainWindow(QWidget* parent)
-    : QMainWindow(parent), m_document(new TeamDocument(this)), m_nodes(new QTreeWidget(this)),
-      m_problems(new QListWidget(this))
+    : QMainWindow(parent), m_document(new TeamDocument(this)), m_scene(new TeamScene(m_document, this)),
+      m_view(new CanvasView(m_scene)), m_centre(new QTabWidget(this)), m_palette(new Palette),
+      m_inspector(new Inspector(m_document)), m_problems(new ProblemsPanel(m_document)),
+      m_themes(new ThemeManager(this)), m_recent(new RecentFiles(this)), m_countsLabel(new QLabel),
+      m_problemsLabel(new QLabel), m_zoomLabel(new QLabel)
 {
-    setWindowTitle(tr("Conclave Studio"));
-    resize(1100, 700);
+    resize(1280, 800);
+    setAcceptDrops(true);
+    setDockNestingEnabled(true);
+    m_centre->setDocumentMode(true);
+    m_centre->setTabBarAutoHide(true); // one tab today; run views join later
+    m_centre->addTab(m_view, tr("Design"));
+    setCentralWidget(m_centre);
 
-    m_nodes->setHeaderLabels({tr("Node"), tr("Kind"), tr("Model / strategy")});
-    m_nodes->setRootIsDecorated(false);
-    m_nodes->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    setCentralWidget(m_nodes);
+    if (const auto resources = findResourcesDir(QApplication::applicationFilePath().toStdString())) {
+        m_palette->setTemplateFolder(QString::fromStdString((*resources / "examples").string()));
+        const auto catalog = LocalModelCatalog::load(*resources / "models" / "local-models.json");
+        if (catalog.catalog)
+            m_document->setLocalModels(catalog.catalog->names());
+    }
 
-    auto* dock = new QDockWidget(tr("Problems"), this);
-    dock->setObjectName("problemsDock");
-    dock->setWidget(m_problems);
-    addDockWidget(Qt::BottomDockWidgetArea, dock);
+    buildDocks();
+    buildActions();
+    buildMenus();
+    buildStatusBar();
 
-    auto* file = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("&Open..."), QKeySequence::Open, this, &MainWindow::openWithDialog);
-    file->addSeparator();
-    file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::closeAllWindows);
+    connect(m_document, &TeamDocument::modifiedChanged, this, &MainWindow::updateTitle);
+    connect(m_document, &TeamDocument::filePathChanged, this, &MainWindow::updateTitle);
+    connect(m_document, &TeamDocument::settingsChanged, this, &MainWindow::updateTitle);
+    connect(m_document, &TeamDocument::teamReset, this, &MainWindow::updateTitle);
+    connect(m_document, &TeamDocument::teamReset, this, &MainWindow::updateCounts);
+    connect(m_document, &TeamDocument::edgesChanged, this, &MainWindow::updateCounts);
+    connect(m_scene, &QGraphicsScene::selectionChanged, this, &MainWindow::onSelectionChanged);
+    connect(m_scene, &TeamScene::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m, 8000); });
+    connect(m_scene, &TeamScene::edgeActivated, this, &MainWindow::editRouteLabel);
+    connect(m_view, &CanvasView::zoomChanged, this,
+            [this](double zoom) { m_zoomLabel->setText(QStringLiteral("%1%").arg(qRound(zoom * 100))); });
+    connect(m_view, &CanvasView::paletteItemDropped, this,
+            [this](const QString& entry, const QPointF& at) { onPaletteEntry(entry, &at); });
+    connect(m_view, &CanvasView::filesDropped, this, [this](const QStringList& paths) { openFile(paths.first()); });
+    connect(m_palette, &Palette::entryActivated, this,
+            [this](const QString& entry) { onPaletteEntry(entry, nullptr); });
+    connect(m_problems, &ProblemsPanel::nodeActivated, this, &MainWindow::focusNode);
+    connect(m_problems, &ProblemsPanel::edgeActivated, this, [this](size_t index) {
+        m_scene->clearSelection();
+        if (index < m_scene->edgeItems().size()) {
+            m_scene->edgeItems()[index]->setSelected(true);
+            m_view->centreOn(m_scene->edgeItems()[index]->sceneBoundingRect().center());
+        }
+    });
+    connect(m_problems, &ProblemsPanel::countsChanged, this, [this](int errors, int warnings) {
+        m_problemsLabel->setText(errors + warnings == 0 ? tr("No problems")
+                                                        : tr("%1 errors, %2 warnings").arg(errors).arg(warnings));
+    });
+    connect(m_inspector, &Inspector::teamSettingsRequested, this, &MainWindow::editTeamSettings);
+    connect(m_recent, &RecentFiles::openRequested, this, [this](const QString& path) {
+        if (!openFile(path) && !QFileInfo::exists(path))
+            m_recent->remove(path);
+    });
 
-    connect(m_document, &TeamDocument::teamReset, this, &MainWindow::refresh);
-    statusBar()->showMessage(tr("Open a team with File > Open"));
+    restoreSettings();
+    updateTitle();
+    updateCounts();
+    m_problems->countsChanged(m_problems->errorCount(), m_problems->warningCount());
+    m_zoomLabel->setText(QStringLiteral("100%"));
+    statusBar()->showMessage(tr("Drag a node from the palette, or open a team with Ctrl+O"));
 }
 
-bool MainWindow::openFile(const QString& path, bool interactive)
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildDocks()
 {
-    const QString error = m_document->load(path);
-    if (error.isEmpty())
-        return true;
-    if (interactive)
-        QMessageBox::warning(this, tr("Cannot open team"), error);
-    statusBar()->showMessage(tr("Cannot open %1").arg(QFileInfo(path).fileName()));
-    return false;
+    const auto dock = [this](const QString& title, const QString& name, QWidget* widget, Qt::DockWidgetArea area) {
+        auto* d = new QDockWidget(title, this);
+        d->setObjectName(name);
+        d->setWidget(widget);
+        addDockWidget(area, d);
+        return d;
+    };
+    dock(tr("Palette"), QStringLiteral("paletteDock"), m_palette, Qt::LeftDockWidgetArea);
+    auto* inspector = dock(tr("Inspector"), QStringLiteral("inspectorDock"), m_inspector, Qt::RightDockWidgetArea);
+    auto* problems = dock(tr("Problems"), QStringLiteral("problemsDock"), m_problems, Qt::BottomDockWidgetArea);
+    auto* palette = findChild<QDockWidget*>(QStringLiteral("paletteDock"));
+    resizeDocks({palette, inspector}, {190, 340}, Qt::Horizontal);
+    resizeDocks({problems}, {110}, Qt::Vertical);
+    m_palette->setMinimumWidth(150);
+    m_inspector->setMinimumWidth(300);
 }
 
-void MainWindow::openWithDialog()
+void MainWindow::buildStatusBar()
 {
-    const QString path =
-        QFileDialog::getOpenFileName(this, tr("Open team"), QString(), tr("Teams (*.team.json *.json)"));
-    if (!path.isEmpty())
-        openFile(path);
+    for (auto* label : {m_countsLabel, m_problemsLabel, m_zoomLabel}) {
+        label->setContentsMargins(8, 0, 8, 0);
+        statusBar()->addPermanentWidget(label);
+    }
 }
 
-void MainWindow::refresh()
+void MainWindow::restoreSettings()
+{
+    QSettings settings;
+    restoreGeometry(settings.value("window/geometry").toByteArray());
+    restoreState(settings.value("window/state").toByteArray());
+    m_themes->setTheme(ThemeManager::fromName(settings.value("theme", "system").toString()));
+    const bool snap = settings.value("canvas/snapToGrid", true).toBool();
+    m_scene->setSnapToGrid(snap);
+    if (auto* a = action("actionSnapToGrid"))
+        a->setChecked(snap);
+}
+
+void MainWindow::saveSettings() const
+{
+    QSettings settings;
+    settings.setValue("window/geometry", saveGeometry());
+    settings.setValue("window/state", saveState());
+    settings.setValue("theme", ThemeManager::nameOf(m_themes->theme()));
+    settings.setValue("canvas/snapToGrid", m_scene->snapToGrid());
+}
+
+void MainWindow::updateTitle()
+{
+    setWindowTitle(QStringLiteral("%1[*] — %2 - Conclave Studio")
+                       .arg(QString::fromStdString(m_document->team().name), m_document->displayName()));
+    setWindowModified(m_document->isModified());
+}
+
+void MainWindow::updateCounts()
 {
     const auto& team = m_document->team();
-    setWindowTitle(tr("%1 - Conclave Studio").arg(QString::fromStdString(team.name)));
-    m_nodes->clear();
-    for (const auto& node : team.nodes) {
-        const auto& c = node.config;
-        QString detail;
-        if (c.call.model)
-            detail = QString::fromStdString(*c.call.model);
-        else if (c.routerStrategy)
-            detail = QString::fromUtf8(toString(*c.routerStrategy));
-        else if (c.aggregatorStrategy)
-            detail = QString::fromUtf8(toString(*c.aggregatorStrategy));
-        else if (c.mode)
-            detail = QString::fromUtf8(toString(*c.mode));
-        new QTreeWidgetItem(m_nodes, {QString::fromStdString(node.displayName()), QString::fromUtf8(toString(node.kind)),
-                                      detail});
+    m_countsLabel->setText(tr("%n node(s)", nullptr, int(team.nodes.size())) + QStringLiteral(" · ") +
+                           tr("%n edge(s)", nullptr, int(team.edges.size())));
+}
+
+void MainWindow::onSelectionChanged()
+{
+    const auto nodes = m_scene->selectedNodes();
+    const auto edges = m_scene->selectedEdges();
+    if (nodes.size() == 1 && edges.empty())
+        m_inspector->showNode(nodes.front());
+    else if (nodes.empty() && edges.size() == 1)
+        m_inspector->showEdge(edges.front());
+    else
+        m_inspector->showTeam();
+    if (nodes.size() + edges.size() > 1)
+        statusBar()->showMessage(tr("%1 nodes and %2 edges selected").arg(nodes.size()).arg(edges.size()), 4000);
+}
+
+void MainWindow::focusNode(const NodeId& id)
+{
+    auto* item = m_scene->nodeItem(id);
+    if (!item)
+        return;
+    m_scene->selectNodes({id});
+    m_view->centreOn(item->sceneBoundingRect().center());
+}
+
+void MainWindow::fitToTeam()
+{
+    m_view->fitToTeam();
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    if (!maybeSave()) {
+        event->ignore();
+        return;
     }
-    m_problems->clear();
-    const auto name = QFileInfo(m_document->filePath()).fileName().toStdString();
-    for (const auto& problem : m_document->problems())
-        m_problems->addItem(QString::fromStdString(formatProblem(problem, name)));
-    if (m_document->problems().empty())
-        m_problems->addItem(tr("No problems"));
-    statusBar()->showMessage(tr("%1 nodes, %2 edges").arg(team.nodes.size()).arg(team.edges.size()));
+    saveSettings();
+    event->accept();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    if (event->mimeData()->hasUrls())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    for (const auto& url : event->mimeData()->urls()) {
+        if (url.isLocalFile()) {
+            openFile(url.toLocalFile());
+            break;
+        }
+    }
 }
 
 } // namespace conclave::ui

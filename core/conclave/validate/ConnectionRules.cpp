@@ -1,0 +1,116 @@
+#include "conclave/validate/ConnectionRules.h"
+
+#include "conclave/io/JsonText.h"
+
+#include <algorithm>
+#include <deque>
+#include <map>
+
+namespace conclave {
+
+namespace {
+
+std::string quoted(const NodeId& id)
+{
+    return describeJsonValue(id.str());
+}
+
+bool hasEdge(const Team& team, auto&& predicate)
+{
+    return std::any_of(team.edges.begin(), team.edges.end(), predicate);
+}
+
+std::optional<std::string> memberRefusal(const Team& team, const Node& from, const Node& to)
+{
+    if (from.kind != NodeKind::Coordinator)
+        return "a member edge must start at a coordinator; " + quoted(from.id) + " is " + kindWithArticle(from.kind);
+    if (to.kind != NodeKind::Expert)
+        return "a coordinator's members must be experts; " + quoted(to.id) + " is " + kindWithArticle(to.kind);
+    for (const auto& e : team.edges) {
+        if (e.isMember() && e.to == to.id) {
+            return e.from == from.id
+                       ? "expert " + quoted(to.id) + " is already a member of " + quoted(from.id)
+                       : "expert " + quoted(to.id) + " is already a member of coordinator " + quoted(e.from);
+        }
+    }
+    if (hasEdge(team, [&](const Edge& e) { return !e.isMember() && (e.from == to.id || e.to == to.id); }))
+        return "expert " + quoted(to.id) + " has ordinary edges, so it cannot be a coordinator's member";
+    return std::nullopt;
+}
+
+} // namespace
+
+std::vector<NodeId> ConnectionRules::path(const Team& team, const NodeId& from, const NodeId& to)
+{
+    std::map<NodeId, std::vector<NodeId>> out;
+    for (const auto& e : team.edges) {
+        if (!e.isMember())
+            out[e.from].push_back(e.to);
+    }
+    // Breadth first, edges in file order: the shortest path, named the same way every time.
+    std::map<NodeId, NodeId> parent;
+    std::deque<NodeId> queue{from};
+    parent.emplace(from, from);
+    while (!queue.empty()) {
+        const NodeId cur = queue.front();
+        queue.pop_front();
+        if (cur == to) {
+            std::vector<NodeId> result{cur};
+            for (NodeId at = cur; !(at == from);) {
+                at = parent.at(at);
+                result.push_back(at);
+            }
+            std::reverse(result.begin(), result.end());
+            return result;
+        }
+        for (const auto& next : out[cur]) {
+            if (parent.emplace(next, cur).second)
+                queue.push_back(next);
+        }
+    }
+    return {};
+}
+
+std::optional<std::string> ConnectionRules::refusal(const Team& team, const NodeId& fromId, const NodeId& toId,
+                                                    EdgeRole role)
+{
+    const Node* from = team.findNode(fromId);
+    const Node* to = team.findNode(toId);
+    if (!from)
+        return "unknown node " + quoted(fromId);
+    if (!to)
+        return "unknown node " + quoted(toId);
+    if (fromId == toId)
+        return "a node cannot be connected to itself";
+    if (role == EdgeRole::Member)
+        return memberRefusal(team, *from, *to);
+
+    if (from->kind == NodeKind::Output)
+        return "an output node cannot have outgoing edges";
+    if (to->kind == NodeKind::Input)
+        return "the input node cannot have incoming edges";
+    const auto isMemberOf = [&](const NodeId& id) {
+        return hasEdge(team, [&](const Edge& e) { return e.isMember() && e.to == id; });
+    };
+    if (isMemberOf(fromId))
+        return "expert " + quoted(fromId) + " is a coordinator's member, so it cannot also have ordinary edges";
+    if (isMemberOf(toId))
+        return "expert " + quoted(toId) + " is a coordinator's member, so it cannot also have ordinary edges";
+    if (to->kind == NodeKind::Output &&
+        hasEdge(team, [&](const Edge& e) { return !e.isMember() && e.to == toId && !(e.from == fromId); }))
+        return "an output node takes exactly one incoming edge; " + quoted(toId) + " already has one";
+    // A router may reach one target under several route labels; anything else once.
+    if (from->kind != NodeKind::Router &&
+        hasEdge(team, [&](const Edge& e) { return !e.isMember() && e.from == fromId && e.to == toId; }))
+        return "there is already an edge from " + quoted(fromId) + " to " + quoted(toId);
+    const auto back = path(team, toId, fromId);
+    if (!back.empty()) {
+        std::string text;
+        for (const auto& id : back)
+            text += id.str() + " -> ";
+        return "the edge would make a cycle: " + text + toId.str();
+    }
+    return std::nullopt;
+}
+
+} // namespace conclave

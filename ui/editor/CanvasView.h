@@ -1,0 +1,53 @@
+#pragma once
+
+#include <QGraphicsView>
+
+namespace conclave::ui {
+
+class TeamScene;
+
+// The view on the canvas: zoom (wheel, keys, fit), pan (middle-drag,
+// space-drag), rubber-band selection, a grid, and drops from the palette and
+// of team files.
+class CanvasView : public QGraphicsView {
+    Q_OBJECT
+
+public:
+    // The MIME type of palette drags: "kind:expert" or "template:/path/x.team.json".
+    static constexpr const char* kPaletteMime = "application/x-conclave-palette";
+
+    explicit CanvasView(TeamScene* scene, QWidget* parent = nullptr);
+
+    double zoom() const;
+    void setZoom(double zoom, const QPointF* anchorScene = nullptr);
+    void zoomBy(double factor);
+    void fitToTeam();
+    void centreOn(const QPointF& scenePos);
+    QPointF visibleCentre() const;
+
+signals:
+    void zoomChanged(double zoom);
+    void paletteItemDropped(const QString& item, const QPointF& scenePos);
+    void filesDropped(const QStringList& paths);
+
+protected:
+    void wheelEvent(QWheelEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void keyReleaseEvent(QKeyEvent* event) override;
+    void drawBackground(QPainter* painter, const QRectF& rect) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dragMoveEvent(QDragMoveEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void startPan(const QPoint& at);
+
+    bool m_spaceHeld = false;
+    bool m_panning = false;
+    QPoint m_panFrom;
+};
+
+} // namespace conclave::ui

@@ -26,6 +26,14 @@ double CallRunner::backoffMs(int attempt, double jitterUnit, std::optional<int64
     return std::min(kMaxBackoffMs, exponential * (0.5 + jitterUnit));
 }
 
+Clock::time_point CallRunner::afterOnBackend(double teamMs) const
+{
+    // The call's own backend sets the clock: in a team mixing a scaled-down
+    // simulator with a real endpoint, the endpoint's timeouts stay real.
+    const double scale = m_spec.backend ? m_spec.backend->timeScale() : 1.0;
+    return Clock::now() + std::chrono::microseconds(static_cast<int64_t>(teamMs * scale * 1000.0));
+}
+
 void CallRunner::start()
 {
     std::optional<Launch> next;
@@ -76,7 +84,7 @@ std::optional<CallRunner::Launch> CallRunner::beginAttemptLocked()
     next.request.model = m_model;
     next.request.attempt = m_attempt;
     auto self = shared_from_this();
-    m_timeoutTimer = m_run->timers().schedule(m_run->after(double(m_spec.timeoutMs)),
+    m_timeoutTimer = m_run->timers().schedule(afterOnBackend(double(m_spec.timeoutMs)),
                                               [self, token] { self->onTimeout(token); });
     return next;
 }
@@ -187,7 +195,7 @@ void CallRunner::afterFailure(Status status, const std::string& error, bool retr
         uint64_t(m_attempt));
     const double delay = fallback ? 0 : backoffMs(m_triesOnModel, jitter, retryAfterMs);
     auto self = shared_from_this();
-    m_backoffTimer = m_run->timers().schedule(m_run->after(delay), [self] { self->attempt(); });
+    m_backoffTimer = m_run->timers().schedule(afterOnBackend(delay), [self] { self->attempt(); });
 }
 
 void CallRunner::cancel(Status status, const std::string& why)

@@ -64,6 +64,7 @@ public:
     static double backoffMs(int attempt, double jitterUnit, std::optional<int64_t> retryAfterMs);
 
 private:
+    Clock::time_point afterOnBackend(double teamMs) const;
     void attempt();
     // Bookkeeping of an attempt, lock held; false when no attempt is to be made.
     std::optional<Launch> beginAttemptLocked();

@@ -21,7 +21,7 @@ LocalMoeBackend::~LocalMoeBackend()
 
 CallId LocalMoeBackend::start(ModelRequest request, CallCallbacks callbacks)
 {
-    const auto decided = m_responder->respond(request);
+    auto decided = m_responder->respond(request);
     const auto now = Clock::now();
     const auto at = [&](double ms) {
         return now + std::chrono::microseconds(static_cast<int64_t>(ms * m_timeScale * 1000.0));
@@ -30,35 +30,58 @@ CallId LocalMoeBackend::start(ModelRequest request, CallCallbacks callbacks)
     const CallId id = m_next++;
     auto& call = m_calls[id];
     call.callbacks = std::move(callbacks);
+    if (decided.reply.ok)
+        call.firstChunk = std::move(decided.firstChunk);
     // A first token within a millisecond of the end rides on the end's timer.
-    const bool separateToken = decided.reply.ok && !decided.firstChunk.empty() && decided.totalMs - decided.ttftMs >= 1.0;
+    const bool separateToken = !call.firstChunk.empty() && decided.totalMs - decided.ttftMs >= 1.0;
+    const std::weak_ptr<LocalMoeBackend> self = weak_from_this();
     if (separateToken) {
-        call.tokenTimer = m_timers.schedule(at(decided.ttftMs), [this, id, chunk = decided.firstChunk] {
-            deliverToken(id, chunk);
+        call.tokenTimer = m_timers.schedule(at(decided.ttftMs), [self, id] {
+            if (const auto backend = self.lock())
+                backend->deliverToken(id);
         });
     }
-    const std::string lateChunk = decided.reply.ok && !separateToken ? decided.firstChunk : std::string();
-    call.doneTimer = m_timers.schedule(at(decided.totalMs), [this, id, chunk = lateChunk,
-                                                             reply = decided.reply]() mutable {
-        if (!chunk.empty())
-            deliverToken(id, chunk);
-        deliverDone(id, std::move(reply));
+    call.doneTimer = m_timers.schedule(at(decided.totalMs), [self, id, reply = std::move(decided.reply)]() mutable {
+        if (const auto backend = self.lock())
+            backend->deliverDone(id, std::move(reply));
     });
     return id;
 }
 
-void LocalMoeBackend::deliverToken(CallId id, const std::string& chunk)
+// The first token always reaches the caller before the reply, even when their
+// timers fire together on two workers: whoever comes first delivers the token,
+// and a reply that arrives while the token is being delivered waits for it.
+void LocalMoeBackend::deliverToken(CallId id)
 {
     std::function<void(std::string_view)> onToken;
+    std::string chunk;
+    {
+        std::lock_guard lock(m_mutex);
+        const auto it = m_calls.find(id);
+        if (it == m_calls.end() || it->second.token != TokenState::Pending)
+            return;
+        it->second.token = TokenState::Delivering;
+        onToken = it->second.callbacks.onToken;
+        chunk = std::move(it->second.firstChunk);
+    }
+    if (onToken && !chunk.empty())
+        onToken(chunk);
+    std::optional<ModelReply> parked;
+    std::function<void(ModelReply)> onDone;
     {
         std::lock_guard lock(m_mutex);
         const auto it = m_calls.find(id);
         if (it == m_calls.end())
             return;
-        onToken = it->second.callbacks.onToken;
+        it->second.token = TokenState::Delivered;
+        if (!it->second.parkedReply)
+            return;
+        parked = std::move(it->second.parkedReply);
+        onDone = std::move(it->second.callbacks.onDone);
+        m_calls.erase(it);
     }
-    if (onToken)
-        onToken(chunk);
+    if (onDone)
+        onDone(std::move(*parked));
 }
 
 void LocalMoeBackend::deliverDone(CallId id, ModelReply reply)
@@ -69,11 +92,24 @@ void LocalMoeBackend::deliverDone(CallId id, ModelReply reply)
         const auto it = m_calls.find(id);
         if (it == m_calls.end())
             return;
-        onDone = std::move(it->second.callbacks.onDone);
-        m_calls.erase(it);
+        auto& call = it->second;
+        const bool tokenOwed = call.token == TokenState::Pending && !call.firstChunk.empty();
+        if (call.token == TokenState::Delivering || tokenOwed) {
+            // Whoever delivers the token hands the reply on right after it.
+            call.parkedReply = std::move(reply);
+            if (!tokenOwed)
+                return;
+            m_timers.cancel(call.tokenTimer);
+        } else {
+            onDone = std::move(call.callbacks.onDone);
+            m_calls.erase(it);
+        }
     }
-    if (onDone)
+    if (onDone) {
         onDone(std::move(reply));
+        return;
+    }
+    deliverToken(id);  // a no-op when the token's own timer got there first
 }
 
 void LocalMoeBackend::cancel(CallId id)
@@ -83,12 +119,17 @@ void LocalMoeBackend::cancel(CallId id)
     if (it == m_calls.end())
         return;
     m_timers.cancel(it->second.tokenTimer);
+    if (it->second.token == TokenState::Pending)
+        it->second.firstChunk.clear();  // a cancelled call sends no more text
     // If the reply is already on its way, it arrives as it is; otherwise say cancelled now.
     if (m_timers.cancel(it->second.doneTimer)) {
         ModelReply reply;
         reply.cancelled = true;
         reply.error = "cancelled";
-        m_pool.post([this, id, reply]() mutable { deliverDone(id, std::move(reply)); });
+        m_pool.post([self = weak_from_this(), id, reply]() mutable {
+            if (const auto backend = self.lock())
+                backend->deliverDone(id, std::move(reply));
+        });
     }
 }
 

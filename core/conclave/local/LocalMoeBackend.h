@@ -7,6 +7,8 @@
 
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <string>
 #include <unordered_map>
 
 namespace conclave {
@@ -14,7 +16,9 @@ namespace conclave {
 // The embedded simulator as a backend: decides each call at once with a
 // LocalResponder, then delivers the first token and the reply from timers,
 // `time_scale` times the simulated latency later. No thread waits on a call.
-class LocalMoeBackend : public ModelBackend {
+// Made with make_shared: a timer that fires after the run (and this backend)
+// is gone must find nothing, not freed memory.
+class LocalMoeBackend : public ModelBackend, public std::enable_shared_from_this<LocalMoeBackend> {
 public:
     LocalMoeBackend(std::shared_ptr<const LocalResponder> responder, TimerService& timers, ThreadPool& pool,
                     double timeScale);
@@ -26,13 +30,17 @@ public:
     double timeScale() const override { return m_timeScale; }
 
 private:
+    enum class TokenState { Pending, Delivering, Delivered };
     struct Call {
         CallCallbacks callbacks;
         TimerId tokenTimer = 0;
         TimerId doneTimer = 0;
+        std::string firstChunk;                 // empty: no token to send
+        TokenState token = TokenState::Pending;
+        std::optional<ModelReply> parkedReply;  // arrived while the token was being delivered
     };
 
-    void deliverToken(CallId id, const std::string& chunk);
+    void deliverToken(CallId id);
     void deliverDone(CallId id, ModelReply reply);
 
     std::shared_ptr<const LocalResponder> m_responder;

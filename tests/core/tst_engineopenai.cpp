@@ -5,6 +5,9 @@
 // key appearing nowhere in what a run produces.
 #include <QtTest>
 
+#include <QDirIterator>
+#include <QTemporaryDir>
+
 #include "support/FakeOpenAiServer.h"
 #include "support/QtStrings.h"
 
@@ -13,6 +16,10 @@
 #include "conclave/engine/Engine.h"
 #include "conclave/engine/RunJson.h"
 #include "conclave/engine/RunObserver.h"
+#include "conclave/export/RunExport.h"
+#include "conclave/store/RunQueries.h"
+#include "conclave/store/RunRecorder.h"
+#include "conclave/store/RunStore.h"
 #include "conclave/io/TeamJson.h"
 
 #include <nlohmann/json.hpp>
@@ -243,6 +250,48 @@ private slots:
             QVERIFY(result.text.find(key) == std::string::npos);
         }
         QVERIFY(teamToJsonText(load(doc)).find(key) == std::string::npos);
+    }
+
+    void theKeyIsNotInTheRunStoreNorItsExports()
+    {
+        const QByteArray key(kKey);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const auto doc = team({"fake:status=401;echo_key=1;message=bad key", "fake:status=500;echo_key=1;message=oops",
+                               "fake:chunks=3"});
+        RunId id;
+        {
+            auto opened = RunStore::open(dir.filePath("runs.sqlite").toStdString());
+            QVERIFY2(opened.store, opened.error.c_str());
+            std::string error;
+            auto recorder = opened.store->record(load(doc), error);
+            QVERIFY2(recorder, error.c_str());
+            id = recorder->id();
+            const auto r = runToEnd(doc, {recorder.get()});
+            QVERIFY(r.status != RunStatus::Running);
+            QCOMPARE(q(recorder->waitUntilStored()), QString());
+            auto reader = opened.store->reader(error);
+            QVERIFY2(reader, error.c_str());
+            const auto stored = reader->load(id, true, error);
+            QVERIFY2(stored, error.c_str());
+            QCOMPARE(int(stored->spans.size()), int(r.spans.size()));
+            for (const auto format : {ExportFormat::Json, ExportFormat::Chrome, ExportFormat::Otlp, ExportFormat::Csv}) {
+                const auto text = exportRun(*stored, format);
+                QVERIFY(!text.empty());
+                QVERIFY2(text.find(kKey) == std::string::npos, text.c_str());
+            }
+        }
+        // Every byte the store left on disk: the database and any journal beside it.
+        int files = 0;
+        for (QDirIterator it(dir.path(), QDir::Files); it.hasNext();) {
+            QFile file(it.next());
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            const QByteArray bytes = file.readAll();
+            QVERIFY2(!bytes.contains(key), qPrintable(file.fileName()));
+            QVERIFY2(!bytes.contains(key.left(16)), qPrintable(file.fileName()));
+            ++files;
+        }
+        QVERIFY(files >= 1);
     }
 };
 

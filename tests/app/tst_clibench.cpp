@@ -3,32 +3,15 @@
 // that do not depend on the machine (spans cancelled, thread count) are checked.
 #include <QtTest>
 
-#include <QProcess>
 #include <QRegularExpression>
+
+#include "support/CliProcess.h"
 
 namespace {
 
-struct Result {
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
-
-Result bench(const QStringList& args)
+testsupport::CliResult bench(const QStringList& args)
 {
-    QProcess process;
-    process.start(QStringLiteral(CONCLAVE_BIN_DIR "/conclave"), QStringList{"bench"} + args);
-    Result r;
-    if (!process.waitForStarted(10000) || !process.waitForFinished(120000)) {
-        process.kill();
-        process.waitForFinished();
-        return r;
-    }
-    if (process.exitStatus() == QProcess::NormalExit)
-        r.exitCode = process.exitCode();
-    r.out = QString::fromUtf8(process.readAllStandardOutput());
-    r.err = QString::fromUtf8(process.readAllStandardError());
-    return r;
+    return testsupport::runConclave(QStringList{"bench"} + args);
 }
 
 } // namespace

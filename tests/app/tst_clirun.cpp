@@ -7,34 +7,20 @@
 #include <QProcess>
 #include <QTemporaryDir>
 
+#include "support/CliProcess.h"
+
 #include <csignal>
 
 namespace {
 
-struct Result {
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
+using Result = testsupport::CliResult;
 
 const QString kBinary = QStringLiteral(CONCLAVE_BIN_DIR "/conclave");
 const QString kExamples = QStringLiteral(CONCLAVE_RESOURCES "/examples/");
 
 Result conclave(const QStringList& args)
 {
-    QProcess process;
-    process.start(kBinary, args);
-    Result r;
-    if (!process.waitForStarted(10000) || !process.waitForFinished(120000)) {
-        process.kill();
-        process.waitForFinished();
-        return r;
-    }
-    if (process.exitStatus() == QProcess::NormalExit)
-        r.exitCode = process.exitCode();
-    r.out = QString::fromUtf8(process.readAllStandardOutput());
-    r.err = QString::fromUtf8(process.readAllStandardError());
-    return r;
+    return testsupport::runConclave(args);
 }
 
 QJsonObject json(const Result& r)

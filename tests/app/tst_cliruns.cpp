@@ -9,37 +9,21 @@
 #include <QProcess>
 #include <QTemporaryDir>
 
+#include "support/CliProcess.h"
+
 namespace {
 
-struct Result {
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
+using Result = testsupport::CliResult;
 
-const QString kBinary = QStringLiteral(CONCLAVE_BIN_DIR "/conclave");
 const QString kExamples = QStringLiteral(CONCLAVE_RESOURCES "/examples/");
 
 Result conclave(const QStringList& args, const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment())
 {
-    QProcess process;
+    // CONCLAVE_DB=unset in `env` means: run without the variable.
     auto clean = env;
-    clean.remove("CONCLAVE_DB");
-    if (env.contains("CONCLAVE_DB") && env.value("CONCLAVE_DB") != "unset")
-        clean.insert("CONCLAVE_DB", env.value("CONCLAVE_DB"));
-    process.setProcessEnvironment(clean);
-    process.start(kBinary, args);
-    Result r;
-    if (!process.waitForStarted(10000) || !process.waitForFinished(120000)) {
-        process.kill();
-        process.waitForFinished();
-        return r;
-    }
-    if (process.exitStatus() == QProcess::NormalExit)
-        r.exitCode = process.exitCode();
-    r.out = QString::fromUtf8(process.readAllStandardOutput());
-    r.err = QString::fromUtf8(process.readAllStandardError());
-    return r;
+    if (clean.value("CONCLAVE_DB") == "unset")
+        clean.remove("CONCLAVE_DB");
+    return testsupport::runConclave(args, clean);
 }
 
 QJsonDocument json(const QString& text)

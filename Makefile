@@ -29,12 +29,12 @@ test: build
 
 asan: deps
 	@cmake --preset asan $(LAUNCHER) >/dev/null
-	@cmake --build build-asan -j $(JOBS)
+	@cmake --build build-asan -j $(JOBS) --target core_tests
 	@ctest --preset asan -j $(JOBS)
 
 tsan: deps
 	@cmake --preset tsan $(LAUNCHER) >/dev/null
-	@cmake --build build-tsan -j $(JOBS)
+	@cmake --build build-tsan -j $(JOBS) --target core_tests
 	@ctest --preset tsan -j $(JOBS)
 
 sanitize: asan tsan

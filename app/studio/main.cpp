@@ -58,7 +58,7 @@ int main(int argc, char** argv)
     const auto args = parser.positionalArguments();
     const bool headless = parser.isSet(screenshot);
     if (headless)
-        window.resize(1400, 860);
+        window.resize(parser.isSet(runTeam) ? QSize(1600, 1050) : QSize(1400, 860));
     if (!args.isEmpty() && !window.openFile(args.first(), !headless) && headless) {
         std::fprintf(stderr, "conclave-studio: cannot open %s\n%s\n", qPrintable(args.first()),
                      qPrintable(window.lastError()));

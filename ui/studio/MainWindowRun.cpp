@@ -72,7 +72,7 @@ void MainWindow::buildRunUi()
     if (auto* problems = findChild<QDockWidget*>(QStringLiteral("problemsDock")))
         tabifyDockWidget(problems, history);
     history->raise();
-    resizeDocks({history}, {170}, Qt::Vertical);
+    resizeDocks({history}, {140}, Qt::Vertical);
 
     m_runBar = new RunToolBar(this);
     m_runBar->setTasks(m_runs->tasks());
@@ -190,6 +190,7 @@ void MainWindow::onRunFinished(const RunId& id, RunStatus status)
         message += tr(" · answer %1").arg(QString::fromStdString(result->output.answer));
     statusBar()->showMessage(message);
     refreshHistory();
+    m_history->selectRuns({id});
     openRunTab(id);
     if (const auto nodes = m_scene->selectedNodes(); nodes.size() == 1)
         m_output->showNode(nodes.front());
@@ -209,7 +210,11 @@ void MainWindow::addRunTab(QWidget* view, const QString& title, const QString& t
     const int index = m_runTabs->addTab(view, title);
     m_runTabs->setTabToolTip(index, tip);
     m_runTabs->setCurrentIndex(index);
-    m_runTabs->show();
+    if (m_runTabs->isHidden()) {
+        m_runTabs->show();
+        const int total = m_split->height();
+        m_split->setSizes({total * 2 / 5, total - total * 2 / 5});
+    }
     action("actionExportChart")->setEnabled(true);
 }
 

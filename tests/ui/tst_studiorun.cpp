@@ -173,6 +173,7 @@ private slots:
         for (size_t i = 0; i < seen.size(); ++i)
             QVERIFY2(stored->spans[i] == seen[i], qPrintable(QString::number(i)));
         QVERIFY(stored->summary.status == RunStatus::Ok);
+        QCOMPARE(stored->output.answer, std::string("783"));
         QCOMPARE(stored->summary.seed, uint64_t(7));
         QCOMPARE(stored->summary.input, kMathInput.toStdString());
 
@@ -280,9 +281,12 @@ private slots:
         QVERIFY(QFileInfo(dir.filePath("latency.svg")).size() > 1000);
 
         // Replay drives the canvas at the playhead.
-        QVERIFY(window.openReplayTab(first));
+        QVERIFY(window.openRunTab(first));
+        window.action("actionReplay")->trigger(); // replays the current run tab's run
         auto* replay = qobject_cast<ui::ReplayView*>(window.runTabs()->currentWidget());
         QVERIFY(replay);
+        QCOMPARE(window.runTabs()->tabText(window.runTabs()->currentIndex()),
+                 "Replay " + QString::fromStdString(first.str()).left(8));
         const auto& spans = a->spans;
         const auto math = std::find_if(spans.begin(), spans.end(), [](const Span& s) {
             return s.node == NodeId("math") && s.kind == SpanKind::Node;

@@ -83,6 +83,15 @@ void MainWindow::buildRunUi()
     auto* stop = makeAction("actionStop", tr("&Stop"), QKeySequence(tr("Ctrl+.")), &MainWindow::stopRun);
     stop->setIcon(s->standardIcon(QStyle::SP_MediaStop));
     stop->setEnabled(false);
+    auto* replay = makeAction("actionReplay", tr("Re&play Run"), QKeySequence(tr("Ctrl+Shift+R")), nullptr);
+    replay->setEnabled(false);
+    connect(replay, &QAction::triggered, this, [this] {
+        // The run of the current run tab, else the last run.
+        if (auto* view = qobject_cast<RunView*>(m_runTabs->currentWidget()))
+            openReplayTab(view->timelineModel()->run().summary.id);
+        else if (m_runs->currentRun() && !m_runs->isRunning())
+            openReplayTab(*m_runs->currentRun());
+    });
     makeAction("actionExportChart", tr("Export &Chart…"), QKeySequence(), &MainWindow::exportChart)->setEnabled(false);
     m_runBar->insertAction(m_runBar->actions().value(0), stop);
     m_runBar->insertAction(stop, run);
@@ -102,8 +111,8 @@ void MainWindow::buildRunUi()
         m_output->showNode(nodes.front());
         if (auto* view = qobject_cast<RunView*>(m_runTabs->currentWidget()))
             view->timeline()->selectNode(nodes.front());
-        else if (auto* replay = qobject_cast<ReplayView*>(m_runTabs->currentWidget()))
-            replay->timeline()->selectNode(nodes.front());
+        else if (auto* replayView = qobject_cast<ReplayView*>(m_runTabs->currentWidget()))
+            replayView->timeline()->selectNode(nodes.front());
     });
     connect(m_document, &TeamDocument::teamReset, m_runStates, &CanvasRunStates::clear);
     connect(m_runTabs, &QTabWidget::tabCloseRequested, this, [this](int index) {
@@ -139,6 +148,7 @@ void MainWindow::buildRunMenu()
     menuBar()->insertMenu(menuBar()->actions().value(3), menu); // after Insert, before View
     menu->addAction(action("actionRun"));
     menu->addAction(action("actionStop"));
+    menu->addAction(action("actionReplay"));
     menu->addSeparator();
     menu->addAction(action("actionExportChart"));
     addToolBar(m_runBar); // after the main toolbar
@@ -184,6 +194,7 @@ void MainWindow::onRunFinished(const RunId& id, RunStatus status)
 {
     action("actionRun")->setEnabled(true);
     action("actionStop")->setEnabled(false);
+    action("actionReplay")->setEnabled(true);
     const auto* result = m_runs->lastResult();
     QString message = tr("Run %1: %2").arg(shortId(id), QString::fromUtf8(toString(status).data()));
     if (result && result->output.ok())
@@ -216,6 +227,7 @@ void MainWindow::addRunTab(QWidget* view, const QString& title, const QString& t
         m_split->setSizes({total * 2 / 5, total - total * 2 / 5});
     }
     action("actionExportChart")->setEnabled(true);
+    action("actionReplay")->setEnabled(true);
 }
 
 bool MainWindow::openRunTab(const RunId& id)

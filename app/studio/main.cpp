@@ -36,8 +36,8 @@ int main(int argc, char** argv)
     QCommandLineOption theme("theme", "Use this theme: system, light or dark (kept for next time).", "THEME");
     QCommandLineOption bench("bench", "Time opening a 500-node team and auto layout, print medians and exit.");
     QCommandLineOption select("select", "Select this node after loading (for screenshots).", "NODE");
-    QCommandLineOption runTeam("run-team", "Run the team on INPUT after loading; with --screenshot, shoot once it has finished.",
-                               "INPUT");
+    QCommandLineOption runTeam(
+        "run-team", "Run the team on INPUT after loading; with --screenshot, shoot once it has finished.", "INPUT");
     QCommandLineOption seed("seed", "The seed of --run-team.", "N");
     QCommandLineOption db("db", "The run store (default: $CONCLAVE_DB, else the user's data folder).", "FILE");
     parser.addOption(runTeam);

@@ -178,7 +178,8 @@ void RunController::onEvents(const std::vector<RunEvent>& events)
     emit eventsDelivered(events);
     for (const auto& e : events) {
         switch (e.type) {
-        case RunEvent::Type::RunStarted: break;
+        case RunEvent::Type::RunStarted:
+            break;
         case RunEvent::Type::NodeQueued: {
             auto& n = m_nodes[e.node];
             n.status = Status::Queued;
@@ -202,7 +203,8 @@ void RunController::onEvents(const std::vector<RunEvent>& events)
             m_nodes[e.node].text += e.text;
             emit nodeTextChanged(e.node);
             break;
-        case RunEvent::Type::SpanFinished: break;
+        case RunEvent::Type::SpanFinished:
+            break;
         case RunEvent::Type::NodeFinished: {
             auto& n = m_nodes[e.node];
             n.finishedUs = e.atUs;

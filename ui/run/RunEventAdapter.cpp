@@ -57,9 +57,8 @@ std::vector<RunEvent> RunEventAdapter::coalesce(std::vector<RunEvent> events)
         } else if (e.type == RunEvent::Type::RunStarted || e.type == RunEvent::Type::RunFinished) {
             openText.clear();
         } else {
-            openText.erase(e.type == RunEvent::Type::SpanStarted || e.type == RunEvent::Type::SpanFinished
-                               ? e.span.node
-                               : e.node);
+            openText.erase(e.type == RunEvent::Type::SpanStarted || e.type == RunEvent::Type::SpanFinished ? e.span.node
+                                                                                                           : e.node);
         }
         out.push_back(std::move(e));
     }

@@ -58,8 +58,8 @@ RunHistoryPanel::RunHistoryPanel(QWidget* parent)
     m_list->setRootIsDecorated(false);
     m_list->setUniformRowHeights(true);
     m_list->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    m_list->setHeaderLabels({tr("Run"), tr("Started"), tr("Team"), tr("Status"), tr("Wall"), tr("Tokens"),
-                             tr("Cost"), tr("Answer / input")});
+    m_list->setHeaderLabels({tr("Run"), tr("Started"), tr("Team"), tr("Status"), tr("Wall"), tr("Tokens"), tr("Cost"),
+                             tr("Answer / input")});
     m_list->header()->setStretchLastSection(true);
     layout->addWidget(m_list, 1);
 
@@ -160,8 +160,8 @@ void RunHistoryPanel::setTextFilter(const QString& text)
 void RunHistoryPanel::applyFilter()
 {
     const QString team = m_team->currentIndex() > 0 ? m_team->currentText() : QString();
-    const auto status = m_status->currentIndex() > 0 ? std::optional<int>(m_status->currentData().toInt())
-                                                     : std::nullopt;
+    const auto status =
+        m_status->currentIndex() > 0 ? std::optional<int>(m_status->currentData().toInt()) : std::nullopt;
     const QString text = m_text->text().trimmed();
     for (int i = 0; i < m_list->topLevelItemCount(); ++i) {
         const auto& r = m_runs[size_t(i)];

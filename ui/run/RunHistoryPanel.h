@@ -27,10 +27,10 @@ public:
 
     void setRuns(std::vector<RunSummary> runs);
     const std::vector<RunSummary>& runs() const { return m_runs; }
-    void setTeamFilter(const QString& team);       // empty: every team
+    void setTeamFilter(const QString& team); // empty: every team
     void setStatusFilter(std::optional<RunStatus> status);
     void setTextFilter(const QString& text);
-    std::vector<RunId> visibleRuns() const;        // in list order
+    std::vector<RunId> visibleRuns() const; // in list order
     std::vector<RunId> selectedRuns() const;
     void selectRuns(const std::vector<RunId>& ids);
     QTreeWidget* list() const { return m_list; }

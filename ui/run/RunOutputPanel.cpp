@@ -15,8 +15,8 @@ namespace conclave::ui {
 
 RunOutputPanel::RunOutputPanel(RunController* controller, QWidget* parent)
     : QWidget(parent), m_controller(controller), m_title(new QLabel(this)), m_status(new QLabel(this)),
-      m_answer(new QLabel(this)), m_confidence(new QLabel(this)), m_tokens(new QLabel(this)),
-      m_cost(new QLabel(this)), m_text(new QPlainTextEdit(this))
+      m_answer(new QLabel(this)), m_confidence(new QLabel(this)), m_tokens(new QLabel(this)), m_cost(new QLabel(this)),
+      m_text(new QPlainTextEdit(this))
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(8, 4, 8, 4);

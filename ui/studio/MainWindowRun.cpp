@@ -22,10 +22,10 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QChartView>
 #include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
-#include <QChartView>
 #include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
@@ -100,8 +100,8 @@ void MainWindow::buildRunUi()
     connect(m_runs, &RunController::started, this, [this](const RunId& id) {
         action("actionRun")->setEnabled(false);
         action("actionStop")->setEnabled(true);
-        statusBar()->showMessage(tr("Running %1 (run %2)…").arg(QString::fromStdString(m_document->team().name),
-                                                              shortId(id)));
+        statusBar()->showMessage(
+            tr("Running %1 (run %2)…").arg(QString::fromStdString(m_document->team().name), shortId(id)));
     });
     connect(m_runs, &RunController::finished, this, &MainWindow::onRunFinished);
     connect(m_scene, &QGraphicsScene::selectionChanged, this, [this] {
@@ -261,11 +261,10 @@ bool MainWindow::openReplayTab(const RunId& id)
     view->setRun(std::move(*run));
     connect(view->timeline(), &TimelineView::spanClicked, this, &MainWindow::focusNode);
     // The canvas shows each agent's state at the playhead while this tab is the current one.
-    connect(view->controller(), &ReplayController::statesChanged, this,
-            [this, view](qint64, const NodeStates& states) {
-                if (m_runTabs->currentWidget() == view)
-                    m_runStates->showStates(states);
-            });
+    connect(view->controller(), &ReplayController::statesChanged, this, [this, view](qint64, const NodeStates& states) {
+        if (m_runTabs->currentWidget() == view)
+            m_runStates->showStates(states);
+    });
     addRunTab(view, tr("Replay %1").arg(shortId(id)), tip);
     view->controller()->seek(0);
     return true;
@@ -301,7 +300,7 @@ bool MainWindow::openLatencyTab(const QString& team, int lastRuns)
         runs = LatencyBoxPlot::lastRuns(*queries, team.toStdString(), lastRuns, e);
     if (!queries || !e.empty() || runs.empty()) {
         statusBar()->showMessage(tr("No latency plot for %1: %2")
-                                     .arg(team, !e.empty()          ? QString::fromStdString(e)
+                                     .arg(team, !e.empty()         ? QString::fromStdString(e)
                                                 : !error.isEmpty() ? error
                                                                    : tr("no finished runs")),
                                  8000);
@@ -327,8 +326,8 @@ bool MainWindow::deleteRuns(const std::vector<RunId>& ids)
 {
     QString error;
     const bool ok = m_runs->deleteRuns(ids, &error);
-    statusBar()->showMessage(ok ? tr("Deleted %n run(s)", nullptr, int(ids.size())) : tr("Cannot delete: %1").arg(error),
-                             6000);
+    statusBar()->showMessage(
+        ok ? tr("Deleted %n run(s)", nullptr, int(ids.size())) : tr("Cannot delete: %1").arg(error), 6000);
     refreshHistory();
     return ok;
 }
@@ -339,8 +338,9 @@ void MainWindow::exportRunWithDialog(const RunId& id)
                                  tr("OpenTelemetry JSON (*.otlp.json)"), tr("Spans as CSV (*.csv)")};
     const ExportFormat formats[] = {ExportFormat::Json, ExportFormat::Chrome, ExportFormat::Otlp, ExportFormat::Csv};
     QString selected = filters.first();
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export run"), QStringLiteral("run-%1.json").arg(shortId(id)),
-                                                      filters.join(QStringLiteral(";;")), &selected);
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Export run"), QStringLiteral("run-%1.json").arg(shortId(id)),
+                                     filters.join(QStringLiteral(";;")), &selected);
     if (path.isEmpty())
         return;
     const auto format = formats[std::max<qsizetype>(0, filters.indexOf(selected))];

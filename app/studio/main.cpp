@@ -2,6 +2,8 @@
 #include "StudioBench.h"
 
 #include "editor/TeamScene.h"
+#include "run/RunController.h"
+#include "run/RunToolBar.h"
 #include "studio/MainWindow.h"
 #include "studio/RunViewCommand.h"
 #include "studio/ThemeManager.h"
@@ -34,6 +36,13 @@ int main(int argc, char** argv)
     QCommandLineOption theme("theme", "Use this theme: system, light or dark (kept for next time).", "THEME");
     QCommandLineOption bench("bench", "Time opening a 500-node team and auto layout, print medians and exit.");
     QCommandLineOption select("select", "Select this node after loading (for screenshots).", "NODE");
+    QCommandLineOption runTeam(
+        "run-team", "Run the team on INPUT after loading; with --screenshot, shoot once it has finished.", "INPUT");
+    QCommandLineOption seed("seed", "The seed of --run-team.", "N");
+    QCommandLineOption db("db", "The run store (default: $CONCLAVE_DB, else the user's data folder).", "FILE");
+    parser.addOption(runTeam);
+    parser.addOption(seed);
+    parser.addOption(db);
     parser.addOption(screenshot);
     parser.addOption(select);
     parser.addOption(theme);
@@ -49,13 +58,45 @@ int main(int argc, char** argv)
     const auto args = parser.positionalArguments();
     const bool headless = parser.isSet(screenshot);
     if (headless)
-        window.resize(1400, 860);
+        window.resize(parser.isSet(runTeam) ? QSize(1600, 1050) : QSize(1400, 860));
     if (!args.isEmpty() && !window.openFile(args.first(), !headless) && headless) {
         std::fprintf(stderr, "conclave-studio: cannot open %s\n%s\n", qPrintable(args.first()),
                      qPrintable(window.lastError()));
         return 2;
     }
+    if (parser.isSet(db))
+        window.setRunStore(parser.value(db));
     window.show();
+
+    if (parser.isSet(runTeam)) {
+        window.runToolBar()->setInput(parser.value(runTeam));
+        if (parser.isSet(seed))
+            window.runToolBar()->setSeed(parser.value(seed).toULongLong());
+        const QString out = headless ? parser.value(screenshot) : QString();
+        const QString node = parser.value(select);
+        QObject::connect(window.runController(), &conclave::ui::RunController::finished, &window, [&window, out, node] {
+            if (out.isEmpty())
+                return;
+            QTimer::singleShot(200, &window, [&window, out, node] {
+                window.fitToTeam();
+                if (!node.isEmpty())
+                    window.scene()->selectNodes({conclave::NodeId(node.toStdString())});
+                QApplication::processEvents();
+                const bool ok = window.grab().save(out);
+                if (!ok)
+                    std::fprintf(stderr, "conclave-studio: cannot write %s\n", qPrintable(out));
+                QApplication::exit(ok ? 0 : 2);
+            });
+        });
+        QTimer::singleShot(0, &window, [&window] {
+            window.fitToTeam();
+            if (!window.startRun()) {
+                std::fprintf(stderr, "conclave-studio: cannot run: %s\n", qPrintable(window.lastError()));
+                QApplication::exit(2);
+            }
+        });
+        return QApplication::exec();
+    }
 
     if (headless) {
         const QString out = parser.value(screenshot);

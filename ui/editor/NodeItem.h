@@ -30,6 +30,8 @@ public:
     QPointF portScenePos(PortItem::Role role) const;
     // A coloured ring and text for a run state, for the run views (issue 7); nullopt hides it.
     void setRunState(std::optional<QColor> colour, const QString& text = {});
+    const std::optional<QColor>& runColour() const { return m_runColour; }
+    const QString& runText() const { return m_runText; }
 
     QRectF boundingRect() const override;
     QPainterPath shape() const override;

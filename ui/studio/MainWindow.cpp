@@ -22,6 +22,7 @@
 #include <QLabel>
 #include <QMimeData>
 #include <QSettings>
+#include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QUndoStack>
@@ -39,9 +40,13 @@ MainWindow::MainWindow(QWidget* parent)
     setAcceptDrops(true);
     setDockNestingEnabled(true);
     m_centre->setDocumentMode(true);
-    m_centre->setTabBarAutoHide(true); // one tab today; run views join later
+    m_centre->setTabBarAutoHide(true);
     m_centre->addTab(m_view, tr("Design"));
-    setCentralWidget(m_centre);
+    // The run views open below the canvas, so that a replay's states and a
+    // clicked bar's node stay in sight.
+    m_split = new QSplitter(Qt::Vertical, this);
+    m_split->addWidget(m_centre);
+    setCentralWidget(m_split);
 
     if (const auto resources = findResourcesDir(QApplication::applicationFilePath().toStdString())) {
         m_palette->setTemplateFolder(QString::fromStdString((*resources / "examples").string()));
@@ -52,7 +57,9 @@ MainWindow::MainWindow(QWidget* parent)
 
     buildDocks();
     buildActions();
+    buildRunUi();
     buildMenus();
+    buildRunMenu();
     buildStatusBar();
 
     connect(m_document, &TeamDocument::modifiedChanged, this, &MainWindow::updateTitle);
@@ -97,7 +104,12 @@ MainWindow::MainWindow(QWidget* parent)
     statusBar()->showMessage(tr("Drag a node from the palette, or open a team with Ctrl+O"));
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow()
+{
+    // The scene clears its selection while it is destroyed, after this
+    // destructor: nothing of the window may hear that.
+    m_scene->disconnect(this);
+}
 
 void MainWindow::buildDocks()
 {

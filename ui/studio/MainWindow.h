@@ -2,28 +2,38 @@
 
 #include "conclave/model/NodeKind.h"
 #include "conclave/model/StrongId.h"
+#include "conclave/store/StoredRun.h"
 
 #include <QMainWindow>
 
+#include <vector>
+
 class QAction;
 class QLabel;
+class QSplitter;
 class QTabWidget;
 
 namespace conclave::ui {
 
+class CanvasRunStates;
 class CanvasView;
 class Inspector;
 class Palette;
 class ProblemsPanel;
 class RecentFiles;
+class RunController;
+class RunHistoryPanel;
+class RunOutputPanel;
+class RunToolBar;
 class TeamDocument;
 class TeamScene;
 class ThemeManager;
 
-// The studio's main window: palette left, canvas centre (a tab area that the
-// run views of issue 7 can join), inspector right, problems below. It wires
-// widgets to the document and turns menu actions into document requests; it
-// holds no team data of its own.
+// The studio's main window: palette left, canvas centre with the run views
+// (run, replay, compare, latency tabs) below it, inspector and run output
+// right, problems and run history below. It wires widgets to the document and
+// to the RunController, and turns menu actions into document requests; it
+// holds no team or run data of its own.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 
@@ -48,6 +58,29 @@ public:
     const QString& lastError() const { return m_lastError; }
     QAction* action(const QString& name) const;
 
+    // Running (MainWindowRun.cpp).
+    RunController* runController() const { return m_runs; }
+    RunHistoryPanel* historyPanel() const { return m_history; }
+    RunOutputPanel* runOutput() const { return m_output; }
+    RunToolBar* runToolBar() const { return m_runBar; }
+    CanvasRunStates* canvasRunStates() const { return m_runStates; }
+    QTabWidget* runTabs() const { return m_runTabs; }
+    // Uses this run store instead of the default ($CONCLAVE_DB, else the user's data folder).
+    bool setRunStore(const QString& file);
+    // Runs the document's team on the toolbar's input and seed.
+    bool startRun();
+    void stopRun();
+    void refreshHistory();
+    // Each opens a tab below the canvas and makes it current; false (and a status message) on failure.
+    bool openRunTab(const RunId& id);
+    bool openReplayTab(const RunId& id);
+    bool openCompareTab(const RunId& a, const RunId& b);
+    bool openLatencyTab(const QString& team, int lastRuns = 20);
+    bool rerunStored(const RunId& id);
+    bool deleteRuns(const std::vector<RunId>& ids);
+    // The current run tab's view as PNG or SVG (by suffix).
+    bool exportChartTo(const QString& path, QString* error = nullptr);
+
     // Adds a node of `kind` at the centre of the view (or at `scenePos`) and selects it.
     void addNode(NodeKind kind, const QPointF* scenePos = nullptr);
     void insertTemplate(const QString& path, const QPointF* scenePos = nullptr);
@@ -67,6 +100,13 @@ private:
     void buildActions();
     void buildMenus();
     void buildStatusBar();
+    void buildRunUi();
+    void buildRunMenu();
+    void onRunFinished(const RunId& id, RunStatus status);
+    void addRunTab(QWidget* view, const QString& title, const QString& tip);
+    void onRunTabChanged();
+    void exportChart();
+    void exportRunWithDialog(const RunId& id);
     void restoreSettings();
     void saveSettings() const;
     void updateTitle();
@@ -87,6 +127,13 @@ private:
     TeamScene* m_scene;
     CanvasView* m_view;
     QTabWidget* m_centre;
+    QSplitter* m_split = nullptr;
+    QTabWidget* m_runTabs = nullptr;
+    RunController* m_runs = nullptr;
+    CanvasRunStates* m_runStates = nullptr;
+    RunOutputPanel* m_output = nullptr;
+    RunHistoryPanel* m_history = nullptr;
+    RunToolBar* m_runBar = nullptr;
     Palette* m_palette;
     Inspector* m_inspector;
     ProblemsPanel* m_problems;

@@ -28,7 +28,7 @@ QChartView* makeChartView(const QString& title, QWidget* parent)
     chart->setMargins(QMargins(4, 4, 4, 4));
     auto* view = new QChartView(chart, parent);
     view->setRenderHint(QPainter::Antialiasing);
-    view->setMinimumSize(320, 240);
+    view->setMinimumSize(320, 205); // low enough that a run tab under the canvas keeps room for lanes
     return view;
 }
 

@@ -21,6 +21,7 @@ RunView::RunView(QWidget* parent)
     splitter->addWidget(m_summary);
     splitter->setStretchFactor(0, 1);
     splitter->setStretchFactor(1, 1);
+    splitter->setSizes({3000, 2000}); // proportions: the timeline's lanes get the larger part
     layout->addWidget(splitter, 1);
 }
 

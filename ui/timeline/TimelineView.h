@@ -38,6 +38,8 @@ public:
     void zoomAt(double x, double factor);
 
     int64_t playhead() const { return m_playheadUs; }
+    // The lane selectNode() highlighted, or -1.
+    int selectedLane() const { return m_selectedLane; }
     // The bar under a point of the widget, or -1.
     int barAt(QPoint pos) const;
     // What hovering over a bar shows.

@@ -1,0 +1,102 @@
+#pragma once
+
+#include "run/LiveNode.h"
+#include "run/RunEvent.h"
+
+#include "conclave/engine/Engine.h"
+#include "conclave/export/RunExport.h"
+#include "conclave/store/RunStore.h"
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QString>
+
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace conclave::ui {
+
+class RunEventAdapter;
+
+// Runs teams for the studio and gives it the run store.
+//
+// Promises: start() hands the engine an immutable snapshot of the team it is
+// given (never the editable document) and attaches a RunRecorder, so every
+// studio run is stored; engine events arrive only through its RunEventAdapter,
+// on the GUI thread, and become liveNodes() and the signals below in the
+// order the engine produced them; stop() cancels the run. finished() is
+// emitted once the run has ended and is committed to the store. One engine
+// per controller, made on the first run. It never touches a widget.
+class RunController : public QObject {
+    Q_OBJECT
+
+public:
+    RunController(std::filesystem::path resourcesDir, std::filesystem::path dbFile, QObject* parent = nullptr);
+    ~RunController() override;
+
+    // Problems loading models, gate or task sets; empty when all is well.
+    const QString& resourceError() const { return m_resourceError; }
+    const TaskSet* tasks() const { return m_resources.tasks.get(); }
+    const std::filesystem::path& dbFile() const { return m_dbFile; }
+    // Another store; refused (false) while a run is going.
+    bool setDbFile(std::filesystem::path file);
+    // Observers attached to every run besides the recorder and the adapter (tests, progress).
+    void setExtraObservers(std::vector<RunObserver*> observers) { m_extra = std::move(observers); }
+
+    bool start(const Team& team, const std::string& input, std::optional<uint64_t> seed, QString* error = nullptr);
+    // Runs a stored run's team on its input with its seed.
+    bool rerun(const RunId& id, QString* error = nullptr);
+    void stop();
+    bool isRunning() const { return m_running; }
+    const std::optional<RunId>& currentRun() const { return m_runId; }
+    const std::map<NodeId, LiveNode>& liveNodes() const { return m_nodes; }
+    const LiveNode* liveNode(const NodeId& node) const;
+    // How long a running node has been running, by the GUI clock.
+    qint64 runningMs(const NodeId& node) const;
+    // The result of the last run that finished.
+    const RunResult* lastResult() const { return m_result.get(); }
+    RunEventAdapter* adapter() const { return m_adapter.get(); }
+
+    // The store, opened (and created) on first use.
+    RunStore* store(QString* error = nullptr);
+    // Stored runs, newest first; an empty list when no store file exists yet.
+    std::optional<std::vector<RunSummary>> listRuns(QString* error = nullptr);
+    std::optional<StoredRun> loadRun(const RunId& id, bool withText, QString* error = nullptr);
+    bool deleteRuns(const std::vector<RunId>& ids, QString* error = nullptr);
+    bool exportRun(const RunId& id, ExportFormat format, const QString& path, QString* error = nullptr);
+
+signals:
+    void started(const conclave::RunId& id);
+    // Each batch the adapter delivered, before it is applied (for tests and logs).
+    void eventsDelivered(const std::vector<conclave::ui::RunEvent>& events);
+    void nodeChanged(const conclave::NodeId& node); // its status or result
+    void nodeTextChanged(const conclave::NodeId& node);
+    void finished(const conclave::RunId& id, conclave::RunStatus status);
+
+private:
+    void onEvents(const std::vector<RunEvent>& events);
+    void releaseRun();
+    RunQueries* queries(QString* error);
+
+    std::filesystem::path m_resourcesDir;
+    std::filesystem::path m_dbFile;
+    EngineResources m_resources;
+    QString m_resourceError;
+    std::unique_ptr<RunStore> m_store;
+    std::unique_ptr<RunQueries> m_queries;
+    std::unique_ptr<Engine> m_engine;
+    std::unique_ptr<RunEventAdapter> m_adapter;
+    std::unique_ptr<RunRecorder> m_recorder;
+    std::shared_ptr<Run> m_run;
+    std::vector<RunObserver*> m_extra;
+    std::optional<RunId> m_runId;
+    bool m_running = false;
+    std::map<NodeId, LiveNode> m_nodes;
+    std::shared_ptr<const RunResult> m_result;
+    QElapsedTimer m_clock;
+};
+
+} // namespace conclave::ui

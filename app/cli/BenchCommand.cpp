@@ -168,17 +168,10 @@ void early(const CliContext& context, Engine& engine)
 
 int runBench(const CliContext& context, const BenchArgs& args)
 {
-    if (!context.resources) {
-        context.err << "conclave: cannot find the resources folder (set CONCLAVE_RESOURCES)\n";
+    auto resources = context.engineResources();
+    if (!resources)
         return kExitBadInput;
-    }
-    std::vector<std::string> errors;
-    auto resources = EngineResources::load(*context.resources, errors);
-    for (const auto& e : errors)
-        context.err << e << '\n';
-    if (!errors.empty())
-        return kExitBadInput;
-    Engine engine(std::move(resources));
+    Engine engine(std::move(*resources));
     context.out << "conclave bench: " << engine.threads() << " worker threads, " << threadCount()
                 << " threads in the process before any run\n\n";
     try {

@@ -1,5 +1,7 @@
 #include "CliContext.h"
 
+#include <ostream>
+
 #include "conclave/resources/LocalModelCatalog.h"
 #include "conclave/resources/ResourceLocator.h"
 
@@ -21,6 +23,21 @@ std::optional<std::filesystem::path> resourcesForThisProcess()
     std::error_code ec;
     const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
     return findResourcesDir(ec ? std::filesystem::path() : exe);
+}
+
+std::optional<EngineResources> CliContext::engineResources() const
+{
+    if (!resources) {
+        err << "conclave: cannot find the resources folder (set CONCLAVE_RESOURCES)\n";
+        return std::nullopt;
+    }
+    std::vector<std::string> errors;
+    auto loaded = EngineResources::load(*resources, errors);
+    for (const auto& e : errors)
+        err << e << '\n';
+    if (!errors.empty())
+        return std::nullopt;
+    return loaded;
 }
 
 } // namespace conclave::cli

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "conclave/engine/Engine.h"
 #include "conclave/validate/Validator.h"
 
 #include <filesystem>
@@ -17,6 +18,8 @@ struct CliContext {
 
     // Validation against the shipped local models, when they can be found.
     ValidationContext validationContext() const;
+    // The engine's resources (models, gate, task sets); on failure says why on err and returns nothing.
+    std::optional<EngineResources> engineResources() const;
 };
 
 std::optional<std::filesystem::path> resourcesForThisProcess();

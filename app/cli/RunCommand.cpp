@@ -80,17 +80,9 @@ int runTeam(const CliContext& context, const RunArgs& args)
         }
         return kExitBadInput;
     }
-    if (!context.resources) {
-        context.err << "conclave: cannot find the resources folder (set CONCLAVE_RESOURCES)\n";
+    auto resources = context.engineResources();
+    if (!resources)
         return kExitBadInput;
-    }
-    std::vector<std::string> errors;
-    auto resources = EngineResources::load(*context.resources, errors);
-    if (!errors.empty()) {
-        for (const auto& e : errors)
-            context.err << e << '\n';
-        return kExitBadInput;
-    }
     std::string input = args.input;
     const Task* task = nullptr;
     std::optional<TaskSet> extraTasks;
@@ -103,11 +95,11 @@ int runTeam(const CliContext& context, const RunArgs& args)
                 return kExitBadInput;
             }
             extraTasks = std::move(*set.tasks);
-            auto merged = resources.tasks ? *resources.tasks : TaskSet();
+            auto merged = resources->tasks ? *resources->tasks : TaskSet();
             merged.merge(*extraTasks);
-            resources.tasks = std::make_shared<const TaskSet>(std::move(merged));
+            resources->tasks = std::make_shared<const TaskSet>(std::move(merged));
         }
-        task = resources.tasks ? resources.tasks->byId(args.task) : nullptr;
+        task = resources->tasks ? resources->tasks->byId(args.task) : nullptr;
         if (!task) {
             context.err << "conclave: no task with id \"" << args.task << "\""
                         << (args.taskset.empty() ? "" : " in " + args.taskset) << '\n';
@@ -123,7 +115,7 @@ int runTeam(const CliContext& context, const RunArgs& args)
         }
     }
     RunRequest request{*loaded.team, std::move(input), args.seed, args.json, task, args.db, args.team};
-    return executeRun(context, std::move(resources), request);
+    return executeRun(context, std::move(*resources), request);
 }
 
 int executeRun(const CliContext& context, EngineResources resources, const RunRequest& request)

@@ -236,15 +236,8 @@ int rerun(const CliContext& context, RunStore& store, const RunsArgs& args)
         context.err << "conclave: run " << run->summary.id.str() << ": its stored team cannot be read\n";
         return kExitBadInput;
     }
-    if (!context.resources) {
-        context.err << "conclave: cannot find the resources folder (set CONCLAVE_RESOURCES)\n";
-        return kExitBadInput;
-    }
-    std::vector<std::string> errors;
-    auto resources = EngineResources::load(*context.resources, errors);
-    for (const auto& e : errors)
-        context.err << e << '\n';
-    if (!errors.empty())
+    auto resources = context.engineResources();
+    if (!resources)
         return kExitBadInput;
     RunRequest request{*loaded.team,
                        run->summary.input,
@@ -253,7 +246,7 @@ int rerun(const CliContext& context, RunStore& store, const RunsArgs& args)
                        nullptr,
                        store.path().string(),
                        "run " + run->summary.id.str()};
-    return executeRun(context, std::move(resources), request);
+    return executeRun(context, std::move(*resources), request);
 }
 
 int remove(const CliContext& context, RunStore& store, const RunsArgs& args)

@@ -189,6 +189,18 @@ QDoubleSpinBox* NodeForm::addDouble(QFormLayout* target, const QString& label, c
     return spin;
 }
 
+void NodeForm::commitText(const Accessor<std::string>& field, const QString& text, int mergeKey)
+{
+    commit(
+        [&](NodeConfig& c) {
+            if (text.isEmpty())
+                field(c).reset();
+            else
+                field(c) = text.toStdString();
+        },
+        mergeKey);
+}
+
 QLineEdit* NodeForm::addText(QFormLayout* target, const QString& label, const QString& key, Accessor<std::string> field)
 {
     auto* edit = new QLineEdit(this);
@@ -196,16 +208,8 @@ QLineEdit* NodeForm::addText(QFormLayout* target, const QString& label, const QS
     target->addRow(label, edit);
     registerField(key, edit);
     const int merge = m_nextMergeKey++;
-    connect(edit, &QLineEdit::textEdited, this, [this, field, merge](const QString& text) {
-        commit(
-            [&](NodeConfig& c) {
-                if (text.isEmpty())
-                    field(c).reset();
-                else
-                    field(c) = text.toStdString();
-            },
-            merge);
-    });
+    connect(edit, &QLineEdit::textEdited, this,
+            [this, field, merge](const QString& text) { commitText(field, text, merge); });
     addLoader([edit, field](const Node& n) {
         NodeConfig copy = n.config;
         const QString value = q(field(copy).value_or(std::string()));
@@ -255,16 +259,8 @@ PromptEditor* NodeForm::addPrompt(QFormLayout* target, const QString& label, con
     registerField(key, editor->editor());
     m_prompts.push_back(editor);
     const int merge = m_nextMergeKey++;
-    connect(editor, &PromptEditor::textEdited, this, [this, field, merge](const QString& text) {
-        commit(
-            [&](NodeConfig& c) {
-                if (text.isEmpty())
-                    field(c).reset();
-                else
-                    field(c) = text.toStdString();
-            },
-            merge);
-    });
+    connect(editor, &PromptEditor::textEdited, this,
+            [this, field, merge](const QString& text) { commitText(field, text, merge); });
     addLoader([editor, field](const Node& n) {
         NodeConfig copy = n.config;
         editor->setText(q(field(copy).value_or(std::string())));

@@ -61,6 +61,8 @@ protected:
 
     // Sends `edit` applied to the current config; `mergeKey` >= 0 merges typing.
     void commit(const std::function<void(NodeConfig&)>& edit, int mergeKey = -1);
+    // An optional text field: empty clears it.
+    void commitText(const Accessor<std::string>& field, const QString& text, int mergeKey);
     void addLoader(std::function<void(const Node&)> loader) { m_loaders.push_back(std::move(loader)); }
     void registerField(const QString& key, QWidget* widget);
     const TeamDocument* document() const { return m_document; }

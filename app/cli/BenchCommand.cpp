@@ -1,4 +1,5 @@
 #include "Commands.h"
+#include "FanOutBreakdown.h"
 
 #include "conclave/bench/BenchTeams.h"
 #include "conclave/engine/Engine.h"
@@ -65,31 +66,6 @@ std::string fixed(double v, int digits)
     return out.str();
 }
 
-// Where a fan-out run's time went: starting every expert after the router,
-// the replies (the last expert's end), the aggregator's own work and the rest.
-std::string fanOutBreakdown(const RunResult& result)
-{
-    int64_t routerEnd = 0, lastStart = 0, lastEnd = 0, joinStart = 0, joinEnd = 0;
-    for (const auto& s : result.spans) {
-        if (s.kind != SpanKind::Node)
-            continue;
-        const auto& id = s.node.str();
-        if (id == "fan") {
-            routerEnd = s.endUs;
-        } else if (id == "join") {
-            joinStart = s.startUs;
-            joinEnd = s.endUs;
-        } else if (id.starts_with("e")) {
-            lastStart = std::max(lastStart, s.startUs);
-            lastEnd = std::max(lastEnd, s.endUs);
-        }
-    }
-    const auto ms = [](int64_t us) { return fixed(double(us) / 1000.0, 1); };
-    return "router ended at " + ms(routerEnd) + " ms, last expert started at " + ms(lastStart) +
-           " ms and ended at " + ms(lastEnd) + " ms, join ran " + ms(joinStart) + "-" + ms(joinEnd) +
-           " ms, run ended at " + ms(result.wallUs) + " ms";
-}
-
 void fanOut(const CliContext& context, Engine& engine, const BenchArgs& args)
 {
     context.out << "fan-out: input -> router(all) -> N experts (200 ms fixed) -> concat -> output\n";
@@ -113,8 +89,8 @@ void fanOut(const CliContext& context, Engine& engine, const BenchArgs& args)
             breakdown = fanOutBreakdown(m.result);
         }
         context.out << std::setw(7) << n << std::setw(12) << fixed(median(walls), 1) << std::setw(12)
-                    << fixed(median(crits), 1) << std::setw(13) << fixed(median(ratios), 3) << std::setw(10)
-                    << threads << std::setw(14) << fixed(peakRssMb(), 1) << '\n';
+                    << fixed(median(crits), 1) << std::setw(13) << fixed(median(ratios), 3) << std::setw(10) << threads
+                    << std::setw(14) << fixed(peakRssMb(), 1) << '\n';
         if (args.verbose)
             context.out << "        last run: " << breakdown << '\n';
     }
@@ -160,8 +136,8 @@ void early(const CliContext& context, Engine& engine)
     context.out << "early termination: 9 experts (5 at 100 ms agreeing, 4 at 2000 ms), majority with quorum 5\n"
                 << "  wall " << fixed(double(m.result.wallUs) / 1000.0, 1) << " ms; 5th-fastest expert ended at "
                 << fixed(fastEnds.size() >= 5 ? double(fastEnds[4]) / 1000.0 : 0, 1) << " ms; vote started at "
-                << fixed(double(voteStart) / 1000.0, 1) << " ms; answer " << m.result.output.answer << "; "
-                << cancelled << " of 4 slow calls cancelled; run " << toString(m.result.status) << "\n\n";
+                << fixed(double(voteStart) / 1000.0, 1) << " ms; answer " << m.result.output.answer << "; " << cancelled
+                << " of 4 slow calls cancelled; run " << toString(m.result.status) << "\n\n";
 }
 
 } // namespace

@@ -27,8 +27,8 @@ struct RunArgs {
     bool json = false;
     std::string task;
     std::string taskset;
-    std::optional<double> timeScale;  // replaces the local backends' time_scale
-    std::optional<std::string> db;    // --db: the run store file
+    std::optional<double> timeScale; // replaces the local backends' time_scale
+    std::optional<std::string> db;   // --db: the run store file
 };
 
 // `conclave run TEAM --input TEXT [--seed N] [--json] [--task ID [--taskset FILE]]`:
@@ -43,16 +43,16 @@ struct RunRequest {
     bool json = false;
     const Task* task = nullptr;
     std::optional<std::string> db;
-    std::string label;  // what errors name (the team file)
+    std::string label; // what errors name (the team file)
 };
 
 // Runs a request, stores it and prints it as `conclave run` does.
 int executeRun(const CliContext& context, EngineResources resources, const RunRequest& request);
 
 struct RunsArgs {
-    std::string action;              // list, show, export, rerun, delete, prune
+    std::string action; // list, show, export, rerun, delete, prune
     std::optional<std::string> db;
-    std::vector<std::string> ids;    // show/export/rerun: one; delete: several
+    std::vector<std::string> ids; // show/export/rerun: one; delete: several
     std::string team;
     std::string status;
     int limit = 0;
@@ -70,11 +70,11 @@ int runRuns(const CliContext& context, const RunsArgs& args);
 int runBackendsCheck(const CliContext& context, const std::string& team);
 
 struct BenchArgs {
-    std::string which = "all";  // all, fanout, chain, early, store
-    std::optional<std::string> db;  // store: where to measure (default: a temporary file)
+    std::string which = "all";     // all, fanout, chain, early, store
+    std::optional<std::string> db; // store: where to measure (default: a temporary file)
     int runs = 3;
     size_t maxN = 10000;
-    bool verbose = false;  // where each fan-out's time went
+    bool verbose = false; // where each fan-out's time went
 };
 
 // `conclave bench [all|fanout|chain|early]`: the engine's performance figures.

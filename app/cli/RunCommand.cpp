@@ -2,8 +2,8 @@
 #include "ProgressLine.h"
 
 #include "conclave/engine/Engine.h"
-#include "conclave/engine/RunJson.h"
 #include "conclave/engine/ReplyParser.h"
+#include "conclave/engine/RunJson.h"
 #include "conclave/io/TeamFile.h"
 #include "conclave/store/RunStore.h"
 
@@ -24,7 +24,10 @@ namespace {
 
 std::atomic<bool> g_interrupted{false};
 
-extern "C" void onInterrupt(int) { g_interrupted.store(true); }
+extern "C" void onInterrupt(int)
+{
+    g_interrupted.store(true);
+}
 
 std::string ms(int64_t us)
 {
@@ -36,17 +39,18 @@ std::string ms(int64_t us)
 void printHuman(std::ostream& out, const RunResult& r, const Team& team, const std::string& runId)
 {
     out << "run " << runId << ": " << toString(r.status) << "  (wall " << ms(r.wallUs) << " ms, critical path "
-        << ms(r.criticalPath.lengthUs) << " ms, " << r.calls << " calls, " << (r.tokensIn + r.tokensOut)
-        << " tokens, $" << std::fixed << std::setprecision(6) << r.costUsd << ")\n";
+        << ms(r.criticalPath.lengthUs) << " ms, " << r.calls << " calls, " << (r.tokensIn + r.tokensOut) << " tokens, $"
+        << std::fixed << std::setprecision(6) << r.costUsd << ")\n";
     out.unsetf(std::ios::fixed);
     if (r.output.ok())
         out << "answer: " << r.output.answer << "  (confidence " << std::setprecision(2) << r.output.confidence
             << ")\n";
     else if (!r.output.error.empty())
         out << "no answer: " << r.output.error << '\n';
-    out << '\n' << std::left << std::setw(20) << "agent" << std::setw(18) << "status" << std::right << std::setw(6)
-        << "calls" << std::setw(10) << "wall ms" << std::setw(9) << "tokens" << std::setw(11) << "cost $" << '\n';
-    std::map<NodeId, std::pair<int, int64_t>> perNode;  // calls, wall
+    out << '\n'
+        << std::left << std::setw(20) << "agent" << std::setw(18) << "status" << std::right << std::setw(6) << "calls"
+        << std::setw(10) << "wall ms" << std::setw(9) << "tokens" << std::setw(11) << "cost $" << '\n';
+    std::map<NodeId, std::pair<int, int64_t>> perNode; // calls, wall
     for (const auto& s : r.spans) {
         if (s.kind == SpanKind::Attempt)
             perNode[s.node].first += 1;

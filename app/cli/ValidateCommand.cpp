@@ -20,8 +20,8 @@ int runValidate(const CliContext& context, const std::vector<std::string>& files
         }
         for (const auto& problem : problems)
             context.out << formatProblem(problem, file) << '\n';
-        const auto warnings = std::count_if(problems.begin(), problems.end(),
-                                            [](const Problem& p) { return !p.isError(); });
+        const auto warnings =
+            std::count_if(problems.begin(), problems.end(), [](const Problem& p) { return !p.isError(); });
         const auto errors = static_cast<long>(problems.size()) - warnings;
         if (errors > 0) {
             allValid = false;

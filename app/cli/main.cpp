@@ -61,31 +61,32 @@ int main(int argc, char** argv)
     auto* seedOption = run->add_option("--seed", seed, "Seed for the local backend (default: the team's)");
     run->add_flag("--json", runArgs.json, "Print the run as one JSON object");
     double timeScale = 1;
-    auto* timeScaleOption = run->add_option("--time-scale", timeScale,
-                                            "Replace the local backends' time_scale (0.1 = ten times faster)")
-                                ->check(CLI::PositiveNumber);
+    auto* timeScaleOption =
+        run->add_option("--time-scale", timeScale, "Replace the local backends' time_scale (0.1 = ten times faster)")
+            ->check(CLI::PositiveNumber);
     auto* taskOption = run->add_option("--task", runArgs.task, "Run one task of a task set and say if it was right");
     run->add_option("--taskset", runArgs.taskset, "A task set file (*.jsonl) holding --task")->needs(taskOption);
     inputOption->excludes(taskOption);
     std::string runDb;
-    auto* runDbOption = run->add_option("--db", runDb, "The run store (default: $CONCLAVE_DB, else "
-                                                         "$XDG_DATA_HOME/conclave/runs.sqlite)");
+    auto* runDbOption = run->add_option("--db", runDb,
+                                        "The run store (default: $CONCLAVE_DB, else "
+                                        "$XDG_DATA_HOME/conclave/runs.sqlite)");
 
     RunsArgs runsArgs;
     std::string runsDb;
     auto* runs = app.add_subcommand("runs", "The stored runs: list, show, export, rerun, delete, prune");
     runs->require_subcommand(1, 1);
     const auto addDb = [&](CLI::App* sub) {
-        return sub->add_option("--db", runsDb, "The run store (default: $CONCLAVE_DB, else "
-                                               "$XDG_DATA_HOME/conclave/runs.sqlite)");
+        return sub->add_option("--db", runsDb,
+                               "The run store (default: $CONCLAVE_DB, else "
+                               "$XDG_DATA_HOME/conclave/runs.sqlite)");
     };
     std::string statusNames = "running, ok, partial, failed, cancelled, budget_exhausted or interrupted";
     auto* runsList = runs->add_subcommand("list", "List runs, newest first");
     addDb(runsList);
     runsList->add_option("--team", runsArgs.team, "Only runs of this team (by name)");
     runsList->add_option("--status", runsArgs.status, "Only runs with this status: " + statusNames)
-        ->check(CLI::IsMember({"running", "ok", "partial", "failed", "cancelled", "budget_exhausted",
-                               "interrupted"}));
+        ->check(CLI::IsMember({"running", "ok", "partial", "failed", "cancelled", "budget_exhausted", "interrupted"}));
     runsList->add_option("--limit", runsArgs.limit, "At most N runs")->check(CLI::PositiveNumber);
     runsList->add_flag("--json", runsArgs.json, "Print a JSON array");
     auto* runsShow = runs->add_subcommand("show", "A run: summary, agents, critical path, parallelism");
@@ -127,8 +128,8 @@ int main(int argc, char** argv)
     std::string checkTeam;
     auto* backends = app.add_subcommand("backends", "Work with a team's backends");
     backends->require_subcommand(1);
-    auto* backendsCheck =
-        backends->add_subcommand("check", "Reach each backend of a team; print status and latency (exit 1 if one fails)");
+    auto* backendsCheck = backends->add_subcommand(
+        "check", "Reach each backend of a team; print status and latency (exit 1 if one fails)");
     backendsCheck->add_option("team", checkTeam, "Team file (*.team.json)")->required();
 
     try {

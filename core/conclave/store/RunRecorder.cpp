@@ -3,6 +3,7 @@
 #include "conclave/io/TeamJson.h"
 #include "conclave/store/ProcessIdentity.h"
 
+#include <algorithm>
 #include <chrono>
 
 namespace conclave {
@@ -19,14 +20,14 @@ int64_t unixMs()
 
 RunRecorder::RunRecorder(RunId id, const Team& team, std::shared_ptr<RunStoreWriter> writer, size_t textCap)
     : m_id(std::move(id)), m_teamName(team.name), m_teamJson(teamToJsonText(team)), m_writer(std::move(writer)),
-      m_progress(m_writer->track(m_id.str())), m_textCap(textCap)
+      m_feed(m_writer->attach(m_id.str())), m_textCap(textCap)
 {
+    m_texts.resize(team.nodes.size() * 2 + 1);
 }
 
 RunRecorder::~RunRecorder()
 {
-    m_writer->flush();
-    m_writer->untrack(m_id.str());
+    m_writer->detach(m_feed);
 }
 
 std::string RunRecorder::waitUntilStored()
@@ -38,23 +39,26 @@ std::string RunRecorder::waitUntilStored()
 void RunRecorder::runStarted(std::string_view runInput, uint64_t seed)
 {
     const auto self = ProcessIdentity::current();
-    m_writer->push(write_op::RunBegin{m_id.str(), m_teamName, std::move(m_teamJson), std::string(runInput), seed,
-                                      unixMs(), self.host, self.pid, self.startTime});
+    m_writer->push<write_op::RunBegin>(*m_feed, m_teamName, std::move(m_teamJson), std::string(runInput), seed,
+                                       unixMs(), self.host, self.pid, self.startTime);
 }
 
 void RunRecorder::nodeQueued(const NodeId& node, int64_t atUs)
 {
-    m_queuedAt.emplace(node, atUs);
+    m_writer->push<write_op::NodeQueued>(*m_feed, node, atUs);
 }
 
 void RunRecorder::spanStarted(const Span& span)
 {
-    m_writer->push(write_op::SpanRow{m_id.str(), span, false});
+    m_writer->push<write_op::SpanRow>(*m_feed, span, false);
 }
 
 void RunRecorder::nodeToken(const NodeId& /*node*/, SpanId span, std::string_view text, int64_t /*atUs*/)
 {
+    if (span >= m_texts.size())
+        m_texts.resize(std::max<size_t>(span + 1, m_texts.size() * 2));
     auto& t = m_texts[span];
+    t.streamed = true;
     if (t.truncated)
         return;
     if (t.text.size() + text.size() > m_textCap) {
@@ -67,24 +71,23 @@ void RunRecorder::nodeToken(const NodeId& /*node*/, SpanId span, std::string_vie
 
 void RunRecorder::spanFinished(const Span& span)
 {
-    m_writer->push(write_op::SpanRow{m_id.str(), span, true});
-    const auto it = m_texts.find(span.id);
-    if (it != m_texts.end()) {
-        m_writer->push(write_op::SpanText{m_id.str(), span.id, std::move(it->second.text), it->second.truncated});
-        m_texts.erase(it);
+    if (span.id >= m_texts.size() || !m_texts[span.id].streamed) {
+        m_writer->push<write_op::SpanRow>(*m_feed, span, true);
+        return;
     }
+    auto& t = m_texts[span.id];
+    m_writer->push<write_op::SpanRow>(*m_feed, span, true, true, t.truncated, std::move(t.text));
+    t = Text{};
 }
 
 void RunRecorder::nodeFinished(const NodeId& node, const NodeResult& result, int64_t atUs)
 {
-    const auto queued = m_queuedAt.find(node);
-    m_writer->push(write_op::NodeRow{m_id.str(), node, result, queued == m_queuedAt.end() ? -1 : queued->second, atUs});
+    m_writer->push<write_op::NodeRow>(*m_feed, node, result, atUs);
 }
 
 void RunRecorder::runFinished(const RunResult& result)
 {
     write_op::RunEnd end;
-    end.run = m_id.str();
     end.status = result.status;
     end.output = result.output;
     end.endedAtMs = unixMs();
@@ -95,7 +98,7 @@ void RunRecorder::runFinished(const RunResult& result)
     end.tokensOut = result.tokensOut;
     end.costUsd = result.costUsd;
     end.calls = result.calls;
-    m_writer->push(std::move(end));
+    m_writer->push<write_op::RunEnd>(*m_feed, std::move(end));
 }
 
 } // namespace conclave

@@ -5,27 +5,29 @@
 #include "conclave/store/StoredRun.h"
 
 #include <cstddef>
-#include <map>
 #include <memory>
 #include <string>
-#include <unordered_map>
+#include <vector>
 
 namespace conclave {
 
 struct Team;
 
 // Records one run into the store: an observer that copies each engine event
-// into the writer's queue and returns. It never touches SQLite on an engine
-// thread. Streamed text is gathered per span, up to a cap, and queued when the
-// span ends. Must outlive the run it observes (as every observer must).
+// into the run's own feed and returns; the writer thread takes the feed's
+// contents in batches. It never touches SQLite on an engine thread. Streamed
+// text is gathered per span, up to a cap, and queued with the span's end.
+// Must outlive the run it observes (as every observer must).
 class RunRecorder : public RunObserver {
 public:
     RunRecorder(RunId id, const Team& team, std::shared_ptr<RunStoreWriter> writer, size_t textCap);
+    RunRecorder(const RunRecorder&) = delete;
+    RunRecorder& operator=(const RunRecorder&) = delete;
     ~RunRecorder() override;
 
     const RunId& id() const { return m_id; }
     // What has reached the database so far.
-    const WriteProgress& progress() const { return *m_progress; }
+    const WriteProgress& progress() const { return m_feed->progress(); }
     // Blocks until every event seen so far is committed; the writer's error, if any.
     std::string waitUntilStored();
 
@@ -40,6 +42,7 @@ public:
 private:
     struct Text {
         std::string text;
+        bool streamed = false; // a token arrived (the text may still be empty)
         bool truncated = false;
     };
 
@@ -47,11 +50,11 @@ private:
     std::string m_teamName;
     std::string m_teamJson;
     std::shared_ptr<RunStoreWriter> m_writer;
-    std::shared_ptr<WriteProgress> m_progress;
+    std::shared_ptr<WriteFeed> m_feed;
     size_t m_textCap;
     // Touched only from observer calls, which the engine serialises per run.
-    std::unordered_map<SpanId, Text> m_texts;
-    std::map<NodeId, int64_t> m_queuedAt;
+    // Indexed by span id: the engine numbers a run's spans 1, 2, 3...
+    std::vector<Text> m_texts;
 };
 
 } // namespace conclave

@@ -28,6 +28,24 @@ void bindOptionalText(SqliteStatement& s, int index, const std::string& text)
         s.bind(index, std::string_view(text));
 }
 
+// NULL for a value below `least` (-1 for "none", 0 for "no parent").
+void bindOptionalInt(SqliteStatement& s, int index, int64_t value, int64_t least)
+{
+    if (value < least)
+        s.bindNull(index);
+    else
+        s.bind(index, value);
+}
+
+// Runs a statement that returns no rows, and readies it for the next use.
+bool stepOnce(SqliteStatement& s)
+{
+    s.step();
+    const bool ok = s.errorCode() == 0;
+    s.reset();
+    return ok;
+}
+
 } // namespace
 
 std::unique_ptr<RunStoreWriter> RunStoreWriter::start(const std::filesystem::path& file, Options options,
@@ -81,38 +99,38 @@ RunStoreWriter::~RunStoreWriter()
         m_thread.join();
 }
 
-void RunStoreWriter::push(WriteOp op)
+std::shared_ptr<WriteFeed> RunStoreWriter::attach(std::string run)
 {
+    auto feed = std::make_shared<WriteFeed>(std::move(run), m_pool);
     std::lock_guard lock(m_mutex);
-    m_queue.push_back(std::move(op));
-    ++m_pushed;
-    // Wake the writer only when a batch starts or fills: one notify per batch, not per event.
-    if (m_queue.size() == 1 || m_queue.size() == m_options.maxBatch)
-        m_wake.notify_one();
+    m_feeds.push_back(feed);
+    return feed;
+}
+
+void RunStoreWriter::detach(const std::shared_ptr<WriteFeed>& feed)
+{
+    flush();
+    std::lock_guard lock(m_mutex);
+    std::erase(m_feeds, feed);
+}
+
+void RunStoreWriter::wake(bool full)
+{
+    {
+        std::lock_guard lock(m_mutex);
+        m_pending = true;
+        m_full = m_full || full;
+    }
+    m_wake.notify_one();
 }
 
 void RunStoreWriter::flush()
 {
     std::unique_lock lock(m_mutex);
-    const auto target = m_pushed;
-    m_flushWanted = true;
+    const auto ticket = ++m_flushWanted;
+    m_pending = true;
     m_wake.notify_one();
-    m_committedCv.wait(lock, [&] { return m_committed >= target; });
-}
-
-std::shared_ptr<WriteProgress> RunStoreWriter::track(const std::string& run)
-{
-    std::lock_guard lock(m_mutex);
-    auto& p = m_progress[run];
-    if (!p)
-        p = std::make_shared<WriteProgress>();
-    return p;
-}
-
-void RunStoreWriter::untrack(const std::string& run)
-{
-    std::lock_guard lock(m_mutex);
-    m_progress.erase(run);
+    m_committedCv.wait(lock, [&] { return m_flushDone >= ticket; });
 }
 
 std::string RunStoreWriter::error() const
@@ -125,24 +143,33 @@ void RunStoreWriter::loop()
 {
     if (m_options.lowPriority)
         setpriority(PRIO_PROCESS, id_t(::gettid()), 10);
-    std::vector<WriteOp> batch;
+    std::vector<Taken> batch;
     std::unique_lock lock(m_mutex);
     for (;;) {
-        m_wake.wait(lock, [&] { return m_stop || !m_queue.empty(); });
-        if (m_queue.empty() && m_stop)
+        // Every push that finds its feed empty sets m_pending, so when it is
+        // clear at a stop, nothing is left queued.
+        m_wake.wait(lock, [&] { return m_stop || m_pending; });
+        if (!m_pending && m_stop)
             break;
         const auto deadline = std::chrono::steady_clock::now() + m_options.maxDelay;
-        m_wake.wait_until(lock, deadline,
-                          [&] { return m_stop || m_flushWanted || m_queue.size() >= m_options.maxBatch; });
-        batch.swap(m_queue);
-        m_flushWanted = false;
+        m_wake.wait_until(lock, deadline, [&] { return m_stop || m_full || m_flushWanted > m_flushDone; });
+        // Cleared before the feeds are taken: a push after this wakes the next round.
+        m_pending = false;
+        m_full = false;
+        const auto flushes = m_flushWanted;
+        for (const auto& feed : m_feeds)
+            batch.push_back({feed, {}});
         lock.unlock();
+        for (auto& taken : batch)
+            taken.feed->take(taken.chunks);
         write(batch);
-        lock.lock();
-        m_committed += batch.size();
+        for (auto& taken : batch)
+            m_pool->giveBack(taken.chunks);
         batch.clear();
+        lock.lock();
+        m_flushDone = flushes;
         m_committedCv.notify_all();
-        if (m_checkpointDue && m_queue.empty()) {
+        if (m_checkpointDue && !m_pending) {
             // After the waiters are released, and only when nothing is queued.
             // PASSIVE never waits for readers; what it cannot copy now, a later one will.
             lock.unlock();
@@ -154,10 +181,20 @@ void RunStoreWriter::loop()
     }
 }
 
-void RunStoreWriter::write(std::vector<WriteOp>& batch)
+void RunStoreWriter::write(std::vector<Taken>& batch)
 {
-    const bool durable = std::any_of(batch.begin(), batch.end(),
-                                     [](const WriteOp& op) { return std::holds_alternative<write_op::RunEnd>(op); });
+    size_t size = 0;
+    bool durable = false;
+    for (const auto& taken : batch) {
+        for (const auto& chunk : taken.chunks) {
+            size += chunk.size();
+            durable = durable || std::any_of(chunk.begin(), chunk.end(), [](const WriteOp& op) {
+                          return std::holds_alternative<write_op::RunEnd>(op);
+                      });
+        }
+    }
+    if (size == 0)
+        return;
     if (durable)
         m_db.exec("PRAGMA synchronous = FULL");
     std::string failure;
@@ -178,148 +215,142 @@ void RunStoreWriter::write(std::vector<WriteOp>& batch)
             m_error = failure;
         return;
     }
-    noteProgress(batch);
-    m_sinceCheckpoint += batch.size();
+    for (const auto& taken : batch)
+        noteProgress(taken);
+    m_sinceCheckpoint += size;
     if (durable || m_sinceCheckpoint >= m_options.checkpointEvery)
         m_checkpointDue = true;
 }
 
-bool RunStoreWriter::writeAll(std::vector<WriteOp>& batch)
+bool RunStoreWriter::writeAll(const std::vector<Taken>& batch)
 {
-    // A span started and finished within one batch is written once, in its final state.
-    // Keyed by (run index in this batch, span id); a batch rarely holds more than a few runs.
-    std::vector<const std::string*> runs;
-    const auto runIndex = [&runs](const std::string& run) {
-        for (size_t i = 0; i < runs.size(); ++i) {
-            if (*runs[i] == run)
-                return uint64_t(i);
-        }
-        runs.push_back(&run);
-        return uint64_t(runs.size() - 1);
-    };
-    std::unordered_set<uint64_t> finishedHere;
-    finishedHere.reserve(batch.size());
-    for (const auto& op : batch) {
-        if (const auto* s = std::get_if<write_op::SpanRow>(&op); s && s->finished)
-            finishedHere.insert(runIndex(s->run) << 48 | s->span.id);
-    }
-    for (auto& op : batch) {
-        bool ok = true;
-        if (auto* b = std::get_if<write_op::RunBegin>(&op)) {
-            auto& s = m_insertRun;
-            s.bind(1, std::string_view(b->run)).bind(2, std::string_view(b->teamName));
-            s.bind(3, std::string_view(b->teamJson)).bind(4, std::string_view(b->input));
-            s.bind(5, int64_t(b->seed)).bind(6, b->startedAtMs).bind(7, std::string_view(b->host));
-            s.bind(8, b->pid).bind(9, b->pidStart);
-            s.step();
-            ok = s.errorCode() == 0;
-            s.reset();
-        } else if (auto* r = std::get_if<write_op::SpanRow>(&op)) {
-            if (!r->finished && !finishedHere.empty() && finishedHere.count(runIndex(r->run) << 48 | r->span.id))
-                continue;
-            const auto& sp = r->span;
-            auto& s = m_upsertSpan;
-            s.bind(1, std::string_view(r->run)).bind(2, int64_t(sp.id));
-            if (sp.parent)
-                s.bind(3, int64_t(sp.parent));
-            else
-                s.bindNull(3);
-            s.bind(4, std::string_view(sp.node.str())).bind(5, toString(sp.kind)).bind(6, std::string_view(sp.name));
-            s.bind(7, sp.startUs);
-            if (sp.endUs >= 0)
-                s.bind(8, sp.endUs);
-            else
-                s.bindNull(8);
-            s.bind(9, toString(sp.status)).bind(10, int64_t(sp.attempt)).bind(11, int64_t(sp.round));
-            bindOptionalText(s, 12, sp.model);
-            s.bind(13, sp.tokensIn).bind(14, sp.tokensOut).bind(15, sp.costUsd);
-            if (sp.ttftUs >= 0)
-                s.bind(16, sp.ttftUs);
-            else
-                s.bindNull(16);
-            s.bind(17, sp.plannedMs);
-            bindOptionalText(s, 18, sp.error);
-            s.step();
-            ok = s.errorCode() == 0;
-            s.reset();
-        } else if (auto* t = std::get_if<write_op::SpanText>(&op)) {
-            auto& s = m_insertText;
-            s.bind(1, std::string_view(t->run)).bind(2, int64_t(t->span)).bind(3, std::string_view(t->text));
-            s.bind(4, int64_t(t->truncated ? 1 : 0));
-            s.step();
-            ok = s.errorCode() == 0;
-            s.reset();
-        } else if (auto* n = std::get_if<write_op::NodeRow>(&op)) {
-            auto& s = m_insertNode;
-            const auto& res = n->result;
-            s.bind(1, std::string_view(n->run)).bind(2, std::string_view(n->node.str()));
-            s.bind(3, toString(res.status)).bind(4, std::string_view(res.text)).bind(5, std::string_view(res.answer));
-            s.bind(6, res.confidence).bind(7, res.tokensIn).bind(8, res.tokensOut).bind(9, res.costUsd);
-            bindOptionalText(s, 10, res.error);
-            if (n->queuedUs >= 0)
-                s.bind(11, n->queuedUs);
-            else
-                s.bindNull(11);
-            if (n->finishedUs >= 0)
-                s.bind(12, n->finishedUs);
-            else
-                s.bindNull(12);
-            s.step();
-            ok = s.errorCode() == 0;
-            s.reset();
-        } else if (auto* e = std::get_if<write_op::RunEnd>(&op)) {
-            auto path = nlohmann::json::array();
-            for (const auto& node : e->criticalPath)
-                path.push_back(node.str());
-            const auto pathText = path.dump();
-            auto& s = m_endRun;
-            s.bind(1, std::string_view(e->run)).bind(2, toString(e->status)).bind(3, e->endedAtMs);
-            s.bind(4, std::string_view(e->output.text)).bind(5, std::string_view(e->output.answer));
-            s.bind(6, e->output.confidence);
-            bindOptionalText(s, 7, e->output.error);
-            s.bind(8, e->wallUs).bind(9, e->criticalPathUs).bind(10, std::string_view(pathText));
-            s.bind(11, e->tokensIn).bind(12, e->tokensOut).bind(13, e->costUsd).bind(14, int64_t(e->calls));
-            s.bind(15, toString(e->output.status));
-            s.step();
-            ok = s.errorCode() == 0;
-            s.reset();
-        }
-        if (!ok)
+    for (const auto& taken : batch) {
+        if (!writeOps(*taken.feed, taken.chunks))
             return false;
     }
     return true;
 }
 
-void RunStoreWriter::noteProgress(const std::vector<WriteOp>& batch)
+bool RunStoreWriter::writeOps(WriteFeed& feed, const std::vector<WriteFeed::Chunk>& chunks)
 {
-    struct Tally {
-        uint64_t started = 0;
-        uint64_t finished = 0;
-        bool ended = false;
-    };
-    std::map<std::string, Tally> tallies;
-    for (const auto& op : batch) {
-        if (const auto* r = std::get_if<write_op::SpanRow>(&op)) {
-            auto& t = tallies[r->run];
-            if (r->finished)
-                ++t.finished;
-            t.started = std::max<uint64_t>(t.started, r->span.id);
-        } else if (const auto* e = std::get_if<write_op::RunEnd>(&op)) {
-            tallies[e->run].ended = true;
+    // A span that started and finished within one batch is written once, in its final state.
+    std::unordered_set<SpanId> finishedHere;
+    for (const auto& chunk : chunks) {
+        for (const auto& op : chunk) {
+            if (const auto* r = std::get_if<write_op::SpanRow>(&op); r && r->finished)
+                finishedHere.insert(r->span.id);
         }
     }
-    std::lock_guard lock(m_mutex);
-    for (const auto& [run, t] : tallies) {
-        const auto it = m_progress.find(run);
-        if (it == m_progress.end())
-            continue;
-        auto& p = *it->second;
-        if (t.started > p.spansStarted.load())
-            p.spansStarted.store(t.started);
-        p.spansFinished.fetch_add(t.finished);
-        if (t.ended)
-            p.finished.store(true);
+    const std::string_view runId(feed.run());
+    auto& queuedAt = feed.queuedAt();
+    for (const auto& chunk : chunks) {
+        for (const auto& op : chunk) {
+            bool ok = true;
+            if (const auto* q = std::get_if<write_op::NodeQueued>(&op)) {
+                queuedAt.try_emplace(q->node, q->atUs);
+            } else if (const auto* n = std::get_if<write_op::NodeRow>(&op)) {
+                const auto it = queuedAt.find(n->node);
+                ok = writeRow(runId, *n, it == queuedAt.end() ? -1 : it->second);
+                if (it != queuedAt.end())
+                    queuedAt.erase(it);
+            } else if (const auto* r = std::get_if<write_op::SpanRow>(&op)) {
+                // Its finished state follows in this batch.
+                ok = (!r->finished && finishedHere.count(r->span.id)) || writeRow(runId, *r);
+            } else if (const auto* b = std::get_if<write_op::RunBegin>(&op)) {
+                ok = writeRow(runId, *b);
+            } else if (const auto* e = std::get_if<write_op::RunEnd>(&op)) {
+                ok = writeRow(runId, *e);
+            }
+            if (!ok)
+                return false;
+        }
     }
+    return true;
+}
+
+bool RunStoreWriter::writeRow(std::string_view run, const write_op::RunBegin& b)
+{
+    auto& s = m_insertRun;
+    s.bind(1, run).bind(2, std::string_view(b.teamName)).bind(3, std::string_view(b.teamJson));
+    s.bind(4, std::string_view(b.input)).bind(5, int64_t(b.seed)).bind(6, b.startedAtMs);
+    s.bind(7, std::string_view(b.host)).bind(8, b.pid).bind(9, b.pidStart);
+    return stepOnce(s);
+}
+
+bool RunStoreWriter::writeRow(std::string_view run, const write_op::SpanRow& r)
+{
+    const auto& sp = r.span;
+    auto& s = m_upsertSpan;
+    s.bind(1, run).bind(2, int64_t(sp.id));
+    bindOptionalInt(s, 3, int64_t(sp.parent), 1);
+    s.bind(4, std::string_view(sp.node.str())).bind(5, toString(sp.kind)).bind(6, std::string_view(sp.name));
+    s.bind(7, sp.startUs);
+    bindOptionalInt(s, 8, sp.endUs, 0);
+    s.bind(9, toString(sp.status)).bind(10, int64_t(sp.attempt)).bind(11, int64_t(sp.round));
+    bindOptionalText(s, 12, sp.model);
+    s.bind(13, sp.tokensIn).bind(14, sp.tokensOut).bind(15, sp.costUsd);
+    bindOptionalInt(s, 16, sp.ttftUs, 0);
+    s.bind(17, sp.plannedMs);
+    bindOptionalText(s, 18, sp.error);
+    if (!stepOnce(s))
+        return false;
+    if (!r.hasText)
+        return true;
+    auto& t = m_insertText;
+    t.bind(1, run).bind(2, int64_t(sp.id)).bind(3, std::string_view(r.text)).bind(4, int64_t(r.truncated ? 1 : 0));
+    return stepOnce(t);
+}
+
+bool RunStoreWriter::writeRow(std::string_view run, const write_op::NodeRow& n, int64_t queuedUs)
+{
+    const auto& res = n.result;
+    auto& s = m_insertNode;
+    s.bind(1, run).bind(2, std::string_view(n.node.str())).bind(3, toString(res.status));
+    s.bind(4, std::string_view(res.text)).bind(5, std::string_view(res.answer)).bind(6, res.confidence);
+    s.bind(7, res.tokensIn).bind(8, res.tokensOut).bind(9, res.costUsd);
+    bindOptionalText(s, 10, res.error);
+    bindOptionalInt(s, 11, queuedUs, 0);
+    bindOptionalInt(s, 12, n.finishedUs, 0);
+    return stepOnce(s);
+}
+
+bool RunStoreWriter::writeRow(std::string_view run, const write_op::RunEnd& e)
+{
+    auto path = nlohmann::json::array();
+    for (const auto& node : e.criticalPath)
+        path.push_back(node.str());
+    const auto pathText = path.dump();
+    auto& s = m_endRun;
+    s.bind(1, run).bind(2, toString(e.status)).bind(3, e.endedAtMs);
+    s.bind(4, std::string_view(e.output.text)).bind(5, std::string_view(e.output.answer));
+    s.bind(6, e.output.confidence);
+    bindOptionalText(s, 7, e.output.error);
+    s.bind(8, e.wallUs).bind(9, e.criticalPathUs).bind(10, std::string_view(pathText));
+    s.bind(11, e.tokensIn).bind(12, e.tokensOut).bind(13, e.costUsd).bind(14, int64_t(e.calls));
+    s.bind(15, toString(e.output.status));
+    return stepOnce(s);
+}
+
+void RunStoreWriter::noteProgress(const Taken& taken)
+{
+    uint64_t started = 0, finished = 0;
+    bool ended = false;
+    for (const auto& chunk : taken.chunks) {
+        for (const auto& op : chunk) {
+            if (const auto* r = std::get_if<write_op::SpanRow>(&op)) {
+                finished += r->finished ? 1 : 0;
+                started = std::max<uint64_t>(started, r->span.id);
+            } else if (std::holds_alternative<write_op::RunEnd>(op)) {
+                ended = true;
+            }
+        }
+    }
+    auto& p = taken.feed->progress();
+    if (started > p.spansStarted.load())
+        p.spansStarted.store(started);
+    p.spansFinished.fetch_add(finished);
+    if (ended)
+        p.finished.store(true);
 }
 
 } // namespace conclave

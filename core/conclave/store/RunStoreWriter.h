@@ -1,13 +1,11 @@
 #pragma once
 
 #include "conclave/store/SqliteDb.h"
-#include "conclave/store/WriteOp.h"
+#include "conclave/store/WriteFeed.h"
 
-#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <filesystem>
-#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -16,18 +14,12 @@
 
 namespace conclave {
 
-// How much of a run has reached the database (committed, not merely queued).
-struct WriteProgress {
-    std::atomic<uint64_t> spansStarted{0};  // spans 1..n are stored
-    std::atomic<uint64_t> spansFinished{0}; // spans stored with their end
-    std::atomic<bool> finished{false};      // the run's end is stored, durably
-};
-
-// The store's one writer: a thread that takes queued operations and writes them
-// in batched transactions, one per `maxDelay` or per `maxBatch` operations,
-// whichever comes first. During a run commits use synchronous=NORMAL (WAL); the
-// batch holding a run's end is committed with synchronous=FULL, so a finished
-// run survives a power cut. push() never touches SQLite: it only queues.
+// The store's one writer: a thread that takes what every run's feed has queued
+// and writes it in one transaction, once per `maxDelay`, or sooner when a feed
+// holds `maxBatch` operations or somebody flushes. During a run commits use
+// synchronous=NORMAL (WAL); the batch holding a run's end is committed with
+// synchronous=FULL, so a finished run survives a power cut. push() never
+// touches SQLite: it only queues.
 class RunStoreWriter {
 public:
     struct Options {
@@ -48,21 +40,43 @@ public:
     RunStoreWriter(const RunStoreWriter&) = delete;
     RunStoreWriter& operator=(const RunStoreWriter&) = delete;
 
-    void push(WriteOp op);
+    // A feed for one run's operations, which the writer drains until detached.
+    std::shared_ptr<WriteFeed> attach(std::string run);
+    // Flushes, then forgets the feed.
+    void detach(const std::shared_ptr<WriteFeed>& feed);
+
+    // Queues one operation on `feed`.
+    template <class Op, class... Args> void push(WriteFeed& feed, Args&&... args)
+    {
+        const size_t queued = feed.emplace<Op>(std::forward<Args>(args)...);
+        // Wake the writer when a feed starts a batch or fills one: once per batch, not per event.
+        if (queued == 1 || queued == m_options.maxBatch)
+            wake(queued == m_options.maxBatch);
+    }
+
     // Blocks until everything pushed before the call is committed (or failed).
     void flush();
-    // Counters for a run, updated after each commit.
-    std::shared_ptr<WriteProgress> track(const std::string& run);
-    void untrack(const std::string& run);
     // The first write error, if any (the batch that failed is lost; later ones still try).
     std::string error() const;
 
 private:
+    // One feed's operations taken for this batch.
+    struct Taken {
+        std::shared_ptr<WriteFeed> feed;
+        std::vector<WriteFeed::Chunk> chunks;
+    };
+
     RunStoreWriter(SqliteDb db, Options options);
+    void wake(bool full);
     void loop();
-    void write(std::vector<WriteOp>& batch);
-    bool writeAll(std::vector<WriteOp>& batch);
-    void noteProgress(const std::vector<WriteOp>& batch);
+    void write(std::vector<Taken>& batch);
+    bool writeAll(const std::vector<Taken>& batch);
+    bool writeOps(WriteFeed& feed, const std::vector<WriteFeed::Chunk>& chunks);
+    bool writeRow(std::string_view run, const write_op::RunBegin& begin);
+    bool writeRow(std::string_view run, const write_op::SpanRow& row);
+    bool writeRow(std::string_view run, const write_op::NodeRow& row, int64_t queuedUs);
+    bool writeRow(std::string_view run, const write_op::RunEnd& end);
+    static void noteProgress(const Taken& taken);
 
     SqliteDb m_db;
     Options m_options;
@@ -71,15 +85,16 @@ private:
     mutable std::mutex m_mutex;
     std::condition_variable m_wake;
     std::condition_variable m_committedCv;
-    std::vector<WriteOp> m_queue;
-    uint64_t m_pushed = 0;
-    uint64_t m_committed = 0;
+    std::vector<std::shared_ptr<WriteFeed>> m_feeds;
+    const std::shared_ptr<WriteChunkPool> m_pool = std::make_shared<WriteChunkPool>();
+    bool m_pending = false;       // a feed has queued something since the last take
+    bool m_full = false;          // a feed holds maxBatch operations
+    uint64_t m_flushWanted = 0;   // flush requests so far
+    uint64_t m_flushDone = 0;     // requests whose operations are committed
     size_t m_sinceCheckpoint = 0; // writer thread only
     bool m_checkpointDue = false; // writer thread only
-    bool m_flushWanted = false;
     bool m_stop = false;
     std::string m_error;
-    std::map<std::string, std::shared_ptr<WriteProgress>> m_progress;
     std::thread m_thread;
 };
 

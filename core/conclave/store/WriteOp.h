@@ -11,11 +11,11 @@
 namespace conclave {
 
 // What a RunRecorder asks the writer thread to store. Plain values, copied
-// out of the engine's events so the engine never waits on SQLite.
+// out of the engine's events so the engine never waits on SQLite. They carry
+// no run id: each run queues its operations in a WriteFeed of its own.
 namespace write_op {
 
 struct RunBegin {
-    std::string run;
     std::string teamName;
     std::string teamJson;
     std::string input;
@@ -26,29 +26,28 @@ struct RunBegin {
     int64_t pidStart = 0;
 };
 
+// A span as it started, or as it finished with the text streamed in it.
 struct SpanRow {
-    std::string run;
     Span span;
     bool finished = false;
+    bool hasText = false;
+    bool truncated = false; // the text reached the recorder's cap
+    std::string text;
 };
 
-struct SpanText {
-    std::string run;
-    SpanId span = 0;
-    std::string text;
-    bool truncated = false;
+// When a node was queued; the writer keeps it for the node's row.
+struct NodeQueued {
+    NodeId node;
+    int64_t atUs = 0;
 };
 
 struct NodeRow {
-    std::string run;
     NodeId node;
     NodeResult result;
-    int64_t queuedUs = -1;
     int64_t finishedUs = -1;
 };
 
 struct RunEnd {
-    std::string run;
     RunStatus status = RunStatus::Ok;
     NodeResult output;
     int64_t endedAtMs = 0;
@@ -64,6 +63,6 @@ struct RunEnd {
 } // namespace write_op
 
 using WriteOp =
-    std::variant<write_op::RunBegin, write_op::SpanRow, write_op::SpanText, write_op::NodeRow, write_op::RunEnd>;
+    std::variant<write_op::RunBegin, write_op::SpanRow, write_op::NodeQueued, write_op::NodeRow, write_op::RunEnd>;
 
 } // namespace conclave

@@ -24,7 +24,7 @@ class RunStoreWriter {
 public:
     struct Options {
         std::chrono::milliseconds maxDelay{50};
-        size_t maxBatch = 20000;
+        size_t maxBatch = 50000;
         // A lower CPU priority for the writer thread, so that on a busy machine
         // the engine's threads run first and the writer catches up while calls wait.
         bool lowPriority = true;

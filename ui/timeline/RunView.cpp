@@ -1,6 +1,7 @@
 #include "timeline/RunView.h"
 
 #include "timeline/RunSummaryView.h"
+#include "timeline/TimeAxisView.h"
 #include "timeline/TimeFormat.h"
 #include "timeline/TimelineView.h"
 
@@ -11,13 +12,21 @@
 namespace conclave::ui {
 
 RunView::RunView(QWidget* parent)
-    : QWidget(parent), m_header(new QLabel(this)), m_timeline(new TimelineView(this)), m_summary(new RunSummaryView(this))
+    : QWidget(parent), m_header(new QLabel(this)), m_axis(new TimeAxisView(this)), m_timeline(new TimelineView(this)),
+      m_summary(new RunSummaryView(this))
 {
     auto* layout = new QVBoxLayout(this);
     m_header->setTextFormat(Qt::RichText);
     layout->addWidget(m_header);
     auto* splitter = new QSplitter(Qt::Vertical, this);
-    splitter->addWidget(m_timeline);
+    auto* lanes = new QWidget(splitter);
+    auto* lanesLayout = new QVBoxLayout(lanes);
+    lanesLayout->setContentsMargins(0, 0, 0, 0);
+    lanesLayout->setSpacing(0);
+    lanesLayout->addWidget(m_axis);
+    lanesLayout->addWidget(m_timeline, 1);
+    m_axis->attach(m_timeline);
+    splitter->addWidget(lanes);
     splitter->addWidget(m_summary);
     splitter->setStretchFactor(0, 1);
     splitter->setStretchFactor(1, 1);

@@ -210,7 +210,7 @@ void MainWindow::onRunFinished(const RunId& id, RunStatus status)
 void MainWindow::refreshHistory()
 {
     QString error;
-    if (auto runs = m_runs->listRuns(&error))
+    if (auto runs = m_runs->listRuns(RunFilter{}, &error))
         m_history->setRuns(std::move(*runs));
     else
         statusBar()->showMessage(tr("Run history: %1").arg(error), 8000);

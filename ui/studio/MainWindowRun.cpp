@@ -51,7 +51,7 @@ void MainWindow::buildRunUi()
     m_runs = new RunController(resources.value_or(std::filesystem::path()), RunStore::resolvePath(std::nullopt), this);
     m_runStates = new CanvasRunStates(m_scene, m_runs, this);
     m_output = new RunOutputPanel(m_runs);
-    m_history = new RunHistoryPanel;
+    m_history = new RunHistoryPanel(m_runs);
     m_runTabs = new QTabWidget;
     m_runTabs->setObjectName("runTabs");
     m_runTabs->setDocumentMode(true);
@@ -124,7 +124,8 @@ void MainWindow::buildRunUi()
     });
     connect(m_runTabs, &QTabWidget::currentChanged, this, &MainWindow::onRunTabChanged);
 
-    connect(m_history, &RunHistoryPanel::refreshRequested, this, &MainWindow::refreshHistory);
+    connect(m_history, &RunHistoryPanel::errorOccurred, this,
+            [this](const QString& error) { statusBar()->showMessage(tr("Run history: %1").arg(error), 8000); });
     connect(m_history, &RunHistoryPanel::openRequested, this, [this](const RunId& id) { openRunTab(id); });
     connect(m_history, &RunHistoryPanel::replayRequested, this, [this](const RunId& id) { openReplayTab(id); });
     connect(m_history, &RunHistoryPanel::rerunRequested, this, [this](const RunId& id) { rerunStored(id); });
@@ -209,11 +210,7 @@ void MainWindow::onRunFinished(const RunId& id, RunStatus status)
 
 void MainWindow::refreshHistory()
 {
-    QString error;
-    if (auto runs = m_runs->listRuns(RunFilter{}, &error))
-        m_history->setRuns(std::move(*runs));
-    else
-        statusBar()->showMessage(tr("Run history: %1").arg(error), 8000);
+    m_history->refresh(); // a store error reaches the status bar through errorOccurred
 }
 
 void MainWindow::addRunTab(QWidget* view, const QString& title, const QString& tip)

@@ -248,7 +248,7 @@ bool MainWindow::openRunTab(const RunId& id)
 bool MainWindow::openReplayTab(const RunId& id)
 {
     QString error;
-    auto run = m_runs->loadRun(id, false, &error);
+    auto run = m_runs->loadRun(id, true, &error); // with its text, for the output dock
     if (!run) {
         statusBar()->showMessage(tr("Cannot replay run %1: %2").arg(shortId(id), error), 8000);
         return false;
@@ -353,6 +353,13 @@ void MainWindow::onRunTabChanged()
     action("actionExportChart")->setEnabled(m_runTabs->count() > 0);
     if (auto* replay = qobject_cast<ReplayView*>(m_runTabs->currentWidget()))
         m_runStates->showStates(replay->controller()->states());
+    // The output dock shows the run of the current tab (a run or a replay), else the live or last run.
+    std::shared_ptr<const TimelineModel> model;
+    if (auto* view = qobject_cast<RunView*>(m_runTabs->currentWidget()))
+        model = view->timelineModel();
+    else if (auto* replay = qobject_cast<ReplayView*>(m_runTabs->currentWidget()))
+        model = replay->timelineModel();
+    m_output->showStoredRun(model ? std::shared_ptr<const StoredRun>(model, &model->run()) : nullptr);
 }
 
 bool MainWindow::exportChartTo(const QString& path, QString* error)

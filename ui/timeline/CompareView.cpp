@@ -1,12 +1,12 @@
 #include "timeline/CompareView.h"
 
+#include "timeline/LanesSplitter.h"
 #include "timeline/TimeAxisView.h"
 #include "timeline/TimeFormat.h"
 #include "timeline/TimelineView.h"
 
 #include <QHeaderView>
 #include <QLabel>
-#include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -34,7 +34,8 @@ CompareView::CompareView(QWidget* parent)
       m_table(new QTableView(this))
 {
     auto* layout = new QVBoxLayout(this);
-    auto* splitter = new QSplitter(Qt::Vertical, this);
+    m_splitter = new LanesSplitter(0.75, this); // two runs' lanes
+    auto* splitter = m_splitter;
     auto* timelines = new QWidget(splitter);
     auto* tl = new QVBoxLayout(timelines);
     tl->setContentsMargins(0, 0, 0, 0);
@@ -71,6 +72,7 @@ void CompareView::setRuns(StoredRun a, StoredRun b)
         view->setTimeExtent(end);
         view->setModel(view == m_timelineA ? m_model->timelineA() : m_model->timelineB());
     }
+    m_splitter->refit();
 }
 
 QString CompareView::criticalPathText(int which) const

@@ -9,6 +9,7 @@ class QTableView;
 
 namespace conclave::ui {
 
+class LanesSplitter;
 class TimeAxisView;
 class TimelineView;
 
@@ -38,6 +39,7 @@ private:
     TimelineView* m_timelineA;
     TimelineView* m_timelineB;
     QTableView* m_table;
+    LanesSplitter* m_splitter;
 };
 
 } // namespace conclave::ui

@@ -1,12 +1,12 @@
 #include "timeline/RunView.h"
 
+#include "timeline/LanesSplitter.h"
 #include "timeline/RunSummaryView.h"
 #include "timeline/TimeAxisView.h"
 #include "timeline/TimeFormat.h"
 #include "timeline/TimelineView.h"
 
 #include <QLabel>
-#include <QSplitter>
 #include <QVBoxLayout>
 
 namespace conclave::ui {
@@ -18,7 +18,8 @@ RunView::RunView(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     m_header->setTextFormat(Qt::RichText);
     layout->addWidget(m_header);
-    auto* splitter = new QSplitter(Qt::Vertical, this);
+    m_splitter = new LanesSplitter(0.6, this);
+    auto* splitter = m_splitter;
     auto* lanes = new QWidget(splitter);
     auto* lanesLayout = new QVBoxLayout(lanes);
     lanesLayout->setContentsMargins(0, 0, 0, 0);
@@ -30,7 +31,6 @@ RunView::RunView(QWidget* parent)
     splitter->addWidget(m_summary);
     splitter->setStretchFactor(0, 1);
     splitter->setStretchFactor(1, 1);
-    splitter->setSizes({3000, 2000}); // proportions: the timeline's lanes get the larger part
     layout->addWidget(splitter, 1);
 }
 
@@ -52,6 +52,7 @@ void RunView::setRun(StoredRun run)
     m_summary->setRun(run);
     m_model = std::make_shared<const TimelineModel>(std::move(run));
     m_timeline->setModel(m_model);
+    m_splitter->refit();
 }
 
 } // namespace conclave::ui

@@ -10,6 +10,7 @@ class QLabel;
 
 namespace conclave::ui {
 
+class LanesSplitter;
 class RunSummaryView;
 class TimeAxisView;
 class TimelineView;
@@ -37,6 +38,7 @@ private:
     TimeAxisView* m_axis;
     TimelineView* m_timeline;
     RunSummaryView* m_summary;
+    LanesSplitter* m_splitter;
 };
 
 } // namespace conclave::ui

@@ -6,6 +6,7 @@
 #include <QGraphicsLayout>
 #include <QLineSeries>
 #include <QMouseEvent>
+#include <QScatterSeries>
 #include <QTimer>
 #include <QValueAxis>
 #include <QWheelEvent>
@@ -23,7 +24,8 @@ const QColor kStrip(0xfa, 0xfa, 0xfa); // the lanes' background
 } // namespace
 
 TimeAxisView::TimeAxisView(QWidget* parent)
-    : QChartView(new QChart, parent), m_axis(new QValueAxis), m_y(new QValueAxis), m_playhead(new QLineSeries)
+    : QChartView(new QChart, parent), m_axis(new QValueAxis), m_y(new QValueAxis), m_playhead(new QLineSeries),
+      m_handle(new QScatterSeries)
 {
     QChart* c = chart();
     c->setAnimationOptions(QChart::NoAnimation);
@@ -57,10 +59,17 @@ TimeAxisView::TimeAxisView(QWidget* parent)
     c->addAxis(m_y, Qt::AlignLeft);
 
     m_playhead->setPen(QPen(StatusPalette::playhead(), 2));
-    c->addSeries(m_playhead);
-    m_playhead->attachAxis(m_axis);
-    m_playhead->attachAxis(m_y);
-    m_playhead->setVisible(false);
+    // A diamond centred on the axis line, cut by the plot area: a head pointing down at the lanes.
+    m_handle->setMarkerShape(QScatterSeries::MarkerShapeRotatedRectangle);
+    m_handle->setMarkerSize(16);
+    m_handle->setColor(StatusPalette::playhead());
+    m_handle->setBorderColor(StatusPalette::playhead());
+    for (QXYSeries* series : std::initializer_list<QXYSeries*>{m_playhead, m_handle}) {
+        c->addSeries(series);
+        series->attachAxis(m_axis);
+        series->attachAxis(m_y);
+        series->setVisible(false);
+    }
 
     setFrameShape(QFrame::NoFrame);
     setFixedHeight(kHeight);
@@ -109,11 +118,14 @@ void TimeAxisView::placePlayhead()
 {
     if (m_playheadUs < 0) {
         m_playhead->setVisible(false);
+        m_handle->setVisible(false);
         return;
     }
     const double x = m_scale.toUnit(m_playheadUs);
     m_playhead->replace(QList<QPointF>{{x, 0}, {x, 1}});
+    m_handle->replace(QList<QPointF>{{x, 1}});
     m_playhead->setVisible(true);
+    m_handle->setVisible(true);
 }
 
 // A timeline moved: the others and the axis take its range.

@@ -8,6 +8,7 @@
 #include <vector>
 
 class QLineSeries;
+class QScatterSeries;
 class QValueAxis;
 
 namespace conclave::ui {
@@ -78,6 +79,7 @@ private:
     QValueAxis* m_axis;
     QValueAxis* m_y;
     QLineSeries* m_playhead;
+    QScatterSeries* m_handle; // the playhead's head, on the axis line
     TimeScale m_scale;
     std::vector<TimelineView*> m_timelines;
     qint64 m_playheadUs = -1;

@@ -1,7 +1,7 @@
 // RunOutputPanel: for a stored run it shows the selected node's stored result
-// (status, answer, confidence, tokens, cost) and its streamed text from the
-// store (each span's text, in span order); a new live run switches it back
-// to the live nodes.
+// (status, answer, confidence, tokens, cost, text) and, for a node that never
+// settled, the text its spans streamed (from the store, in span order); a new
+// live run switches it back to the live nodes.
 #include <QtTest>
 
 #include "support/KnownRuns.h"
@@ -17,7 +17,8 @@ using conclave::ui::RunOutputPanel;
 
 namespace {
 
-// The known run with results for a, b and panel, and text streamed by a's two attempts and b's.
+// The known run with results for a, b and panel (none for m1, as if the run
+// was interrupted), and text streamed by a's two attempts, b's and m1's two.
 std::shared_ptr<const StoredRun> storedRun()
 {
     StoredRun run = known_runs::review("0123456789ab");
@@ -41,7 +42,11 @@ std::shared_ptr<const StoredRun> storedRun()
     panel.result.answer = "4";
     panel.result.confidence = 0.5;
     run.nodes = {a, b, panel};
-    run.texts = {{SpanId(4), "The answer is 4."}, {SpanId(3), "The ans"}, {SpanId(6), "Perhaps"}};
+    run.texts = {{SpanId(4), "The answer"},
+                 {SpanId(3), "The ans"},
+                 {SpanId(6), "Perhaps"},
+                 {SpanId(13), "Round two"},
+                 {SpanId(10), "Round one\n"}};
     return std::make_shared<const StoredRun>(std::move(run));
 }
 
@@ -64,22 +69,22 @@ private slots:
         QCOMPARE(panel.figure("confidence"), QString("0.90"));
         QCOMPARE(panel.figure("tokens"), QString("100 in, 50 out"));
         QCOMPARE(panel.figure("cost"), QString("$0.0100"));
-        QCOMPARE(panel.text(), QString("The ans\nThe answer is 4.")); // the failed attempt's, then the second's
+        QCOMPARE(panel.text(), QString("The answer is 4.")); // its result's, not the streamed beginnings
 
         panel.showNode(NodeId("b"));
         QCOMPARE(panel.figure("status"), QString("cancelled: stopped early"));
         QCOMPARE(panel.figure("tokens"), QString("0 in, 0 out"));
-        QCOMPARE(panel.text(), QString("Perhaps"));
+        QCOMPARE(panel.text(), QString("Perhaps")); // cut short: what it streamed
 
         panel.showNode(NodeId("panel")); // nothing streamed: its result's text
         QCOMPARE(panel.figure("answer"), QString("4"));
         QCOMPARE(panel.figure("confidence"), QString("0.50"));
         QCOMPARE(panel.text(), QString("Round 2: 4"));
 
-        panel.showNode(NodeId("m1")); // ran, stored no result: its span's status
+        panel.showNode(NodeId("m1")); // ran, stored no result: its span's status, its rounds' streamed text
         QCOMPARE(panel.figure("status"), QString("done"));
         QCOMPARE(panel.figure("answer"), QString("–"));
-        QCOMPARE(panel.text(), QString());
+        QCOMPARE(panel.text(), QString("Round one\nRound two"));
 
         panel.showNode(NodeId("nobody"));
         QCOMPARE(panel.figure("status"), QString("–"));
@@ -103,10 +108,12 @@ private slots:
         QCOMPARE(panel.text(), QString());
     }
 
-    void storedTextJoinsTheSpansOfTheNode()
+    void storedTextIsTheResultsElseTheStreamedSpans()
     {
         const auto run = storedRun();
-        QCOMPARE(RunOutputPanel::storedText(*run, NodeId("a")), std::string("The ans\nThe answer is 4."));
+        QCOMPARE(RunOutputPanel::storedText(*run, NodeId("a")), std::string("The answer is 4."));
+        QCOMPARE(RunOutputPanel::storedText(*run, NodeId("m1")), std::string("Round one\nRound two"));
+        QCOMPARE(RunOutputPanel::storedText(*run, NodeId("b")), std::string("Perhaps"));
         QCOMPARE(RunOutputPanel::storedText(*run, NodeId("panel")), std::string("Round 2: 4"));
         QCOMPARE(RunOutputPanel::storedText(*run, NodeId("spare")), std::string());
     }

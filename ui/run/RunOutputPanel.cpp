@@ -65,6 +65,11 @@ QString RunOutputPanel::title() const
 
 std::string RunOutputPanel::storedText(const StoredRun& run, const NodeId& node)
 {
+    // As the live dock: the result's text once the node settled, else what it streamed.
+    for (const auto& n : run.nodes) {
+        if (n.node == node && !n.result.text.empty())
+            return n.result.text;
+    }
     std::string text;
     for (const auto& span : run.spans) { // in id order: the order they started
         if (span.node != node)
@@ -76,13 +81,7 @@ std::string RunOutputPanel::storedText(const StoredRun& run, const NodeId& node)
             text += '\n';
         text += it->second;
     }
-    if (!text.empty())
-        return text;
-    for (const auto& n : run.nodes) {
-        if (n.node == node)
-            return n.result.text;
-    }
-    return {};
+    return text;
 }
 
 QString RunOutputPanel::text() const

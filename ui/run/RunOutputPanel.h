@@ -19,8 +19,8 @@ class RunController;
 // streamed text, answer, confidence, tokens and cost. Either the live (or
 // last) run's, streamed as it arrives from RunController::liveNodes(), or a
 // stored run's (showStoredRun: the run of the current run tab), read from the
-// StoredRun: its node results and its per-span streamed text. A new live run
-// switches it back to the live one.
+// StoredRun: its node results and, for a node that never settled, its
+// per-span streamed text. A new live run switches it back to the live one.
 class RunOutputPanel : public QWidget {
     Q_OBJECT
 
@@ -34,7 +34,9 @@ public:
     const StoredRun* storedRun() const { return m_stored.get(); }
     // The title above the figures: "Node out · run 1a2b3c4d" (or "· live run").
     QString title() const;
-    // A node's streamed text in a stored run: its spans' text in span order, else its result's text.
+    // A node's text in a stored run, as the live dock ends up showing it: its
+    // result's text, else (it never settled: cut short, interrupted) the text
+    // its spans streamed, in span order.
     static std::string storedText(const StoredRun& run, const NodeId& node);
     QString text() const;
     // "status", "answer", "confidence", "tokens", "cost": the value shown.

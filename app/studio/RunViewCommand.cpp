@@ -12,6 +12,7 @@
 #include <QFileInfo>
 #include <QWidget>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -38,10 +39,10 @@ std::optional<StoredRun> loadRun(RunQueries& queries, const QString& idOrPrefix,
     return run;
 }
 
-// Lays the widget out at its final size, then saves it; or shows it until closed.
-int present(QApplication& app, QWidget& widget, const QString& screenshot)
+// Lays the widget out at its final size (1400 wide, `height` tall), then saves it; or shows it until closed.
+int present(QApplication& app, QWidget& widget, const QString& screenshot, int height = 900)
 {
-    widget.resize(1400, 900);
+    widget.resize(1400, height);
     widget.show();
     if (screenshot.isEmpty())
         return QApplication::exec();
@@ -121,7 +122,8 @@ std::optional<int> runRunViewCommand(QApplication& app, const QStringList& args)
         view.setWindowTitle(QStringLiteral("Replay - Conclave Studio"));
         view.setRun(std::move(*r));
         view.controller()->seek(int64_t(ms * 1000));
-        return present(app, view, out);
+        // As tall as its lanes need (within 500 to 900 px): a short run leaves no empty band below them.
+        return present(app, view, out, std::clamp(view.sizeHint().height(), 500, 900));
     }
     if (parser.isSet(run)) {
         auto r = loadRun(*queries, parser.value(run), loadError);

@@ -7,6 +7,7 @@
 
 #include "timeline/ReplayView.h"
 #include "timeline/RunView.h"
+#include "timeline/TimeAxisView.h"
 #include "timeline/TimelineView.h"
 
 #include "conclave/bench/BenchTeams.h"
@@ -52,7 +53,7 @@ RunId storeSynthetic(RunStore& store, const Team& team, size_t spans)
         rng ^= rng << 17;
         return rng;
     };
-    const Status statuses[] = {Status::Ok, Status::Ok, Status::Ok, Status::Ok, Status::Ok,
+    const Status statuses[] = {Status::Ok, Status::Ok, Status::Ok,     Status::Ok,      Status::Ok,
                                Status::Ok, Status::Ok, Status::Failed, Status::Timeout, Status::Cancelled};
     int64_t wall = 0;
     for (SpanId id = 1; id + 1 <= spans; id += 2) {
@@ -128,12 +129,15 @@ void bench(const RunStore& store, const RunId& id, size_t spans, double targetMs
     replay.show();
     QApplication::processEvents();
     auto* timeline = replay.timeline();
+    // The ruler (the QtCharts time axis) moves its playhead or its range with every step: it is redrawn too.
+    QWidget* ruler = replay.ruler()->viewport();
     const int64_t end = replay.controller()->durationUs();
     for (int step = 1; step <= 60; ++step) {
         QElapsedTimer t;
         t.start();
         replay.controller()->seek(end * step / 61);
         timeline->repaint();
+        ruler->repaint();
         scrub.push_back(double(t.nsecsElapsed()) / 1e6);
     }
     for (int step = 0; step < 20; ++step) {
@@ -141,6 +145,7 @@ void bench(const RunStore& store, const RunId& id, size_t spans, double targetMs
         t.start();
         timeline->zoomAt(700, step < 10 ? 1.25 : 0.8);
         timeline->repaint();
+        ruler->repaint();
         wheel.push_back(double(t.nsecsElapsed()) / 1e6);
     }
     std::printf("  %zu spans: open + first draw %.1f ms (target <= %.0f ms); scrub step %.2f ms, zoom step %.2f ms "
@@ -154,9 +159,10 @@ void bench(const RunStore& store, const RunId& id, size_t spans, double targetMs
 int runTimelineBench(const QString& dbFile)
 {
     namespace fs = std::filesystem;
-    const fs::path file = dbFile.isEmpty() ? fs::temp_directory_path() /
-                                                 ("conclave-bench-timeline-" + std::to_string(QApplication::applicationPid()) + ".sqlite")
-                                           : fs::path(dbFile.toStdString());
+    const fs::path file =
+        dbFile.isEmpty() ? fs::temp_directory_path() /
+                               ("conclave-bench-timeline-" + std::to_string(QApplication::applicationPid()) + ".sqlite")
+                         : fs::path(dbFile.toStdString());
     try {
         auto opened = RunStore::open(file);
         if (!opened.store) {

@@ -19,6 +19,7 @@
 #include "timeline/LatencyBoxPlot.h"
 #include "timeline/ReplayView.h"
 #include "timeline/RunView.h"
+#include "timeline/TimeFormat.h"
 #include "timeline/TimelineView.h"
 
 #include <QStandardPaths>
@@ -147,14 +148,25 @@ private slots:
         connect(window.canvasRunStates(), &ui::CanvasRunStates::stateShown, this,
                 [&](const NodeId& node, Status status) { canvas.emplace_back(node, status); });
         std::vector<Span> seen;
+        QSignalSpy finished(window.runController(), &ui::RunController::finished);
+        int finishedAtRunEnd = -1;
+        bool runningAtRunEnd = false;
         connect(window.runController(), &ui::RunController::eventsDelivered, this,
                 [&](const std::vector<ui::RunEvent>& events) {
                     for (const auto& e : events) {
                         if (e.type == ui::RunEvent::Type::SpanFinished)
                             seen.push_back(e.span);
+                        if (e.type == ui::RunEvent::Type::RunFinished) {
+                            finishedAtRunEnd = int(finished.size());
+                            runningAtRunEnd = window.runController()->isRunning();
+                        }
                     }
                 });
         QVERIFY(runAndWait(window, kMathInput, 7));
+        // The run's end did not wait for the store on the GUI thread: finished() came later, once it was stored.
+        QCOMPARE(finishedAtRunEnd, 0);
+        QVERIFY(runningAtRunEnd);
+        QCOMPARE(finished.size(), 1);
 
         QCOMPARE(describe(canvas), describe(direct.steps()));
         QCOMPARE(describe(canvas), QString("in=queued in=running in=ok route=queued route=running route=ok "
@@ -194,6 +206,60 @@ private slots:
         QVERIFY(!window.runOutput()->text().isEmpty());
 
         QCOMPARE(window.historyPanel()->visibleRuns(), std::vector<RunId>{id});
+    }
+
+    void theOutputDockShowsTheCurrentTabsRun()
+    {
+        QTemporaryDir dir;
+        MainWindow window;
+        prepare(window, dir, 0.02);
+        QVERIFY(runAndWait(window, kMathInput, 7));
+        const RunId first = *window.runController()->currentRun();
+        QVERIFY(runAndWait(window, "Explain why the sky is blue.", 3));
+        const RunId second = *window.runController()->currentRun();
+        const auto a = window.runController()->loadRun(first, true);
+        const auto b = window.runController()->loadRun(second, true);
+        QVERIFY(a && b);
+        auto* output = window.runOutput();
+        const auto resultOf = [](const StoredRun& run, const char* node) {
+            const auto it = std::find_if(run.nodes.begin(), run.nodes.end(),
+                                         [node](const StoredNode& n) { return n.node == NodeId(node); });
+            return it == run.nodes.end() ? NodeResult{} : it->result;
+        };
+
+        // The last run's tab is current.
+        window.scene()->selectNodes({NodeId("out")});
+        QCOMPARE(output->title(), "Node out · run " + QString::fromStdString(second.str()).left(8));
+        QCOMPARE(output->figure("answer"), QString::fromStdString(b->output.answer));
+
+        // A run opened from the history: its stored results and streamed text.
+        emit window.historyPanel()->openRequested(first);
+        QCOMPARE(output->title(), "Node out · run " + QString::fromStdString(first.str()).left(8));
+        QCOMPARE(output->figure("answer"), QString("783"));
+        window.scene()->selectNodes({NodeId("math")});
+        const NodeResult math = resultOf(*a, "math");
+        QCOMPARE(output->figure("status"), QString("done"));
+        QCOMPARE(output->figure("answer"), QString::fromStdString(math.answer));
+        QCOMPARE(output->figure("confidence"), QString::number(math.confidence, 'f', 2));
+        QCOMPARE(output->figure("tokens"), QString("%1 in, %2 out").arg(math.tokensIn).arg(math.tokensOut));
+        QCOMPARE(output->figure("cost"), ui::TimeFormat::cost(math.costUsd));
+        QCOMPARE(output->text(), QString::fromStdString(math.text)); // as the live dock showed it at the end
+        QVERIFY(!output->text().isEmpty());
+        window.scene()->selectNodes({NodeId("general")}); // skipped in the first run
+        QCOMPARE(output->figure("status"), QString("skipped"));
+
+        // Back to the second run's tab; a replay tab shows its run too.
+        window.runTabs()->setCurrentIndex(1); // tabs: the first run, the second, the first again from the history
+        QCOMPARE(output->title(), "Node general · run " + QString::fromStdString(second.str()).left(8));
+        QCOMPARE(output->figure("answer"), QString::fromStdString(resultOf(*b, "general").answer));
+        QVERIFY(window.openReplayTab(first));
+        QCOMPARE(output->title(), "Node general · run " + QString::fromStdString(first.str()).left(8));
+
+        // With no run tab left, the last live run.
+        while (window.runTabs()->count() > 0)
+            emit window.runTabs()->tabCloseRequested(0);
+        QVERIFY(!output->storedRun());
+        QCOMPARE(output->title(), QString("Node general · live run"));
     }
 
     void stopCancelsTheRun()

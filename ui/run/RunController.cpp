@@ -1,6 +1,7 @@
 #include "run/RunController.h"
 
 #include "run/RunEventAdapter.h"
+#include "run/RunStoreWaiter.h"
 
 #include "conclave/io/FileIo.h"
 #include "conclave/io/TeamJson.h"
@@ -9,8 +10,10 @@
 namespace conclave::ui {
 
 RunController::RunController(std::filesystem::path resourcesDir, std::filesystem::path dbFile, QObject* parent)
-    : QObject(parent), m_resourcesDir(std::move(resourcesDir)), m_dbFile(std::move(dbFile))
+    : QObject(parent), m_resourcesDir(std::move(resourcesDir)), m_dbFile(std::move(dbFile)),
+      m_storeWaiter(new RunStoreWaiter(this))
 {
+    connect(m_storeWaiter, &RunStoreWaiter::stored, this, &RunController::onStored);
     if (m_resourcesDir.empty()) {
         m_resourceError = tr("cannot find the resources folder (set CONCLAVE_RESOURCES)");
         return;
@@ -39,6 +42,7 @@ void RunController::releaseRun()
 {
     if (m_run)
         m_run->wait();
+    m_storeWaiter->join();
     if (m_recorder)
         m_recorder->waitUntilStored();
     m_run.reset();
@@ -217,19 +221,28 @@ void RunController::onEvents(const std::vector<RunEvent>& events)
             emit nodeChanged(e.node);
             break;
         }
-        case RunEvent::Type::RunFinished: {
+        case RunEvent::Type::RunFinished:
             m_result = e.run;
+            // Still running until the store has it all; stored() ends it (onStored).
             if (m_recorder)
-                m_recorder->waitUntilStored();
-            m_running = false;
-            emit finished(*m_runId, m_result->status);
+                m_storeWaiter->wait(m_recorder.get());
+            else
+                onStored();
             break;
-        }
         }
     }
 }
 
-std::optional<std::vector<RunSummary>> RunController::listRuns(QString* error)
+void RunController::onStored()
+{
+    if (!m_running || !m_result)
+        return;
+    m_running = false;
+    emit finished(*m_runId, m_result->status);
+}
+
+// A query on the reader, or `empty` when no store file exists yet (reading never creates one).
+template <typename T, typename Query> std::optional<T> RunController::read(Query query, T empty, QString* error)
 {
     QString e;
     auto* q = queries(&e);
@@ -239,13 +252,29 @@ std::optional<std::vector<RunSummary>> RunController::listRuns(QString* error)
                 *error = e;
             return std::nullopt;
         }
-        return std::vector<RunSummary>{};
+        return empty;
     }
-    std::string listError;
-    auto runs = q->list(RunFilter{}, listError);
-    if (!runs && error)
-        *error = QString::fromStdString(listError);
-    return runs;
+    std::string queryError;
+    auto result = query(*q, queryError);
+    if (!result && error)
+        *error = QString::fromStdString(queryError);
+    return result;
+}
+
+std::optional<std::vector<RunSummary>> RunController::listRuns(const RunFilter& filter, QString* error)
+{
+    return read<std::vector<RunSummary>>([&filter](RunQueries& q, std::string& e) { return q.list(filter, e); }, {},
+                                         error);
+}
+
+std::optional<int64_t> RunController::countRuns(const RunFilter& filter, QString* error)
+{
+    return read<int64_t>([&filter](RunQueries& q, std::string& e) { return q.count(filter, e); }, 0, error);
+}
+
+std::optional<std::vector<std::string>> RunController::teamNames(QString* error)
+{
+    return read<std::vector<std::string>>([](RunQueries& q, std::string& e) { return q.teamNames(e); }, {}, error);
 }
 
 std::optional<StoredRun> RunController::loadRun(const RunId& id, bool withText, QString* error)

@@ -20,6 +20,7 @@
 namespace conclave::ui {
 
 class RunEventAdapter;
+class RunStoreWaiter;
 
 // Runs teams for the studio and gives it the run store.
 //
@@ -28,8 +29,10 @@ class RunEventAdapter;
 // studio run is stored; engine events arrive only through its RunEventAdapter,
 // on the GUI thread, and become liveNodes() and the signals below in the
 // order the engine produced them; stop() cancels the run. finished() is
-// emitted once the run has ended and is committed to the store. One engine
-// per controller, made on the first run. It never touches a widget.
+// emitted once the run has ended and is committed to the store; the commit is
+// awaited off the GUI thread (RunStoreWaiter), so the GUI never blocks on it,
+// and isRunning() stays true until then. One engine per controller, made on
+// the first run. It never touches a widget.
 class RunController : public QObject {
     Q_OBJECT
 
@@ -62,8 +65,12 @@ public:
 
     // The store, opened (and created) on first use.
     RunStore* store(QString* error = nullptr);
-    // Stored runs, newest first; an empty list when no store file exists yet.
-    std::optional<std::vector<RunSummary>> listRuns(QString* error = nullptr);
+    // Stored runs matching `filter`, newest first; an empty list when no store file exists yet.
+    std::optional<std::vector<RunSummary>> listRuns(const RunFilter& filter, QString* error = nullptr);
+    // How many stored runs match `filter` (its limit and offset aside).
+    std::optional<int64_t> countRuns(const RunFilter& filter, QString* error = nullptr);
+    // The team names of the stored runs, sorted.
+    std::optional<std::vector<std::string>> teamNames(QString* error = nullptr);
     std::optional<StoredRun> loadRun(const RunId& id, bool withText, QString* error = nullptr);
     bool deleteRuns(const std::vector<RunId>& ids, QString* error = nullptr);
     bool exportRun(const RunId& id, ExportFormat format, const QString& path, QString* error = nullptr);
@@ -78,8 +85,10 @@ signals:
 
 private:
     void onEvents(const std::vector<RunEvent>& events);
+    void onStored();
     void releaseRun();
     RunQueries* queries(QString* error);
+    template <typename T, typename Query> std::optional<T> read(Query query, T empty, QString* error);
 
     std::filesystem::path m_resourcesDir;
     std::filesystem::path m_dbFile;
@@ -90,6 +99,7 @@ private:
     std::unique_ptr<Engine> m_engine;
     std::unique_ptr<RunEventAdapter> m_adapter;
     std::unique_ptr<RunRecorder> m_recorder;
+    RunStoreWaiter* m_storeWaiter;
     std::shared_ptr<Run> m_run;
     std::vector<RunObserver*> m_extra;
     std::optional<RunId> m_runId;

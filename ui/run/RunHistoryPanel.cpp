@@ -1,14 +1,18 @@
 #include "run/RunHistoryPanel.h"
 
-#include "timeline/StatusPalette.h"
+#include "run/RunController.h"
+
 #include "timeline/TimeFormat.h"
 
 #include <QComboBox>
 #include <QDateTime>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QScrollBar>
+#include <QTimer>
 #include <QToolButton>
 #include <QTreeWidget>
 #include <QVBoxLayout>
@@ -21,14 +25,23 @@ namespace conclave::ui {
 namespace {
 enum Column { RunColumn, StartedColumn, TeamColumn, StatusColumn, WallColumn, TokensColumn, CostColumn, AnswerColumn };
 constexpr int kIdRole = Qt::UserRole;
+// Typing waits this long for the next key before asking the store.
+constexpr int kTypingMs = 200;
+
+QString statusText(RunStatus s)
+{
+    return QString::fromUtf8(toString(s).data(), qsizetype(toString(s).size()));
+}
 } // namespace
 
-RunHistoryPanel::RunHistoryPanel(QWidget* parent)
-    : QWidget(parent), m_team(new QComboBox(this)), m_status(new QComboBox(this)), m_text(new QLineEdit(this)),
-      m_list(new QTreeWidget(this)), m_open(new QPushButton(tr("Open"), this)),
-      m_replay(new QPushButton(tr("Replay"), this)), m_rerun(new QPushButton(tr("Re-run"), this)),
-      m_delete(new QPushButton(tr("Delete"), this)), m_export(new QPushButton(tr("Export…"), this)),
-      m_compare(new QPushButton(tr("Compare"), this)), m_latency(new QPushButton(tr("Latency"), this))
+RunHistoryPanel::RunHistoryPanel(RunController* controller, QWidget* parent)
+    : QWidget(parent), m_controller(controller), m_team(new QComboBox(this)), m_status(new QComboBox(this)),
+      m_text(new QLineEdit(this)), m_typing(new QTimer(this)), m_count(new QLabel(this)),
+      m_more(new QPushButton(tr("Load more"), this)), m_list(new QTreeWidget(this)),
+      m_open(new QPushButton(tr("Open"), this)), m_replay(new QPushButton(tr("Replay"), this)),
+      m_rerun(new QPushButton(tr("Re-run"), this)), m_delete(new QPushButton(tr("Delete"), this)),
+      m_export(new QPushButton(tr("Export…"), this)), m_compare(new QPushButton(tr("Compare"), this)),
+      m_latency(new QPushButton(tr("Latency"), this))
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -36,19 +49,26 @@ RunHistoryPanel::RunHistoryPanel(QWidget* parent)
     auto* bar = new QHBoxLayout;
     m_team->setObjectName("historyTeam");
     m_team->setMinimumWidth(160);
+    m_team->addItem(tr("All teams"));
     m_status->setObjectName("historyStatus");
     m_status->addItem(tr("Any status"));
     for (const auto s : {RunStatus::Ok, RunStatus::Partial, RunStatus::Failed, RunStatus::Cancelled,
                          RunStatus::BudgetExhausted, RunStatus::Interrupted, RunStatus::Running})
-        m_status->addItem(QString::fromUtf8(toString(s).data(), qsizetype(toString(s).size())), int(s));
+        m_status->addItem(statusText(s), int(s));
     m_text->setObjectName("historyText");
     m_text->setPlaceholderText(tr("Filter by id, input or answer"));
     m_text->setClearButtonEnabled(true);
+    m_typing->setSingleShot(true);
+    m_typing->setInterval(kTypingMs);
+    m_count->setObjectName("historyCount");
+    m_more->setObjectName("historyMore");
     auto* refresh = new QToolButton(this);
     refresh->setText(tr("Refresh"));
     bar->addWidget(m_team);
     bar->addWidget(m_status);
     bar->addWidget(m_text, 1);
+    bar->addWidget(m_count);
+    bar->addWidget(m_more);
     bar->addWidget(refresh);
     for (auto* b : {m_open, m_replay, m_rerun, m_compare, m_latency, m_export, m_delete})
         bar->addWidget(b);
@@ -63,10 +83,17 @@ RunHistoryPanel::RunHistoryPanel(QWidget* parent)
     m_list->header()->setStretchLastSection(true);
     layout->addWidget(m_list, 1);
 
-    connect(refresh, &QToolButton::clicked, this, &RunHistoryPanel::refreshRequested);
-    connect(m_team, &QComboBox::currentIndexChanged, this, &RunHistoryPanel::applyFilter);
-    connect(m_status, &QComboBox::currentIndexChanged, this, &RunHistoryPanel::applyFilter);
-    connect(m_text, &QLineEdit::textChanged, this, &RunHistoryPanel::applyFilter);
+    connect(refresh, &QToolButton::clicked, this, &RunHistoryPanel::refresh);
+    connect(m_more, &QPushButton::clicked, this, &RunHistoryPanel::loadMore);
+    connect(m_team, &QComboBox::currentIndexChanged, this, &RunHistoryPanel::reload);
+    connect(m_status, &QComboBox::currentIndexChanged, this, &RunHistoryPanel::reload);
+    connect(m_text, &QLineEdit::textEdited, m_typing, qOverload<>(&QTimer::start));
+    connect(m_typing, &QTimer::timeout, this, &RunHistoryPanel::reload);
+    // Scrolling to the end of what is loaded loads the next page.
+    connect(m_list->verticalScrollBar(), &QScrollBar::valueChanged, this, [this](int value) {
+        if (value > 0 && value == m_list->verticalScrollBar()->maximum() && hasMore())
+            loadMore();
+    });
     connect(m_list, &QTreeWidget::itemSelectionChanged, this, &RunHistoryPanel::updateButtons);
     connect(m_list, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* item) {
         emit openRequested(RunId(item->data(RunColumn, kIdRole).toString().toStdString()));
@@ -97,27 +124,117 @@ RunHistoryPanel::RunHistoryPanel(QWidget* parent)
         else if (m_team->currentIndex() > 0)
             emit latencyRequested(m_team->currentText());
     });
+    updateCount();
     updateButtons();
 }
 
-void RunHistoryPanel::setRuns(std::vector<RunSummary> runs)
+RunFilter RunHistoryPanel::filter() const
 {
+    RunFilter f;
+    if (m_team->currentIndex() > 0)
+        f.team = m_team->currentText().toStdString();
+    if (m_status->currentIndex() > 0)
+        f.status = RunStatus(m_status->currentData().toInt());
+    f.text = m_text->text().trimmed().toStdString();
+    return f;
+}
+
+void RunHistoryPanel::setPageSize(int runs)
+{
+    m_pageSize = std::max(1, runs);
+}
+
+bool RunHistoryPanel::refresh()
+{
+    QString error;
+    const auto names = m_controller->teamNames(&error);
+    if (!names)
+        return fail(error);
+    setTeams(*names);
+    return load(0, std::max(m_pageSize, int(m_runs.size())), false);
+}
+
+bool RunHistoryPanel::reload()
+{
+    m_typing->stop();
+    return load(0, m_pageSize, false);
+}
+
+bool RunHistoryPanel::loadMore()
+{
+    return load(int(m_runs.size()), m_pageSize, true);
+}
+
+bool RunHistoryPanel::load(int offset, int limit, bool append)
+{
+    RunFilter f = filter();
+    QString error;
+    const auto matches = m_controller->countRuns(f, &error);
+    f.offset = offset;
+    f.limit = limit;
+    auto runs = matches ? m_controller->listRuns(f, &error) : std::nullopt;
+    if (!runs)
+        return fail(error);
+    m_error.clear();
+    m_matches = *matches;
     const auto selected = selectedRuns();
-    m_runs = std::move(runs);
-    const QString team = m_team->currentIndex() > 0 ? m_team->currentText() : QString();
-    std::set<QString> teams;
-    for (const auto& r : m_runs)
-        teams.insert(QString::fromStdString(r.teamName));
-    {
-        const QSignalBlocker block(m_team);
-        m_team->clear();
-        m_team->addItem(tr("All teams"));
-        for (const auto& t : teams)
-            m_team->addItem(t);
-        m_team->setCurrentIndex(std::max(0, m_team->findText(team)));
+    size_t from = 0;
+    if (append) {
+        // A run stored since the last page shifts the offsets: skip what is already listed.
+        from = m_runs.size();
+        std::set<RunId> listed;
+        for (const auto& r : m_runs)
+            listed.insert(r.id);
+        for (auto& r : *runs) {
+            if (!listed.contains(r.id))
+                m_runs.push_back(std::move(r));
+        }
+    } else {
+        m_runs = std::move(*runs);
+        m_list->clear();
     }
-    m_list->clear();
-    for (const auto& r : m_runs) {
+    addItems(from);
+    selectRuns(selected);
+    updateCount();
+    return true;
+}
+
+bool RunHistoryPanel::fail(const QString& message)
+{
+    m_error = message;
+    emit errorOccurred(message);
+    return false;
+}
+
+void RunHistoryPanel::setTeams(const std::vector<std::string>& names)
+{
+    const QString current = m_team->currentIndex() > 0 ? m_team->currentText() : QString();
+    std::set<QString> teams;
+    for (const auto& n : names)
+        teams.insert(QString::fromStdString(n));
+    // A chosen team whose runs are all gone stays chosen (and lists nothing).
+    if (!current.isEmpty())
+        teams.insert(current);
+    const QSignalBlocker block(m_team);
+    m_team->clear();
+    m_team->addItem(tr("All teams"));
+    for (const auto& t : teams)
+        m_team->addItem(t);
+    m_team->setCurrentIndex(current.isEmpty() ? 0 : m_team->findText(current));
+}
+
+QStringList RunHistoryPanel::teams() const
+{
+    QStringList out;
+    for (int i = 0; i < m_team->count(); ++i)
+        out << m_team->itemText(i);
+    return out;
+}
+
+void RunHistoryPanel::addItems(size_t from)
+{
+    for (size_t i = from; i < m_runs.size(); ++i) {
+        const auto& r = m_runs[i];
         auto* item = new QTreeWidgetItem(m_list);
         const QString id = QString::fromStdString(r.id.str());
         item->setData(RunColumn, kIdRole, id);
@@ -125,7 +242,7 @@ void RunHistoryPanel::setRuns(std::vector<RunSummary> runs)
         item->setText(StartedColumn,
                       QDateTime::fromMSecsSinceEpoch(r.startedAtMs).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")));
         item->setText(TeamColumn, QString::fromStdString(r.teamName));
-        item->setText(StatusColumn, QString::fromUtf8(toString(r.status).data(), qsizetype(toString(r.status).size())));
+        item->setText(StatusColumn, statusText(r.status));
         item->setText(WallColumn, TimeFormat::duration(r.wallUs));
         item->setText(TokensColumn, QString::number(r.tokensIn + r.tokensOut));
         item->setText(CostColumn, TimeFormat::cost(r.costUsd));
@@ -136,15 +253,27 @@ void RunHistoryPanel::setRuns(std::vector<RunSummary> runs)
         for (const int c : {WallColumn, TokensColumn, CostColumn})
             item->setTextAlignment(c, Qt::AlignRight | Qt::AlignVCenter);
     }
-    for (int c = 0; c < AnswerColumn; ++c)
-        m_list->resizeColumnToContents(c);
-    selectRuns(selected);
-    applyFilter();
+    if (from == 0) {
+        for (int c = 0; c < AnswerColumn; ++c)
+            m_list->resizeColumnToContents(c);
+    }
+}
+
+void RunHistoryPanel::updateCount()
+{
+    m_count->setText(tr("%1 of %2").arg(m_runs.size()).arg(m_matches));
+    const auto left = m_matches - int64_t(m_runs.size());
+    m_more->setEnabled(left > 0);
+    m_more->setToolTip(left > 0
+                           ? tr("Load the next %1 of %2 more runs").arg(std::min<int64_t>(left, m_pageSize)).arg(left)
+                           : tr("Every matching run is listed"));
 }
 
 void RunHistoryPanel::setTeamFilter(const QString& team)
 {
-    m_team->setCurrentIndex(team.isEmpty() ? 0 : std::max(0, m_team->findText(team)));
+    if (!team.isEmpty() && m_team->findText(team) < 0)
+        m_team->addItem(team);
+    m_team->setCurrentIndex(team.isEmpty() ? 0 : m_team->findText(team));
 }
 
 void RunHistoryPanel::setStatusFilter(std::optional<RunStatus> status)
@@ -155,35 +284,14 @@ void RunHistoryPanel::setStatusFilter(std::optional<RunStatus> status)
 void RunHistoryPanel::setTextFilter(const QString& text)
 {
     m_text->setText(text);
-}
-
-void RunHistoryPanel::applyFilter()
-{
-    const QString team = m_team->currentIndex() > 0 ? m_team->currentText() : QString();
-    const auto status =
-        m_status->currentIndex() > 0 ? std::optional<int>(m_status->currentData().toInt()) : std::nullopt;
-    const QString text = m_text->text().trimmed();
-    for (int i = 0; i < m_list->topLevelItemCount(); ++i) {
-        const auto& r = m_runs[size_t(i)];
-        bool show = team.isEmpty() || QString::fromStdString(r.teamName) == team;
-        show = show && (!status || int(r.status) == *status);
-        if (show && !text.isEmpty()) {
-            show = false;
-            for (const auto* field : {&r.id.str(), &r.input, &r.answer, &r.teamName})
-                show = show || QString::fromStdString(*field).contains(text, Qt::CaseInsensitive);
-        }
-        m_list->topLevelItem(i)->setHidden(!show);
-    }
-    updateButtons();
+    reload();
 }
 
 std::vector<RunId> RunHistoryPanel::visibleRuns() const
 {
     std::vector<RunId> ids;
-    for (int i = 0; i < m_list->topLevelItemCount(); ++i) {
-        if (!m_list->topLevelItem(i)->isHidden())
-            ids.emplace_back(m_list->topLevelItem(i)->data(RunColumn, kIdRole).toString().toStdString());
-    }
+    for (const auto& r : m_runs)
+        ids.push_back(r.id);
     return ids;
 }
 
@@ -192,7 +300,7 @@ std::vector<RunId> RunHistoryPanel::selectedRuns() const
     std::vector<RunId> ids;
     for (int i = 0; i < m_list->topLevelItemCount(); ++i) {
         const auto* item = m_list->topLevelItem(i);
-        if (item->isSelected() && !item->isHidden())
+        if (item->isSelected())
             ids.emplace_back(item->data(RunColumn, kIdRole).toString().toStdString());
     }
     return ids;

@@ -37,9 +37,9 @@ RunOutputPanel::RunOutputPanel(RunController* controller, QWidget* parent)
     m_text->setPlaceholderText(tr("Streamed text appears here during a run"));
     layout->addWidget(m_text, 1);
 
-    connect(m_controller, &RunController::started, this, [this] { refresh(); });
+    connect(m_controller, &RunController::started, this, [this] { showStoredRun(nullptr); });
     connect(m_controller, &RunController::nodeChanged, this, [this](const NodeId& node) {
-        if (m_node && *m_node == node)
+        if (!m_stored && m_node && *m_node == node)
             refresh();
     });
     connect(m_controller, &RunController::nodeTextChanged, this, &RunOutputPanel::appendText);
@@ -50,6 +50,38 @@ void RunOutputPanel::showNode(const std::optional<NodeId>& node)
 {
     m_node = node;
     refresh();
+}
+
+void RunOutputPanel::showStoredRun(std::shared_ptr<const StoredRun> run)
+{
+    m_stored = std::move(run);
+    refresh();
+}
+
+QString RunOutputPanel::title() const
+{
+    return m_title->text();
+}
+
+std::string RunOutputPanel::storedText(const StoredRun& run, const NodeId& node)
+{
+    // As the live dock: the result's text once the node settled, else what it streamed.
+    for (const auto& n : run.nodes) {
+        if (n.node == node && !n.result.text.empty())
+            return n.result.text;
+    }
+    std::string text;
+    for (const auto& span : run.spans) { // in id order: the order they started
+        if (span.node != node)
+            continue;
+        const auto it = run.texts.find(span.id);
+        if (it == run.texts.end() || it->second.empty())
+            continue;
+        if (!text.empty() && text.back() != '\n')
+            text += '\n';
+        text += it->second;
+    }
+    return text;
 }
 
 QString RunOutputPanel::text() const
@@ -74,7 +106,7 @@ QString RunOutputPanel::figure(const QString& name) const
 
 void RunOutputPanel::appendText(const NodeId& node)
 {
-    if (!m_node || *m_node != node)
+    if (m_stored || !m_node || *m_node != node)
         return;
     const auto* n = m_controller->liveNode(node);
     if (!n)
@@ -93,31 +125,54 @@ void RunOutputPanel::appendText(const NodeId& node)
 
 void RunOutputPanel::refresh()
 {
-    const auto* n = m_node ? m_controller->liveNode(*m_node) : nullptr;
-    m_title->setText(m_node ? tr("Node %1").arg(QString::fromStdString(m_node->str()))
+    // What to show, from the stored run or the live one.
+    std::optional<Status> status;
+    const NodeResult* result = nullptr;
+    QString full;
+    if (m_stored && m_node) {
+        for (const auto& n : m_stored->nodes) {
+            if (n.node == *m_node) {
+                result = &n.result;
+                status = n.result.status;
+            }
+        }
+        // A node that started but has no result (an interrupted run): its last span's status.
+        for (auto it = m_stored->spans.rbegin(); !status && it != m_stored->spans.rend(); ++it) {
+            if (it->node == *m_node && it->kind == SpanKind::Node)
+                status = it->status;
+        }
+        full = QString::fromStdString(storedText(*m_stored, *m_node));
+    } else if (const auto* n = m_node ? m_controller->liveNode(*m_node) : nullptr) {
+        status = n->status;
+        result = n->result ? &*n->result : nullptr;
+        full = QString::fromStdString(n->text);
+    }
+    const QString run =
+        m_stored ? tr("run %1").arg(QString::fromStdString(m_stored->summary.id.str()).left(8)) : tr("live run");
+    m_title->setText(m_node ? tr("Node %1 · %2").arg(QString::fromStdString(m_node->str()), run)
                             : tr("Select a node to see its output"));
-    if (!n) {
+    if (!status) {
         for (auto* label : {m_status, m_answer, m_confidence, m_tokens, m_cost})
             label->setText(QStringLiteral("–"));
+        m_status->setStyleSheet({});
         m_text->clear();
         return;
     }
-    QString status = StatusPalette::label(n->status);
-    if (n->result && !n->result->error.empty())
-        status += QStringLiteral(": ") + QString::fromStdString(n->result->error);
-    m_status->setText(status);
-    const QColor c = StatusPalette::color(n->status);
+    QString statusText = StatusPalette::label(*status);
+    if (result && !result->error.empty())
+        statusText += QStringLiteral(": ") + QString::fromStdString(result->error);
+    m_status->setText(statusText);
+    const QColor c = StatusPalette::color(*status);
     m_status->setStyleSheet(QStringLiteral("color: %1; font-weight: bold").arg(c.name()));
-    if (n->result) {
-        m_answer->setText(QString::fromStdString(n->result->answer));
-        m_confidence->setText(QString::number(n->result->confidence, 'f', 2));
-        m_tokens->setText(tr("%1 in, %2 out").arg(n->result->tokensIn).arg(n->result->tokensOut));
-        m_cost->setText(TimeFormat::cost(n->result->costUsd));
+    if (result) {
+        m_answer->setText(QString::fromStdString(result->answer));
+        m_confidence->setText(QString::number(result->confidence, 'f', 2));
+        m_tokens->setText(tr("%1 in, %2 out").arg(result->tokensIn).arg(result->tokensOut));
+        m_cost->setText(TimeFormat::cost(result->costUsd));
     } else {
         for (auto* label : {m_answer, m_confidence, m_tokens, m_cost})
             label->setText(QStringLiteral("–"));
     }
-    const QString full = QString::fromStdString(n->text);
     if (m_text->toPlainText() != full)
         m_text->setPlainText(full);
 }

@@ -51,7 +51,7 @@ void MainWindow::buildRunUi()
     m_runs = new RunController(resources.value_or(std::filesystem::path()), RunStore::resolvePath(std::nullopt), this);
     m_runStates = new CanvasRunStates(m_scene, m_runs, this);
     m_output = new RunOutputPanel(m_runs);
-    m_history = new RunHistoryPanel;
+    m_history = new RunHistoryPanel(m_runs);
     m_runTabs = new QTabWidget;
     m_runTabs->setObjectName("runTabs");
     m_runTabs->setDocumentMode(true);
@@ -124,7 +124,8 @@ void MainWindow::buildRunUi()
     });
     connect(m_runTabs, &QTabWidget::currentChanged, this, &MainWindow::onRunTabChanged);
 
-    connect(m_history, &RunHistoryPanel::refreshRequested, this, &MainWindow::refreshHistory);
+    connect(m_history, &RunHistoryPanel::errorOccurred, this,
+            [this](const QString& error) { statusBar()->showMessage(tr("Run history: %1").arg(error), 8000); });
     connect(m_history, &RunHistoryPanel::openRequested, this, [this](const RunId& id) { openRunTab(id); });
     connect(m_history, &RunHistoryPanel::replayRequested, this, [this](const RunId& id) { openReplayTab(id); });
     connect(m_history, &RunHistoryPanel::rerunRequested, this, [this](const RunId& id) { rerunStored(id); });
@@ -209,11 +210,7 @@ void MainWindow::onRunFinished(const RunId& id, RunStatus status)
 
 void MainWindow::refreshHistory()
 {
-    QString error;
-    if (auto runs = m_runs->listRuns(&error))
-        m_history->setRuns(std::move(*runs));
-    else
-        statusBar()->showMessage(tr("Run history: %1").arg(error), 8000);
+    m_history->refresh(); // a store error reaches the status bar through errorOccurred
 }
 
 void MainWindow::addRunTab(QWidget* view, const QString& title, const QString& tip)
@@ -251,7 +248,7 @@ bool MainWindow::openRunTab(const RunId& id)
 bool MainWindow::openReplayTab(const RunId& id)
 {
     QString error;
-    auto run = m_runs->loadRun(id, false, &error);
+    auto run = m_runs->loadRun(id, true, &error); // with its text, for the output dock
     if (!run) {
         statusBar()->showMessage(tr("Cannot replay run %1: %2").arg(shortId(id), error), 8000);
         return false;
@@ -356,6 +353,13 @@ void MainWindow::onRunTabChanged()
     action("actionExportChart")->setEnabled(m_runTabs->count() > 0);
     if (auto* replay = qobject_cast<ReplayView*>(m_runTabs->currentWidget()))
         m_runStates->showStates(replay->controller()->states());
+    // The output dock shows the run of the current tab (a run or a replay), else the live or last run.
+    std::shared_ptr<const TimelineModel> model;
+    if (auto* view = qobject_cast<RunView*>(m_runTabs->currentWidget()))
+        model = view->timelineModel();
+    else if (auto* replay = qobject_cast<ReplayView*>(m_runTabs->currentWidget()))
+        model = replay->timelineModel();
+    m_output->showStoredRun(model ? std::shared_ptr<const StoredRun>(model, &model->run()) : nullptr);
 }
 
 bool MainWindow::exportChartTo(const QString& path, QString* error)

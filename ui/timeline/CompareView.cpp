@@ -1,11 +1,12 @@
 #include "timeline/CompareView.h"
 
+#include "timeline/LanesSplitter.h"
+#include "timeline/TimeAxisView.h"
 #include "timeline/TimeFormat.h"
 #include "timeline/TimelineView.h"
 
 #include <QHeaderView>
 #include <QLabel>
-#include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -29,14 +30,19 @@ QString header(const char* which, const StoredRun& run, const RunAnalysis& a)
 
 CompareView::CompareView(QWidget* parent)
     : QWidget(parent), m_model(new CompareModel(this)), m_headerA(new QLabel(this)), m_headerB(new QLabel(this)),
-      m_timelineA(new TimelineView(this)), m_timelineB(new TimelineView(this)), m_table(new QTableView(this))
+      m_axis(new TimeAxisView(this)), m_timelineA(new TimelineView(this)), m_timelineB(new TimelineView(this)),
+      m_table(new QTableView(this))
 {
     auto* layout = new QVBoxLayout(this);
-    auto* splitter = new QSplitter(Qt::Vertical, this);
+    m_splitter = new LanesSplitter(0.75, this); // two runs' lanes
+    auto* splitter = m_splitter;
     auto* timelines = new QWidget(splitter);
     auto* tl = new QVBoxLayout(timelines);
     tl->setContentsMargins(0, 0, 0, 0);
+    tl->setSpacing(2);
+    // One axis for both runs: it keeps their ranges equal, so a time is the same x in each.
     tl->addWidget(m_headerA);
+    tl->addWidget(m_axis);
     tl->addWidget(m_timelineA, 1);
     tl->addWidget(m_headerB);
     tl->addWidget(m_timelineB, 1);
@@ -49,8 +55,8 @@ CompareView::CompareView(QWidget* parent)
     m_table->verticalHeader()->hide();
     m_table->setAlternatingRowColors(true);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    connect(m_timelineA, &TimelineView::viewRangeChanged, this, [this] { sync(m_timelineA, m_timelineB); });
-    connect(m_timelineB, &TimelineView::viewRangeChanged, this, [this] { sync(m_timelineB, m_timelineA); });
+    m_axis->attach(m_timelineA);
+    m_axis->attach(m_timelineB);
     // Selecting an agent in one run selects it in the other.
     connect(m_timelineA, &TimelineView::spanClicked, m_timelineB, &TimelineView::selectNode);
     connect(m_timelineB, &TimelineView::spanClicked, m_timelineA, &TimelineView::selectNode);
@@ -61,14 +67,12 @@ void CompareView::setRuns(StoredRun a, StoredRun b)
     m_model->setRuns(std::move(a), std::move(b));
     m_headerA->setText(header("A", m_model->timelineA()->run(), m_model->analysisA()));
     m_headerB->setText(header("B", m_model->timelineB()->run(), m_model->analysisB()));
-    m_syncing = true;
     const int64_t end = m_model->sharedEndUs();
     for (auto* view : {m_timelineA, m_timelineB}) {
-        view->setModel(view == m_timelineA ? m_model->timelineA() : m_model->timelineB());
         view->setTimeExtent(end);
-        view->fitAll();
+        view->setModel(view == m_timelineA ? m_model->timelineA() : m_model->timelineB());
     }
-    m_syncing = false;
+    m_splitter->refit();
 }
 
 QString CompareView::criticalPathText(int which) const
@@ -78,15 +82,6 @@ QString CompareView::criticalPathText(int which) const
     for (const auto& n : a.criticalPath)
         path << QString::fromStdString(n.str());
     return path.join(QStringLiteral(" → "));
-}
-
-void CompareView::sync(TimelineView* from, TimelineView* to)
-{
-    if (m_syncing)
-        return;
-    m_syncing = true;
-    to->setViewRange(from->viewStartUs(), from->viewEndUs());
-    m_syncing = false;
 }
 
 } // namespace conclave::ui

@@ -9,11 +9,14 @@ class QTableView;
 
 namespace conclave::ui {
 
+class LanesSplitter;
+class TimeAxisView;
 class TimelineView;
 
-// Two runs compared: their timelines one above the other on one shared time
-// axis (zooming or panning one moves the other), each run's critical path,
-// and the per-agent table of deltas from CompareModel.
+// Two runs compared: their timelines one above the other under one shared
+// QtCharts time axis (zooming or panning either moves the axis and the
+// other), each run's critical path, and the per-agent table of deltas from
+// CompareModel.
 class CompareView : public QWidget {
     Q_OBJECT
 
@@ -24,19 +27,19 @@ public:
     CompareModel* model() const { return m_model; }
     TimelineView* timelineA() const { return m_timelineA; }
     TimelineView* timelineB() const { return m_timelineB; }
+    TimeAxisView* axis() const { return m_axis; }
     QTableView* table() const { return m_table; }
     QString criticalPathText(int which) const;
 
 private:
-    void sync(TimelineView* from, TimelineView* to);
-
     CompareModel* m_model;
     QLabel* m_headerA;
     QLabel* m_headerB;
+    TimeAxisView* m_axis;
     TimelineView* m_timelineA;
     TimelineView* m_timelineB;
     QTableView* m_table;
-    bool m_syncing = false;
+    LanesSplitter* m_splitter;
 };
 
 } // namespace conclave::ui

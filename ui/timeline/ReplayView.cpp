@@ -2,6 +2,7 @@
 
 #include "timeline/RunView.h"
 #include "timeline/StatusPalette.h"
+#include "timeline/TimeAxisView.h"
 #include "timeline/TimeFormat.h"
 #include "timeline/TimelineView.h"
 
@@ -25,7 +26,8 @@ constexpr int64_t kSliderUnitUs = 1000;
 ReplayView::ReplayView(QWidget* parent)
     : QWidget(parent), m_controller(new ReplayController(this)), m_play(new QPushButton(tr("Play"), this)),
       m_speed(new QComboBox(this)), m_slider(new QSlider(Qt::Horizontal, this)), m_time(new QLabel(this)),
-      m_header(new QLabel(this)), m_timeline(new TimelineView(this)), m_states(new QTableWidget(this))
+      m_header(new QLabel(this)), m_ruler(new TimeAxisView(this)), m_timeline(new TimelineView(this)),
+      m_states(new QTableWidget(this))
 {
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_header);
@@ -40,7 +42,15 @@ ReplayView::ReplayView(QWidget* parent)
     controls->addWidget(m_time);
     layout->addLayout(controls);
     auto* splitter = new QSplitter(Qt::Horizontal, this);
-    splitter->addWidget(m_timeline);
+    auto* lanes = new QWidget(splitter);
+    auto* lanesLayout = new QVBoxLayout(lanes);
+    lanesLayout->setContentsMargins(0, 0, 0, 0);
+    lanesLayout->setSpacing(0);
+    lanesLayout->addWidget(m_ruler);
+    lanesLayout->addWidget(m_timeline, 1);
+    m_ruler->attach(m_timeline);
+    m_ruler->setSeekable(true);
+    splitter->addWidget(lanes);
     splitter->addWidget(m_states);
     splitter->setStretchFactor(0, 4);
     splitter->setStretchFactor(1, 1);
@@ -59,6 +69,8 @@ ReplayView::ReplayView(QWidget* parent)
             [this](int) { m_controller->setSpeed(m_speed->currentData().toDouble()); });
     connect(m_slider, &QSlider::sliderMoved, this, [this](int ms) { m_controller->seek(int64_t(ms) * kSliderUnitUs); });
     connect(m_controller, &ReplayController::positionChanged, m_timeline, &TimelineView::setPlayhead);
+    connect(m_controller, &ReplayController::positionChanged, m_ruler, &TimeAxisView::setPlayhead);
+    connect(m_ruler, &TimeAxisView::seekRequested, m_controller, &ReplayController::seek);
     connect(m_controller, &ReplayController::statesChanged, this, &ReplayView::showStates);
 }
 

@@ -14,11 +14,12 @@ class QTableWidget;
 
 namespace conclave::ui {
 
+class TimeAxisView;
 class TimelineView;
 
-// A stored run replayed: play/pause, speed, a scrub slider, the timeline with
-// its playhead, and each agent's state at the playhead (the canvas will show
-// the same states once it listens to the controller).
+// A stored run replayed: play/pause, speed, a scrub slider over the whole
+// run, the timeline with its playhead under its time axis — the ruler: a
+// click or drag on it seeks — and each agent's state at the playhead.
 class ReplayView : public QWidget {
     Q_OBJECT
 
@@ -27,7 +28,9 @@ public:
 
     void setRun(StoredRun run);
     ReplayController* controller() const { return m_controller; }
+    std::shared_ptr<const TimelineModel> timelineModel() const { return m_model; }
     TimelineView* timeline() const { return m_timeline; }
+    TimeAxisView* ruler() const { return m_ruler; }
     QTableWidget* states() const { return m_states; }
 
 private:
@@ -40,6 +43,7 @@ private:
     QSlider* m_slider;
     QLabel* m_time;
     QLabel* m_header;
+    TimeAxisView* m_ruler;
     TimelineView* m_timeline;
     QTableWidget* m_states;
 };

@@ -1,27 +1,36 @@
 #include "timeline/RunView.h"
 
+#include "timeline/LanesSplitter.h"
 #include "timeline/RunSummaryView.h"
+#include "timeline/TimeAxisView.h"
 #include "timeline/TimeFormat.h"
 #include "timeline/TimelineView.h"
 
 #include <QLabel>
-#include <QSplitter>
 #include <QVBoxLayout>
 
 namespace conclave::ui {
 
 RunView::RunView(QWidget* parent)
-    : QWidget(parent), m_header(new QLabel(this)), m_timeline(new TimelineView(this)), m_summary(new RunSummaryView(this))
+    : QWidget(parent), m_header(new QLabel(this)), m_axis(new TimeAxisView(this)), m_timeline(new TimelineView(this)),
+      m_summary(new RunSummaryView(this))
 {
     auto* layout = new QVBoxLayout(this);
     m_header->setTextFormat(Qt::RichText);
     layout->addWidget(m_header);
-    auto* splitter = new QSplitter(Qt::Vertical, this);
-    splitter->addWidget(m_timeline);
+    m_splitter = new LanesSplitter(0.6, this);
+    auto* splitter = m_splitter;
+    auto* lanes = new QWidget(splitter);
+    auto* lanesLayout = new QVBoxLayout(lanes);
+    lanesLayout->setContentsMargins(0, 0, 0, 0);
+    lanesLayout->setSpacing(0);
+    lanesLayout->addWidget(m_axis);
+    lanesLayout->addWidget(m_timeline, 1);
+    m_axis->attach(m_timeline);
+    splitter->addWidget(lanes);
     splitter->addWidget(m_summary);
     splitter->setStretchFactor(0, 1);
     splitter->setStretchFactor(1, 1);
-    splitter->setSizes({3000, 2000}); // proportions: the timeline's lanes get the larger part
     layout->addWidget(splitter, 1);
 }
 
@@ -43,6 +52,7 @@ void RunView::setRun(StoredRun run)
     m_summary->setRun(run);
     m_model = std::make_shared<const TimelineModel>(std::move(run));
     m_timeline->setModel(m_model);
+    m_splitter->refit();
 }
 
 } // namespace conclave::ui

@@ -10,11 +10,13 @@ class QLabel;
 
 namespace conclave::ui {
 
+class LanesSplitter;
 class RunSummaryView;
+class TimeAxisView;
 class TimelineView;
 
 // A stored run inspected: a header (id, team, status, input), its timeline
-// above and its summary with charts below.
+// under its time axis above, and its summary with charts below.
 class RunView : public QWidget {
     Q_OBJECT
 
@@ -24,6 +26,7 @@ public:
     void setRun(StoredRun run);
     std::shared_ptr<const TimelineModel> timelineModel() const { return m_model; }
     TimelineView* timeline() const { return m_timeline; }
+    TimeAxisView* axis() const { return m_axis; }
     RunSummaryView* summary() const { return m_summary; }
 
     // The one-line description of a run shown above its views.
@@ -32,8 +35,10 @@ public:
 private:
     std::shared_ptr<const TimelineModel> m_model;
     QLabel* m_header;
+    TimeAxisView* m_axis;
     TimelineView* m_timeline;
     RunSummaryView* m_summary;
+    LanesSplitter* m_splitter;
 };
 
 } // namespace conclave::ui

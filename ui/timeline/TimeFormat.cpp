@@ -27,16 +27,6 @@ QString TimeFormat::delta(int64_t us)
     return (us > 0 ? QStringLiteral("+") : QString()) + duration(us);
 }
 
-QString TimeFormat::tick(int64_t us, int64_t stepUs)
-{
-    const double v = double(us);
-    if (stepUs < 1000)
-        return QStringLiteral("%1 ms").arg(v / 1e3, 0, 'f', stepUs < 10 ? 3 : stepUs < 100 ? 2 : 1);
-    if (stepUs < 1'000'000)
-        return QStringLiteral("%1 s").arg(v / 1e6, 0, 'f', stepUs < 10'000 ? 3 : stepUs < 100'000 ? 2 : 1);
-    return QStringLiteral("%1 s").arg(v / 1e6, 0, 'f', 0);
-}
-
 QString TimeFormat::cost(double usd)
 {
     if (usd == 0)

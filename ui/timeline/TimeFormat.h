@@ -13,8 +13,6 @@ public:
     static QString duration(int64_t us);
     // A signed difference: "+1.20 s", "-35.0 ms", "0".
     static QString delta(int64_t us);
-    // A label for an axis tick `us` on a scale whose ticks are `stepUs` apart.
-    static QString tick(int64_t us, int64_t stepUs);
     static QString cost(double usd);
 };
 

@@ -1,7 +1,7 @@
 #include "timeline/TimelineRenderer.h"
 
 #include "timeline/StatusPalette.h"
-#include "timeline/TimeFormat.h"
+#include "timeline/TimeScale.h"
 
 #include <QFontMetrics>
 #include <QPainter>
@@ -16,18 +16,24 @@ constexpr double kDetailPixels = 6;
 
 QColor kindColor(const std::string& kind)
 {
-    if (kind == "input") return QColor(0x54, 0x6e, 0x7a);
-    if (kind == "router") return QColor(0xff, 0xa0, 0x00);
-    if (kind == "expert") return QColor(0x1e, 0x88, 0xe5);
-    if (kind == "coordinator") return QColor(0x8e, 0x24, 0xaa);
-    if (kind == "aggregator") return QColor(0x00, 0x89, 0x7b);
-    if (kind == "output") return QColor(0x43, 0xa0, 0x47);
+    if (kind == "input")
+        return QColor(0x54, 0x6e, 0x7a);
+    if (kind == "router")
+        return QColor(0xff, 0xa0, 0x00);
+    if (kind == "expert")
+        return QColor(0x1e, 0x88, 0xe5);
+    if (kind == "coordinator")
+        return QColor(0x8e, 0x24, 0xaa);
+    if (kind == "aggregator")
+        return QColor(0x00, 0x89, 0x7b);
+    if (kind == "output")
+        return QColor(0x43, 0xa0, 0x47);
     return QColor(0x90, 0x90, 0x90);
 }
 
 std::pair<int, int> visibleLanes(const TimelineModel& model, const TimelineViewport& vp)
 {
-    const int first = std::max(0, vp.laneAt(TimelineViewport::kAxisHeight));
+    const int first = std::max(0, vp.laneAt(0));
     const int last = std::min(model.laneCount() - 1, vp.laneAt(vp.height - 1));
     return {first, last};
 }
@@ -42,38 +48,21 @@ QRectF barRect(const TimelineViewport& vp, int lane, int64_t startUs, int64_t en
 
 } // namespace
 
-int64_t TimelineRenderer::tickStep(double usPerPixel, int minPixels)
-{
-    const double wanted = usPerPixel * minPixels;
-    int64_t step = 1;
-    for (;;) {
-        for (const int m : {1, 2, 5}) {
-            if (double(step * m) >= wanted)
-                return step * m;
-        }
-        step *= 10;
-    }
-}
-
 void TimelineRenderer::paint(QPainter& p, const TimelineModel& model, const TimelineViewport& vp, const State& state)
 {
     p.fillRect(0, 0, vp.width, vp.height, QColor(0xfa, 0xfa, 0xfa));
     paintLanes(p, model, vp, state);
     p.save();
-    p.setClipRect(TimelineViewport::kLabelWidth, TimelineViewport::kAxisHeight, vp.plotWidth(),
-                  vp.height - TimelineViewport::kAxisHeight);
+    p.setClipRect(TimelineViewport::kLabelWidth, 0, vp.plotWidth(), vp.height);
     paintBars(p, model, vp, state);
     paintReplay(p, model, vp, state);
     p.restore();
-    paintAxis(p, vp);
     paintLabels(p, model, vp, state);
     if (state.playheadUs >= 0) {
         const double x = vp.xOf(state.playheadUs);
         if (x >= TimelineViewport::kLabelWidth && x <= vp.width) {
             p.setPen(QPen(StatusPalette::playhead(), 2));
-            p.drawLine(QPointF(x, 2), QPointF(x, vp.height));
-            p.setBrush(StatusPalette::playhead());
-            p.drawPolygon(QPolygonF({QPointF(x - 5, 2), QPointF(x + 5, 2), QPointF(x, 9)}));
+            p.drawLine(QPointF(x, 0), QPointF(x, vp.height));
         }
     }
 }
@@ -89,12 +78,13 @@ void TimelineRenderer::paintLanes(QPainter& p, const TimelineModel& model, const
             bg = QColor(0xdc, 0xea, 0xfb);
         p.fillRect(TimelineViewport::kLabelWidth, top, vp.plotWidth(), TimelineViewport::kLaneHeight, bg);
     }
-    const int64_t step = tickStep(vp.usPerPixel);
+    // The grid continues the time axis's ticks (TimeAxisView uses the same scale).
+    const int64_t step = TimeScale::at(vp.usPerPixel).stepUs;
     p.setPen(QColor(0xe0, 0xe0, 0xe0));
     for (int64_t t = (std::max<int64_t>(vp.startUs, 0) / step) * step; t <= vp.endUs(); t += step) {
         const double x = vp.xOf(t);
         if (x >= TimelineViewport::kLabelWidth)
-            p.drawLine(QPointF(x, TimelineViewport::kAxisHeight), QPointF(x, vp.height));
+            p.drawLine(QPointF(x, 0), QPointF(x, vp.height));
     }
 }
 
@@ -200,33 +190,13 @@ void TimelineRenderer::paintReplay(QPainter& p, const TimelineModel& model, cons
     }
     // What has not happened yet at the playhead is faded.
     const double x = std::max<double>(vp.xOf(state.playheadUs), TimelineViewport::kLabelWidth);
-    p.fillRect(QRectF(x, TimelineViewport::kAxisHeight, vp.width - x, vp.height), QColor(250, 250, 250, 190));
-}
-
-void TimelineRenderer::paintAxis(QPainter& p, const TimelineViewport& vp)
-{
-    p.fillRect(0, 0, vp.width, TimelineViewport::kAxisHeight, QColor(0xec, 0xef, 0xf1));
-    p.setPen(QColor(0xb0, 0xbe, 0xc5));
-    p.drawLine(0, TimelineViewport::kAxisHeight - 1, vp.width, TimelineViewport::kAxisHeight - 1);
-    const int64_t step = tickStep(vp.usPerPixel);
-    QFont f = p.font();
-    f.setPointSizeF(8);
-    p.setFont(f);
-    for (int64_t t = (std::max<int64_t>(vp.startUs, 0) / step) * step; t <= vp.endUs(); t += step) {
-        const double x = vp.xOf(t);
-        if (x < TimelineViewport::kLabelWidth)
-            continue;
-        p.setPen(QColor(0x60, 0x7d, 0x8b));
-        p.drawLine(QPointF(x, TimelineViewport::kAxisHeight - 6), QPointF(x, TimelineViewport::kAxisHeight - 1));
-        p.setPen(QColor(0x37, 0x47, 0x4f));
-        p.drawText(QPointF(x + 3, TimelineViewport::kAxisHeight - 9), TimeFormat::tick(t, step));
-    }
+    p.fillRect(QRectF(x, 0, vp.width - x, vp.height), QColor(250, 250, 250, 190));
 }
 
 void TimelineRenderer::paintLabels(QPainter& p, const TimelineModel& model, const TimelineViewport& vp,
                                    const State& state)
 {
-    p.fillRect(0, TimelineViewport::kAxisHeight, TimelineViewport::kLabelWidth, vp.height, QColor(0xf5, 0xf5, 0xf5));
+    p.fillRect(0, 0, TimelineViewport::kLabelWidth, vp.height, QColor(0xf5, 0xf5, 0xf5));
     p.setPen(QColor(0xcf, 0xd8, 0xdc));
     p.drawLine(TimelineViewport::kLabelWidth - 1, 0, TimelineViewport::kLabelWidth - 1, vp.height);
     const auto [first, last] = visibleLanes(model, vp);
@@ -236,20 +206,18 @@ void TimelineRenderer::paintLabels(QPainter& p, const TimelineModel& model, cons
     for (int lane = first; lane <= last; ++lane) {
         const auto& l = model.lane(lane);
         const int top = vp.laneTop(lane);
-        if (top + TimelineViewport::kLaneHeight <= TimelineViewport::kAxisHeight)
-            continue;
         if (lane == state.selectedLane)
-            p.fillRect(0, top, TimelineViewport::kLabelWidth - 1, TimelineViewport::kLaneHeight, QColor(0xdc, 0xea, 0xfb));
+            p.fillRect(0, top, TimelineViewport::kLabelWidth - 1, TimelineViewport::kLaneHeight,
+                       QColor(0xdc, 0xea, 0xfb));
         p.fillRect(6, top + 7, 4, TimelineViewport::kLaneHeight - 14, kindColor(l.kind));
         f.setBold(lane == state.selectedLane);
         p.setFont(f);
         p.setPen(QColor(0x26, 0x32, 0x38));
-        const QString text = fm.elidedText(QString::fromStdString(l.label), Qt::ElideRight,
-                                           TimelineViewport::kLabelWidth - 22);
+        const QString text =
+            fm.elidedText(QString::fromStdString(l.label), Qt::ElideRight, TimelineViewport::kLabelWidth - 22);
         p.drawText(QRect(16, top, TimelineViewport::kLabelWidth - 20, TimelineViewport::kLaneHeight),
                    Qt::AlignVCenter | Qt::AlignLeft, text);
     }
-    p.fillRect(0, 0, TimelineViewport::kLabelWidth, TimelineViewport::kAxisHeight, QColor(0xec, 0xef, 0xf1));
 }
 
 } // namespace conclave::ui

@@ -25,7 +25,7 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent)
     setMouseTracking(true);
     setFocusPolicy(Qt::StrongFocus);
     setAttribute(Qt::WA_OpaquePaintEvent);
-    setMinimumHeight(TimelineViewport::kAxisHeight + 2 * TimelineViewport::kLaneHeight);
+    setMinimumHeight(2 * TimelineViewport::kLaneHeight);
 }
 
 void TimelineView::setModel(std::shared_ptr<const TimelineModel> model)
@@ -42,7 +42,7 @@ void TimelineView::setModel(std::shared_ptr<const TimelineModel> model)
 QSize TimelineView::sizeHint() const
 {
     const int lanes = m_model ? std::min(m_model->laneCount(), 24) : 4;
-    return {900, TimelineViewport::kAxisHeight + lanes * TimelineViewport::kLaneHeight + 2};
+    return {900, lanes * TimelineViewport::kLaneHeight + 2};
 }
 
 int64_t TimelineView::maxUs() const
@@ -109,9 +109,9 @@ void TimelineView::selectNode(const NodeId& node)
 {
     m_selectedLane = m_model ? m_model->laneOf(node) : -1;
     if (m_selectedLane >= 0) {
-        const int top = TimelineViewport::kAxisHeight + m_selectedLane * TimelineViewport::kLaneHeight;
-        if (top - m_vp.scrollY < TimelineViewport::kAxisHeight)
-            m_vp.scrollY = top - TimelineViewport::kAxisHeight;
+        const int top = m_selectedLane * TimelineViewport::kLaneHeight;
+        if (top < m_vp.scrollY)
+            m_vp.scrollY = top;
         else if (top + TimelineViewport::kLaneHeight - m_vp.scrollY > height())
             m_vp.scrollY = top + TimelineViewport::kLaneHeight - height();
         clampScroll();
@@ -122,7 +122,7 @@ void TimelineView::selectNode(const NodeId& node)
 void TimelineView::clampScroll()
 {
     const int lanes = m_model ? m_model->laneCount() : 0;
-    const int content = TimelineViewport::kAxisHeight + lanes * TimelineViewport::kLaneHeight;
+    const int content = lanes * TimelineViewport::kLaneHeight;
     m_vp.scrollY = std::clamp(m_vp.scrollY, 0, std::max(0, content - height()));
 }
 
@@ -165,25 +165,26 @@ QString TimelineView::tooltipText(int bar) const
     if (model.empty())
         model = lane.model;
     QStringList lines;
-    lines << QStringLiteral("<b>%1</b> (%2)").arg(QString::fromStdString(lane.label).toHtmlEscaped(),
-                                                  QString::fromStdString(lane.node.str()).toHtmlEscaped());
+    lines << QStringLiteral("<b>%1</b> (%2)")
+                 .arg(QString::fromStdString(lane.label).toHtmlEscaped(),
+                      QString::fromStdString(lane.node.str()).toHtmlEscaped());
     if (!model.empty())
         lines << QStringLiteral("model: %1").arg(QString::fromStdString(model).toHtmlEscaped());
     if (s.round > 0)
         lines << QStringLiteral("round: %1").arg(s.round);
     lines << QStringLiteral("start: %1").arg(TimeFormat::duration(b.startUs));
-    lines << QStringLiteral("duration: %1%2").arg(TimeFormat::duration(b.durationUs),
-                                                  (b.flags & TimelineModel::Open) ? QStringLiteral(" (never ended)")
-                                                                                  : QString());
+    lines << QStringLiteral("duration: %1%2")
+                 .arg(TimeFormat::duration(b.durationUs),
+                      (b.flags & TimelineModel::Open) ? QStringLiteral(" (never ended)") : QString());
     if (ttft >= 0)
         lines << QStringLiteral("time to first token: %1").arg(TimeFormat::duration(ttft));
     if (attempts > 1)
         lines << QStringLiteral("attempts: %1").arg(attempts);
     lines << QStringLiteral("tokens: %1 in, %2 out").arg(tokensIn).arg(tokensOut);
     lines << QStringLiteral("cost: %1").arg(TimeFormat::cost(cost));
-    lines << QStringLiteral("status: %1%2").arg(StatusPalette::label(b.status),
-                                                (b.flags & TimelineModel::Critical) ? QStringLiteral(" · critical path")
-                                                                                    : QString());
+    lines << QStringLiteral("status: %1%2")
+                 .arg(StatusPalette::label(b.status),
+                      (b.flags & TimelineModel::Critical) ? QStringLiteral(" · critical path") : QString());
     if (!s.error.empty())
         lines << QStringLiteral("error: %1").arg(QString::fromStdString(s.error).toHtmlEscaped());
     return lines.join(QStringLiteral("<br>"));
@@ -261,8 +262,7 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event)
         return;
     }
     if (m_drag == Drag::Band) {
-        m_band->setGeometry(QRect(QPoint(m_pressPos.x(), TimelineViewport::kAxisHeight),
-                                  QPoint(pos.x(), height() - 1)).normalized());
+        m_band->setGeometry(QRect(QPoint(m_pressPos.x(), 0), QPoint(pos.x(), height() - 1)).normalized());
         return;
     }
     const int bar = barAt(pos);
@@ -298,19 +298,34 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event)
     }
 }
 
-void TimelineView::mouseDoubleClickEvent(QMouseEvent*) { fitAll(); }
+void TimelineView::mouseDoubleClickEvent(QMouseEvent*)
+{
+    fitAll();
+}
 
 void TimelineView::keyPressEvent(QKeyEvent* event)
 {
     const double centre = TimelineViewport::kLabelWidth + m_vp.plotWidth() / 2.0;
     switch (event->key()) {
     case Qt::Key_Plus:
-    case Qt::Key_Equal: zoomAt(centre, 1.5); break;
-    case Qt::Key_Minus: zoomAt(centre, 1 / 1.5); break;
-    case Qt::Key_Left: setStart(m_vp.startUs - int64_t(m_vp.plotWidth() / 8 * m_vp.usPerPixel), m_vp.usPerPixel); break;
-    case Qt::Key_Right: setStart(m_vp.startUs + int64_t(m_vp.plotWidth() / 8 * m_vp.usPerPixel), m_vp.usPerPixel); break;
-    case Qt::Key_Home: fitAll(); break;
-    default: QWidget::keyPressEvent(event); return;
+    case Qt::Key_Equal:
+        zoomAt(centre, 1.5);
+        break;
+    case Qt::Key_Minus:
+        zoomAt(centre, 1 / 1.5);
+        break;
+    case Qt::Key_Left:
+        setStart(m_vp.startUs - int64_t(m_vp.plotWidth() / 8 * m_vp.usPerPixel), m_vp.usPerPixel);
+        break;
+    case Qt::Key_Right:
+        setStart(m_vp.startUs + int64_t(m_vp.plotWidth() / 8 * m_vp.usPerPixel), m_vp.usPerPixel);
+        break;
+    case Qt::Key_Home:
+        fitAll();
+        break;
+    default:
+        QWidget::keyPressEvent(event);
+        return;
     }
 }
 

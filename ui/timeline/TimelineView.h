@@ -11,8 +11,9 @@ class QRubberBand;
 
 namespace conclave::ui {
 
-// A run's timeline: axis, a lane per agent, bars coloured by status, the
-// critical path highlighted, time-to-first-token marks and a playhead. Wheel
+// A run's timeline: a lane per agent, bars coloured by status, the critical
+// path highlighted, time-to-first-token marks and a playhead; its time axis
+// is a TimeAxisView attached to it (a QtCharts axis over the lanes). Wheel
 // zooms at the cursor, dragging pans, Shift+drag (or a right-button drag)
 // zooms to a rubber band, a double click fits the run, hovering shows a bar's
 // details and clicking a bar emits spanClicked. Paints only from the model.
@@ -31,6 +32,8 @@ public:
     int64_t viewStartUs() const { return m_vp.startUs; }
     int64_t viewEndUs() const { return m_vp.endUs(); }
     void fitAll();
+    // Whether the view fits the run (and keeps fitting it on resize) rather than a range the user chose.
+    bool isFitted() const { return m_fitted; }
     // The time the view can pan and zoom out to (0: the model's end). Views
     // that share an axis share this, so the same range means the same pixels.
     void setTimeExtent(int64_t us);
@@ -78,7 +81,7 @@ private:
     int m_selectedLane = -1;
     int m_hoverBar = -1;
     int64_t m_extentUs = 0;
-    bool m_fitted = true;  // keep fitting on resize until the user zooms
+    bool m_fitted = true; // keep fitting on resize until the user zooms
 
     enum class Drag { None, Pan, Band };
     Drag m_drag = Drag::None;

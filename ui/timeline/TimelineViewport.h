@@ -7,10 +7,11 @@
 namespace conclave::ui {
 
 // Where the timeline is looking: the time at the left edge of the plot, the
-// scale, the vertical scroll, and the widget's size. Maps time to x and y to lanes.
+// scale, the vertical scroll, and the widget's size. Maps time to x and y to
+// lanes. The lanes start at the top: the time axis above them is a
+// TimeAxisView whose plot area is [kLabelWidth, width).
 struct TimelineViewport {
     static constexpr int kLabelWidth = 150;
-    static constexpr int kAxisHeight = 26;
     static constexpr int kLaneHeight = 26;
 
     int64_t startUs = 0;
@@ -23,9 +24,9 @@ struct TimelineViewport {
     int64_t endUs() const { return startUs + int64_t(std::llround(plotWidth() * usPerPixel)); }
     double xOf(int64_t us) const { return kLabelWidth + double(us - startUs) / usPerPixel; }
     int64_t usAt(double x) const { return startUs + int64_t(std::llround((x - kLabelWidth) * usPerPixel)); }
-    int laneTop(int lane) const { return kAxisHeight + lane * kLaneHeight - scrollY; }
-    // The lane under y, or -1 above the lanes (over the axis).
-    int laneAt(int y) const { return y < kAxisHeight ? -1 : (y - kAxisHeight + scrollY) / kLaneHeight; }
+    int laneTop(int lane) const { return lane * kLaneHeight - scrollY; }
+    // The lane under y, or -1 above the widget.
+    int laneAt(int y) const { return y < 0 ? -1 : (y + scrollY) / kLaneHeight; }
 };
 
 } // namespace conclave::ui

@@ -30,6 +30,37 @@ RunSummary readSummary(const SqliteStatement& s)
     return r;
 }
 
+// The WHERE clause of a filter: ?1 team, ?2 status, ?3 text (see bindFilter).
+std::string whereClause(const RunFilter& filter)
+{
+    std::string sql = " WHERE 1";
+    if (!filter.team.empty())
+        sql += " AND team_name = ?1";
+    if (filter.status)
+        sql += " AND status = ?2";
+    // SQLite's lower() folds ASCII only; the needle is folded the same way.
+    if (!filter.text.empty())
+        sql += " AND (instr(lower(id), ?3) OR instr(lower(team_name), ?3) OR instr(lower(input), ?3)"
+               " OR instr(lower(coalesce(answer, '')), ?3))";
+    return sql;
+}
+
+void bindFilter(SqliteStatement& s, const RunFilter& filter, std::string& folded)
+{
+    if (!filter.team.empty())
+        s.bind(1, std::string_view(filter.team));
+    if (filter.status)
+        s.bind(2, toString(*filter.status));
+    if (!filter.text.empty()) {
+        folded = filter.text;
+        for (auto& c : folded) {
+            if (c >= 'A' && c <= 'Z')
+                c = char(c - 'A' + 'a');
+        }
+        s.bind(3, std::string_view(folded));
+    }
+}
+
 } // namespace
 
 std::unique_ptr<RunQueries> RunQueries::open(const std::filesystem::path& file, std::string& error)
@@ -58,23 +89,19 @@ void RunQueries::end()
 
 std::optional<std::vector<RunSummary>> RunQueries::list(const RunFilter& filter, std::string& error)
 {
-    std::string sql = "SELECT " + std::string(kSummaryColumns) + " FROM runs WHERE 1";
-    if (!filter.team.empty())
-        sql += " AND team_name = ?1";
-    if (filter.status)
-        sql += " AND status = ?2";
+    std::string sql = "SELECT " + std::string(kSummaryColumns) + " FROM runs" + whereClause(filter);
     sql += " ORDER BY started_at_ms DESC, rowid DESC";
-    if (filter.limit > 0)
-        sql += " LIMIT " + std::to_string(filter.limit);
+    if (filter.limit > 0 || filter.offset > 0)
+        sql += " LIMIT " + std::to_string(filter.limit > 0 ? filter.limit : -1);
+    if (filter.offset > 0)
+        sql += " OFFSET " + std::to_string(filter.offset);
     auto s = m_db.prepare(sql);
     if (!s.valid()) {
         error = m_db.lastError();
         return std::nullopt;
     }
-    if (!filter.team.empty())
-        s.bind(1, std::string_view(filter.team));
-    if (filter.status)
-        s.bind(2, toString(*filter.status));
+    std::string folded; // bound by reference: lives until the statement is done
+    bindFilter(s, filter, folded);
     std::vector<RunSummary> runs;
     while (s.step())
         runs.push_back(readSummary(s));
@@ -83,6 +110,39 @@ std::optional<std::vector<RunSummary>> RunQueries::list(const RunFilter& filter,
         return std::nullopt;
     }
     return runs;
+}
+
+std::optional<int64_t> RunQueries::count(const RunFilter& filter, std::string& error)
+{
+    auto s = m_db.prepare("SELECT count(*) FROM runs" + whereClause(filter));
+    if (!s.valid()) {
+        error = m_db.lastError();
+        return std::nullopt;
+    }
+    std::string folded;
+    bindFilter(s, filter, folded);
+    if (!s.step()) {
+        error = s.error().empty() ? "count: no row" : s.error();
+        return std::nullopt;
+    }
+    return s.int64(0);
+}
+
+std::optional<std::vector<std::string>> RunQueries::teamNames(std::string& error)
+{
+    auto s = m_db.prepare("SELECT DISTINCT team_name FROM runs ORDER BY team_name");
+    if (!s.valid()) {
+        error = m_db.lastError();
+        return std::nullopt;
+    }
+    std::vector<std::string> names;
+    while (s.step())
+        names.push_back(s.text(0));
+    if (!s.error().empty()) {
+        error = s.error();
+        return std::nullopt;
+    }
+    return names;
 }
 
 std::optional<RunId> RunQueries::resolve(const std::string& idOrPrefix, std::string& error)

@@ -14,7 +14,9 @@ namespace conclave {
 struct RunFilter {
     std::string team;                // exact team name; empty: any
     std::optional<RunStatus> status; // any when unset
+    std::string text;                // in the id, team name, input or answer, ASCII case-insensitive; empty: any
     int limit = 0;                   // 0: no limit
+    int offset = 0;                  // skip the newest `offset` matches (paging)
 };
 
 // Reads the run store on a connection of its own. Each call reads one
@@ -27,6 +29,10 @@ public:
 
     // Newest first.
     std::optional<std::vector<RunSummary>> list(const RunFilter& filter, std::string& error);
+    // How many runs match the filter's team, status and text (its limit and offset aside).
+    std::optional<int64_t> count(const RunFilter& filter, std::string& error);
+    // The team names of the stored runs, each once, sorted.
+    std::optional<std::vector<std::string>> teamNames(std::string& error);
     // A whole run: summary, team, output, spans, node results and (when asked) streamed text.
     std::optional<StoredRun> load(const RunId& id, bool withText, std::string& error);
     // The run an id or a unique prefix of one names.

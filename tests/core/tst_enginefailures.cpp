@@ -8,25 +8,13 @@
 
 using namespace enginetest;
 
-class TestEngineFailures : public QObject {
+// The harness's run() and engine() are the suite's own.
+class TestEngineFailures : public QObject, private EngineHarness {
     Q_OBJECT
 
-    EngineHarness m_harness;
-
-    RunResult run(const Team& team, const std::string& input, std::optional<uint64_t> seed = 42,
-                  std::vector<RunObserver*> observers = {})
-    {
-        return m_harness.run(team, input, seed, std::move(observers));
-    }
-    RunResult run(const TeamBuilder& builder, const std::string& input, std::optional<uint64_t> seed = 42,
-                  std::vector<RunObserver*> observers = {})
-    {
-        return m_harness.run(builder, input, seed, std::move(observers));
-    }
-
 private slots:
-    void initTestCase() { QVERIFY(m_harness.init()); }
-    void cleanupTestCase() { m_harness.reset(); }
+    void initTestCase() { QVERIFY(init()); }
+    void cleanupTestCase() { reset(); }
 
     void timeouts_data()
     {
@@ -182,7 +170,7 @@ private slots:
         const auto built = team.build(problems);
         QVERIFY2(built, problems.c_str());
         Recorder recorder;
-        auto started = m_harness.engine().start(*built, kMath, 42, {&recorder});
+        auto started = engine().start(*built, kMath, 42, {&recorder});
         QVERIFY2(started.run, started.error.c_str());
         // Both calls are in flight once their first tokens arrive (20 ms in).
         QVERIFY(recorder.waitForTokens(2, 10s));
@@ -358,7 +346,7 @@ private slots:
         std::string problems;
         const auto built = team.build(problems);
         QVERIFY(built);
-        const auto started = m_harness.engine().start(*built, kMath);
+        const auto started = engine().start(*built, kMath);
         QVERIFY(!started.run);
         QVERIFY(q(started.error).startsWith(QStringLiteral("the team is invalid: ")));
     }

@@ -8,25 +8,13 @@
 
 using namespace enginetest;
 
-class TestEngineStrategies : public QObject {
+// The harness's run() and engine() are the suite's own.
+class TestEngineStrategies : public QObject, private EngineHarness {
     Q_OBJECT
 
-    EngineHarness m_harness;
-
-    RunResult run(const Team& team, const std::string& input, std::optional<uint64_t> seed = 42,
-                  std::vector<RunObserver*> observers = {})
-    {
-        return m_harness.run(team, input, seed, std::move(observers));
-    }
-    RunResult run(const TeamBuilder& builder, const std::string& input, std::optional<uint64_t> seed = 42,
-                  std::vector<RunObserver*> observers = {})
-    {
-        return m_harness.run(builder, input, seed, std::move(observers));
-    }
-
 private slots:
-    void initTestCase() { QVERIFY(m_harness.init()); }
-    void cleanupTestCase() { m_harness.reset(); }
+    void initTestCase() { QVERIFY(init()); }
+    void cleanupTestCase() { reset(); }
 
     // ---- routers ----
 

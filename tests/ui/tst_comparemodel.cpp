@@ -5,9 +5,11 @@
 #include "support/QtStrings.h"
 
 #include "timeline/CompareModel.h"
+#include "timeline/TimeFormat.h"
 
 using namespace conclave;
 using conclave::ui::CompareModel;
+using conclave::ui::TimeFormat;
 
 namespace {
 
@@ -118,6 +120,37 @@ private slots:
         QCOMPARE(extra->latencyDelta(), int64_t(50));
         QVERIFY(!m.row(NodeId("spare"))->inB);
         QCOMPARE(m.data(m.index(3, CompareModel::StatusB)).toString(), QString("—"));
+    }
+
+    // A tiny cost, or a tiny difference, keeps two significant digits.
+    void costFigures_data()
+    {
+        QTest::addColumn<double>("usd");
+        QTest::addColumn<QString>("text");
+        QTest::newRow("zero") << 0.0 << "$0";
+        QTest::newRow("dollars") << 12.345 << "$12.35";
+        QTest::newRow("cents") << 0.0234 << "$0.0234";
+        QTest::newRow("below a cent") << 0.00022 << "$0.00022";
+        QTest::newRow("millionths") << 0.0000012 << "$0.0000012";
+        QTest::newRow("below the floor") << 1e-14 << "$0.0000000000";
+    }
+
+    void costFigures()
+    {
+        QFETCH(double, usd);
+        QFETCH(QString, text);
+        QCOMPARE(TimeFormat::cost(usd), text);
+    }
+
+    void tinyCostDeltaIsNotZero()
+    {
+        auto b = known_runs::review("run-b");
+        b.spans[3].costUsd += 0.0000012; // a's second attempt
+        CompareModel m;
+        m.setRuns(known_runs::review(), std::move(b));
+        QCOMPARE(q(m.rows()[1].node.str()), QString("a"));
+        QCOMPARE(m.data(m.index(1, CompareModel::CostDelta)).toString(), QString("+$0.0000012"));
+        QCOMPARE(m.data(m.index(1, CompareModel::CostA)).toString(), QString("$0.0100"));
     }
 };
 

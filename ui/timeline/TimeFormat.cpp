@@ -1,5 +1,7 @@
 #include "timeline/TimeFormat.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdlib>
 
 namespace conclave::ui {
@@ -31,7 +33,11 @@ QString TimeFormat::cost(double usd)
 {
     if (usd == 0)
         return QStringLiteral("$0");
-    return QStringLiteral("$%1").arg(usd, 0, 'f', usd < 0.01 ? 5 : usd < 1 ? 4 : 2);
+    const double a = std::abs(usd);
+    // Below a cent: at least 5 decimals, and enough for two significant digits
+    // (up to 10), so that a tiny cost or difference never reads as $0.00000.
+    const int decimals = a >= 1 ? 2 : a >= 0.01 ? 4 : std::clamp(int(std::ceil(-std::log10(a))) + 1, 5, 10);
+    return QStringLiteral("$%1").arg(usd, 0, 'f', decimals);
 }
 
 } // namespace conclave::ui

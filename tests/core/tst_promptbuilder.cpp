@@ -20,21 +20,36 @@ private slots:
         QTest::addColumn<QString>("tmpl");
         QTest::addColumn<QString>("rendered");
 
-        QTest::newRow("no placeholders") << "plain text" << "plain text";
-        QTest::newRow("empty") << "" << "";
-        QTest::newRow("input") << "Q: {{input}}" << "Q: What is 2 + 2?";
-        QTest::newRow("spaces inside braces") << "{{ input }}!" << "What is 2 + 2?!";
-        QTest::newRow("inputs") << "{{inputs}}" << "[a]\nfour";
-        QTest::newRow("transcript") << "so far:\n{{transcript}}" << "so far:\n- a (round 1): answer: 4 (confidence 0.90)\n";
-        QTest::newRow("task") << "do {{task}} now" << "do the subtask now";
-        QTest::newRow("round") << "round {{round}} of 3" << "round 2 of 3";
-        QTest::newRow("from a node with output") << "a said {{from.a}}" << "a said four";
-        QTest::newRow("from a node without output") << "b said [{{from.b}}]" << "b said []";
-        QTest::newRow("unknown placeholder kept") << "{{nope}} and {{input}}" << "{{nope}} and What is 2 + 2?";
-        QTest::newRow("unclosed braces kept") << "{{input}} then {{input" << "What is 2 + 2? then {{input";
-        QTest::newRow("repeated") << "{{round}}{{round}}" << "22";
-        QTest::newRow("adjacent text") << "x{{task}}y" << "xthe subtasky";
-        QTest::newRow("single braces untouched") << "{input}" << "{input}";
+        QTest::newRow("no placeholders") << "plain text"
+                                         << "plain text";
+        QTest::newRow("empty") << ""
+                               << "";
+        QTest::newRow("input") << "Q: {{input}}"
+                               << "Q: What is 2 + 2?";
+        QTest::newRow("spaces inside braces") << "{{ input }}!"
+                                              << "What is 2 + 2?!";
+        QTest::newRow("inputs") << "{{inputs}}"
+                                << "[a]\nfour";
+        QTest::newRow("transcript") << "so far:\n{{transcript}}"
+                                    << "so far:\n- a (round 1): answer: 4 (confidence 0.90)\n";
+        QTest::newRow("task") << "do {{task}} now"
+                              << "do the subtask now";
+        QTest::newRow("round") << "round {{round}} of 3"
+                               << "round 2 of 3";
+        QTest::newRow("from a node with output") << "a said {{from.a}}"
+                                                 << "a said four";
+        QTest::newRow("from a node without output") << "b said [{{from.b}}]"
+                                                    << "b said []";
+        QTest::newRow("unknown placeholder kept") << "{{nope}} and {{input}}"
+                                                  << "{{nope}} and What is 2 + 2?";
+        QTest::newRow("unclosed braces kept") << "{{input}} then {{input"
+                                              << "What is 2 + 2? then {{input";
+        QTest::newRow("repeated") << "{{round}}{{round}}"
+                                  << "22";
+        QTest::newRow("adjacent text") << "x{{task}}y"
+                                       << "xthe subtasky";
+        QTest::newRow("single braces untouched") << "{input}"
+                                                 << "{input}";
     }
 
     void render()
@@ -64,6 +79,21 @@ private slots:
         values.input = "x";
         // Without a lookup a {{from.X}} placeholder is left as written.
         QCOMPARE(q(PromptBuilder::render("{{from.a}}|{{input}}", values)), QStringLiteral("{{from.a}}|x"));
+    }
+
+    void renameNode()
+    {
+        const auto renamed = [](const char* tmpl) {
+            return q(PromptBuilder::renameNode(tmpl, "draft", "first_draft"));
+        };
+        QCOMPARE(renamed("{{from.draft}} and {{ from.draft }}"),
+                 QString("{{from.first_draft}} and {{ from.first_draft }}"));
+        QCOMPARE(renamed("{{from.drafts}} {{from.dra}} {{input}} {{draft}}"),
+                 QString("{{from.drafts}} {{from.dra}} {{input}} {{draft}}"));
+        QCOMPARE(renamed("before {{from.draft}} after {{ unclosed"),
+                 QString("before {{from.first_draft}} after {{ unclosed"));
+        QCOMPARE(renamed(""), QString());
+        QCOMPARE(renamed("}} {{from.draft}}}}"), QString("}} {{from.first_draft}}}}"));
     }
 
     void answerFormat()
@@ -146,7 +176,8 @@ private slots:
 
         QTest::newRow("with round") << "m1" << 2 << "783" << 0.9 << "- m1 (round 2): answer: 783 (confidence 0.90)\n";
         QTest::newRow("round 0 omitted") << "m1" << 0 << "yes" << 0.5 << "- m1: answer: yes (confidence 0.50)\n";
-        QTest::newRow("rounded to two places") << "x" << 1 << "a b" << 0.666 << "- x (round 1): answer: a b (confidence 0.67)\n";
+        QTest::newRow("rounded to two places")
+            << "x" << 1 << "a b" << 0.666 << "- x (round 1): answer: a b (confidence 0.67)\n";
         QTest::newRow("zero and one") << "x" << 0 << "" << 0.0 << "- x: answer:  (confidence 0.00)\n";
         QTest::newRow("one") << "x" << 0 << "n" << 1.0 << "- x: answer: n (confidence 1.00)\n";
     }

@@ -87,6 +87,37 @@ private slots:
         }
     }
 
+    void renamingANodeRenamesItsPromptReferences()
+    {
+        MainWindow window;
+        QVERIFY(window.openFile(CONCLAVE_RESOURCES "/examples/mixture-of-agents.team.json", false));
+        auto* document = window.document();
+        const auto promptOf = [&](const char* id) {
+            const auto* n = document->node(conclave::NodeId(id));
+            return n && n->config.call.prompt ? QString::fromStdString(*n->config.call.prompt) : QString();
+        };
+        const QString before = promptOf("l2_reasoner");
+        QVERIFY(before.contains("{{from.l1_reasoner}}"));
+        const auto problemsBefore = document->problems().size();
+        auto* stack = document->undoStack();
+        const int index = stack->index();
+
+        QVERIFY(document->requestRename(conclave::NodeId("l1_reasoner"), conclave::NodeId("draft_reasoner")));
+        QCOMPARE(stack->index(), index + 1); // one undo step
+        QString expected = before;
+        expected.replace("{{from.l1_reasoner}}", "{{from.draft_reasoner}}");
+        QCOMPARE(promptOf("l2_reasoner"), expected);
+        QVERIFY(promptOf("l2_general").contains("{{from.l1_general}}"));
+        QCOMPARE(document->problems().size(), problemsBefore); // no dangling reference
+        QCOMPARE(sceneInconsistency(*document, *window.scene()), QString());
+
+        stack->undo();
+        QCOMPARE(promptOf("l2_reasoner"), before);
+        QVERIFY(document->node(conclave::NodeId("l1_reasoner")));
+        QVERIFY(!document->node(conclave::NodeId("draft_reasoner")));
+        QCOMPARE(sceneInconsistency(*document, *window.scene()), QString());
+    }
+
     void copyAndPasteAsTeamJson()
     {
         MainWindow window;

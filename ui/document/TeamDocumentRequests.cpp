@@ -10,6 +10,7 @@
 #include "document/SetNodeConfigCommand.h"
 #include "document/SetTeamSettingsCommand.h"
 
+#include "conclave/engine/PromptBuilder.h"
 #include "conclave/layout/LayeredLayout.h"
 #include "conclave/model/NodeFactory.h"
 #include "conclave/validate/ConnectionRules.h"
@@ -191,7 +192,22 @@ bool TeamDocument::requestRename(const NodeId& from, const NodeId& to, QString* 
         return refuse(tr("an id may only use letters, digits, '_', '-' and '.'"));
     if (node(to))
         return refuse(tr("the id \"%1\" is already used").arg(q(to.str())));
+    // Prompts that name the node ({{from.OLD}}) follow it, in the same undo step.
+    std::vector<std::pair<NodeId, NodeConfig>> prompts;
+    for (const auto& n : m_team.nodes) {
+        NodeConfig config = n.config;
+        for (auto* text : {&config.call.system, &config.call.prompt}) {
+            if (*text)
+                *text = PromptBuilder::renameNode(**text, from.str(), to.str());
+        }
+        if (config != n.config)
+            prompts.emplace_back(n.id == from ? to : n.id, std::move(config));
+    }
+    m_undo->beginMacro(tr("Rename %1 to %2").arg(q(from.str()), q(to.str())));
     m_undo->push(new RenameNodeCommand(this, from, to));
+    for (auto& [id, config] : prompts)
+        m_undo->push(new SetNodeConfigCommand(this, id, node(id)->config, std::move(config), -1));
+    m_undo->endMacro();
     return true;
 }
 

@@ -64,6 +64,34 @@ std::string PromptBuilder::render(std::string_view tmpl, const TemplateValues& v
     return out;
 }
 
+std::string PromptBuilder::renameNode(std::string_view tmpl, std::string_view from, std::string_view to)
+{
+    std::string out;
+    out.reserve(tmpl.size());
+    size_t pos = 0;
+    while (pos < tmpl.size()) {
+        const size_t open = tmpl.find("{{", pos);
+        const size_t close = open == std::string_view::npos ? open : tmpl.find("}}", open + 2);
+        if (close == std::string_view::npos) {
+            out.append(tmpl.substr(pos));
+            break;
+        }
+        const auto inside = tmpl.substr(open + 2, close - open - 2);
+        const auto name = trim(inside);
+        out.append(tmpl.substr(pos, open + 2 - pos));
+        if (name.starts_with("from.") && name.substr(5) == from) {
+            const size_t lead = size_t(name.data() - inside.data());
+            out.append(inside.substr(0, lead)).append("from.").append(to);
+            out.append(inside.substr(lead + name.size()));
+        } else {
+            out.append(inside);
+        }
+        out.append("}}");
+        pos = close + 2;
+    }
+    return out;
+}
+
 std::string_view PromptBuilder::answerFormat()
 {
     return "End your reply with two lines: \"Answer: <a short answer>\" and \"Confidence: <a number from 0 to "

@@ -10,11 +10,11 @@ namespace conclave {
 
 // The values a prompt template can use.
 struct TemplateValues {
-    std::string_view input;       // {{input}}: the run's input
-    std::string_view inputs;      // {{inputs}}: every upstream output, labelled
-    std::string_view transcript;  // {{transcript}}: a meeting so far
-    std::string_view task;        // {{task}}: a member's task
-    int round = 0;                // {{round}}
+    std::string_view input;      // {{input}}: the run's input
+    std::string_view inputs;     // {{inputs}}: every upstream output, labelled
+    std::string_view transcript; // {{transcript}}: a meeting so far
+    std::string_view task;       // {{task}}: a member's task
+    int round = 0;               // {{round}}
     // {{from.NODE}}: one upstream node's output, or nullopt when it has none.
     std::function<std::optional<std::string>(std::string_view node)> from;
 };
@@ -33,6 +33,9 @@ struct Candidate {
 class PromptBuilder {
 public:
     static std::string render(std::string_view tmpl, const TemplateValues& values);
+    // `tmpl` with every {{from.OLD}} placeholder naming node `from` renamed to
+    // `to`, spacing inside the braces kept; everything else exactly as it was.
+    static std::string renameNode(std::string_view tmpl, std::string_view from, std::string_view to);
 
     // Appended to the system prompt of every answering call.
     static std::string_view answerFormat();

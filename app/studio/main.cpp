@@ -16,6 +16,24 @@
 
 #include <cstdio>
 
+namespace {
+
+// Frames the team, selects `node` (when given), saves the window to `out` and
+// ends the program: 0 when the picture is written, 2 when not.
+void saveScreenshotAndExit(conclave::ui::MainWindow& window, const QString& out, const QString& node)
+{
+    window.fitToTeam(); // now that the canvas has its final size
+    if (!node.isEmpty())
+        window.scene()->selectNodes({conclave::NodeId(node.toStdString())});
+    QApplication::processEvents();
+    const bool ok = window.grab().save(out);
+    if (!ok)
+        std::fprintf(stderr, "conclave-studio: cannot write %s\n", qPrintable(out));
+    QApplication::exit(ok ? 0 : 2);
+}
+
+} // namespace
+
 int main(int argc, char** argv)
 {
     QApplication app(argc, argv);
@@ -77,16 +95,7 @@ int main(int argc, char** argv)
         QObject::connect(window.runController(), &conclave::ui::RunController::finished, &window, [&window, out, node] {
             if (out.isEmpty())
                 return;
-            QTimer::singleShot(200, &window, [&window, out, node] {
-                window.fitToTeam();
-                if (!node.isEmpty())
-                    window.scene()->selectNodes({conclave::NodeId(node.toStdString())});
-                QApplication::processEvents();
-                const bool ok = window.grab().save(out);
-                if (!ok)
-                    std::fprintf(stderr, "conclave-studio: cannot write %s\n", qPrintable(out));
-                QApplication::exit(ok ? 0 : 2);
-            });
+            QTimer::singleShot(200, &window, [&window, out, node] { saveScreenshotAndExit(window, out, node); });
         });
         QTimer::singleShot(0, &window, [&window] {
             window.fitToTeam();
@@ -101,16 +110,7 @@ int main(int argc, char** argv)
     if (headless) {
         const QString out = parser.value(screenshot);
         const QString node = parser.value(select);
-        QTimer::singleShot(0, &window, [&window, out, node] {
-            window.fitToTeam(); // now that the canvas has its final size
-            if (!node.isEmpty())
-                window.scene()->selectNodes({conclave::NodeId(node.toStdString())});
-            QApplication::processEvents();
-            const bool ok = window.grab().save(out);
-            if (!ok)
-                std::fprintf(stderr, "conclave-studio: cannot write %s\n", qPrintable(out));
-            QApplication::exit(ok ? 0 : 2);
-        });
+        QTimer::singleShot(0, &window, [&window, out, node] { saveScreenshotAndExit(window, out, node); });
     }
     return QApplication::exec();
 }

@@ -1,5 +1,7 @@
 #include "timeline/LatencyBoxPlot.h"
 
+#include "timeline/ChartAxes.h"
+
 #include "conclave/store/RunAnalysis.h"
 #include "conclave/store/RunQueries.h"
 
@@ -8,8 +10,8 @@
 #include <QBoxSet>
 #include <QChart>
 #include <QChartView>
-#include <QValueAxis>
 #include <QVBoxLayout>
+#include <QValueAxis>
 
 #include <algorithm>
 #include <cmath>
@@ -30,7 +32,10 @@ LatencyBoxPlot::LatencyBoxPlot(QWidget* parent) : QWidget(parent)
     layout->addWidget(m_view);
 }
 
-QChart* LatencyBoxPlot::chart() const { return m_view->chart(); }
+QChart* LatencyBoxPlot::chart() const
+{
+    return m_view->chart();
+}
 
 double LatencyBoxPlot::quantile(const std::vector<double>& sorted, double p)
 {
@@ -61,14 +66,13 @@ std::vector<LatencyBoxPlot::Box> LatencyBoxPlot::distribution(const std::vector<
         if (v.empty())
             continue;
         std::sort(v.begin(), v.end());
-        boxes.push_back({node, int(v.size()), v.front(), quantile(v, 0.25), quantile(v, 0.5), quantile(v, 0.75),
-                         v.back()});
+        boxes.push_back(
+            {node, int(v.size()), v.front(), quantile(v, 0.25), quantile(v, 0.5), quantile(v, 0.75), v.back()});
     }
     return boxes;
 }
 
-std::vector<StoredRun> LatencyBoxPlot::lastRuns(RunQueries& queries, const std::string& team, int n,
-                                                std::string& error)
+std::vector<StoredRun> LatencyBoxPlot::lastRuns(RunQueries& queries, const std::string& team, int n, std::string& error)
 {
     std::vector<StoredRun> runs;
     RunFilter filter;
@@ -107,13 +111,8 @@ void LatencyBoxPlot::setRuns(const std::vector<StoredRun>& runs, const QString& 
         top = std::max(top, b.max);
     }
     c->addSeries(series);
-    auto* x = new QBarCategoryAxis;
-    x->append(names);
-    x->setLabelsAngle(names.size() > 6 ? -45 : 0);
-    auto* y = new QValueAxis;
-    y->setRange(0, top > 0 ? top * 1.1 : 1);
-    y->setLabelFormat("%.0f");
-    y->setTitleText(tr("ms"));
+    auto* x = ChartAxes::agents(names);
+    auto* y = ChartAxes::amounts(top, QStringLiteral("%.0f"), tr("ms"));
     c->addAxis(x, Qt::AlignBottom);
     c->addAxis(y, Qt::AlignLeft);
     series->attachAxis(x);

@@ -1,5 +1,7 @@
 #include "timeline/RunSummaryView.h"
 
+#include "timeline/ChartAxes.h"
+
 #include "timeline/StatusPalette.h"
 #include "timeline/TimeFormat.h"
 
@@ -12,8 +14,8 @@
 #include <QLabel>
 #include <QLineSeries>
 #include <QScatterSeries>
-#include <QValueAxis>
 #include <QVBoxLayout>
+#include <QValueAxis>
 
 namespace conclave::ui {
 
@@ -77,9 +79,15 @@ QString RunSummaryView::figure(const QString& name) const
     return label ? label->text() : QString();
 }
 
-QChart* RunSummaryView::timeChart() const { return m_timeView->chart(); }
+QChart* RunSummaryView::timeChart() const
+{
+    return m_timeView->chart();
+}
 
-QChart* RunSummaryView::tokensChart() const { return m_tokensView->chart(); }
+QChart* RunSummaryView::tokensChart() const
+{
+    return m_tokensView->chart();
+}
 
 void RunSummaryView::setRun(const StoredRun& run)
 {
@@ -140,12 +148,8 @@ void RunSummaryView::fillTimeChart(const std::vector<const AgentStats*>& agents,
     series->append(wall);
     series->append(busy);
     chart->addSeries(series);
-    auto* x = new QBarCategoryAxis;
-    x->append(names);
-    x->setLabelsAngle(names.size() > 6 ? -45 : 0);
-    auto* y = new QValueAxis;
-    y->setRange(0, top > 0 ? top * 1.1 : 1);
-    y->setLabelFormat("%.0f");
+    auto* x = ChartAxes::agents(names);
+    auto* y = ChartAxes::amounts(top, QStringLiteral("%.0f"));
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     series->attachAxis(x);
@@ -179,17 +183,9 @@ void RunSummaryView::fillTokensChart(const std::vector<const AgentStats*>& agent
     bars->append(out);
     chart->addSeries(bars);
     chart->addSeries(cost);
-    auto* x = new QBarCategoryAxis;
-    x->append(names);
-    x->setLabelsAngle(names.size() > 6 ? -45 : 0);
-    auto* yTokens = new QValueAxis;
-    yTokens->setRange(0, topTokens > 0 ? topTokens * 1.1 : 1);
-    yTokens->setLabelFormat("%.0f");
-    yTokens->setTitleText(tr("tokens"));
-    auto* yCost = new QValueAxis;
-    yCost->setRange(0, topCost > 0 ? topCost * 1.1 : 1);
-    yCost->setLabelFormat("%.5f");
-    yCost->setTitleText(tr("USD"));
+    auto* x = ChartAxes::agents(names);
+    auto* yTokens = ChartAxes::amounts(topTokens, QStringLiteral("%.0f"), tr("tokens"));
+    auto* yCost = ChartAxes::amounts(topCost, QStringLiteral("%.5f"), tr("USD"));
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(yTokens, Qt::AlignLeft);
     chart->addAxis(yCost, Qt::AlignRight);

@@ -203,6 +203,20 @@ void TestCli::validateFile_data()
     QTest::addColumn<QStringList>("expected");
 
     QTest::newRow("valid") << QByteArray(kMinimal) << 0 << QStringList{"FILE: valid (0 warnings)"};
+    // A broadcast (all) router's edges need no route label.
+    QTest::newRow("broadcast router without route labels")
+        << readBytes(QStringLiteral(CONCLAVE_TEST_DATA "/teams/broadcast.team.json")) << 0
+        << QStringList{"FILE: valid (0 warnings)"};
+    const auto keywordRouter = minimalWith([](auto& t) {
+        t["nodes"].push_back({{"id", "r"}, {"kind", "router"}, {"strategy", "keyword"}, {"routes", {{"e", {"x"}}}}});
+        t["edges"][0]["to"] = "r";
+        t["edges"].push_back({{"from", "r"}, {"to", "e"}});
+    });
+    QTest::newRow("keyword router without a route label")
+        << keywordRouter << 2
+        << QStringList{"FILE: /edges/2/when: an edge from router \"r\" needs a route label (when)",
+                       "FILE: /nodes/3/routes/e: route \"e\" matches no edge label of \"r\"",
+                       "FILE: invalid (2 errors)"};
     QTest::newRow("one warning") << minimalWith([](auto& t) { t["colour"] = "red"; }) << 0
                                  << QStringList{"FILE: /colour: warning: unknown key for a team; it is kept as is",
                                                 "FILE: valid (1 warning)"};

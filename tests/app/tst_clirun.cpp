@@ -85,6 +85,61 @@ private slots:
         QVERIFY(r.out.contains(QRegularExpression("\\nplanner +ok +[1-9] ")));
     }
 
+    // The tasks on which the triage example never ended: its decompose meeting
+    // sits behind the `compound` route, and a single question skipped it.
+    void triageEndsOnTheTasksItHungOn_data()
+    {
+        QTest::addColumn<QString>("task");
+        for (const char* task : {"math-002", "code-003", "code-004", "writing-002", "reasoning-002"})
+            QTest::newRow(task) << QString::fromLatin1(task);
+        QTest::newRow("the README's question") << QString();
+    }
+    void triageEndsOnTheTasksItHungOn()
+    {
+        QFETCH(QString, task);
+        QStringList args{"run", kExamples + "triage.team.json", "--json", "--time-scale", "0.01"};
+        args << (task.isEmpty() ? QStringList{"--input", "What is 2 + 2?"} : QStringList{"--task", task});
+        const auto r = conclave(args); // the helper kills a process that runs past its limit
+        QCOMPARE(r.err, QString());
+        const auto run = json(r);
+        QVERIFY2(QStringList({"ok", "partial"}).contains(run.value("status").toString()), qPrintable(r.out));
+        QCOMPARE(r.exitCode, 0);
+        for (const auto& value : run.value("spans").toArray()) {
+            const auto span = value.toObject();
+            QVERIFY2(span.value("status").toString() != "running", qPrintable(span.value("node").toString()));
+            QVERIFY(span.value("end_ms").toDouble() >= span.value("start_ms").toDouble());
+        }
+        // A single question goes through the gate; the meeting never runs.
+        QStringList ran;
+        for (const auto& value : run.value("spans").toArray()) {
+            const auto span = value.toObject();
+            if (span.value("kind").toString() == "node")
+                ran << span.value("node").toString();
+        }
+        QVERIFY2(ran.contains("gate") && !ran.contains("planner"), qPrintable(ran.join(' ')));
+        QCOMPARE(ran.last(), QString("out"));
+    }
+
+    // A broadcast router whose edges carry no route label fires both of them.
+    void broadcastRouterWithoutLabels()
+    {
+        const auto r = conclave({"run", QStringLiteral(CONCLAVE_TEST_DATA "/teams/broadcast.team.json"), "--input",
+                                 "What is 2 + 2?", "--json", "--time-scale", "0.01"});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.err, QString());
+        const auto run = json(r);
+        QCOMPARE(run.value("status").toString(), QString("ok"));
+        QCOMPARE(run.value("calls").toInt(), 2);
+        QStringList nodes;
+        for (const auto& value : run.value("spans").toArray()) {
+            const auto span = value.toObject();
+            if (span.value("kind").toString() == "node")
+                nodes << span.value("node").toString() + ' ' + span.value("status").toString();
+        }
+        nodes.sort();
+        QCOMPARE(nodes, QStringList({"fanout ok", "general ok", "in ok", "math ok", "out ok", "vote ok"}));
+    }
+
     void badInput_data()
     {
         QTest::addColumn<QStringList>("args");

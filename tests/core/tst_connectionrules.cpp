@@ -9,6 +9,9 @@ using conclave::ConnectionRules;
 using conclave::EdgeRole;
 using conclave::NodeId;
 
+Q_DECLARE_METATYPE(conclave::NodeKind)
+Q_DECLARE_METATYPE(std::optional<conclave::RouterStrategy>)
+
 class TestConnectionRules : public QObject {
     Q_OBJECT
 
@@ -63,6 +66,62 @@ private slots:
             ConnectionRules::refusal(*loaded.team, NodeId(from.toStdString()), NodeId(to.toStdString()),
                                      member ? EdgeRole::Member : EdgeRole::Flow);
         QCOMPARE(QString::fromStdString(refusal.value_or("")), reason);
+    }
+
+    // A router chooses among its edges by label, except a broadcast (all) router.
+    void needsRouteLabel_data()
+    {
+        QTest::addColumn<conclave::NodeKind>("kind");
+        QTest::addColumn<std::optional<conclave::RouterStrategy>>("strategy");
+        QTest::addColumn<bool>("needed");
+        using conclave::NodeKind;
+        using conclave::RouterStrategy;
+        QTest::newRow("all") << NodeKind::Router << std::optional(RouterStrategy::All) << false;
+        QTest::newRow("keyword") << NodeKind::Router << std::optional(RouterStrategy::Keyword) << true;
+        QTest::newRow("moe_gate") << NodeKind::Router << std::optional(RouterStrategy::MoeGate) << true;
+        QTest::newRow("llm") << NodeKind::Router << std::optional(RouterStrategy::Llm) << true;
+        QTest::newRow("router without a strategy") << NodeKind::Router << std::optional<RouterStrategy>() << true;
+        QTest::newRow("expert") << NodeKind::Expert << std::optional<RouterStrategy>() << false;
+        QTest::newRow("coordinator") << NodeKind::Coordinator << std::optional<RouterStrategy>() << false;
+    }
+
+    void needsRouteLabel()
+    {
+        QFETCH(conclave::NodeKind, kind);
+        QFETCH(std::optional<conclave::RouterStrategy>, strategy);
+        QFETCH(bool, needed);
+        auto node = conclave::NodeFactory::make(kind, NodeId("n"));
+        node.config.routerStrategy = strategy;
+        QCOMPARE(ConnectionRules::needsRouteLabel(node), needed);
+    }
+
+    void newRouteLabel()
+    {
+        const auto loaded = conclave::loadTeamFile(CONCLAVE_RESOURCES "/examples/triage.team.json");
+        QVERIFY(loaded.team);
+        auto team = *loaded.team;
+        // gate's edges are labelled math, code, facts and writing.
+        QCOMPARE(ConnectionRules::newRouteLabel(team, NodeId("gate"), NodeId("best")), std::string("best"));
+        QCOMPARE(ConnectionRules::newRouteLabel(team, NodeId("gate"), NodeId("math")), std::string("math_2"));
+        conclave::Edge second;
+        second.from = NodeId("gate");
+        second.to = NodeId("math");
+        second.when = "math_2";
+        team.edges.push_back(second);
+        QCOMPARE(ConnectionRules::newRouteLabel(team, NodeId("gate"), NodeId("math")), std::string("math_3"));
+        // Another router's labels do not count.
+        QCOMPARE(ConnectionRules::newRouteLabel(team, NodeId("intake"), NodeId("math")), std::string("math"));
+    }
+
+    // Its labels choose nothing, so a broadcast router reaches a target once, like any other node.
+    void broadcastRouterReachesATargetOnce()
+    {
+        const auto loaded = conclave::loadTeamFile(CONCLAVE_RESOURCES "/examples/mixture-of-agents.team.json");
+        QVERIFY(loaded.team);
+        QCOMPARE(QString::fromStdString(
+                     ConnectionRules::refusal(*loaded.team, NodeId("fanout"), NodeId("l1_reasoner"), EdgeRole::Flow)
+                         .value_or("")),
+                 QString("there is already an edge from \"fanout\" to \"l1_reasoner\""));
     }
 
     void uniqueIds()

@@ -253,6 +253,70 @@ private slots:
         QCOMPARE(q(result.output.answer), QStringLiteral("783"));
     }
 
+    // The hang of release 0.x: a meeting behind a route not taken was skipped,
+    // its members never settled, and the run never ended.
+    void meetingBehindAnUntakenRouteIsSkippedWithItsMembers_data()
+    {
+        QTest::addColumn<QString>("mode");
+        for (const char* mode : {"round_robin", "debate", "decompose", "cascade"})
+            QTest::newRow(mode) << QString::fromLatin1(mode);
+    }
+    void meetingBehindAnUntakenRouteIsSkippedWithItsMembers()
+    {
+        QFETCH(QString, mode);
+        TeamBuilder team;
+        team.node("r", "router",
+                  json{{"strategy", "keyword"},
+                       {"routes", json{{"math", json::array({"calculate"})}, {"facts", json::array({"capital"})}}}})
+            .edge("in", "r");
+        team.expert("a", "right").edge("r", "a", "math");
+        json meeting{{"mode", mode.toStdString()}};
+        if (mode == QStringLiteral("decompose"))
+            meeting["model"] = "right";
+        team.node("meet", "coordinator", meeting).edge("r", "meet", "facts");
+        team.expert("m1", "right").member("meet", "m1");
+        team.expert("m2", "right").member("meet", "m2");
+        team.node("join", "aggregator", json{{"strategy", "majority"}}).edge("a", "join").edge("meet", "join");
+        team.output("join");
+        Recorder recorder;
+        const auto result = run(team, kMath, 42, {&recorder});
+        QCOMPARE(statuses(result, {"a", "meet", "m1", "m2", "join", "out"}),
+                 QStringLiteral("a=ok meet=skipped m1=skipped m2=skipped join=ok out=ok"));
+        QCOMPARE(q(toString(result.status)), QStringLiteral("ok"));
+        QCOMPARE(q(result.output.answer), QStringLiteral("783"));
+        for (const char* id : {"meet", "m1", "m2"}) {
+            QCOMPARE(spansOf(result, id, SpanKind::Node).size(), size_t(0));
+            QCOMPARE(recorder.nodeFinishedCount(id), 1);
+        }
+        QCOMPARE(recorder.nodesFinished(), size_t(8));
+        QCOMPARE(recorder.runsFinished(), 1);
+    }
+
+    // A meeting that is cancelled before it starts takes its members with it.
+    void meetingCancelledBeforeItStartsCancelsItsMembers()
+    {
+        TeamBuilder team;
+        team.expert("slow", "slow").edge("in", "slow");
+        team.node("meet", "coordinator", json{{"mode", "debate"}}).edge("slow", "meet");
+        team.expert("m1", "right").member("meet", "m1");
+        team.expert("m2", "right").member("meet", "m2");
+        team.output("meet");
+        Recorder recorder;
+        std::string problems;
+        const auto built = team.build(problems);
+        QVERIFY2(built, problems.c_str());
+        auto started = engine().start(*built, kMath, 42, {&recorder});
+        QVERIFY(started.run);
+        QVERIFY(recorder.waitForTokens(1, 10s));
+        started.run->cancel();
+        QVERIFY(started.run->waitFor(10s));
+        const auto result = started.run->wait();
+        QCOMPARE(statuses(result, {"slow", "meet", "m1", "m2", "out"}),
+                 QStringLiteral("slow=cancelled meet=cancelled m1=cancelled m2=cancelled out=cancelled"));
+        QCOMPARE(q(toString(result.status)), QStringLiteral("cancelled"));
+        QCOMPARE(recorder.nodesFinished(), size_t(6));
+    }
+
     void inputsAllFailed_data()
     {
         QTest::addColumn<QString>("kind");

@@ -21,6 +21,8 @@ private slots:
     void inputAndOutput() { verifyRow(); }
     void routers_data();
     void routers() { verifyRow(); }
+    void routeLabels_data();
+    void routeLabels() { verifyRow(); }
     void aggregators_data();
     void aggregators() { verifyRow(); }
     void coordinators_data();
@@ -96,10 +98,6 @@ void TestValidatorGraph::edges_data()
              }),
         {err("/edges/4/to", "expert \"m\" is a member of more than one coordinator", {.node = "m", .edge = 4}),
          warn("/nodes/4", "\"c2\" has no outgoing edges; its result is not used", {.node = "c2"})});
-    row("router edge without when", edit(routerTeam, [](json& t) { t["edges"][1].erase("when"); }),
-        {err("/edges/1/when", "an edge from router \"r\" needs a route label (when)", {.edge = 1})});
-    row("router edge with an empty when", setAt(routerTeam, "/edges/1/when", ""),
-        {err("/edges/1/when", "an edge from router \"r\" needs a route label (when)", {.edge = 1})});
     row("when on an ordinary edge", setAt(minimal, "/edges/0/when", "x"),
         {warn("/edges/0/when", "only edges from a router carry a route label; it is ignored", {.edge = 0})});
     row("when on a member edge", setAt(coordinatorTeam, "/edges/1/when", "x"),
@@ -248,6 +246,95 @@ void TestValidatorGraph::routers_data()
                  t["nodes"][1]["default"] = "nope";
              }),
         {err("/nodes/1/default", "default route \"nope\" matches no edge label of \"r\"", {.node = "r"})});
+}
+
+namespace {
+
+// routerTeam() with router "r" choosing by `strategy` (valid as it stands), then `change`.
+TeamBuilder routedBy(const std::string& strategy, const std::function<void(json&)>& change = {})
+{
+    return [strategy, change] {
+        auto t = routerTeam();
+        auto& r = t["nodes"][1];
+        r["strategy"] = strategy;
+        if (strategy == "keyword")
+            r["routes"] = {{"e", {"x"}}};
+        if (strategy == "llm")
+            r["model"] = "local/math-13b";
+        if (change)
+            change(t);
+        return t;
+    };
+}
+
+const std::string kNeedsLabel = "an edge from router \"r\" needs a route label (when)";
+
+} // namespace
+
+// A router that chooses among its edges by label needs one on each; a broadcast
+// (all) router fires them all, so its edges may go without. Its labels are
+// harmless, and choose nothing: they do not make two edges to one target differ.
+void TestValidatorGraph::routeLabels_data()
+{
+    addColumns();
+    const auto noWhen = [](json& t) { t["edges"][1].erase("when"); };
+    const auto emptyWhen = [](json& t) { t["edges"][1]["when"] = ""; };
+    for (const std::string strategy : {"all", "keyword", "moe_gate", "llm"}) {
+        const bool broadcast = strategy == "all";
+        QStringList missing;
+        if (!broadcast)
+            missing << err("/edges/1/when", kNeedsLabel, {.edge = 1});
+        // A keyword route then names a label no edge has.
+        if (strategy == "keyword")
+            missing << err("/nodes/1/routes/e", "route \"e\" matches no edge label of \"r\"", {.node = "r"});
+        row((strategy + ": labelled edge").c_str(), routedBy(strategy), {});
+        row((strategy + ": edge without when").c_str(), routedBy(strategy, noWhen), missing);
+        row((strategy + ": edge with an empty when").c_str(), routedBy(strategy, emptyWhen), missing);
+    }
+    // Without a strategy nothing says the router broadcasts: its edges still need labels.
+    row("no strategy: edge without when",
+        edit(routerTeam,
+             [](json& t) {
+                 t["nodes"][1].erase("strategy");
+                 t["edges"][1].erase("when");
+             }),
+        {err("/edges/1/when", kNeedsLabel, {.edge = 1}),
+         err("/nodes/1/strategy", "a router needs a strategy: all, keyword, moe_gate or llm", {.node = "r"})});
+    row("all: two unlabelled edges to one target",
+        routedBy("all",
+                 [](json& t) {
+                     t["edges"][1].erase("when");
+                     t["edges"].push_back(edgeJson("r", "e"));
+                 }),
+        {warn("/edges/3", "duplicate edge from \"r\" to \"e\"", {.edge = 3})});
+    row("all: two edges to one target under two labels",
+        routedBy("all",
+                 [](json& t) {
+                     t["edges"].push_back({{"from", "r"}, {"to", "e"}, {"when", "e2"}});
+                 }),
+        {warn("/edges/3", "duplicate edge from \"r\" to \"e\"", {.edge = 3})});
+    row("moe_gate: two edges to one target under two labels",
+        routedBy("moe_gate",
+                 [](json& t) {
+                     t["edges"].push_back({{"from", "r"}, {"to", "e"}, {"when", "e2"}});
+                 }),
+        {});
+    row("moe_gate: two edges to one target under one label",
+        routedBy("moe_gate",
+                 [](json& t) {
+                     t["edges"].push_back({{"from", "r"}, {"to", "e"}, {"when", "e"}});
+                 }),
+        {warn("/edges/3", "duplicate edge from \"r\" to \"e\"", {.edge = 3})});
+    // Every edge of a broadcast router may go without a label; the team is valid.
+    row("all: no edge labelled",
+        routedBy("all",
+                 [](json& t) {
+                     t["nodes"].push_back(expertNode("e2"));
+                     t["nodes"].push_back({{"id", "v"}, {"kind", "aggregator"}, {"strategy", "concat"}});
+                     t["edges"] = json::array({edgeJson("in", "r"), edgeJson("r", "e"), edgeJson("r", "e2"),
+                                               edgeJson("e", "v"), edgeJson("e2", "v"), edgeJson("v", "out")});
+                 }),
+        {});
 }
 
 void TestValidatorGraph::aggregators_data()

@@ -106,6 +106,102 @@ private slots:
         QCOMPARE(sceneInconsistency(*window.document(), *scene), QString());
     }
 
+    // A router that chooses by label gives the new edge one; a broadcast router's edge gets none.
+    void routeLabelOfANewEdge_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("router");
+        QTest::addColumn<QString>("when"); // empty: no when at all
+        QTest::newRow("all") << "mixture-of-agents"
+                             << "fanout"
+                             << "";
+        QTest::newRow("keyword") << "keyword-vote"
+                                 << "route"
+                                 << "expert";
+        QTest::newRow("moe_gate") << "triage"
+                                  << "gate"
+                                  << "expert";
+        QTest::newRow("llm") << "triage"
+                             << "intake"
+                             << "expert";
+    }
+
+    void routeLabelOfANewEdge()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, router);
+        QFETCH(QString, when);
+        MainWindow window;
+        QVERIFY(window.openFile(CONCLAVE_RESOURCES "/examples/" + file + ".team.json", false));
+        auto* scene = window.scene();
+        const QPointF at(900, 900);
+        window.addNode(conclave::NodeKind::Expert, &at);
+        QVERIFY(scene->connectPorts(scene->nodeItem(NodeId(router.toStdString()))->port(Role::Out),
+                                    scene->nodeItem(NodeId("expert"))->port(Role::In)));
+        const auto& edge = window.document()->team().edges.back();
+        QCOMPARE(edge.from.str(), router.toStdString());
+        QCOMPARE(edge.to.str(), std::string("expert"));
+        if (when.isEmpty())
+            QVERIFY(!edge.when);
+        else
+            QCOMPARE(QString::fromStdString(edge.when.value_or("(none)")), when);
+        // The validator agrees: the new edge has no problem.
+        const size_t index = window.document()->team().edges.size() - 1;
+        for (const auto& p : window.document()->problems())
+            QVERIFY2(p.edge != index, p.message.c_str());
+        QCOMPARE(sceneInconsistency(*window.document(), *scene), QString());
+    }
+
+    // A broadcast router that starts choosing gets labels on its unlabelled edges in the same
+    // undo step; labels already there are kept through every strategy change.
+    void changingTheStrategyKeepsLabels()
+    {
+        MainWindow window;
+        QVERIFY(window.openFile(CONCLAVE_RESOURCES "/examples/mixture-of-agents.team.json", false));
+        auto* document = window.document();
+        auto* scene = window.scene();
+        const QPointF at(900, 900);
+        window.addNode(conclave::NodeKind::Expert, &at);
+        QVERIFY(scene->connectPorts(scene->nodeItem(NodeId("fanout"))->port(Role::Out),
+                                    scene->nodeItem(NodeId("expert"))->port(Role::In)));
+        const auto labels = [&] {
+            QStringList out;
+            for (const auto& e : document->team().edges) {
+                if (e.from == NodeId("fanout"))
+                    out << QString::fromStdString(e.when.value_or("(none)"));
+            }
+            return out;
+        };
+        const QStringList before{"reasoner", "general", "facts", "(none)"};
+        const QStringList labelled{"reasoner", "general", "facts", "expert"};
+        QCOMPARE(labels(), before);
+        const auto setStrategy = [&](conclave::RouterStrategy strategy) {
+            auto config = document->node(NodeId("fanout"))->config;
+            config.routerStrategy = strategy;
+            return document->requestSetConfig(NodeId("fanout"), config);
+        };
+        auto* stack = document->undoStack();
+        const int index = stack->index();
+        QVERIFY(setStrategy(conclave::RouterStrategy::MoeGate));
+        QCOMPARE(stack->index(), index + 1); // one undo step
+        QCOMPARE(labels(), labelled);
+        QCOMPARE(sceneInconsistency(*document, *scene), QString());
+        stack->undo();
+        QCOMPARE(labels(), before);
+        QVERIFY(document->node(NodeId("fanout"))->config.routerStrategy == conclave::RouterStrategy::All);
+        QCOMPARE(sceneInconsistency(*document, *scene), QString());
+        stack->redo();
+        QCOMPARE(labels(), labelled);
+        QCOMPARE(sceneInconsistency(*document, *scene), QString());
+        // Back to broadcasting, and on to another choosing strategy: no label is dropped or renamed.
+        QVERIFY(setStrategy(conclave::RouterStrategy::All));
+        QCOMPARE(labels(), labelled);
+        QVERIFY(setStrategy(conclave::RouterStrategy::Llm));
+        QCOMPARE(labels(), labelled);
+        QCOMPARE(stack->index(), index + 3);
+        QCOMPARE(sceneInconsistency(*document, *scene), QString());
+    }
+
     void validTargetsAreHighlightedDuringADrag()
     {
         MainWindow window;

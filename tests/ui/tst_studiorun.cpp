@@ -81,10 +81,10 @@ QString describe(const std::vector<StateStep>& steps)
 }
 
 // The window on the example team, with its local backend `scale` times its speed, and a store in `dir`.
-void prepare(MainWindow& window, const QTemporaryDir& dir, double scale)
+void prepare(MainWindow& window, const QTemporaryDir& dir, double scale, const QString& file = kTeam)
 {
     QVERIFY(window.setRunStore(dir.filePath("runs.sqlite")));
-    QVERIFY(window.openFile(kTeam, false));
+    QVERIFY(window.openFile(file, false));
     Team team = window.document()->team();
     for (auto& [name, backend] : team.backends)
         backend.timeScale = scale;
@@ -283,6 +283,25 @@ private slots:
         QCOMPARE(window.historyPanel()->visibleRuns().size(), size_t(1));
         window.historyPanel()->setStatusFilter(RunStatus::Ok);
         QCOMPARE(window.historyPanel()->visibleRuns().size(), size_t(0));
+    }
+
+    // The triage example once kept the Run button busy forever on a single
+    // question: its decompose meeting, behind the untaken route, never ended.
+    void triageEndsAndTheRunButtonComesBack()
+    {
+        QTemporaryDir dir;
+        MainWindow window;
+        prepare(window, dir, 0.01, QStringLiteral(CONCLAVE_RESOURCES "/examples/triage.team.json"));
+        for (const char* input : {"What is 2 + 2?", "Calculate 710 + 317."}) {
+            QVERIFY2(runAndWait(window, QString::fromLatin1(input), 42), input);
+            QVERIFY(window.action("actionRun")->isEnabled());
+            const auto& result = *window.runController()->lastResult();
+            QVERIFY2(result.status == RunStatus::Ok || result.status == RunStatus::Partial, input);
+            for (const char* member : {"sub_math", "sub_facts", "sub_general"})
+                QVERIFY(window.canvasRunStates()->shown(NodeId(member)) != Status::Running);
+            const auto stored = window.runController()->loadRun(*window.runController()->currentRun(), false);
+            QVERIFY(stored && stored->summary.status == result.status);
+        }
     }
 
     void historyFiltersRerunsExportsAndDeletes()

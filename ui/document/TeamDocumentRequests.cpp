@@ -108,18 +108,9 @@ bool TeamDocument::requestConnect(const NodeId& from, const NodeId& to, EdgeRole
     edge.from = from;
     edge.to = to;
     edge.role = role;
-    // A router's edge needs a route label: start with the target's id, made unique among its routes.
-    if (role == EdgeRole::Flow && node(from)->kind == NodeKind::Router) {
-        std::set<std::string> used;
-        for (const auto& e : m_team.edges) {
-            if (e.from == from && e.when)
-                used.insert(*e.when);
-        }
-        std::string label = to.str();
-        for (int n = 2; used.contains(label); ++n)
-            label = to.str() + '_' + std::to_string(n);
-        edge.when = label;
-    }
+    // A router that chooses by label gets one on the new edge; a broadcast router's edges need none.
+    if (role == EdgeRole::Flow && ConnectionRules::needsRouteLabel(*node(from)))
+        edge.when = ConnectionRules::newRouteLabel(m_team, from, to);
     TeamFragment items;
     items.edges.emplace_back(m_team.edges.size(), std::move(edge));
     m_undo->push(new AddItemsCommand(this, std::move(items), tr("Connect %1 to %2").arg(q(from.str()), q(to.str()))));
@@ -173,7 +164,31 @@ bool TeamDocument::requestSetConfig(const NodeId& id, const NodeConfig& config, 
     const Node* n = node(id);
     if (!n || n->config == config)
         return false;
-    m_undo->push(new SetNodeConfigCommand(this, id, n->config, config, mergeKey));
+    Node after = *n;
+    after.config = config;
+    // A broadcast router that starts choosing by label needs labels on its unlabelled edges, which
+    // get them as connecting would have given them, in the same undo step. Labels already there are
+    // the user's and stay, whatever the strategy.
+    std::vector<size_t> unlabelled;
+    if (!ConnectionRules::needsRouteLabel(*n) && ConnectionRules::needsRouteLabel(after)) {
+        for (size_t i = 0; i < m_team.edges.size(); ++i) {
+            const auto& e = m_team.edges[i];
+            if (e.from == id && !e.isMember() && (!e.when || e.when->empty()))
+                unlabelled.push_back(i);
+        }
+    }
+    if (unlabelled.empty()) {
+        m_undo->push(new SetNodeConfigCommand(this, id, n->config, config, mergeKey));
+        return true;
+    }
+    m_undo->beginMacro(tr("Edit %1").arg(q(id.str())));
+    m_undo->push(new SetNodeConfigCommand(this, id, n->config, config, -1));
+    for (const size_t i : unlabelled) {
+        Edge edge = m_team.edges[i];
+        edge.when = ConnectionRules::newRouteLabel(m_team, edge.from, edge.to);
+        m_undo->push(new SetEdgeCommand(this, i, m_team.edges[i], edge, tr("Edit route label")));
+    }
+    m_undo->endMacro();
     return true;
 }
 

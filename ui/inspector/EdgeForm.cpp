@@ -2,6 +2,8 @@
 
 #include "document/TeamDocument.h"
 
+#include "conclave/validate/ConnectionRules.h"
+
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -45,6 +47,10 @@ void EdgeForm::load(size_t index)
                                      : tr("Edge from %1 to %2"))
                            .arg(QString::fromStdString(e.from.str()), QString::fromStdString(e.to.str())));
     m_when->setEnabled(routed);
+    // Optional on a broadcast router's edge: it only names the route.
+    m_when->setPlaceholderText(routed && !ConnectionRules::needsRouteLabel(*from)
+                                   ? tr("none needed: %1 fires every edge").arg(QString::fromStdString(e.from.str()))
+                                   : QString());
     const QString when = e.when ? QString::fromStdString(*e.when) : QString();
     if (m_when->text() != when)
         m_when->setText(when);

@@ -11,6 +11,7 @@
 #include "panels/TeamSettingsDialog.h"
 
 #include "conclave/io/TeamFile.h"
+#include "conclave/validate/ConnectionRules.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -213,10 +214,14 @@ void MainWindow::editRouteLabel(size_t edge)
         statusBar()->showMessage(tr("Only a router's edges carry a route label"), 4000);
         return;
     }
+    // Asked for only when the user asks: a broadcast router's edge fires anyway, a label just names it.
+    const QString prompt = ConnectionRules::needsRouteLabel(*from)
+                               ? tr("Fire this edge when the router picks:")
+                               : tr("%1 fires every edge; a label only names the route (optional):")
+                                     .arg(QString::fromStdString(from->id.str()));
     bool ok = false;
-    const QString text =
-        QInputDialog::getText(this, tr("Route label"), tr("Fire this edge when the router picks:"), QLineEdit::Normal,
-                              QString::fromStdString(edges[edge].when.value_or("")), &ok);
+    const QString text = QInputDialog::getText(this, tr("Route label"), prompt, QLineEdit::Normal,
+                                               QString::fromStdString(edges[edge].when.value_or("")), &ok);
     if (ok)
         m_document->requestSetRouteLabel(
             edge, text.trimmed().isEmpty() ? std::nullopt : std::optional<std::string>(text.trimmed().toStdString()));

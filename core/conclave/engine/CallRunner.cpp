@@ -65,8 +65,8 @@ std::optional<CallRunner::Launch> CallRunner::beginAttemptLocked()
 {
     if (m_finished)
         return std::nullopt;
-    if (m_run->cancelled()) {
-        finish(Status::Cancelled, {}, "the run was cancelled");
+    if (m_run->cancelled() || m_run->finishedLocked()) {
+        finish(Status::Cancelled, {}, m_run->cancelled() ? "the run was cancelled" : "the run had ended");
         return std::nullopt;
     }
     if (const auto budget = m_run->budgetCheck()) {
@@ -77,7 +77,11 @@ std::optional<CallRunner::Launch> CallRunner::beginAttemptLocked()
     ++m_triesOnModel;
     const uint64_t token = ++m_token;
     m_inFlight = true;
-    m_callId.store(0);
+    {
+        std::lock_guard ids(m_idMutex);
+        m_idToken = token;
+        m_callId = 0;
+    }
     m_span = m_run->openSpan(SpanKind::Attempt, m_spec.node, m_spec.parent, "attempt " + std::to_string(m_attempt),
                              m_spec.round, m_attempt, m_model);
     Launch next{token, m_spec.request};
@@ -102,15 +106,30 @@ void CallRunner::launch(std::optional<Launch> next)
                                               const auto arrived = self->m_run->nowUs();
                                               self->onReply(token, std::move(reply), arrived);
                                           }});
-    m_callId.store(id);
-    if (m_abandoned.load() == token)
-        m_spec.backend->cancel(id);  // ended (timeout, cancel) before its id was known
+    if (!recordCallId(token, id))
+        m_spec.backend->cancel(id); // ended (timeout, cancel) or retried before its id was known
+}
+
+bool CallRunner::recordCallId(uint64_t token, CallId id)
+{
+    std::lock_guard ids(m_idMutex);
+    if (token != m_idToken || m_abandoned >= token)
+        return false;
+    m_callId = id;
+    return true;
 }
 
 void CallRunner::abandonLocked()
 {
-    m_abandoned.store(m_token);
-    if (const CallId id = m_callId.load())
+    m_run->assertLocked();
+    CallId id = 0;
+    {
+        std::lock_guard ids(m_idMutex);
+        m_abandoned = m_token;
+        if (m_idToken == m_token)
+            std::swap(id, m_callId);
+    }
+    if (id)
         m_spec.backend->cancel(id);
 }
 

@@ -5,9 +5,9 @@
 #include "conclave/engine/Span.h"
 #include "conclave/engine/TimerService.h"
 
-#include <atomic>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 
@@ -69,6 +69,9 @@ private:
     // Bookkeeping of an attempt, lock held; false when no attempt is to be made.
     std::optional<Launch> beginAttemptLocked();
     void abandonLocked();
+    // Records the backend's id of attempt `token`; false when that attempt was
+    // already abandoned or superseded, and the caller must cancel the id.
+    bool recordCallId(uint64_t token, CallId id);
     void onToken(uint64_t token, std::string_view chunk);
     void onReply(uint64_t token, ModelReply reply, int64_t arrivedUs);
     void onTimeout(uint64_t token);
@@ -85,10 +88,15 @@ private:
     uint64_t m_token = 0;
     bool m_inFlight = false;
     bool m_finished = false;
-    // The backend's id of the attempt in flight. Set without the run's lock, so
-    // atomics: whoever comes second of "id known" and "attempt abandoned" cancels it.
-    std::atomic<CallId> m_callId{0};
-    std::atomic<uint64_t> m_abandoned{0};
+    // The backend's id of the attempt in flight, learnt by launch() without the
+    // run's lock. The id and the attempt it belongs to are kept together under
+    // m_idMutex (taken after the run's lock, never before it), so a late launch
+    // of attempt N can never overwrite the id of attempt N+1: whoever comes
+    // second of "id known" and "attempt abandoned or superseded" cancels it.
+    std::mutex m_idMutex;
+    uint64_t m_idToken = 0;   // the attempt whose id launch() may record
+    uint64_t m_abandoned = 0; // the latest attempt given up (timeout, cancel)
+    CallId m_callId = 0;      // the backend's id of attempt m_idToken, 0 until known
     SpanId m_span = 0;
     TimerId m_timeoutTimer = 0;
     TimerId m_backoffTimer = 0;

@@ -25,6 +25,7 @@ std::string Meeting::memberId(size_t member) const { return m_run->plan().at(mem
 
 void Meeting::start()
 {
+    m_run->assertLocked();
     const auto mode = m_run->plan().at(m_node).node->config.mode.value_or(CoordinatorMode::RoundRobin);
     if (mode == CoordinatorMode::Decompose) {
         m_round = 1;
@@ -98,6 +99,7 @@ void Meeting::callMember(size_t member, std::string task, std::string transcript
 
 void Meeting::onMemberDone(size_t member, SpanId span, size_t part, CallOutcome outcome)
 {
+    m_run->assertLocked();
     m_usage.tokensIn += outcome.tokensIn;
     m_usage.tokensOut += outcome.tokensOut;
     m_usage.costUsd += outcome.costUsd;
@@ -216,6 +218,7 @@ void Meeting::callCoordinator(std::string system, std::string prompt, bool plann
 
 void Meeting::onCoordinatorDone(bool planning, CallOutcome outcome)
 {
+    m_run->assertLocked();
     m_usage.tokensIn += outcome.tokensIn;
     m_usage.tokensOut += outcome.tokensOut;
     m_usage.costUsd += outcome.costUsd;
@@ -311,6 +314,7 @@ void Meeting::conclude(NodeResult result)
 
 void Meeting::cancel(Status status, const std::string& why)
 {
+    m_run->assertLocked();
     if (m_done)
         return;
     m_done = true;

@@ -192,6 +192,19 @@ NodeResult Run::skippedResult() const
     return r;
 }
 
+NodeResult Run::memberLeftOver(const NodeResult& coordinator)
+{
+    NodeResult r;
+    const auto status = coordinator.status;
+    if (status == Status::Cancelled || status == Status::BudgetExhausted || status == Status::Skipped) {
+        r.status = status;
+        r.error = coordinator.error;
+    } else {
+        r.status = Status::Skipped; // the meeting ended without calling it
+    }
+    return r;
+}
+
 void Run::ready(size_t node)
 {
     auto& ns = m_state[node];
@@ -335,7 +348,7 @@ std::string Run::renderPrompt(size_t node, const std::string& tmpl, std::string_
     return PromptBuilder::render(tmpl, values);
 }
 
-void Run::execute(size_t node, std::unique_lock<std::mutex>& lock)
+void Run::execute(size_t node, RunLock& lock)
 {
     auto& ns = m_state[node];
     if (ns.phase != Phase::Queued)
@@ -410,9 +423,19 @@ void Run::cancelNode(size_t node, Status status)
 
 void Run::settle(size_t node, NodeResult result, int64_t endUs)
 {
+    assertLocked();
     auto& ns = m_state[node];
     if (ns.phase == Phase::Done)
         return;
+    const auto& pn = m_plan->at(node);
+    // Members are scheduled by their coordinator alone: when it ends (skipped
+    // behind a route not taken, cancelled before its meeting, or done), the
+    // members it did not settle itself can never run. Counted here, before
+    // the coordinator, so the run cannot end with a member left over.
+    for (const size_t member : pn.members) {
+        if (m_state[member].phase != Phase::Done)
+            settle(member, memberLeftOver(result));
+    }
     ns.phase = Phase::Done;
     ns.result = std::move(result);
     if (ns.deadlineTimer) {
@@ -423,7 +446,6 @@ void Run::settle(size_t node, NodeResult result, int64_t endUs)
     ns.meeting.reset();
     if (ns.span)
         closeSpan(ns.span, ns.result.status, ns.result.error, endUs);
-    const auto& pn = m_plan->at(node);
     const auto at = nowUs();
     notifyObservers([&](RunObserver& o) { o.nodeFinished(pn.node->id, ns.result, at); });
     --m_remaining;
@@ -492,6 +514,12 @@ void Run::finish()
     m_endUs = nowUs();
     if (m_wallTimer)
         m_timers.cancel(m_wallTimer);
+    // Every node has settled, so a call still tracked is one nobody waits for
+    // (a reply racing an early decision): stop it now, so its attempt span is
+    // closed in the result and it cannot report anything after the end.
+    auto calls = m_calls;
+    for (auto& call : calls)
+        call->cancel(Status::Cancelled, "the run had ended");
     const auto& output = m_state[m_plan->outputIndex()].result;
     if (m_cancelled)
         m_status = RunStatus::Cancelled;
@@ -507,6 +535,7 @@ void Run::finish()
     }
     m_final = buildResult();
     notifyObservers([&](RunObserver& o) { o.runFinished(*m_final); });
+    m_observersClosed = true;
     m_calls.clear();
     m_done.notify_all();
 }

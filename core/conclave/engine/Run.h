@@ -1,6 +1,7 @@
 #pragma once
 
 #include "conclave/engine/ModelBackend.h"
+#include "conclave/engine/RunMutex.h"
 #include "conclave/engine/RunObserver.h"
 #include "conclave/engine/RunPlan.h"
 #include "conclave/engine/RunResult.h"
@@ -8,10 +9,11 @@
 #include "conclave/engine/TimerService.h"
 
 #include <atomic>
-#include <functional>
+#include <cassert>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -39,9 +41,19 @@ struct RunOptions {
 // global steps); independent branches run at the same time on the pool; a
 // join runs exactly once; a node with no live input is skipped; model calls
 // never hold a thread while they wait; every event reaches the observers in
-// the order it happened. All state is guarded by one mutex, and observers are
-// called with it held, so they must be quick and must not call back in.
+// the order it happened, and none after runFinished; every node reaches
+// exactly one terminal status, and the run ends as soon as no node can still
+// run. All state is guarded by one mutex, and observers are called with it
+// held, so they must be quick and must not call back in.
 // It never touches the team's editable document, files or any UI.
+//
+// Lock order (a thread holding one may take only those after it):
+//   Engine::m_mutex -> Run::m_mutex -> CallRunner::m_idMutex
+//     -> a backend's own mutex -> TimerService -> ThreadPool,
+//   and the observers' own locks (the run store's feed) under Run::m_mutex.
+// Backends call back (onToken, onDone) holding none of theirs, and the
+// timer service and pool run callbacks holding none of theirs, so a callback
+// may take the run's lock.
 class Run : public std::enable_shared_from_this<Run> {
 public:
     Run(std::shared_ptr<const RunPlan> plan, RunOptions options,
@@ -61,7 +73,8 @@ public:
     RunResult snapshot() const;
 
     // ---- for CallRunner and Meeting: each expects the lock held unless it says otherwise ----
-    std::unique_lock<std::mutex> lock() const { return std::unique_lock(m_mutex); }
+    RunLock lock() const { return RunLock(m_mutex); }
+    void assertLocked() const { m_mutex.assertHeld(); }
     int64_t nowUs() const;
     ThreadPool& pool() { return m_pool; }
     TimerService& timers() { return m_timers; }
@@ -69,6 +82,7 @@ public:
     uint64_t seed() const { return m_options.seed; }
     ModelBackend* backend(const BackendName& name) const;
     bool cancelled() const { return m_cancelled; }
+    bool finishedLocked() const { return m_finished; }
     // Returns an error when a budget forbids another call (and records that it ran out).
     std::optional<std::string> budgetCheck();
     void addUsage(int64_t tokensIn, int64_t tokensOut, double costUsd);
@@ -77,7 +91,12 @@ public:
 
     SpanId openSpan(SpanKind kind, const NodeId& node, SpanId parent, std::string name, int round = 0,
                     int attempt = 0, std::string model = {});
-    Span& span(SpanId id) { return m_spans[id - 1]; }
+    Span& span(SpanId id)
+    {
+        assertLocked();
+        assert(id >= 1 && id <= m_spans.size() && "span id out of range");
+        return m_spans[id - 1];
+    }
     // endUs: when it really ended, if that was before now (-1: now).
     void closeSpan(SpanId id, Status status, std::string error = {}, int64_t endUs = -1);
     void emitToken(const NodeId& node, SpanId span, std::string_view text);
@@ -91,6 +110,8 @@ public:
     void untrackCall(const CallRunner* call);
 
     // A node (or a coordinator's member) has its result.
+    // Every terminal status is decided here: it also settles what can no
+    // longer run because of it (a coordinator's members that never spoke).
     void settle(size_t node, NodeResult result, int64_t endUs = -1);
     void nodeStartedMember(size_t member);
 
@@ -112,10 +133,10 @@ private:
     // Runs queued nodes: their bookkeeping in batches under one hold of the
     // lock, their model calls started after it is released.
     void drain();
-    void execute(size_t node, std::unique_lock<std::mutex>& lock);
-    void runRouter(size_t node, std::unique_lock<std::mutex>& lock);
-    void runExpert(size_t node, std::unique_lock<std::mutex>& lock);
-    void runAggregator(size_t node, std::unique_lock<std::mutex>& lock);
+    void execute(size_t node, RunLock& lock);
+    void runRouter(size_t node, RunLock& lock);
+    void runExpert(size_t node, RunLock& lock);
+    void runAggregator(size_t node, RunLock& lock);
     void maybeStartAggregatorEarly(size_t node, size_t from);
     void onAggregatorDeadline(size_t node);
     void cancelStragglers(size_t aggregator);
@@ -124,6 +145,8 @@ private:
     void cancelNode(size_t node, Status status);
     void finish();
     NodeResult skippedResult() const;
+    // What a member its coordinator never settled ends as, given how the coordinator ended.
+    static NodeResult memberLeftOver(const NodeResult& coordinator);
     std::vector<struct Vote> votesFor(size_t node) const;
     std::vector<size_t> arrivedInEdgeOrder(size_t node) const;
     std::string inputsText(size_t node) const;
@@ -132,10 +155,15 @@ private:
                              std::string_view transcript = {}, int round = 0) const;
     // Prepares the node's model call; drain() starts it once the lock is released.
     void startModelNode(size_t node, std::string system, std::string prompt, std::string salt,
-                        std::function<void(NodeResult, int64_t endUs)> done, std::unique_lock<std::mutex>& lock);
+                        std::function<void(NodeResult, int64_t endUs)> done, RunLock& lock);
+    // The one way events reach observers: none after runFinished, whatever a
+    // late backend reply or timer does.
     template <typename Event>
     void notifyObservers(const Event& event) const
     {
+        assertLocked();
+        if (m_observersClosed)
+            return;
         for (auto* observer : m_options.observers)
             event(*observer);
     }
@@ -150,8 +178,8 @@ private:
     ThreadPool& m_pool;
     TimerService& m_timers;
 
-    mutable std::mutex m_mutex;
-    std::condition_variable m_done;
+    mutable RunMutex m_mutex; // guards everything below
+    std::condition_variable_any m_done;
     Clock::time_point m_start;
     std::vector<NodeState> m_state;
     std::vector<Span> m_spans;
@@ -164,6 +192,7 @@ private:
     size_t m_remaining = 0;
     bool m_started = false;
     bool m_finished = false;
+    bool m_observersClosed = false; // runFinished was sent
     bool m_cancelled = false;
     std::string m_budgetError;
     TimerId m_wallTimer = 0;

@@ -14,7 +14,7 @@
 namespace conclave {
 
 void Run::startModelNode(size_t node, std::string system, std::string prompt, std::string salt,
-                         std::function<void(NodeResult, int64_t)> done, std::unique_lock<std::mutex>& lock)
+                         std::function<void(NodeResult, int64_t)> done, RunLock& lock)
 {
     auto spec = callSpec(node, m_state[node].span, 0, std::move(system), std::move(prompt), std::move(salt));
     auto runner = std::make_shared<CallRunner>(shared_from_this(), std::move(spec),
@@ -40,7 +40,7 @@ void Run::startModelNode(size_t node, std::string system, std::string prompt, st
     (void)lock;
 }
 
-void Run::runExpert(size_t node, std::unique_lock<std::mutex>& lock)
+void Run::runExpert(size_t node, RunLock& lock)
 {
     const auto& pn = m_plan->at(node);
     const auto& ns = m_state[node];
@@ -69,7 +69,7 @@ void Run::runExpert(size_t node, std::unique_lock<std::mutex>& lock)
                    [self, node](NodeResult r, int64_t endUs) { self->settle(node, std::move(r), endUs); }, lock);
 }
 
-void Run::runRouter(size_t node, std::unique_lock<std::mutex>& lock)
+void Run::runRouter(size_t node, RunLock& lock)
 {
     const auto& pn = m_plan->at(node);
     const auto& config = pn.node->config;
@@ -163,7 +163,7 @@ void Run::finishRoute(size_t router, const std::vector<size_t>& chosenEdges, Nod
     settle(router, std::move(result));
 }
 
-void Run::runAggregator(size_t node, std::unique_lock<std::mutex>& lock)
+void Run::runAggregator(size_t node, RunLock& lock)
 {
     const auto& pn = m_plan->at(node);
     const auto& config = pn.node->config;

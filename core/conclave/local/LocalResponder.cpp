@@ -399,6 +399,19 @@ std::string LocalResponder::combine(const ModelRequest& request, double& confide
                       answer.empty() ? "unknown" : answer, confidence);
 }
 
+double ResolvedProfile::worstLatencyMs(std::optional<int64_t> maxTokens) const
+{
+    // The same arithmetic as respond(), at the draws that make a call longest
+    // (either clamp: a profile may put its p95 on either side of its median).
+    const auto most = [](const Distribution& d) { return std::max(lognormal(d, 3.0), lognormal(d, -3.0)); };
+    const auto least = [](const Distribution& d) { return std::min(lognormal(d, 3.0), lognormal(d, -3.0)); };
+    auto tokens = std::max<int64_t>(1, std::llround(most(outputTokens)));
+    if (maxTokens)
+        tokens = std::min(tokens, *maxTokens);
+    const double speed = std::max(1.0, least(tokensPerS));
+    return most(ttftMs) + double(tokens) / speed * 1000.0;
+}
+
 SimulatedCall LocalResponder::respond(const ModelRequest& request) const
 {
     SimulatedCall call;

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 
@@ -24,6 +25,9 @@ struct ResolvedProfile {
     double failureRate = 0;
 
     double skill(std::string_view domain) const;
+    // The longest a successful call can take, in simulated milliseconds: every
+    // draw at its clamp (3 standard deviations), the reply capped at maxTokens.
+    double worstLatencyMs(std::optional<int64_t> maxTokens = std::nullopt) const;
 };
 
 // What a simulated call will do: its reply, and when its first token and its

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <deque>
 #include <map>
+#include <set>
 
 namespace conclave {
 
@@ -99,8 +100,8 @@ std::optional<std::string> ConnectionRules::refusal(const Team& team, const Node
     if (to->kind == NodeKind::Output &&
         hasEdge(team, [&](const Edge& e) { return !e.isMember() && e.to == toId && !(e.from == fromId); }))
         return "an output node takes exactly one incoming edge; " + quoted(toId) + " already has one";
-    // A router may reach one target under several route labels; anything else once.
-    if (from->kind != NodeKind::Router &&
+    // A labelling router may reach one target under several route labels; anything else once.
+    if (!needsRouteLabel(*from) &&
         hasEdge(team, [&](const Edge& e) { return !e.isMember() && e.from == fromId && e.to == toId; }))
         return "there is already an edge from " + quoted(fromId) + " to " + quoted(toId);
     const auto back = path(team, toId, fromId);
@@ -111,6 +112,24 @@ std::optional<std::string> ConnectionRules::refusal(const Team& team, const Node
         return "the edge would make a cycle: " + text + toId.str();
     }
     return std::nullopt;
+}
+
+bool ConnectionRules::needsRouteLabel(const Node& from)
+{
+    return from.kind == NodeKind::Router && from.config.routerStrategy != RouterStrategy::All;
+}
+
+std::string ConnectionRules::newRouteLabel(const Team& team, const NodeId& from, const NodeId& to)
+{
+    std::set<std::string> used;
+    for (const auto& e : team.edges) {
+        if (e.from == from && e.when)
+            used.insert(*e.when);
+    }
+    std::string label = to.str();
+    for (int n = 2; used.contains(label); ++n)
+        label = to.str() + '_' + std::to_string(n);
+    return label;
 }
 
 } // namespace conclave

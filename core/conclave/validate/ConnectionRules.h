@@ -19,6 +19,15 @@ public:
     // The ids on a shortest path from `from` to `to` over ordinary edges (both
     // ends included), or empty when there is none.
     static std::vector<NodeId> path(const Team& team, const NodeId& from, const NodeId& to);
+
+    // Whether the ordinary edges out of `from` need a route label (when): a
+    // router chooses among its edges by label, except a broadcast (`all`) router,
+    // which fires them all. A router without a strategy yet counts as choosing.
+    static bool needsRouteLabel(const Node& from);
+
+    // The route label an editor gives a new edge from router `from` to `to`: the
+    // target's id, made unique among the labels already on `from`'s edges.
+    static std::string newRouteLabel(const Team& team, const NodeId& from, const NodeId& to);
 };
 
 } // namespace conclave

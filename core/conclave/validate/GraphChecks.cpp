@@ -1,6 +1,7 @@
 #include "conclave/validate/FieldChecks.h"
 
 #include "conclave/io/JsonText.h"
+#include "conclave/validate/ConnectionRules.h"
 
 #include <algorithm>
 #include <map>
@@ -114,7 +115,8 @@ private:
     void checkEdges()
     {
         // What makes two edges the same: a member edge differs from an ordinary one, and a
-        // router's edges to one target under different labels are different routes.
+        // router's edges to one target under different labels are different routes, unless
+        // the router broadcasts: then every edge fires and its labels choose nothing.
         using EdgeKey = std::tuple<size_t, size_t, bool, std::optional<std::string>>;
         std::set<EdgeKey> seen;
         for (size_t e = 0; e < m_team.edges.size(); ++e) {
@@ -130,16 +132,19 @@ private:
             const size_t f = from->second;
             const size_t t = to->second;
             const bool routed = !edge.isMember() && node(f).kind == NodeKind::Router;
-            if (!seen.emplace(f, t, edge.isMember(), routed ? edge.when : std::nullopt).second) {
+            const bool labelled = routed && ConnectionRules::needsRouteLabel(node(f));
+            if (!seen.emplace(f, t, edge.isMember(), labelled ? edge.when : std::nullopt).second) {
                 m_sink.warning(edgePointer(e), "duplicate edge from " + quoted(edge.from) + " to " + quoted(edge.to),
                                {}, e);
                 continue;
             }
-            if (routed) {
+            // A broadcast router's edge may carry a label or not: it only names the route in the
+            // router's answer, and it is kept for when the strategy changes to one that chooses.
+            if (labelled) {
                 if (!edge.when || edge.when->empty())
                     m_sink.error(childPointer(edgePointer(e), "when"),
                                  "an edge from router " + quoted(edge.from) + " needs a route label (when)", {}, e);
-            } else if (edge.when) {
+            } else if (edge.when && !routed) {
                 m_sink.warning(childPointer(edgePointer(e), "when"),
                                "only edges from a router carry a route label; it is ignored", {}, e);
             }
@@ -270,7 +275,8 @@ private:
         const auto pointer = nodePointer(i);
         std::set<std::string> labels;
         for (const auto& [to, e] : m_out[i]) {
-            if (m_team.edges[e].when)
+            // An empty label is already reported with its edge.
+            if (m_team.edges[e].when && !m_team.edges[e].when->empty())
                 labels.insert(*m_team.edges[e].when);
         }
         const auto& c = n.config;

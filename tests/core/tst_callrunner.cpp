@@ -1,0 +1,73 @@
+// CallRunner: a late launch of one attempt never takes the place of the next.
+#include <QtTest>
+
+#include "support/EngineTestKit.h"
+#include "support/ScriptedBackend.h"
+
+using namespace enginetest;
+
+namespace {
+
+// One expert on the scripted backend: a 2 s timeout, one retry.
+std::shared_ptr<const RunPlan> oneExpertPlan()
+{
+    json doc{{"conclave", 1}, {"name", "scripted"}};
+    doc["backends"]["scripted"] = json{{"kind", "local-moe"}, {"time_scale", 1}};
+    doc["defaults"] = json{{"backend", "scripted"}, {"timeout_ms", 2000}, {"retries", 1}};
+    doc["nodes"] =
+        json::array({json{{"id", "in"}, {"kind", "input"}}, json{{"id", "e"}, {"kind", "expert"}, {"model", "m"}},
+                     json{{"id", "out"}, {"kind", "output"}}});
+    doc["edges"] = json::array({json{{"from", "in"}, {"to", "e"}}, json{{"from", "e"}, {"to", "out"}}});
+    auto loaded = teamFromJson(doc);
+    if (!loaded.team)
+        return nullptr;
+    std::string error;
+    return RunPlan::make(*loaded.team, error);
+}
+
+} // namespace
+
+class TestCallRunner : public QObject {
+    Q_OBJECT
+
+private slots:
+    void aLateLaunchCannotOverwriteTheNextAttemptsId()
+    {
+        const auto plan = oneExpertPlan();
+        QVERIFY(plan);
+        ThreadPool pool(3);
+        TimerService timers(pool);
+        auto backend = std::make_shared<ScriptedBackend>();
+        // Attempt 1's start() does not return until attempt 2 has been launched:
+        // its id becomes known only after it timed out and was retried.
+        backend->holdAttempt(1);
+        RunOptions options;
+        options.input = "hello";
+        auto run = std::make_shared<Run>(
+            plan, options, std::map<BackendName, std::shared_ptr<ModelBackend>>{{BackendName("scripted"), backend}},
+            GateScorer{}, pool, timers);
+        run->start();
+        QVERIFY(backend->waitUntil([&] { return backend->startedCount() == 2; }, 10s));
+        backend->release();
+        // The late id of attempt 1 is cancelled at once: its attempt was given up.
+        QVERIFY(backend->waitUntil([&] { return backend->cancelledCount() == 1; }, 10s));
+        const auto started = backend->started();
+        QCOMPARE(started.size(), size_t(2));
+        QCOMPARE(started[0].second, 1);
+        QCOMPARE(started[1].second, 2);
+        const CallId first = started[0].first;
+        const CallId second = started[1].first;
+        QCOMPARE(backend->cancelled(), std::vector<CallId>{first});
+
+        // Cancelling the run reaches attempt 2 at the backend, by its own id.
+        run->cancel();
+        QVERIFY(backend->waitUntil([&] { return backend->cancelledCount() == 2; }, 10s));
+        QCOMPARE(backend->cancelled(), (std::vector<CallId>{first, second}));
+        const auto result = run->wait();
+        QCOMPARE(statusOf(result, "e"), QStringLiteral("cancelled"));
+        QCOMPARE(attempts(result, "e"), QStringLiteral("1:m:timeout 2:m:cancelled"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCallRunner)
+#include "tst_callrunner.moc"

@@ -1,0 +1,326 @@
+// Every run ends, on thousands of generated teams: a RapidCheck property over
+// batches of generated teams (tests/support/TeamGenerator.h), each run checked
+// against the engine's invariants (tests/support/RunInvariants.h) and against
+// its stored copy. A failing batch is shrunk to one small team, printed as a
+// team file with its seed, input and cancellation time, ready for
+// `conclave run` and for tests/data/generated/.
+//
+// CONCLAVE_GEN_SEED=N explores other seeds; CONCLAVE_GEN_RUNS=N changes how many runs.
+#include <QtTest>
+
+#include "support/EngineTestKit.h"
+#include "support/RunInvariants.h"
+#include "support/TeamGenerator.h"
+
+#include "conclave/io/TeamJson.h"
+#include "conclave/store/RunStore.h"
+
+#include <QTemporaryDir>
+
+#include <rapidcheck.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <sstream>
+
+using namespace enginetest;
+using teamgen::GeneratedCase;
+
+namespace {
+
+#if defined(__SANITIZE_THREAD__)
+constexpr int kTargetRuns = 1000;
+#elif defined(__SANITIZE_ADDRESS__)
+constexpr int kTargetRuns = 2000;
+#else
+constexpr int kTargetRuns = 10000;
+#endif
+constexpr int kBatch = 40; // cases started at once, at most
+constexpr uint64_t kSeed = 20261201;
+constexpr int kShrinkSeconds = 240;
+
+int envInt(const char* name, int fallback)
+{
+    const char* v = std::getenv(name);
+    return v && *v ? std::atoi(v) : fallback;
+}
+
+} // namespace
+
+class TestGeneratedTeams : public QObject {
+    Q_OBJECT
+
+    EngineHarness m_h;
+    QTemporaryDir m_dir;
+    std::unique_ptr<RunStore> m_store;
+    std::unique_ptr<RunQueries> m_reader;
+    std::atomic<int> m_passedRuns{0};
+    std::atomic<int> m_runs{0};
+    std::atomic<int> m_timingFree{0};
+    std::atomic<int> m_cancelled{0};
+    // The case of the last failure, and when the first failure was seen:
+    // shrinking stops after kShrinkSeconds, keeping the smallest failing team found by then.
+    std::optional<GeneratedCase> m_failed;
+    std::optional<std::chrono::steady_clock::time_point> m_firstFailure;
+
+    struct Trial {
+        const GeneratedCase* c = nullptr;
+        size_t index = 0; // in the batch
+        std::shared_ptr<const RunPlan> plan;
+        invariants::EventLog log;
+        std::unique_ptr<RunRecorder> recorder;
+        std::shared_ptr<Run> run;
+        RunResult result;
+        double watchdogMs = 0;
+        bool ended = false;
+    };
+
+    // Runs one batch at once; the broken invariants of the first bad case, or empty.
+    std::string runBatch(const std::vector<GeneratedCase>& batch)
+    {
+        struct Prepared {
+            Team team;
+            std::shared_ptr<const RunPlan> plan;
+            double watchdogMs = 0;
+        };
+        // Everything is loaded before anything starts, so a bad case leaves no run behind.
+        std::vector<Prepared> prepared;
+        for (size_t i = 0; i < batch.size(); ++i) {
+            auto loaded = teamFromJson(batch[i].team);
+            if (!loaded.team) {
+                std::string why;
+                for (const auto& p : loaded.problems)
+                    why += p.message + "; ";
+                m_failed = batch[i];
+                return "case " + std::to_string(i) + ": the generated team does not load: " + why;
+            }
+            std::string error;
+            auto plan = RunPlan::make(*loaded.team, error);
+            if (!plan) {
+                m_failed = batch[i];
+                return "case " + std::to_string(i) + ": " + error;
+            }
+            const auto& block = loaded.team->backends.begin()->second;
+            const auto profiles = LocalResponder::resolve(m_h.engine().resources().localModels,
+                                                          block.models.value_or(std::map<std::string, ModelProfile>{}));
+            const double worst = invariants::worstPathMs(*plan, profiles);
+            prepared.push_back(
+                {std::move(*loaded.team), std::move(plan), std::max(5000.0, 50.0 * worst * teamgen::kTimeScale)});
+        }
+        std::vector<std::unique_ptr<Trial>> trials;
+        std::string failure;
+        for (size_t i = 0; i < batch.size() && failure.empty(); ++i) {
+            const auto& c = batch[i];
+            // A timing-free case runs twice, side by side, and both must agree.
+            for (int copy = 0; copy < (c.timingFree ? 2 : 1); ++copy) {
+                auto t = std::make_unique<Trial>();
+                t->c = &c;
+                t->index = i;
+                t->plan = prepared[i].plan;
+                t->watchdogMs = prepared[i].watchdogMs;
+                std::string error;
+                t->recorder = m_store->record(prepared[i].team, error);
+                if (!t->recorder) {
+                    failure = "the store refuses the run: " + error;
+                    break;
+                }
+                auto started = m_h.engine().start(prepared[i].team, c.input, c.seed, {t->recorder.get(), &t->log});
+                if (!started.run) {
+                    m_failed = c;
+                    failure = "case " + std::to_string(i) + ": the generated team does not start: " + started.error;
+                    break;
+                }
+                t->run = started.run;
+                trials.push_back(std::move(t));
+            }
+        }
+        const auto begin = std::chrono::steady_clock::now();
+        // Cancellations in time order, from this thread.
+        std::vector<Trial*> toCancel;
+        for (auto& t : trials) {
+            if (t->c->cancelAtMs)
+                toCancel.push_back(t.get());
+        }
+        std::sort(toCancel.begin(), toCancel.end(),
+                  [](const Trial* a, const Trial* b) { return *a->c->cancelAtMs < *b->c->cancelAtMs; });
+        for (Trial* t : toCancel) {
+            std::this_thread::sleep_until(
+                begin + std::chrono::microseconds(int64_t(*t->c->cancelAtMs * teamgen::kTimeScale * 1000.0)));
+            t->run->cancel();
+        }
+        for (auto& t : trials) {
+            const auto limit = begin + std::chrono::microseconds(int64_t(t->watchdogMs * 1000.0));
+            const auto left =
+                std::chrono::duration_cast<std::chrono::milliseconds>(limit - std::chrono::steady_clock::now());
+            t->ended = t->run->waitFor(std::max(left, std::chrono::milliseconds(0)));
+            if (!t->ended) {
+                if (failure.empty()) {
+                    m_failed = *t->c;
+                    failure = "case " + std::to_string(t->index) + ": the run did not end within " +
+                              std::to_string(int64_t(t->watchdogMs)) + " ms (50 x its longest possible path)";
+                }
+                t->run->cancel();
+                if (!t->run->waitFor(10s)) {
+                    // Not even a cancel ends it: say which team, then stop rather than hang ctest.
+                    std::ostringstream os;
+                    teamgen::showValue(*t->c, os);
+                    std::fprintf(stderr, "%s\nand cancelling it did not end it either:\n%s\n", failure.c_str(),
+                                 os.str().c_str());
+                    std::fflush(stderr);
+                    std::_Exit(3);
+                }
+            }
+            t->result = t->run->wait();
+        }
+        m_runs += int(trials.size());
+        if (!failure.empty())
+            return failure;
+
+        m_store->flush();
+        std::map<size_t, std::string> firstOutcome;
+        for (auto& t : trials) {
+            auto broken = invariants::check(*t->plan, t->result, t->log);
+            std::string error;
+            const auto stored = m_reader->load(t->recorder->id(), false, error);
+            if (!stored)
+                broken.push_back("the stored run does not load: " + error);
+            else {
+                const auto more = invariants::checkStored(t->result, *stored);
+                broken.insert(broken.end(), more.begin(), more.end());
+            }
+            if (t->c->timingFree) {
+                const auto outcome = invariants::outcome(t->result);
+                const auto [it, first] = firstOutcome.emplace(t->index, outcome);
+                if (!first && it->second != outcome)
+                    broken.push_back("two runs of one timing-free case differ:\n" + it->second + "--- and ---\n" +
+                                     outcome);
+            }
+            if (!broken.empty()) {
+                std::string out =
+                    "case " + std::to_string(t->index) + " (" + std::string(toString(t->result.status)) + "):";
+                for (const auto& b : broken)
+                    out += "\n  - " + b;
+                m_failed = *t->c;
+                return out;
+            }
+        }
+        m_passedRuns += int(trials.size());
+        for (const auto& c : batch) {
+            m_timingFree += c.timingFree ? 1 : 0;
+            m_cancelled += c.cancelAtMs ? 1 : 0;
+        }
+        return {};
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_h.init());
+        QVERIFY(m_dir.isValid());
+        auto opened = RunStore::open(m_dir.filePath(QStringLiteral("generated.sqlite")).toStdString());
+        QVERIFY2(opened.store, opened.error.c_str());
+        m_store = std::move(opened.store);
+        std::string error;
+        m_reader = m_store->reader(error);
+        QVERIFY2(m_reader, error.c_str());
+    }
+
+    void everyRunEndsAndKeepsItsInvariants()
+    {
+        const int target = envInt("CONCLAVE_GEN_RUNS", kTargetRuns);
+        const uint64_t seed = uint64_t(envInt("CONCLAVE_GEN_SEED", int(kSeed)));
+        const auto begin = std::chrono::steady_clock::now();
+        int rounds = 0;
+        while (m_passedRuns < target) {
+            rc::detail::TestParams params;
+            params.seed = seed + uint64_t(rounds++);
+            params.maxSuccess = 50;
+            params.maxSize = 100;
+            rc::detail::TestMetadata metadata;
+            metadata.id = "generated teams";
+            metadata.description = "every generated run ends and keeps the engine's invariants";
+            const auto result = rc::detail::checkTestable(
+                [this] {
+                    const auto batch = *rc::gen::resize(kBatch, rc::gen::container<std::vector<GeneratedCase>>(
+                                                                    rc::gen::resize(100, teamgen::generatedCase())));
+                    if (m_firstFailure &&
+                        std::chrono::steady_clock::now() - *m_firstFailure > std::chrono::seconds(kShrinkSeconds))
+                        return; // enough shrinking: what failed last is small enough to read
+                    const auto broken = runBatch(batch);
+                    if (broken.empty())
+                        return;
+                    if (!m_firstFailure) {
+                        // Said at once, in case shrinking is cut short.
+                        m_firstFailure = std::chrono::steady_clock::now();
+                        std::ostringstream os;
+                        teamgen::showValue(*m_failed, os);
+                        std::fprintf(stderr, "A generated run broke an invariant (shrinking it next):\n%s\n%s\n",
+                                     broken.c_str(), os.str().c_str());
+                    }
+                    RC_FAIL(broken);
+                },
+                metadata, params);
+            if (!result.template is<rc::detail::SuccessResult>() || m_firstFailure) {
+                std::ostringstream os;
+                rc::detail::printResultMessage(result, os);
+                if (m_failed) {
+                    os << "\nThe smallest failing case found, as a team file for `conclave run FILE --input INPUT "
+                          "--seed SEED` (a timing-dependent failure may need its cancellation time too):\n";
+                    teamgen::showValue(*m_failed, os);
+                }
+                QFAIL(("RapidCheck seed " + std::to_string(params.seed) + ":\n" + os.str()).c_str());
+            }
+        }
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+        qInfo("%d generated runs passed (%d timing-free cases run twice, %d cancelled) in %.1f s, %d RapidCheck rounds",
+              m_passedRuns.load(), m_timingFree.load(), m_cancelled.load(), seconds, rounds);
+        QVERIFY(m_passedRuns >= target);
+    }
+
+    // Shrunk cases the generator found, kept as fixed teams (tests/data/generated).
+    void regressions_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("input");
+        QTest::addColumn<int>("seed");
+        QTest::addColumn<QString>("outcome");
+        // A debate behind an llm router's untaken route: its member was never settled.
+        QTest::newRow("meeting behind an untaken route")
+            << "meeting-behind-an-untaken-route.team.json"
+            << "Write a haiku about the sea." << 223
+            << "in=ok r1=ok e3=ok a2=ok c4=skipped e5=skipped e6=skipped out=ok";
+    }
+    void regressions()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, input);
+        QFETCH(int, seed);
+        QFETCH(QString, outcome);
+        GeneratedCase c;
+        c.team = json::parse(readFile(QStringLiteral(CONCLAVE_TEST_DATA "/generated/") + file));
+        c.input = input.toStdString();
+        c.seed = uint64_t(seed);
+        c.timingFree = false;
+        const std::vector<GeneratedCase> batch{c};
+        const auto broken = runBatch(batch);
+        QVERIFY2(broken.empty(), broken.c_str());
+        auto loaded = teamFromJson(c.team);
+        QVERIFY(loaded.team);
+        const auto result = m_h.run(*loaded.team, c.input, c.seed);
+        QStringList nodes;
+        for (const auto& n : loaded.team->nodes)
+            nodes << q(n.id.str());
+        QCOMPARE(statuses(result, nodes), outcome);
+    }
+
+    void cleanupTestCase()
+    {
+        m_reader.reset();
+        m_h.reset();
+        m_store.reset();
+    }
+};
+
+QTEST_GUILESS_MAIN(TestGeneratedTeams)
+#include "tst_generatedteams.moc"

@@ -1,0 +1,65 @@
+// Run: what the scheduler guarantees its observers, whatever reaches it late.
+#include <QtTest>
+
+#include "support/EngineTestKit.h"
+#include "support/RunInvariants.h"
+#include "support/ScriptedBackend.h"
+
+using namespace enginetest;
+
+class TestRun : public QObject {
+    Q_OBJECT
+
+private slots:
+    void noEventReachesTheObserversAfterRunFinished()
+    {
+        json doc{{"conclave", 1}, {"name", "scripted"}};
+        doc["backends"]["scripted"] = json{{"kind", "local-moe"}, {"time_scale", 1}};
+        doc["defaults"] = json{{"backend", "scripted"}, {"timeout_ms", 30000}, {"retries", 0}};
+        doc["nodes"] =
+            json::array({json{{"id", "in"}, {"kind", "input"}}, json{{"id", "e"}, {"kind", "expert"}, {"model", "m"}},
+                         json{{"id", "out"}, {"kind", "output"}}});
+        doc["edges"] = json::array({json{{"from", "in"}, {"to", "e"}}, json{{"from", "e"}, {"to", "out"}}});
+        auto loaded = teamFromJson(doc);
+        QVERIFY(loaded.team);
+        std::string error;
+        const auto plan = RunPlan::make(*loaded.team, error);
+        QVERIFY2(plan, error.c_str());
+
+        ThreadPool pool(2);
+        TimerService timers(pool);
+        auto backend = std::make_shared<ScriptedBackend>();
+        invariants::EventLog log;
+        RunOptions options;
+        options.input = "hello";
+        options.observers = {&log};
+        auto run = std::make_shared<Run>(
+            plan, options, std::map<BackendName, std::shared_ptr<ModelBackend>>{{BackendName("scripted"), backend}},
+            GateScorer{}, pool, timers);
+        run->start();
+        QVERIFY(backend->waitUntil([&] { return backend->startedCount() == 1; }, 10s));
+        backend->reply(backend->started()[0].first, "Hello.\nAnswer: hello\nConfidence: 0.9");
+        const auto result = run->wait();
+        QCOMPARE(q(toString(result.status)), QStringLiteral("ok"));
+        QCOMPARE(log.runsFinished(), 1);
+
+        // What a late callback would do: open, stream into and close a span, settle a node.
+        {
+            auto lock = run->lock();
+            const SpanId late = run->openSpan(SpanKind::Attempt, NodeId("e"), 0, "late", 0, 2, "m");
+            run->emitToken(NodeId("e"), late, "late text");
+            run->closeSpan(late, Status::Ok);
+            NodeResult r;
+            r.status = Status::Failed;
+            run->settle(1, r);
+        }
+        QCOMPARE(log.afterEnd(), std::vector<std::string>{});
+        QCOMPARE(log.runsFinished(), 1);
+        // The result the run returned is the one it finished with.
+        QCOMPARE(run->wait().spans.size(), result.spans.size());
+        QCOMPARE(statusOf(run->wait(), "e"), QStringLiteral("ok"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRun)
+#include "tst_run.moc"

@@ -1,0 +1,299 @@
+#pragma once
+// What every run must satisfy, whatever its team: checked on generated teams
+// by tst_generatedteams and usable by any engine suite. Each check returns the
+// broken invariants as sentences (empty when the run is sound).
+
+#include "conclave/engine/CallRunner.h"
+#include "conclave/engine/RunObserver.h"
+#include "conclave/engine/RunPlan.h"
+#include "conclave/local/LocalResponder.h"
+#include "conclave/store/StoredRun.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace invariants {
+
+using namespace conclave;
+
+// Records what the observers of one run were told, and anything told after the end.
+class EventLog : public RunObserver {
+public:
+    void runStarted(std::string_view, uint64_t) override { event("runStarted"); }
+    void nodeQueued(const NodeId&, int64_t) override { event("nodeQueued"); }
+    void spanStarted(const Span& span) override
+    {
+        event("spanStarted");
+        std::lock_guard lock(m_mutex);
+        ++m_spansStarted[span.node.str()];
+    }
+    void nodeToken(const NodeId&, SpanId, std::string_view, int64_t) override { event("nodeToken"); }
+    void spanFinished(const Span&) override { event("spanFinished"); }
+    void nodeFinished(const NodeId& node, const NodeResult&, int64_t) override
+    {
+        event("nodeFinished");
+        std::lock_guard lock(m_mutex);
+        ++m_nodeFinished[node.str()];
+    }
+    void runFinished(const RunResult&) override
+    {
+        event("runFinished");
+        std::lock_guard lock(m_mutex);
+        ++m_runsFinished;
+    }
+
+    int runsFinished() const
+    {
+        std::lock_guard lock(m_mutex);
+        return m_runsFinished;
+    }
+    std::vector<std::string> afterEnd() const
+    {
+        std::lock_guard lock(m_mutex);
+        return m_afterEnd;
+    }
+    std::map<std::string, int> nodeFinished() const
+    {
+        std::lock_guard lock(m_mutex);
+        return m_nodeFinished;
+    }
+
+private:
+    void event(const char* name)
+    {
+        std::lock_guard lock(m_mutex);
+        if (m_runsFinished > 0)
+            m_afterEnd.push_back(name);
+    }
+
+    mutable std::mutex m_mutex;
+    int m_runsFinished = 0;
+    std::vector<std::string> m_afterEnd;
+    std::map<std::string, int> m_nodeFinished;
+    std::map<std::string, int> m_spansStarted;
+};
+
+inline bool isTerminal(Status s)
+{
+    return s == Status::Ok || s == Status::Failed || s == Status::Timeout || s == Status::Cancelled ||
+           s == Status::Skipped || s == Status::BudgetExhausted;
+}
+
+// Nodes, spans, statuses and what the observers saw.
+inline std::vector<std::string> check(const RunPlan& plan, const RunResult& r, const EventLog& log)
+{
+    std::vector<std::string> broken;
+    const auto say = [&](std::string s) { broken.push_back(std::move(s)); };
+    if (log.runsFinished() != 1)
+        say("runFinished reached the observers " + std::to_string(log.runsFinished()) + " times");
+    for (const auto& e : log.afterEnd())
+        say("the observers were told " + e + " after runFinished");
+    if (r.status == RunStatus::Running)
+        say("the run ended as running");
+
+    const auto finished = log.nodeFinished();
+    for (const auto& pn : plan.nodes()) {
+        const auto& id = pn.node->id.str();
+        const auto it = r.results.find(pn.node->id);
+        if (it == r.results.end() || !isTerminal(it->second.status))
+            say("node " + id + " has no terminal status (" +
+                (it == r.results.end() ? std::string("missing") : std::string(toString(it->second.status))) + ")");
+        const auto f = finished.find(id);
+        const int times = f == finished.end() ? 0 : f->second;
+        if (times != 1)
+            say("node " + id + " finished " + std::to_string(times) + " times");
+    }
+
+    // Spans: closed, inside their parents, one node span per execution, attempts from 1.
+    std::map<std::string, int> topLevel;
+    std::map<SpanId, std::vector<const Span*>> attemptsUnder;
+    for (const auto& s : r.spans) {
+        const std::string where = "span " + std::to_string(s.id) + " (" + s.node.str() + " " + s.name + ")";
+        if (s.endUs < 0 || !isTerminal(s.status))
+            say(where + " never ended");
+        else if (s.endUs < s.startUs)
+            say(where + " ends before it starts");
+        if (s.parent > 0) {
+            if (s.parent >= s.id) {
+                say(where + " has parent " + std::to_string(s.parent) + " that is not earlier");
+                continue;
+            }
+            const auto& p = r.spans[s.parent - 1];
+            if (s.startUs < p.startUs || (p.endUs >= 0 && s.endUs > p.endUs))
+                say(where + " [" + std::to_string(s.startUs) + ", " + std::to_string(s.endUs) +
+                    "] lies outside its parent " + p.name + " [" + std::to_string(p.startUs) + ", " +
+                    std::to_string(p.endUs) + "]");
+        }
+        if (s.kind == SpanKind::Node && s.parent == 0)
+            ++topLevel[s.node.str()];
+        if (s.kind == SpanKind::Node && s.parent > 0) {
+            const auto& p = r.spans[s.parent - 1];
+            const auto index = plan.indexOf(s.node);
+            const bool member = index && plan.at(*index).coordinator;
+            if (!member || p.kind != SpanKind::Round || p.round != s.round)
+                say(where + " is a nested node span that is not a member's span in its round");
+        }
+        if (s.kind == SpanKind::Attempt)
+            attemptsUnder[s.parent].push_back(&s);
+    }
+    for (const auto& pn : plan.nodes()) {
+        const auto& id = pn.node->id.str();
+        const int spans = topLevel.count(id) ? topLevel[id] : 0;
+        if (pn.coordinator && spans > 0)
+            say("member " + id + " has a node span of its own outside its coordinator");
+        if (!pn.coordinator && spans > 1)
+            say("node " + id + " ran " + std::to_string(spans) + " times");
+        const auto it = r.results.find(pn.node->id);
+        if (!pn.coordinator && spans == 0 && it != r.results.end() && it->second.status == Status::Ok)
+            say("node " + id + " is ok without having run");
+    }
+    for (const auto& [parent, list] : attemptsUnder) {
+        // One call's attempts hang under one parent, except a decompose member's parallel subtasks.
+        std::map<std::string, int> next;
+        for (const Span* s : list) {
+            if (s->attempt < 1)
+                say("attempt span " + std::to_string(s->id) + " is numbered " + std::to_string(s->attempt));
+        }
+        if (!list.empty() && list.front()->attempt != 1)
+            say("the first attempt under span " + std::to_string(parent) + " is numbered " +
+                std::to_string(list.front()->attempt));
+    }
+
+    // The status says whether there is an answer.
+    const bool answered = r.output.ok();
+    if (answered && r.status == RunStatus::Failed)
+        say("the output has an answer but the run is failed");
+    if (!answered && (r.status == RunStatus::Ok || r.status == RunStatus::Partial))
+        say(std::string("the output has no answer but the run is ") + std::string(toString(r.status)));
+    return broken;
+}
+
+// The stored copy equals the run the engine returned.
+inline std::vector<std::string> checkStored(const RunResult& r, const StoredRun& stored)
+{
+    std::vector<std::string> broken;
+    if (stored.summary.status != r.status)
+        broken.push_back("stored status " + std::string(toString(stored.summary.status)) + ", engine " +
+                         std::string(toString(r.status)));
+    if (stored.summary.tokensIn != r.tokensIn || stored.summary.tokensOut != r.tokensOut ||
+        stored.summary.calls != r.calls)
+        broken.push_back("stored totals differ from the engine's");
+    if (stored.spans.size() != r.spans.size()) {
+        broken.push_back("stored " + std::to_string(stored.spans.size()) + " spans, engine " +
+                         std::to_string(r.spans.size()));
+        return broken;
+    }
+    for (size_t i = 0; i < r.spans.size(); ++i) {
+        const auto& a = r.spans[i];
+        const auto& b = stored.spans[i];
+        if (a.id != b.id || a.parent != b.parent || a.node != b.node || a.kind != b.kind || a.name != b.name ||
+            a.startUs != b.startUs || a.endUs != b.endUs || a.status != b.status || a.attempt != b.attempt ||
+            a.round != b.round || a.model != b.model || a.tokensIn != b.tokensIn || a.tokensOut != b.tokensOut)
+            broken.push_back("stored span " + std::to_string(a.id) + " (" + a.node.str() + " " + a.name +
+                             ") differs from the engine's");
+    }
+    for (const auto& node : stored.nodes) {
+        const auto it = r.results.find(node.node);
+        if (it == r.results.end() || it->second.status != node.result.status || it->second.answer != node.result.answer)
+            broken.push_back("stored result of " + node.node.str() + " differs from the engine's");
+    }
+    if (stored.nodes.size() != r.results.size())
+        broken.push_back("stored " + std::to_string(stored.nodes.size()) + " node results, engine " +
+                         std::to_string(r.results.size()));
+    return broken;
+}
+
+// What two runs of one timing-free case must share: statuses, answers, tokens and costs.
+inline std::string outcome(const RunResult& r)
+{
+    std::string out = std::string(toString(r.status)) + " calls " + std::to_string(r.calls) + "\n";
+    char cost[48];
+    for (const auto& [id, result] : r.results) {
+        std::snprintf(cost, sizeof cost, "%.12g", result.costUsd);
+        out += id.str() + " " + std::string(toString(result.status)) + " [" + result.answer + "] " +
+               std::to_string(result.tokensIn) + "/" + std::to_string(result.tokensOut) + " $" + cost + "\n";
+    }
+    return out;
+}
+
+// The longest the team can take, in simulated milliseconds: the longest path
+// through it, each call at its worst (every attempt to its timeout or to the
+// slowest reply its model can give, with the longest backoffs, then the
+// fallback the same way), each meeting at its largest number of turns.
+inline double worstPathMs(const RunPlan& plan, const std::map<std::string, ResolvedProfile>& profiles)
+{
+    const auto callWorst = [&](const CallSettings& c) {
+        double total = 0;
+        std::vector<std::string> models{c.model};
+        if (c.fallbackModel)
+            models.push_back(*c.fallbackModel);
+        for (const auto& m : models) {
+            const auto it = profiles.find(m);
+            const double reply =
+                it == profiles.end() ? double(c.timeoutMs) : it->second.worstLatencyMs(c.params.maxTokens);
+            total += double(c.retries + 1) * std::min(double(c.timeoutMs), reply);
+            for (int a = 1; a <= c.retries; ++a)
+                total += CallRunner::backoffMs(a, 1.0, std::nullopt);
+        }
+        return total;
+    };
+    std::vector<double> own(plan.size(), 0.0);
+    for (size_t i = 0; i < plan.size(); ++i) {
+        const auto& pn = plan.at(i);
+        const auto& config = pn.node->config;
+        if (pn.coordinator)
+            continue; // counted in its coordinator
+        if (pn.node->kind == NodeKind::Coordinator) {
+            double sum = 0, longest = 0;
+            for (const size_t m : pn.members) {
+                const double w = plan.at(m).call ? callWorst(*plan.at(m).call) : 0;
+                sum += w;
+                longest = std::max(longest, w);
+            }
+            const double rounds = double(config.maxRounds.value_or(3));
+            const double planCall = pn.call ? callWorst(*pn.call) : 0;
+            switch (config.mode.value_or(CoordinatorMode::RoundRobin)) {
+            case CoordinatorMode::RoundRobin:
+                own[i] = rounds * sum;
+                break;
+            case CoordinatorMode::Debate:
+                own[i] = rounds * longest;
+                break;
+            case CoordinatorMode::Cascade:
+                own[i] = sum;
+                break;
+            case CoordinatorMode::Decompose:
+                own[i] = 2 * planCall + sum;
+                break;
+            }
+            continue;
+        }
+        if (pn.call &&
+            (pn.node->kind == NodeKind::Expert ||
+             (pn.node->kind == NodeKind::Router && config.routerStrategy == RouterStrategy::Llm) ||
+             (pn.node->kind == NodeKind::Aggregator && config.aggregatorStrategy == AggregatorStrategy::Synthesize)))
+            own[i] = callWorst(*pn.call);
+    }
+    // Longest path by relaxation in rounds: the team is acyclic, so size() rounds suffice.
+    std::vector<double> best(own);
+    for (size_t round = 0; round < plan.size(); ++round) {
+        bool changed = false;
+        for (size_t i = 0; i < plan.size(); ++i) {
+            for (const auto& [to, e] : plan.at(i).out) {
+                if (best[i] + own[to] > best[to]) {
+                    best[to] = best[i] + own[to];
+                    changed = true;
+                }
+            }
+        }
+        if (!changed)
+            break;
+    }
+    return *std::max_element(best.begin(), best.end());
+}
+
+} // namespace invariants

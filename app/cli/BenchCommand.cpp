@@ -1,8 +1,9 @@
 #include "Commands.h"
 #include "FanOutBreakdown.h"
 
+#include "conclave/analysis/Quantile.h"
 #include "conclave/bench/BenchTeams.h"
-#include "conclave/engine/Engine.h"
+#include "conclave/session/Engine.h"
 
 #include <algorithm>
 #include <chrono>
@@ -32,13 +33,6 @@ double peakRssMb()
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
     return double(usage.ru_maxrss) / 1024.0;
-}
-
-double median(std::vector<double> values)
-{
-    std::sort(values.begin(), values.end());
-    const size_t n = values.size();
-    return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
 }
 
 struct Measured {
@@ -88,9 +82,9 @@ void fanOut(const CliContext& context, Engine& engine, const BenchArgs& args)
             threads = std::max(threads, m.threads);
             breakdown = fanOutBreakdown(m.result);
         }
-        context.out << std::setw(7) << n << std::setw(12) << fixed(median(walls), 1) << std::setw(12)
-                    << fixed(median(crits), 1) << std::setw(13) << fixed(median(ratios), 3) << std::setw(10) << threads
-                    << std::setw(14) << fixed(peakRssMb(), 1) << '\n';
+        context.out << std::setw(7) << n << std::setw(12) << fixed(Quantile::median(walls), 1) << std::setw(12)
+                    << fixed(Quantile::median(crits), 1) << std::setw(13) << fixed(Quantile::median(ratios), 3)
+                    << std::setw(10) << threads << std::setw(14) << fixed(peakRssMb(), 1) << '\n';
         if (args.verbose)
             context.out << "        last run: " << breakdown << '\n';
     }
@@ -111,7 +105,7 @@ void chain(const CliContext& context, Engine& engine, const BenchArgs& args)
     }
     std::sort(perNode.begin(), perNode.end());
     context.out << "chain of " << n << " zero-latency experts: scheduler overhead per node, median "
-                << fixed(median(perNode), 2) << " us (min " << fixed(perNode.front(), 2) << ", max "
+                << fixed(Quantile::median(perNode), 2) << " us (min " << fixed(perNode.front(), 2) << ", max "
                 << fixed(perNode.back(), 2) << ", " << perNode.size() << " runs; target <= 20 us)\n\n";
 }
 

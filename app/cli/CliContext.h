@@ -1,6 +1,6 @@
 #pragma once
 
-#include "conclave/engine/Engine.h"
+#include "conclave/session/Engine.h"
 #include "conclave/validate/Validator.h"
 
 #include <filesystem>

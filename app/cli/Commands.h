@@ -2,9 +2,9 @@
 
 #include "CliContext.h"
 
-#include "conclave/engine/Engine.h"
 #include "conclave/local/TaskSet.h"
 #include "conclave/model/Team.h"
+#include "conclave/session/Engine.h"
 
 #include <cstdint>
 #include <optional>

@@ -1,10 +1,10 @@
 #include "Commands.h"
 #include "ProgressLine.h"
 
-#include "conclave/engine/Engine.h"
 #include "conclave/engine/ReplyParser.h"
 #include "conclave/engine/RunJson.h"
 #include "conclave/io/TeamFile.h"
+#include "conclave/session/Engine.h"
 #include "conclave/store/RunStore.h"
 
 #include <atomic>

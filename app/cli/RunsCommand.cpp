@@ -1,10 +1,10 @@
 // `conclave runs ...`: the run store from the command line.
 #include "Commands.h"
 
+#include "conclave/analysis/RunAnalysis.h"
 #include "conclave/export/RunExport.h"
 #include "conclave/io/FileIo.h"
 #include "conclave/io/TeamJson.h"
-#include "conclave/store/RunAnalysis.h"
 #include "conclave/store/RunStore.h"
 
 #include <nlohmann/json.hpp>

@@ -3,6 +3,7 @@
 #include "Commands.h"
 #include "FanOutBreakdown.h"
 
+#include "conclave/analysis/Quantile.h"
 #include "conclave/bench/BenchTeams.h"
 #include "conclave/store/RunStore.h"
 
@@ -19,13 +20,6 @@ namespace conclave::cli {
 namespace {
 
 using SteadyClock = std::chrono::steady_clock;
-
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    const size_t n = v.size();
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 double msSince(SteadyClock::time_point start)
 {
@@ -139,7 +133,7 @@ int storeBench(const CliContext& context, Engine& engine, const BenchArgs& args)
             const auto [id, seconds] = insertSpans(*rateStore.store, tiny, 500000);
             rates.push_back(500000.0 / seconds);
         }
-        out << "  sustained insert rate: " << std::fixed << std::setprecision(0) << median(rates)
+        out << "  sustained insert rate: " << std::fixed << std::setprecision(0) << Quantile::median(rates)
             << " spans/s (500,000 spans, start + finish events, until the durable commit; writer at normal "
                "priority; median of "
             << runs << "; target >= 200,000)\n";
@@ -175,11 +169,11 @@ int storeBench(const CliContext& context, Engine& engine, const BenchArgs& args)
         breakdownWithout = fanOutBreakdown(plain);
         breakdownWith = fanOutBreakdown(stored);
     }
-    const double a = median(without), b = median(with);
+    const double a = Quantile::median(without), b = Quantile::median(with);
     out << std::setprecision(1) << "  fan-out " << n << ": wall " << a << " ms without the store, " << b
         << " ms with it: " << std::showpos << (b - a) / a * 100.0 << std::noshowpos << " % (medians of " << pairs
-        << " runs each); paired, the median difference is " << std::showpos << median(overheads) << std::noshowpos
-        << " % (target <= +5 %)\n";
+        << " runs each); paired, the median difference is " << std::showpos << Quantile::median(overheads)
+        << std::noshowpos << " % (target <= +5 %)\n";
     if (args.verbose) {
         out << "        pairs (without -> with, ms):";
         for (size_t i = 0; i < without.size(); ++i)
@@ -204,7 +198,7 @@ int storeBench(const CliContext& context, Engine& engine, const BenchArgs& args)
         loaded = run->spans.size();
     }
     out << std::setprecision(1) << "  load of a stored run of " << loaded
-        << " spans (summary + all spans): " << median(loads) << " ms (median of " << loads.size()
+        << " spans (summary + all spans): " << Quantile::median(loads) << " ms (median of " << loads.size()
         << ", new connection each; target <= 300 ms)\n\n";
     out.unsetf(std::ios::fixed);
     opened.store.reset();

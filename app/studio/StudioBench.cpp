@@ -4,6 +4,7 @@
 #include "editor/CanvasView.h"
 #include "studio/MainWindow.h"
 
+#include "conclave/analysis/Quantile.h"
 #include "conclave/io/TeamFile.h"
 #include "conclave/layout/LayeredLayout.h"
 #include "conclave/model/NodeFactory.h"
@@ -17,16 +18,6 @@
 #include <vector>
 
 namespace conclave::studio {
-
-namespace {
-
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0 : v[v.size() / 2];
-}
-
-} // namespace
 
 Team StudioBench::largeTeam(size_t nodes, size_t edges)
 {
@@ -124,11 +115,12 @@ int StudioBench::run(int repeats)
         if (i == 0)
             std::printf("layout: %zu crossings between adjacent layers\n", result.crossings);
     }
-    std::printf("  of which load + validate:  median %.1f ms\n", median(loadOnly));
-    std::printf("open and show:             median %.1f ms (%d runs, limit 1000 ms)\n", median(open), repeats);
-    std::printf("auto layout (algorithm):   median %.1f ms\n", median(layoutCore));
-    std::printf("auto layout (applied, painted): median %.1f ms (limit 500 ms)\n", median(layout));
-    return median(open) <= 1000 && median(layout) <= 500 ? 0 : 1;
+    std::printf("  of which load + validate:  median %.1f ms\n", Quantile::median(loadOnly));
+    std::printf("open and show:             median %.1f ms (%d runs, limit 1000 ms)\n", Quantile::median(open),
+                repeats);
+    std::printf("auto layout (algorithm):   median %.1f ms\n", Quantile::median(layoutCore));
+    std::printf("auto layout (applied, painted): median %.1f ms (limit 500 ms)\n", Quantile::median(layout));
+    return Quantile::median(open) <= 1000 && Quantile::median(layout) <= 500 ? 0 : 1;
 }
 
 } // namespace conclave::studio

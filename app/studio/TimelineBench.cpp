@@ -10,6 +10,7 @@
 #include "timeline/TimeAxisView.h"
 #include "timeline/TimelineView.h"
 
+#include "conclave/analysis/Quantile.h"
 #include "conclave/bench/BenchTeams.h"
 #include "conclave/store/RunStore.h"
 
@@ -30,13 +31,6 @@ namespace conclave::studio {
 namespace {
 
 constexpr int kExperts = 40;
-
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    const size_t n = v.size();
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 RunId storeSynthetic(RunStore& store, const Team& team, size_t spans)
 {
@@ -150,7 +144,7 @@ void bench(const RunStore& store, const RunId& id, size_t spans, double targetMs
     }
     std::printf("  %zu spans: open + first draw %.1f ms (target <= %.0f ms); scrub step %.2f ms, zoom step %.2f ms "
                 "(target <= 50 ms); medians of %d, 60 and 20\n",
-                spans, median(open), targetMs, median(scrub), median(wheel), kRuns);
+                spans, Quantile::median(open), targetMs, Quantile::median(scrub), Quantile::median(wheel), kRuns);
     std::fflush(stdout);
 }
 

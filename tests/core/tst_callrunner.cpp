@@ -6,34 +6,14 @@
 
 using namespace enginetest;
 
-namespace {
-
-// One expert on the scripted backend: a 2 s timeout, one retry.
-std::shared_ptr<const RunPlan> oneExpertPlan()
-{
-    json doc{{"conclave", 1}, {"name", "scripted"}};
-    doc["backends"]["scripted"] = json{{"kind", "local-moe"}, {"time_scale", 1}};
-    doc["defaults"] = json{{"backend", "scripted"}, {"timeout_ms", 2000}, {"retries", 1}};
-    doc["nodes"] =
-        json::array({json{{"id", "in"}, {"kind", "input"}}, json{{"id", "e"}, {"kind", "expert"}, {"model", "m"}},
-                     json{{"id", "out"}, {"kind", "output"}}});
-    doc["edges"] = json::array({json{{"from", "in"}, {"to", "e"}}, json{{"from", "e"}, {"to", "out"}}});
-    auto loaded = teamFromJson(doc);
-    if (!loaded.team)
-        return nullptr;
-    std::string error;
-    return RunPlan::make(*loaded.team, error);
-}
-
-} // namespace
-
 class TestCallRunner : public QObject {
     Q_OBJECT
 
 private slots:
     void aLateLaunchCannotOverwriteTheNextAttemptsId()
     {
-        const auto plan = oneExpertPlan();
+        // A 2 s timeout and one retry.
+        const auto plan = scriptedOneExpertPlan(2000, 1);
         QVERIFY(plan);
         ThreadPool pool(3);
         TimerService timers(pool);

@@ -1,6 +1,6 @@
 // The engine when things go wrong or run long, on the local backend:
 // timeouts, retries and fallbacks, budgets, cancellation, the critical path
-// (with cancelled stragglers), the examples and a team that cannot start.
+// of a run, the examples and a team that cannot start.
 #include <QElapsedTimer>
 #include <QtTest>
 
@@ -249,47 +249,6 @@ private slots:
         QCOMPARE(actual, path);
         QCOMPARE(result.criticalPath.lengthUs, length);
         QVERIFY(result.criticalPath.lengthUs <= result.wallUs);
-    }
-
-    // An aggregator that stops early cancels its stragglers right as it starts, so a
-    // straggler's span can end in the very microsecond the aggregator's begins. The
-    // aggregator did not wait for it: the path goes through the input that decided.
-    void criticalPathSkipsCancelledStragglers()
-    {
-        TeamBuilder builder;
-        builder.expert("a", "right").edge("in", "a");
-        builder.expert("s", "slow").edge("in", "s");
-        builder.node("agg", "aggregator", json{{"strategy", "first"}}).edge("a", "agg").edge("s", "agg");
-        builder.output("agg");
-        std::string problems;
-        const auto team = builder.build(problems);
-        QVERIFY2(team, problems.c_str());
-        const auto span = [](SpanId id, const char* node, int64_t start, int64_t end, Status status) {
-            Span s;
-            s.id = id;
-            s.node = NodeId(node);
-            s.kind = SpanKind::Node;
-            s.name = node;
-            s.startUs = start;
-            s.endUs = end;
-            s.status = status;
-            return s;
-        };
-        for (const int64_t stragglerEnd : {200, 201}) {
-            const std::vector<Span> spans{
-                span(1, "in", 0, 10, Status::Ok),
-                span(2, "a", 10, 100, Status::Ok),
-                span(3, "s", 10, stragglerEnd, Status::Cancelled),
-                span(4, "agg", 200, 210, Status::Ok),
-                span(5, "out", 210, 211, Status::Ok),
-            };
-            const auto path = CriticalPathFinder::find(*team, spans);
-            QStringList nodes;
-            for (const auto& id : path.nodes)
-                nodes << q(id.str());
-            QCOMPARE(nodes, (QStringList{"in", "a", "agg", "out"}));
-            QCOMPARE(path.lengthUs, int64_t(10 + 90 + 10 + 1));
-        }
     }
 
     // ---- the shipped examples ----

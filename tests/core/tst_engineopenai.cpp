@@ -13,14 +13,14 @@
 
 #undef emit
 
-#include "conclave/engine/Engine.h"
 #include "conclave/engine/RunJson.h"
 #include "conclave/engine/RunObserver.h"
 #include "conclave/export/RunExport.h"
+#include "conclave/io/TeamJson.h"
+#include "conclave/session/Engine.h"
 #include "conclave/store/RunQueries.h"
 #include "conclave/store/RunRecorder.h"
 #include "conclave/store/RunStore.h"
-#include "conclave/io/TeamJson.h"
 
 #include <nlohmann/json.hpp>
 

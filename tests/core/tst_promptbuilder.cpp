@@ -81,21 +81,6 @@ private slots:
         QCOMPARE(q(PromptBuilder::render("{{from.a}}|{{input}}", values)), QStringLiteral("{{from.a}}|x"));
     }
 
-    void renameNode()
-    {
-        const auto renamed = [](const char* tmpl) {
-            return q(PromptBuilder::renameNode(tmpl, "draft", "first_draft"));
-        };
-        QCOMPARE(renamed("{{from.draft}} and {{ from.draft }}"),
-                 QString("{{from.first_draft}} and {{ from.first_draft }}"));
-        QCOMPARE(renamed("{{from.drafts}} {{from.dra}} {{input}} {{draft}}"),
-                 QString("{{from.drafts}} {{from.dra}} {{input}} {{draft}}"));
-        QCOMPARE(renamed("before {{from.draft}} after {{ unclosed"),
-                 QString("before {{from.first_draft}} after {{ unclosed"));
-        QCOMPARE(renamed(""), QString());
-        QCOMPARE(renamed("}} {{from.draft}}}}"), QString("}} {{from.first_draft}}}}"));
-    }
-
     void answerFormat()
     {
         QCOMPARE(q(PromptBuilder::answerFormat()),

@@ -13,18 +13,8 @@ class TestRun : public QObject {
 private slots:
     void noEventReachesTheObserversAfterRunFinished()
     {
-        json doc{{"conclave", 1}, {"name", "scripted"}};
-        doc["backends"]["scripted"] = json{{"kind", "local-moe"}, {"time_scale", 1}};
-        doc["defaults"] = json{{"backend", "scripted"}, {"timeout_ms", 30000}, {"retries", 0}};
-        doc["nodes"] =
-            json::array({json{{"id", "in"}, {"kind", "input"}}, json{{"id", "e"}, {"kind", "expert"}, {"model", "m"}},
-                         json{{"id", "out"}, {"kind", "output"}}});
-        doc["edges"] = json::array({json{{"from", "in"}, {"to", "e"}}, json{{"from", "e"}, {"to", "out"}}});
-        auto loaded = teamFromJson(doc);
-        QVERIFY(loaded.team);
-        std::string error;
-        const auto plan = RunPlan::make(*loaded.team, error);
-        QVERIFY2(plan, error.c_str());
+        const auto plan = scriptedOneExpertPlan(30000, 0);
+        QVERIFY(plan);
 
         ThreadPool pool(2);
         TimerService timers(pool);

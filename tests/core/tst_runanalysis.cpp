@@ -4,7 +4,7 @@
 
 #include "support/QtStrings.h"
 
-#include "conclave/store/RunAnalysis.h"
+#include "conclave/analysis/RunAnalysis.h"
 
 using namespace conclave;
 

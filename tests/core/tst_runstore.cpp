@@ -10,8 +10,8 @@
 #undef emit
 
 #include "conclave/bench/BenchTeams.h"
-#include "conclave/engine/Engine.h"
 #include "conclave/io/TeamJson.h"
+#include "conclave/session/Engine.h"
 #include "conclave/store/RunStore.h"
 #include "conclave/store/SqliteDb.h"
 

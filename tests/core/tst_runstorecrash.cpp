@@ -12,7 +12,7 @@
 #undef emit
 
 #include "conclave/bench/BenchTeams.h"
-#include "conclave/engine/Engine.h"
+#include "conclave/session/Engine.h"
 #include "conclave/store/RunStore.h"
 #include "conclave/store/SqliteDb.h"
 

@@ -10,10 +10,9 @@
 // Qt's `emit` keyword macro would eat the name of Run::emit(); these suites emit no signals.
 #undef emit
 
-#include "conclave/engine/CriticalPathFinder.h"
-#include "conclave/engine/Engine.h"
 #include "conclave/engine/RunObserver.h"
 #include "conclave/io/TeamJson.h"
+#include "conclave/session/Engine.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,7 +1,8 @@
 #pragma once
 
-// Hand-made stored runs whose timelines, replays and comparisons the ui
-// suites assert exactly. Every time is in microseconds from the run's start.
+// Hand-made stored runs whose timelines, replays, comparisons and latency
+// distributions the suites assert exactly. Every time is in microseconds from
+// the run's start.
 #include "conclave/store/StoredRun.h"
 
 #include <string>
@@ -111,6 +112,15 @@ inline StoredRun review(const char* id = "run-a", int64_t scale = 1, int64_t bTo
     spare.result.status = Status::Skipped;
     spare.finishedUs = 100 * k;
     run.nodes.push_back(spare);
+    return run;
+}
+
+// A second run of the same team to compare with review(): every time doubled,
+// b read 90 tokens instead of 30 and timed out.
+inline StoredRun slower()
+{
+    auto run = review("run-b", 2, 90);
+    run.spans[4].status = Status::Timeout;
     return run;
 }
 

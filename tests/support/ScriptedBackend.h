@@ -6,6 +6,10 @@
 // thread of its own, never on the caller's stack, as ModelBackend promises.
 
 #include "conclave/engine/ModelBackend.h"
+#include "conclave/engine/RunPlan.h"
+#include "conclave/io/TeamJson.h"
+
+#include <nlohmann/json.hpp>
 
 #include <chrono>
 #include <condition_variable>
@@ -136,5 +140,23 @@ private:
     bool m_stopping = false;
     std::thread m_thread;
 };
+
+// in -> e -> out, e calling model "m" on backend "scripted" with this timeout and these retries.
+inline std::shared_ptr<const conclave::RunPlan> scriptedOneExpertPlan(int64_t timeoutMs, int retries)
+{
+    using nlohmann::json;
+    json doc{{"conclave", 1}, {"name", "scripted"}};
+    doc["backends"]["scripted"] = json{{"kind", "local-moe"}, {"time_scale", 1}};
+    doc["defaults"] = json{{"backend", "scripted"}, {"timeout_ms", timeoutMs}, {"retries", retries}};
+    doc["nodes"] =
+        json::array({json{{"id", "in"}, {"kind", "input"}}, json{{"id", "e"}, {"kind", "expert"}, {"model", "m"}},
+                     json{{"id", "out"}, {"kind", "output"}}});
+    doc["edges"] = json::array({json{{"from", "in"}, {"to", "e"}}, json{{"from", "e"}, {"to", "out"}}});
+    auto loaded = conclave::teamFromJson(doc);
+    if (!loaded.team)
+        return nullptr;
+    std::string error;
+    return conclave::RunPlan::make(*loaded.team, error);
+}
 
 } // namespace enginetest

@@ -7,15 +7,19 @@
 #include "editor/CanvasView.h"
 #include "editor/KindStyle.h"
 #include "panels/ProblemsPanel.h"
+#include "run/RunToolBar.h"
 #include "studio/MainWindow.h"
 #include "studio/ThemeManager.h"
 
-#include "conclave/validate/Problem.h"
+#include "conclave/diagnostics/Problem.h"
 
 #include <QDir>
 #include <QFile>
+#include <QMenu>
+#include <QMenuBar>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QToolBar>
 #include <QUndoStack>
 
 using conclave::ui::MainWindow;
@@ -46,6 +50,24 @@ bool hasColour(const QImage& image, const QColor& colour)
         }
     }
     return false;
+}
+
+// A menu's or a toolbar's entries: an action's object name, "-" for a
+// separator, "[Title]" for a submenu (and, for the Panels menu, the docks' titles).
+QStringList entries(const QWidget* widget)
+{
+    QStringList out;
+    for (const QAction* a : widget->actions()) {
+        if (a->isSeparator())
+            out << "-";
+        else if (a->menu())
+            out << "[" + a->menu()->title() + "]";
+        else if (!a->objectName().isEmpty())
+            out << a->objectName();
+        else if (!a->text().isEmpty())
+            out << a->text();
+    }
+    return out;
 }
 
 } // namespace
@@ -181,6 +203,45 @@ private slots:
         QVERIFY(!window.themes()->isDark());
         window.close();
         QCOMPARE(QSettings().value("theme").toString(), QString("light"));
+    }
+
+    // The shell lays out what its controllers own: every menu and toolbar
+    // lists their actions in the same order as before they were split off.
+    void menusAndToolbarsListTheControllersActions()
+    {
+        MainWindow window;
+        QStringList menus;
+        QMap<QString, QStringList> menu;
+        for (QAction* a : window.menuBar()->actions()) {
+            menus << a->menu()->title();
+            menu[a->menu()->title()] = entries(a->menu());
+            for (QAction* sub : a->menu()->actions()) {
+                if (sub->menu())
+                    menu[sub->menu()->title()] = entries(sub->menu());
+            }
+        }
+        QCOMPARE(menus, (QStringList{"&File", "&Edit", "&Insert", "&Run", "&View"}));
+        QCOMPARE(menu["&File"],
+                 (QStringList{"actionNew", "actionOpen", "[Open &Recent]", "-", "actionSave", "actionSaveAs",
+                              "actionExport", "-", "actionTeamSettings", "-", "actionQuit"}));
+        QCOMPARE(menu["&Edit"], (QStringList{"actionUndo", "actionRedo", "-", "actionCut", "actionCopy", "actionPaste",
+                                             "actionDuplicate", "actionDelete", "-", "actionSelectAll"}));
+        QCOMPARE(menu["&Insert"], (QStringList{"actionAddInput", "actionAddRouter", "actionAddExpert",
+                                               "actionAddCoordinator", "actionAddAggregator", "actionAddOutput"}));
+        QCOMPARE(menu["&Run"], (QStringList{"actionRun", "actionStop", "actionReplay", "-", "actionExportChart"}));
+        QCOMPARE(menu["&View"],
+                 (QStringList{"actionZoomIn", "actionZoomOut", "actionFit", "actionActualSize", "-", "actionSnapToGrid",
+                              "actionAutoLayout", "-", "[&Theme]", "-", "[&Panels]"}));
+        QCOMPARE(menu["&Theme"], (QStringList{"actionTheme_system", "actionTheme_light", "actionTheme_dark"}));
+        QCOMPARE(menu["&Panels"], (QStringList{"Palette", "Inspector", "Problems", "Run output", "Run history"}));
+
+        const auto* tools = window.findChild<QToolBar*>("mainToolBar");
+        QVERIFY(tools);
+        QCOMPARE(entries(tools), (QStringList{"actionNew", "actionOpen", "actionSave", "-", "actionUndo", "actionRedo",
+                                              "-", "actionAutoLayout", "actionFit"}));
+        const QStringList run = entries(window.runToolBar());
+        QCOMPARE(run.mid(0, 2), (QStringList{"actionRun", "actionStop"}));
+        QCOMPARE(window.toolBarArea(window.runToolBar()), Qt::TopToolBarArea);
     }
 
     void recentFilesRemembered()

@@ -1,77 +1,19 @@
-// ReplayController: the states at an instant are exactly what the spans
-// imply; seeking, speed limits and playback emit positions and state maps.
+// ReplayController: seeking, speed limits and playback emit positions and
+// the state maps of ReplayStates (whose states tst_replaystates checks).
 #include <QtTest>
 
 #include "support/KnownRuns.h"
-#include "support/QtStrings.h"
 
 #include "timeline/ReplayController.h"
-#include "timeline/StatusPalette.h"
 
 using namespace conclave;
-using conclave::ui::NodeStates;
 using conclave::ui::ReplayController;
-using conclave::ui::StatusPalette;
 using conclave::ui::TimelineModel;
-
-namespace {
-
-// "node=state" in lane order, states as the replay names them.
-QString describe(const TimelineModel& m, const NodeStates& states)
-{
-    QStringList out;
-    for (int lane = 0; lane < m.laneCount(); ++lane)
-        out << q(m.lane(lane).node.str()) + "=" + StatusPalette::label(states.at(m.lane(lane).node));
-    return out.join(' ');
-}
-
-} // namespace
 
 class TestReplayController : public QObject {
     Q_OBJECT
 
 private slots:
-    void statesAtAnInstant_data()
-    {
-        QTest::addColumn<qint64>("at");
-        QTest::addColumn<QString>("states");
-        QTest::newRow("start") << qint64(0)
-            << "in=running a=queued b=queued spare=queued panel=queued m1=queued join=queued out=queued";
-        QTest::newRow("input done, fan-out") << qint64(100)
-            << "in=done a=running b=running spare=skipped panel=running m1=running join=queued out=queued";
-        QTest::newRow("straggler cancelled") << qint64(3000)
-            << "in=done a=running b=cancelled spare=skipped panel=running m1=running join=queued out=queued";
-        QTest::newRow("member between rounds") << qint64(4050)
-            << "in=done a=running b=cancelled spare=skipped panel=running m1=done join=queued out=queued";
-        QTest::newRow("second round") << qint64(5100)
-            << "in=done a=done b=cancelled spare=skipped panel=running m1=running join=queued out=queued";
-        QTest::newRow("join") << qint64(9150)
-            << "in=done a=done b=cancelled spare=skipped panel=done m1=done join=running out=queued";
-        QTest::newRow("end") << qint64(9300)
-            << "in=done a=done b=cancelled spare=skipped panel=done m1=done join=done out=done";
-    }
-
-    void statesAtAnInstant()
-    {
-        QFETCH(qint64, at);
-        QFETCH(QString, states);
-        auto model = std::make_shared<const TimelineModel>(known_runs::review());
-        ReplayController replay;
-        replay.setModel(model);
-        QCOMPARE(describe(*model, replay.statesAt(at)), states);
-    }
-
-    void aFailedSpanLeavesTheNodeFailed()
-    {
-        auto run = known_runs::review();
-        run.spans[1].status = Status::Failed;  // a's node span
-        auto model = std::make_shared<const TimelineModel>(std::move(run));
-        ReplayController replay;
-        replay.setModel(model);
-        QVERIFY(replay.stateAt(1, 5099) == Status::Running);
-        QVERIFY(replay.stateAt(1, 5100) == Status::Failed);
-    }
-
     void seekEmitsThePositionAndTheStates()
     {
         auto model = std::make_shared<const TimelineModel>(known_runs::review());
@@ -90,6 +32,7 @@ private slots:
         const auto first = states[0][1].value<NodeStates>();
         QVERIFY(first.at(NodeId("m1")) == Status::Ok);
         QVERIFY(first.at(NodeId("b")) == Status::Cancelled);
+        QVERIFY(first == ReplayStates(known_runs::review()).statesAt(4050));
         QCOMPARE(replay.position(), int64_t(9300));
     }
 

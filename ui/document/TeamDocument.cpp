@@ -1,6 +1,7 @@
 #include "document/TeamDocument.h"
 
 #include "conclave/io/TeamFile.h"
+#include "conclave/model/DefaultValues.h"
 #include "conclave/validate/Validator.h"
 
 #include <QFileInfo>
@@ -58,7 +59,7 @@ void TeamDocument::newTeam()
     team.name = tr("Untitled team").toStdString();
     Backend local;
     local.kind = BackendKind::LocalMoe;
-    local.seed = 42;
+    local.seed = int64_t(defaults::kSeed);
     team.backends.emplace(BackendName("local"), local);
     Defaults defaults;
     defaults.backend = BackendName("local");

@@ -3,8 +3,8 @@
 #include "document/TeamFragment.h"
 #include "document/TeamSettings.h"
 
+#include "conclave/diagnostics/Problem.h"
 #include "conclave/model/Team.h"
-#include "conclave/validate/Problem.h"
 
 #include <QMetaType>
 #include <QObject>

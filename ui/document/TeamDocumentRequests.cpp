@@ -10,9 +10,9 @@
 #include "document/SetNodeConfigCommand.h"
 #include "document/SetTeamSettingsCommand.h"
 
-#include "conclave/engine/PromptBuilder.h"
 #include "conclave/layout/LayeredLayout.h"
 #include "conclave/model/NodeFactory.h"
+#include "conclave/model/PromptTemplate.h"
 #include "conclave/validate/ConnectionRules.h"
 
 #include <QUndoStack>
@@ -28,14 +28,6 @@ namespace {
 QString q(const std::string& text)
 {
     return QString::fromStdString(text);
-}
-
-bool isValidId(const std::string& id)
-{
-    return !id.empty() && std::all_of(id.begin(), id.end(), [](char c) {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' ||
-               c == '.';
-    });
 }
 
 } // namespace
@@ -203,8 +195,10 @@ bool TeamDocument::requestRename(const NodeId& from, const NodeId& to, QString* 
         return refuse(tr("unknown node \"%1\"").arg(q(from.str())));
     if (from == to)
         return false;
-    if (!isValidId(to.str()))
-        return refuse(tr("an id may only use letters, digits, '_', '-' and '.'"));
+    if (!NodeFactory::isValidId(to.str()))
+        return refuse(tr("an id may only use %1")
+                          .arg(QString::fromLatin1(NodeFactory::kIdCharacters.data(),
+                                                   qsizetype(NodeFactory::kIdCharacters.size()))));
     if (node(to))
         return refuse(tr("the id \"%1\" is already used").arg(q(to.str())));
     // Prompts that name the node ({{from.OLD}}) follow it, in the same undo step.
@@ -213,7 +207,7 @@ bool TeamDocument::requestRename(const NodeId& from, const NodeId& to, QString* 
         NodeConfig config = n.config;
         for (auto* text : {&config.call.system, &config.call.prompt}) {
             if (*text)
-                *text = PromptBuilder::renameNode(**text, from.str(), to.str());
+                *text = PromptTemplate::renameNode(**text, from.str(), to.str());
         }
         if (config != n.config)
             prompts.emplace_back(n.id == from ? to : n.id, std::move(config));

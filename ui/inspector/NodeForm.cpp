@@ -4,6 +4,9 @@
 
 #include "document/TeamDocument.h"
 
+#include "conclave/model/PromptTemplate.h"
+#include "conclave/model/TeamGraph.h"
+
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -299,39 +302,11 @@ void NodeForm::showProblems()
 
 QStringList NodeForm::placeholdersFor() const
 {
-    QStringList names{QStringLiteral("input"), QStringLiteral("inputs")};
-    const auto& team = m_document->team();
-    bool member = false;
-    for (const auto& e : team.edges)
-        member = member || (e.isMember() && e.to == m_id);
-    if (member || m_kind == NodeKind::Coordinator)
-        names << QStringLiteral("transcript") << QStringLiteral("round") << QStringLiteral("task");
-    // Everything upstream over ordinary edges (a member sees its coordinator's upstream).
-    std::set<NodeId> seen;
-    std::vector<NodeId> stack{m_id};
-    while (!stack.empty()) {
-        const NodeId at = stack.back();
-        stack.pop_back();
-        for (const auto& e : team.edges) {
-            if (!(e.to == at))
-                continue;
-            const bool viaMember = e.isMember();
-            if (!viaMember && seen.insert(e.from).second)
-                stack.push_back(e.from);
-            if (viaMember && !seen.contains(e.from)) {
-                seen.insert(e.from);
-                stack.push_back(e.from);
-            }
-        }
-    }
-    for (const auto& n : team.nodes) {
-        if (seen.contains(n.id) && !(n.id == m_id)) {
-            bool coordinatorOfThis = false;
-            for (const auto& e : team.edges)
-                coordinatorOfThis = coordinatorOfThis || (e.isMember() && e.from == n.id && e.to == m_id);
-            if (!coordinatorOfThis)
-                names << QStringLiteral("from.") + q(n.id.str());
-        }
+    const TeamGraph graph(m_document->team());
+    QStringList names;
+    if (const auto node = graph.indexOf(m_id)) {
+        for (const auto& name : PromptTemplate::allowedFor(graph, *node, m_kind))
+            names << q(name);
     }
     return names;
 }

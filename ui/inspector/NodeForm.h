@@ -1,7 +1,7 @@
 #pragma once
 
+#include "conclave/diagnostics/Problem.h"
 #include "conclave/model/Node.h"
-#include "conclave/validate/Problem.h"
 
 #include <QHash>
 #include <QWidget>
@@ -58,6 +58,10 @@ protected:
     QComboBox* addEnum(QFormLayout* form, const QString& label, const QString& key, Accessor<Enum> field);
     // The fields every model-calling node has (backend, model, prompts, params, timeout, retries).
     void addModelCall(bool withPrompts);
+
+    // Merge keys of the fields whose typing merges into one undo step; the
+    // generic fields take 1, 2, 3... (m_nextMergeKey), so these stay far above.
+    enum MergeKey : int { kBackendKey = 900, kStopKey = 901, kRoutesKey = 902 };
 
     // Sends `edit` applied to the current config; `mergeKey` >= 0 merges typing.
     void commit(const std::function<void(NodeConfig&)>& edit, int mergeKey = -1);

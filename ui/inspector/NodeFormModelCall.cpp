@@ -61,7 +61,7 @@ void NodeForm::addModelCall(bool withPrompts)
                 else
                     c.call.backend = BackendName(text.trimmed().toStdString());
             },
-            900);
+            kBackendKey);
     });
     addLoader([this](const Node& n) {
         const QString value = QString::fromStdString(n.config.call.backend ? n.config.call.backend->str() : "");
@@ -103,7 +103,7 @@ void NodeForm::addModelCall(bool withPrompts)
                 else
                     params(c).stop = std::move(stops);
             },
-            901);
+            kStopKey);
     });
     addLoader([stop](const Node& n) {
         const auto& ps = n.config.call.params;

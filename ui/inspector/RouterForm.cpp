@@ -36,7 +36,7 @@ RouterForm::RouterForm(TeamDocument* document, QWidget* parent)
                 else
                     c.routes = table;
             },
-            902);
+            kRoutesKey);
     });
     addLoader([this](const Node& n) {
         if (m_routes->hasFocus())

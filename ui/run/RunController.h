@@ -3,8 +3,8 @@
 #include "run/LiveNode.h"
 #include "run/RunEvent.h"
 
-#include "conclave/engine/Engine.h"
 #include "conclave/export/RunExport.h"
+#include "conclave/session/Engine.h"
 #include "conclave/store/RunStore.h"
 
 #include <QElapsedTimer>

@@ -1,16 +1,19 @@
 #include "studio/MainWindow.h"
 
-#include "studio/RecentFiles.h"
 #include "studio/ThemeManager.h"
 
 #include "document/TeamDocument.h"
 #include "editor/CanvasView.h"
-#include "editor/EdgeItem.h"
-#include "editor/NodeItem.h"
+#include "editor/KindStyle.h"
 #include "editor/TeamScene.h"
 #include "inspector/Inspector.h"
 #include "panels/Palette.h"
 #include "panels/ProblemsPanel.h"
+#include "run/CanvasRunStates.h"
+#include "run/RunController.h"
+#include "run/RunHistoryPanel.h"
+#include "run/RunOutputPanel.h"
+#include "run/RunToolBar.h"
 
 #include "conclave/resources/LocalModelCatalog.h"
 #include "conclave/resources/ResourceLocator.h"
@@ -18,22 +21,38 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
-#include <QFileInfo>
 #include <QLabel>
+#include <QMenuBar>
 #include <QMimeData>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
-#include <QUndoStack>
+#include <QToolBar>
 
 namespace conclave::ui {
+
+namespace {
+
+// Adds the actions named in `names` to `widget` (a menu or a toolbar) in that order; "" is a separator.
+template <typename Widget>
+void addNamedActions(Widget* widget, const MainWindow& window, std::initializer_list<const char*> names)
+{
+    for (const char* name : names) {
+        if (*name)
+            widget->addAction(window.action(name));
+        else
+            widget->addSeparator();
+    }
+}
+
+} // namespace
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), m_document(new TeamDocument(this)), m_scene(new TeamScene(m_document, this)),
       m_view(new CanvasView(m_scene)), m_centre(new QTabWidget(this)), m_palette(new Palette),
       m_inspector(new Inspector(m_document)), m_problems(new ProblemsPanel(m_document)),
-      m_themes(new ThemeManager(this)), m_recent(new RecentFiles(this)), m_countsLabel(new QLabel),
+      m_themes(new ThemeManager(this)), m_feedback(new StudioFeedback(this)), m_countsLabel(new QLabel),
       m_problemsLabel(new QLabel), m_zoomLabel(new QLabel)
 {
     resize(1280, 800);
@@ -55,79 +74,117 @@ MainWindow::MainWindow(QWidget* parent)
             m_document->setLocalModels(catalog.catalog->names());
     }
 
+    connect(m_feedback, &StudioFeedback::statusMessage, this,
+            [this](const QString& message, int timeoutMs) { statusBar()->showMessage(message, timeoutMs); });
     buildDocks();
-    buildActions();
+    m_files = new FileActions(m_document, m_view, m_feedback, this);
+    m_edits = new EditActions(m_document, m_scene, m_view, m_feedback, this);
+    m_views = new ViewActions(m_document, m_scene, m_view, m_themes, this);
     buildRunUi();
     buildMenus();
-    buildRunMenu();
     buildStatusBar();
-
-    connect(m_document, &TeamDocument::modifiedChanged, this, &MainWindow::updateTitle);
-    connect(m_document, &TeamDocument::filePathChanged, this, &MainWindow::updateTitle);
-    connect(m_document, &TeamDocument::settingsChanged, this, &MainWindow::updateTitle);
-    connect(m_document, &TeamDocument::teamReset, this, &MainWindow::updateTitle);
-    connect(m_document, &TeamDocument::teamReset, this, &MainWindow::updateCounts);
-    connect(m_document, &TeamDocument::edgesChanged, this, &MainWindow::updateCounts);
-    connect(m_scene, &QGraphicsScene::selectionChanged, this, &MainWindow::onSelectionChanged);
-    connect(m_scene, &TeamScene::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m, 8000); });
-    connect(m_scene, &TeamScene::edgeActivated, this, &MainWindow::editRouteLabel);
-    connect(m_view, &CanvasView::zoomChanged, this,
-            [this](double zoom) { m_zoomLabel->setText(QStringLiteral("%1%").arg(qRound(zoom * 100))); });
-    connect(m_view, &CanvasView::paletteItemDropped, this,
-            [this](const QString& entry, const QPointF& at) { onPaletteEntry(entry, &at); });
-    connect(m_view, &CanvasView::filesDropped, this, [this](const QStringList& paths) { openFile(paths.first()); });
-    connect(m_palette, &Palette::entryActivated, this,
-            [this](const QString& entry) { onPaletteEntry(entry, nullptr); });
-    connect(m_problems, &ProblemsPanel::nodeActivated, this, &MainWindow::focusNode);
-    connect(m_problems, &ProblemsPanel::edgeActivated, this, [this](size_t index) {
-        m_scene->clearSelection();
-        if (index < m_scene->edgeItems().size()) {
-            m_scene->edgeItems()[index]->setSelected(true);
-            m_view->centreOn(m_scene->edgeItems()[index]->sceneBoundingRect().center());
-        }
-    });
-    connect(m_problems, &ProblemsPanel::countsChanged, this, [this](int errors, int warnings) {
-        m_problemsLabel->setText(errors + warnings == 0 ? tr("No problems")
-                                                        : tr("%1 errors, %2 warnings").arg(errors).arg(warnings));
-    });
-    connect(m_inspector, &Inspector::teamSettingsRequested, this, &MainWindow::editTeamSettings);
-    connect(m_recent, &RecentFiles::openRequested, this, [this](const QString& path) {
-        if (!openFile(path) && !QFileInfo::exists(path))
-            m_recent->remove(path);
-    });
+    connectWidgets();
 
     restoreSettings();
     updateTitle();
     updateCounts();
     m_problems->countsChanged(m_problems->errorCount(), m_problems->warningCount());
     m_zoomLabel->setText(QStringLiteral("100%"));
-    statusBar()->showMessage(tr("Drag a node from the palette, or open a team with Ctrl+O"));
+    m_feedback->showStatus(tr("Drag a node from the palette, or open a team with Ctrl+O"));
 }
 
 MainWindow::~MainWindow()
 {
     // The scene clears its selection while it is destroyed, after this
-    // destructor: nothing of the window may hear that.
-    m_scene->disconnect(this);
+    // destructor: nothing of the window or its controllers may hear that.
+    for (const QObject* listener : std::initializer_list<const QObject*>{this, m_feedback, m_edits, m_runTabs})
+        m_scene->disconnect(listener);
+}
+
+QAction* MainWindow::action(const QString& name) const
+{
+    return findChild<QAction*>(name);
+}
+
+QDockWidget* MainWindow::addDock(const QString& title, const QString& name, QWidget* widget, Qt::DockWidgetArea area)
+{
+    auto* d = new QDockWidget(title, this);
+    d->setObjectName(name);
+    d->setWidget(widget);
+    addDockWidget(area, d);
+    return d;
 }
 
 void MainWindow::buildDocks()
 {
-    const auto dock = [this](const QString& title, const QString& name, QWidget* widget, Qt::DockWidgetArea area) {
-        auto* d = new QDockWidget(title, this);
-        d->setObjectName(name);
-        d->setWidget(widget);
-        addDockWidget(area, d);
-        return d;
-    };
-    dock(tr("Palette"), QStringLiteral("paletteDock"), m_palette, Qt::LeftDockWidgetArea);
-    auto* inspector = dock(tr("Inspector"), QStringLiteral("inspectorDock"), m_inspector, Qt::RightDockWidgetArea);
-    auto* problems = dock(tr("Problems"), QStringLiteral("problemsDock"), m_problems, Qt::BottomDockWidgetArea);
-    auto* palette = findChild<QDockWidget*>(QStringLiteral("paletteDock"));
+    auto* palette = addDock(tr("Palette"), QStringLiteral("paletteDock"), m_palette, Qt::LeftDockWidgetArea);
+    auto* inspector = addDock(tr("Inspector"), QStringLiteral("inspectorDock"), m_inspector, Qt::RightDockWidgetArea);
+    auto* problems = addDock(tr("Problems"), QStringLiteral("problemsDock"), m_problems, Qt::BottomDockWidgetArea);
     resizeDocks({palette, inspector}, {190, 340}, Qt::Horizontal);
     resizeDocks({problems}, {110}, Qt::Vertical);
     m_palette->setMinimumWidth(150);
     m_inspector->setMinimumWidth(300);
+}
+
+void MainWindow::buildRunUi()
+{
+    const auto resources = findResourcesDir(QApplication::applicationFilePath().toStdString());
+    m_runs = new RunController(resources.value_or(std::filesystem::path()), RunStore::resolvePath(std::nullopt), this);
+    m_runStates = new CanvasRunStates(m_scene, m_runs, this);
+    m_output = new RunOutputPanel(m_runs);
+    m_history = new RunHistoryPanel(m_runs);
+    m_runTabs = new RunTabs(m_runs, m_scene, m_runStates, m_output, m_feedback, m_split, this);
+
+    addDock(tr("Run output"), QStringLiteral("runOutputDock"), m_output, Qt::RightDockWidgetArea);
+    auto* history = addDock(tr("Run history"), QStringLiteral("runHistoryDock"), m_history, Qt::BottomDockWidgetArea);
+    if (auto* problems = findChild<QDockWidget*>(QStringLiteral("problemsDock")))
+        tabifyDockWidget(problems, history);
+    history->raise();
+    resizeDocks({history}, {140}, Qt::Vertical);
+
+    m_runBar = new RunToolBar(this);
+    m_runActions = new RunActions(m_runs, m_document, m_runBar, m_history, m_runTabs, m_feedback, this);
+    connect(m_runTabs, &RunTabs::spanClicked, m_views, &ViewActions::focusNode);
+    connect(m_document, &TeamDocument::teamReset, m_runStates, &CanvasRunStates::clear);
+}
+
+void MainWindow::buildMenus()
+{
+    auto* file = menuBar()->addMenu(tr("&File"));
+    addNamedActions(file, *this, {"actionNew", "actionOpen"});
+    auto* recent = file->addMenu(tr("Open &Recent"));
+    recent->setObjectName("menuRecent");
+    m_files->attachRecentMenu(recent);
+    addNamedActions(file, *this,
+                    {"", "actionSave", "actionSaveAs", "actionExport", "", "actionTeamSettings", "", "actionQuit"});
+    addNamedActions(menuBar()->addMenu(tr("&Edit")), *this,
+                    {"actionUndo", "actionRedo", "", "actionCut", "actionCopy", "actionPaste", "actionDuplicate",
+                     "actionDelete", "", "actionSelectAll"});
+    auto* insert = menuBar()->addMenu(tr("&Insert"));
+    for (const NodeKind kind : allValues<NodeKind>())
+        insert->addAction(action(QStringLiteral("actionAdd") + KindStyle::title(kind)));
+    auto* view = menuBar()->addMenu(tr("&View"));
+    addNamedActions(view, *this,
+                    {"actionZoomIn", "actionZoomOut", "actionFit", "actionActualSize", "", "actionSnapToGrid",
+                     "actionAutoLayout", ""});
+    view->addMenu(tr("&Theme"))->addActions(m_views->themeActions());
+    view->addSeparator();
+    auto* panels = view->addMenu(tr("&Panels"));
+    for (auto* dock : findChildren<QDockWidget*>())
+        panels->addAction(dock->toggleViewAction());
+
+    auto* tools = addToolBar(tr("Main"));
+    tools->setObjectName("mainToolBar");
+    tools->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    tools->setIconSize(QSize(18, 18));
+    addNamedActions(
+        tools, *this,
+        {"actionNew", "actionOpen", "actionSave", "", "actionUndo", "actionRedo", "", "actionAutoLayout", "actionFit"});
+
+    auto* run = new QMenu(tr("&Run"), this);
+    menuBar()->insertMenu(view->menuAction(), run); // after Insert, before View
+    addNamedActions(run, *this, {"actionRun", "actionStop", "actionReplay", "", "actionExportChart"});
+    addToolBar(m_runBar); // after the main toolbar
 }
 
 void MainWindow::buildStatusBar()
@@ -136,6 +193,35 @@ void MainWindow::buildStatusBar()
         label->setContentsMargins(8, 0, 8, 0);
         statusBar()->addPermanentWidget(label);
     }
+}
+
+void MainWindow::connectWidgets()
+{
+    connect(m_document, &TeamDocument::modifiedChanged, this, &MainWindow::updateTitle);
+    connect(m_document, &TeamDocument::filePathChanged, this, &MainWindow::updateTitle);
+    connect(m_document, &TeamDocument::settingsChanged, this, &MainWindow::updateTitle);
+    connect(m_document, &TeamDocument::teamReset, this, &MainWindow::updateTitle);
+    connect(m_document, &TeamDocument::teamReset, this, &MainWindow::updateCounts);
+    connect(m_document, &TeamDocument::edgesChanged, this, &MainWindow::updateCounts);
+    connect(m_scene, &QGraphicsScene::selectionChanged, this, &MainWindow::onSelectionChanged);
+    connect(m_scene, &TeamScene::statusMessage, m_feedback,
+            [this](const QString& m) { m_feedback->showStatus(m, StatusTimeouts::kCanvasGuide); });
+    connect(m_scene, &TeamScene::edgeActivated, m_edits, &EditActions::editRouteLabel);
+    connect(m_view, &CanvasView::zoomChanged, this,
+            [this](double zoom) { m_zoomLabel->setText(QStringLiteral("%1%").arg(qRound(zoom * 100))); });
+    connect(m_view, &CanvasView::paletteItemDropped, m_edits,
+            [this](const QString& entry, const QPointF& at) { m_edits->addPaletteEntry(entry, &at); });
+    connect(m_view, &CanvasView::filesDropped, m_files,
+            [this](const QStringList& paths) { m_files->openFile(paths.first()); });
+    connect(m_palette, &Palette::entryActivated, m_edits,
+            [this](const QString& entry) { m_edits->addPaletteEntry(entry, nullptr); });
+    connect(m_problems, &ProblemsPanel::nodeActivated, m_views, &ViewActions::focusNode);
+    connect(m_problems, &ProblemsPanel::edgeActivated, m_views, &ViewActions::focusEdge);
+    connect(m_problems, &ProblemsPanel::countsChanged, this, [this](int errors, int warnings) {
+        m_problemsLabel->setText(errors + warnings == 0 ? tr("No problems")
+                                                        : tr("%1 errors, %2 warnings").arg(errors).arg(warnings));
+    });
+    connect(m_inspector, &Inspector::teamSettingsRequested, m_edits, &EditActions::editTeamSettings);
 }
 
 void MainWindow::restoreSettings()
@@ -184,26 +270,13 @@ void MainWindow::onSelectionChanged()
     else
         m_inspector->showTeam();
     if (nodes.size() + edges.size() > 1)
-        statusBar()->showMessage(tr("%1 nodes and %2 edges selected").arg(nodes.size()).arg(edges.size()), 4000);
-}
-
-void MainWindow::focusNode(const NodeId& id)
-{
-    auto* item = m_scene->nodeItem(id);
-    if (!item)
-        return;
-    m_scene->selectNodes({id});
-    m_view->centreOn(item->sceneBoundingRect().center());
-}
-
-void MainWindow::fitToTeam()
-{
-    m_view->fitToTeam();
+        m_feedback->showStatus(tr("%1 nodes and %2 edges selected").arg(nodes.size()).arg(edges.size()),
+                               StatusTimeouts::kEditNote);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
-    if (!maybeSave()) {
+    if (!m_files->maybeSave()) {
         event->ignore();
         return;
     }
@@ -221,7 +294,7 @@ void MainWindow::dropEvent(QDropEvent* event)
 {
     for (const auto& url : event->mimeData()->urls()) {
         if (url.isLocalFile()) {
-            openFile(url.toLocalFile());
+            m_files->openFile(url.toLocalFile());
             break;
         }
     }

@@ -1,5 +1,12 @@
 #pragma once
 
+#include "studio/EditActions.h"
+#include "studio/FileActions.h"
+#include "studio/RunActions.h"
+#include "studio/RunTabs.h"
+#include "studio/StudioFeedback.h"
+#include "studio/ViewActions.h"
+
 #include "conclave/model/NodeKind.h"
 #include "conclave/model/StrongId.h"
 #include "conclave/store/StoredRun.h"
@@ -9,6 +16,7 @@
 #include <vector>
 
 class QAction;
+class QDockWidget;
 class QLabel;
 class QSplitter;
 class QTabWidget;
@@ -20,7 +28,6 @@ class CanvasView;
 class Inspector;
 class Palette;
 class ProblemsPanel;
-class RecentFiles;
 class RunController;
 class RunHistoryPanel;
 class RunOutputPanel;
@@ -29,11 +36,15 @@ class TeamDocument;
 class TeamScene;
 class ThemeManager;
 
-// The studio's main window: palette left, canvas centre with the run views
-// (run, replay, compare, latency tabs) below it, inspector and run output
-// right, problems and run history below. It wires widgets to the document and
-// to the RunController, and turns menu actions into document requests; it
-// holds no team or run data of its own.
+// The studio's main window, a shell: palette left, canvas centre with the run
+// views (run, replay, compare, latency tabs) below it, inspector and run
+// output right, problems and run history below, and the menus, toolbars and
+// status bar. It makes the widgets and lays them out; the work is the
+// controllers': FileActions (files), EditActions (edits), ViewActions (the
+// canvas's view and themes), RunActions (running and the history) and
+// RunTabs (the run views and which one is current). They answer through one
+// StudioFeedback, which this window shows on its status bar. It holds no team
+// or run data of its own; its public calls forward to the controllers.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 
@@ -43,11 +54,11 @@ public:
 
     // Opens a team file; on failure shows the loader's messages (a dialog when
     // interactive) and keeps the current document untouched.
-    bool openFile(const QString& path, bool interactive = true);
-    bool saveTo(const QString& path);
-    void newDocument();
+    bool openFile(const QString& path, bool interactive = true) { return m_files->openFile(path, interactive); }
+    bool saveTo(const QString& path) { return m_files->saveTo(path); }
+    void newDocument() { m_files->newDocument(); }
     // Fits the canvas to the team (after the window has its final size).
-    void fitToTeam();
+    void fitToTeam() { m_views->fitToTeam(); }
 
     TeamDocument* document() const { return m_document; }
     TeamScene* scene() const { return m_scene; }
@@ -55,40 +66,44 @@ public:
     Inspector* inspector() const { return m_inspector; }
     ProblemsPanel* problemsPanel() const { return m_problems; }
     ThemeManager* themes() const { return m_themes; }
-    const QString& lastError() const { return m_lastError; }
+    const QString& lastError() const { return m_feedback->lastError(); }
+    // An action of any controller, by its object name ("actionRun").
     QAction* action(const QString& name) const;
 
-    // Running (MainWindowRun.cpp).
+    // Running.
     RunController* runController() const { return m_runs; }
     RunHistoryPanel* historyPanel() const { return m_history; }
     RunOutputPanel* runOutput() const { return m_output; }
     RunToolBar* runToolBar() const { return m_runBar; }
     CanvasRunStates* canvasRunStates() const { return m_runStates; }
-    QTabWidget* runTabs() const { return m_runTabs; }
+    QTabWidget* runTabs() const { return m_runTabs->tabs(); }
     // Uses this run store instead of the default ($CONCLAVE_DB, else the user's data folder).
-    bool setRunStore(const QString& file);
+    bool setRunStore(const QString& file) { return m_runActions->setRunStore(file); }
     // Runs the document's team on the toolbar's input and seed.
-    bool startRun();
-    void stopRun();
-    void refreshHistory();
+    bool startRun() { return m_runActions->startRun(); }
+    void stopRun() { m_runActions->stopRun(); }
+    void refreshHistory() { m_runActions->refreshHistory(); }
     // Each opens a tab below the canvas and makes it current; false (and a status message) on failure.
-    bool openRunTab(const RunId& id);
-    bool openReplayTab(const RunId& id);
-    bool openCompareTab(const RunId& a, const RunId& b);
-    bool openLatencyTab(const QString& team, int lastRuns = 20);
-    bool rerunStored(const RunId& id);
-    bool deleteRuns(const std::vector<RunId>& ids);
+    bool openRunTab(const RunId& id) { return m_runTabs->openRunTab(id); }
+    bool openReplayTab(const RunId& id) { return m_runTabs->openReplayTab(id); }
+    bool openCompareTab(const RunId& a, const RunId& b) { return m_runTabs->openCompareTab(a, b); }
+    bool openLatencyTab(const QString& team, int lastRuns = 20) { return m_runTabs->openLatencyTab(team, lastRuns); }
+    bool rerunStored(const RunId& id) { return m_runActions->rerunStored(id); }
+    bool deleteRuns(const std::vector<RunId>& ids) { return m_runActions->deleteRuns(ids); }
     // The current run tab's view as PNG or SVG (by suffix).
-    bool exportChartTo(const QString& path, QString* error = nullptr);
+    bool exportChartTo(const QString& path, QString* error = nullptr) { return m_runTabs->exportChartTo(path, error); }
 
     // Adds a node of `kind` at the centre of the view (or at `scenePos`) and selects it.
-    void addNode(NodeKind kind, const QPointF* scenePos = nullptr);
-    void insertTemplate(const QString& path, const QPointF* scenePos = nullptr);
-    void copySelection();
-    void paste();
-    void duplicateSelection();
-    void deleteSelection();
-    void focusNode(const NodeId& id);
+    void addNode(NodeKind kind, const QPointF* scenePos = nullptr) { m_edits->addNode(kind, scenePos); }
+    void insertTemplate(const QString& path, const QPointF* scenePos = nullptr)
+    {
+        m_edits->insertTemplate(path, scenePos);
+    }
+    void copySelection() { m_edits->copySelection(); }
+    void paste() { m_edits->paste(); }
+    void duplicateSelection() { m_edits->duplicateSelection(); }
+    void deleteSelection() { m_edits->deleteSelection(); }
+    void focusNode(const NodeId& id) { m_views->focusNode(id); }
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -96,54 +111,41 @@ protected:
     void dropEvent(QDropEvent* event) override;
 
 private:
+    QDockWidget* addDock(const QString& title, const QString& name, QWidget* widget, Qt::DockWidgetArea area);
     void buildDocks();
-    void buildActions();
+    void buildRunUi();
     void buildMenus();
     void buildStatusBar();
-    void buildRunUi();
-    void buildRunMenu();
-    void onRunFinished(const RunId& id, RunStatus status);
-    void addRunTab(QWidget* view, const QString& title, const QString& tip);
-    void onRunTabChanged();
-    void exportChart();
-    void exportRunWithDialog(const RunId& id);
+    void connectWidgets();
     void restoreSettings();
     void saveSettings() const;
     void updateTitle();
     void updateCounts();
     void onSelectionChanged();
-    void onPaletteEntry(const QString& entry, const QPointF* scenePos);
-    void editRouteLabel(size_t edge);
-    void editTeamSettings();
-    bool maybeSave();
-    bool save();
-    bool saveAs();
-    void exportJson();
-    void openWithDialog();
-    QAction* makeAction(const QString& name, const QString& text, const QKeySequence& shortcut,
-                        void (MainWindow::*slot)());
 
     TeamDocument* m_document;
     TeamScene* m_scene;
     CanvasView* m_view;
     QTabWidget* m_centre;
     QSplitter* m_split = nullptr;
-    QTabWidget* m_runTabs = nullptr;
+    Palette* m_palette;
+    Inspector* m_inspector;
+    ProblemsPanel* m_problems;
+    ThemeManager* m_themes;
+    StudioFeedback* m_feedback;
+    QLabel* m_countsLabel;
+    QLabel* m_problemsLabel;
+    QLabel* m_zoomLabel;
+    FileActions* m_files = nullptr;
+    EditActions* m_edits = nullptr;
+    ViewActions* m_views = nullptr;
     RunController* m_runs = nullptr;
     CanvasRunStates* m_runStates = nullptr;
     RunOutputPanel* m_output = nullptr;
     RunHistoryPanel* m_history = nullptr;
     RunToolBar* m_runBar = nullptr;
-    Palette* m_palette;
-    Inspector* m_inspector;
-    ProblemsPanel* m_problems;
-    ThemeManager* m_themes;
-    RecentFiles* m_recent;
-    QLabel* m_countsLabel;
-    QLabel* m_problemsLabel;
-    QLabel* m_zoomLabel;
-    QString m_lastError;
-    bool m_interactive = true;
+    RunTabs* m_runTabs = nullptr;
+    RunActions* m_runActions = nullptr;
 };
 
 } // namespace conclave::ui

@@ -65,8 +65,8 @@ CompareView::CompareView(QWidget* parent)
 void CompareView::setRuns(StoredRun a, StoredRun b)
 {
     m_model->setRuns(std::move(a), std::move(b));
-    m_headerA->setText(header("A", m_model->timelineA()->run(), m_model->analysisA()));
-    m_headerB->setText(header("B", m_model->timelineB()->run(), m_model->analysisB()));
+    m_headerA->setText(header("A", m_model->timelineA()->run(), m_model->comparison().analysisA()));
+    m_headerB->setText(header("B", m_model->timelineB()->run(), m_model->comparison().analysisB()));
     const int64_t end = m_model->sharedEndUs();
     for (auto* view : {m_timelineA, m_timelineB}) {
         view->setTimeExtent(end);
@@ -77,7 +77,7 @@ void CompareView::setRuns(StoredRun a, StoredRun b)
 
 QString CompareView::criticalPathText(int which) const
 {
-    const auto& a = which == 0 ? m_model->analysisA() : m_model->analysisB();
+    const auto& a = which == 0 ? m_model->comparison().analysisA() : m_model->comparison().analysisB();
     QStringList path;
     for (const auto& n : a.criticalPath)
         path << QString::fromStdString(n.str());

@@ -2,25 +2,20 @@
 
 #include "timeline/TimelineModel.h"
 
+#include "conclave/analysis/ReplayStates.h"
+
 #include <QElapsedTimer>
 #include <QObject>
 
-#include <map>
 #include <memory>
-#include <vector>
 
 class QTimer;
 
 namespace conclave::ui {
 
-// Each agent's state at one instant of a run.
-using NodeStates = std::map<NodeId, Status>;
-
 // Plays a stored run back at its original timing (times a speed of 0.25x to
 // 8x), or jumps to any instant. statesAt(t) says what each node was doing at
-// t exactly as its spans imply: running inside a span, then the status of the
-// span that ended last, queued before its first span (skipped and other
-// never-started nodes take their final status when the run recorded it).
+// t, as ReplayStates reads it from the run's spans.
 // Emits the position and the state map on every tick and every seek.
 class ReplayController : public QObject {
     Q_OBJECT
@@ -38,8 +33,7 @@ public:
     double speed() const { return m_speed; }
     bool isPlaying() const { return m_playing; }
 
-    NodeStates statesAt(int64_t atUs) const;
-    Status stateAt(int lane, int64_t atUs) const;
+    NodeStates statesAt(int64_t atUs) const { return m_states.statesAt(atUs); }
     NodeStates states() const { return statesAt(m_positionUs); }
 
 public slots:
@@ -53,7 +47,7 @@ public slots:
 
 signals:
     void positionChanged(qint64 atUs);
-    void statesChanged(qint64 atUs, const conclave::ui::NodeStates& states);
+    void statesChanged(qint64 atUs, const conclave::NodeStates& states);
     void playingChanged(bool playing);
     void speedChanged(double speed);
     void finished();
@@ -62,15 +56,8 @@ private:
     void tick();
     void moveTo(int64_t atUs);
 
-    struct LaneIndex {
-        std::vector<int64_t> starts;    // bar starts, ascending
-        std::vector<uint32_t> latest;   // among bars 0..k: the one that ends last
-        Status before = Status::Queued; // before its first span
-        int64_t beforeFromUs = -1;      // when `before` applies (-1: never; stays queued)
-    };
-
     std::shared_ptr<const TimelineModel> m_model;
-    std::vector<LaneIndex> m_lanes;
+    ReplayStates m_states;
     QTimer* m_timer;
     QElapsedTimer m_clock;
     int64_t m_anchorUs = 0;

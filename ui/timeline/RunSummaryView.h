@@ -1,6 +1,6 @@
 #pragma once
 
-#include "conclave/store/RunAnalysis.h"
+#include "conclave/analysis/RunAnalysis.h"
 
 #include <QWidget>
 

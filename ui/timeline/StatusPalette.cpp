@@ -32,21 +32,6 @@ QString StatusPalette::label(Status status)
     return {};
 }
 
-int StatusPalette::severity(Status status)
-{
-    switch (status) {
-    case Status::Queued: return 0;
-    case Status::Skipped: return 1;
-    case Status::Ok: return 2;
-    case Status::Running: return 3;
-    case Status::Cancelled: return 4;
-    case Status::BudgetExhausted: return 5;
-    case Status::Timeout: return 6;
-    case Status::Failed: return 7;
-    }
-    return 0;
-}
-
 QColor StatusPalette::criticalPath() { return QColor(0xff, 0xc1, 0x07); }
 
 QColor StatusPalette::playhead() { return QColor(0xd8, 0x1b, 0x60); }

@@ -14,9 +14,6 @@ public:
     static QColor color(Status status);
     // A readable word for the status ("done" for ok).
     static QString label(Status status);
-    // How much a status matters when several are merged into one mark:
-    // a merged block shows its most severe member.
-    static int severity(Status status);
     // Highlight for the critical path and the playhead.
     static QColor criticalPath();
     static QColor playhead();

@@ -1,7 +1,6 @@
 #include "timeline/TimelineModel.h"
 
-#include "timeline/StatusPalette.h"
-
+#include "conclave/analysis/StatusSeverity.h"
 #include "conclave/io/TeamJson.h"
 #include "conclave/model/NodeKind.h"
 
@@ -223,8 +222,7 @@ std::vector<TimelineModel::DrawItem> TimelineModel::levelOfDetail(int lane, int6
         if (merged.count > 0 && double(b.startUs - merged.endUs) < usPerPixel) {
             merged.endUs = std::max(merged.endUs, b.endUs());
             ++merged.count;
-            if (StatusPalette::severity(b.status) > StatusPalette::severity(merged.status))
-                merged.status = b.status;
+            merged.status = StatusSeverity::worse(merged.status, b.status);
             merged.critical = merged.critical || critical;
             continue;
         }

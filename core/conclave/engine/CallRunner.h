@@ -4,6 +4,7 @@
 #include "conclave/engine/ReplyParser.h"
 #include "conclave/engine/Span.h"
 #include "conclave/engine/TimerService.h"
+#include "conclave/model/DefaultValues.h"
 
 #include <functional>
 #include <memory>
@@ -23,8 +24,8 @@ struct CallSpec {
     ModelBackend* backend = nullptr;
     ModelRequest request;  // model and prompt; attempt is filled in per try
     std::optional<std::string> fallbackModel;
-    int64_t timeoutMs = 30000;
-    int retries = 2;
+    int64_t timeoutMs = defaults::kTimeoutMs;
+    int retries = defaults::kRetries;
 };
 
 struct CallOutcome {

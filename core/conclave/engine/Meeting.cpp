@@ -18,7 +18,7 @@ Meeting::Meeting(std::shared_ptr<Run> run, size_t coordinator, std::string task)
     : m_run(std::move(run)), m_node(coordinator), m_task(std::move(task))
 {
     const auto& config = m_run->plan().at(m_node).node->config;
-    m_maxRounds = static_cast<int>(config.maxRounds.value_or(3));
+    m_maxRounds = static_cast<int>(config.maxRounds.value_or(defaults::kMaxRounds));
 }
 
 std::string Meeting::memberId(size_t member) const { return m_run->plan().at(member).node->id.str(); }

@@ -2,6 +2,7 @@
 
 #include "conclave/engine/AggregatorLogic.h"
 #include "conclave/engine/Span.h"
+#include "conclave/model/DefaultValues.h"
 
 #include <memory>
 #include <string>
@@ -52,7 +53,7 @@ private:
     size_t m_node;
     std::string m_task;
     int m_round = 0;
-    int m_maxRounds = 3;
+    int m_maxRounds = defaults::kMaxRounds;
     SpanId m_roundSpan = 0;
     size_t m_outstanding = 0;
     size_t m_nextSpeaker = 0;      // round_robin and cascade: the member index to call next

@@ -1,19 +1,12 @@
 #include "conclave/engine/PromptBuilder.h"
 
+#include "conclave/model/PromptTemplate.h"
+
 #include <cstdio>
 
 namespace conclave {
 
 namespace {
-
-std::string_view trim(std::string_view s)
-{
-    while (!s.empty() && s.front() == ' ')
-        s.remove_prefix(1);
-    while (!s.empty() && s.back() == ' ')
-        s.remove_suffix(1);
-    return s;
-}
 
 std::string formatConfidence(double c)
 {
@@ -28,67 +21,28 @@ std::string PromptBuilder::render(std::string_view tmpl, const TemplateValues& v
 {
     std::string out;
     out.reserve(tmpl.size() + values.input.size());
-    size_t pos = 0;
-    while (pos < tmpl.size()) {
-        const size_t open = tmpl.find("{{", pos);
-        if (open == std::string_view::npos) {
-            out.append(tmpl.substr(pos));
-            break;
-        }
-        const size_t close = tmpl.find("}}", open + 2);
-        if (close == std::string_view::npos) {
-            out.append(tmpl.substr(pos));
-            break;
-        }
-        out.append(tmpl.substr(pos, open - pos));
-        const auto name = trim(tmpl.substr(open + 2, close - open - 2));
-        if (name == "input")
-            out.append(values.input);
-        else if (name == "inputs")
-            out.append(values.inputs);
-        else if (name == "transcript")
-            out.append(values.transcript);
-        else if (name == "task")
-            out.append(values.task);
-        else if (name == "round")
-            out.append(std::to_string(values.round));
-        else if (name.starts_with("from.") && values.from) {
-            if (auto text = values.from(name.substr(5)))
-                out.append(*text);
-        } else {
-            // Unknown placeholders stay as written; validate() warns about them.
-            out.append(tmpl.substr(open, close + 2 - open));
-        }
-        pos = close + 2;
-    }
-    return out;
-}
-
-std::string PromptBuilder::renameNode(std::string_view tmpl, std::string_view from, std::string_view to)
-{
-    std::string out;
-    out.reserve(tmpl.size());
-    size_t pos = 0;
-    while (pos < tmpl.size()) {
-        const size_t open = tmpl.find("{{", pos);
-        const size_t close = open == std::string_view::npos ? open : tmpl.find("}}", open + 2);
-        if (close == std::string_view::npos) {
-            out.append(tmpl.substr(pos));
-            break;
-        }
-        const auto inside = tmpl.substr(open + 2, close - open - 2);
-        const auto name = trim(inside);
-        out.append(tmpl.substr(pos, open + 2 - pos));
-        if (name.starts_with("from.") && name.substr(5) == from) {
-            const size_t lead = size_t(name.data() - inside.data());
-            out.append(inside.substr(0, lead)).append("from.").append(to);
-            out.append(inside.substr(lead + name.size()));
-        } else {
-            out.append(inside);
-        }
-        out.append("}}");
-        pos = close + 2;
-    }
+    PromptTemplate::scan(
+        tmpl, [&](std::string_view text) { out.append(text); },
+        [&](const PromptTemplate::Placeholder& p) {
+            const auto name = p.name;
+            if (name == "input")
+                out.append(values.input);
+            else if (name == "inputs")
+                out.append(values.inputs);
+            else if (name == "transcript")
+                out.append(values.transcript);
+            else if (name == "task")
+                out.append(values.task);
+            else if (name == "round")
+                out.append(std::to_string(values.round));
+            else if (name.starts_with(PromptTemplate::kFromPrefix) && values.from) {
+                if (auto text = values.from(name.substr(PromptTemplate::kFromPrefix.size())))
+                    out.append(*text);
+            } else {
+                // Unknown placeholders stay as written; validate() warns about them.
+                out.append(p.whole);
+            }
+        });
     return out;
 }
 

@@ -32,10 +32,8 @@ struct Candidate {
 // follows; the local backend recognises their first line and answers in kind.
 class PromptBuilder {
 public:
+    // The template with its placeholders filled in (PromptTemplate reads them).
     static std::string render(std::string_view tmpl, const TemplateValues& values);
-    // `tmpl` with every {{from.OLD}} placeholder naming node `from` renamed to
-    // `to`, spacing inside the braces kept; everything else exactly as it was.
-    static std::string renameNode(std::string_view tmpl, std::string_view from, std::string_view to);
 
     // Appended to the system prompt of every answering call.
     static std::string_view answerFormat();

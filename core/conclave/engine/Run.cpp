@@ -2,12 +2,11 @@
 
 #include "conclave/engine/AggregatorLogic.h"
 #include "conclave/engine/CallRunner.h"
-#include "conclave/engine/RunLaunch.h"
-#include "conclave/engine/CriticalPathFinder.h"
 #include "conclave/engine/Meeting.h"
 #include "conclave/engine/PromptBuilder.h"
 #include "conclave/engine/ReplyParser.h"
 #include "conclave/engine/RouterLogic.h"
+#include "conclave/engine/RunLaunch.h"
 
 #include <algorithm>
 #include <unordered_set>
@@ -553,8 +552,8 @@ RunResult Run::buildResult() const
     r.tokensOut = m_tokensOut;
     r.costUsd = m_costUsd;
     r.calls = m_callCount;
-    if (m_finished)
-        r.criticalPath = CriticalPathFinder::find(m_plan->team(), r.spans);
+    if (m_finished && m_options.criticalPath)
+        r.criticalPath = m_options.criticalPath(m_plan->team(), r.spans);
     return r;
 }
 

@@ -7,6 +7,7 @@
 #include "conclave/engine/RunResult.h"
 #include "conclave/engine/ThreadPool.h"
 #include "conclave/engine/TimerService.h"
+#include "conclave/model/DefaultValues.h"
 
 #include <atomic>
 #include <cassert>
@@ -29,10 +30,15 @@ class Meeting;
 // model, the sum over domains of gate weight x the model's skill.
 using GateScorer = std::function<std::vector<double>(std::string_view prompt, const std::vector<std::string>& models)>;
 
+// How a finished run's critical path is found: handed in by the composition
+// root (analysis/ is above the engine); without one the path stays empty.
+using CriticalPathFinderFn = std::function<CriticalPath(const Team& team, const std::vector<Span>& spans)>;
+
 struct RunOptions {
     std::string input;
-    uint64_t seed = 42;
+    uint64_t seed = defaults::kSeed;
     std::vector<RunObserver*> observers;  // owned by the caller; must outlive the run
+    CriticalPathFinderFn criticalPath;
 };
 
 // One execution of a team: the scheduler.

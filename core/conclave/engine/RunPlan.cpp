@@ -1,5 +1,7 @@
 #include "conclave/engine/RunPlan.h"
 
+#include "conclave/model/TeamGraph.h"
+
 namespace conclave {
 
 namespace {
@@ -7,19 +9,19 @@ namespace {
 std::optional<CallSettings> callSettings(const Team& team, const Node& node, const BackendName& fallbackBackend)
 {
     const auto& c = node.config.call;
-    const Defaults defaults = team.defaults.value_or(Defaults{});
-    const auto model = c.model ? c.model : defaults.model;
+    const Defaults teamDefaults = team.defaults.value_or(Defaults{});
+    const auto model = c.model ? c.model : teamDefaults.model;
     if (!model)
         return std::nullopt;
     CallSettings s;
-    s.backend = c.backend.value_or(defaults.backend.value_or(fallbackBackend));
+    s.backend = c.backend.value_or(teamDefaults.backend.value_or(fallbackBackend));
     s.model = *model;
     s.fallbackModel = c.fallbackModel;
     s.system = c.system.value_or("");
     s.prompt = c.prompt;
-    s.params = c.params.value_or(defaults.params.value_or(ModelParams{}));
-    s.timeoutMs = c.timeoutMs.value_or(defaults.timeoutMs.value_or(30000));
-    s.retries = static_cast<int>(c.retries.value_or(defaults.retries.value_or(2)));
+    s.params = c.params.value_or(teamDefaults.params.value_or(ModelParams{}));
+    s.timeoutMs = c.timeoutMs.value_or(teamDefaults.timeoutMs.value_or(defaults::kTimeoutMs));
+    s.retries = static_cast<int>(c.retries.value_or(teamDefaults.retries.value_or(defaults::kRetries)));
     return s;
 }
 
@@ -54,20 +56,22 @@ std::shared_ptr<const RunPlan> RunPlan::make(const Team& team, std::string& erro
     plan->m_input = *input;
     plan->m_output = *output;
     for (size_t e = 0; e < t.edges.size(); ++e) {
-        const auto& edge = t.edges[e];
-        const auto from = plan->indexOf(edge.from);
-        const auto to = plan->indexOf(edge.to);
-        if (!from || !to) {
+        if (!plan->indexOf(t.edges[e].from) || !plan->indexOf(t.edges[e].to)) {
             error = "edge " + std::to_string(e) + " joins unknown nodes";
             return nullptr;
         }
-        if (edge.isMember()) {
-            plan->m_nodes[*from].members.push_back(*to);
-            plan->m_nodes[*to].coordinator = *from;
-        } else {
-            plan->m_nodes[*from].out.emplace_back(*to, e);
-            plan->m_nodes[*to].in.emplace_back(*from, e);
-        }
+    }
+    const TeamGraph graph(t);
+    for (size_t i = 0; i < graph.size(); ++i) {
+        const NodeIndex node(i);
+        auto& pn = plan->m_nodes[i];
+        for (const auto& link : graph.in(node))
+            pn.in.emplace_back(link.node, link.edge);
+        for (const auto& link : graph.out(node))
+            pn.out.emplace_back(link.node, link.edge);
+        pn.members.assign(graph.members(node).begin(), graph.members(node).end());
+        if (graph.isMember(node))
+            pn.coordinator = graph.coordinators(node).back().node;
     }
     const BackendName onlyBackend = t.backends.size() == 1 ? t.backends.begin()->first : BackendName();
     for (auto& pn : plan->m_nodes) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "conclave/engine/ModelBackend.h"
+#include "conclave/model/DefaultValues.h"
 #include "conclave/model/Team.h"
 
 #include <memory>
@@ -19,8 +20,8 @@ struct CallSettings {
     std::string system;
     std::optional<std::string> prompt;  // nullopt: the kind's default template
     ModelParams params;
-    int64_t timeoutMs = 30000;
-    int retries = 2;
+    int64_t timeoutMs = defaults::kTimeoutMs;
+    int retries = defaults::kRetries;
 };
 
 struct PlanNode {

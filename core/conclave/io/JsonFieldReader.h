@@ -1,7 +1,7 @@
 #pragma once
 
+#include "conclave/diagnostics/Problem.h"
 #include "conclave/model/NodeKind.h"
-#include "conclave/validate/Problem.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,5 +1,7 @@
 #include "conclave/layout/LayeredLayout.h"
 
+#include "conclave/model/TeamGraph.h"
+
 #include <algorithm>
 #include <numeric>
 #include <unordered_map>
@@ -316,15 +318,8 @@ LayeredLayout::Graph LayeredLayout::graphOf(const Team& team)
 {
     Graph graph;
     graph.nodeCount = team.nodes.size();
-    std::unordered_map<NodeId, size_t> index;
-    for (size_t i = 0; i < team.nodes.size(); ++i)
-        index.emplace(team.nodes[i].id, i);
-    for (const auto& e : team.edges) {
-        const auto a = index.find(e.from);
-        const auto b = index.find(e.to);
-        if (a != index.end() && b != index.end())
-            graph.edges.emplace_back(a->second, b->second);
-    }
+    for (const auto& [from, to] : TeamGraph(team).edgeEnds())
+        graph.edges.emplace_back(from, to);
     return graph;
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "conclave/validate/Problem.h"
+#include "conclave/diagnostics/Problem.h"
 
 #include <array>
 #include <cstdint>

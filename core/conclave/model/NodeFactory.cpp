@@ -1,18 +1,22 @@
 #include "conclave/model/NodeFactory.h"
 
+#include "conclave/model/DefaultValues.h"
+
+#include <algorithm>
 #include <unordered_set>
 
 namespace conclave {
 
-namespace {
-
-bool isIdChar(char c)
+bool NodeFactory::isIdChar(char c)
 {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' ||
            c == '.';
 }
 
-} // namespace
+bool NodeFactory::isValidId(std::string_view id)
+{
+    return !id.empty() && std::all_of(id.begin(), id.end(), isIdChar);
+}
 
 Node NodeFactory::make(NodeKind kind, NodeId id, std::optional<Position> pos)
 {
@@ -34,7 +38,7 @@ Node NodeFactory::make(NodeKind kind, NodeId id, std::optional<Position> pos)
         break;
     case NodeKind::Coordinator:
         c.mode = CoordinatorMode::RoundRobin;
-        c.maxRounds = 3;
+        c.maxRounds = defaults::kMaxRounds;
         break;
     case NodeKind::Aggregator:
         c.aggregatorStrategy = AggregatorStrategy::Majority;

@@ -19,6 +19,11 @@ public:
     // An id not used in `team`: `base` itself when free, else base_2, base_3, ...
     // `base` is reduced to the characters ids allow; empty becomes "node".
     static NodeId uniqueId(const Team& team, std::string_view base);
+
+    // The id grammar: letters, digits, '_', '-' and '.', at least one of them.
+    static bool isIdChar(char c);
+    static bool isValidId(std::string_view id);
+    static constexpr std::string_view kIdCharacters = "letters, digits, '_', '-' and '.'";
 };
 
 } // namespace conclave

@@ -1,7 +1,7 @@
 #pragma once
 
+#include "conclave/diagnostics/Problem.h"
 #include "conclave/model/Backend.h"
-#include "conclave/validate/Problem.h"
 
 #include <filesystem>
 #include <map>

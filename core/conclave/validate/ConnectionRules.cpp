@@ -1,9 +1,9 @@
 #include "conclave/validate/ConnectionRules.h"
 
 #include "conclave/io/JsonText.h"
+#include "conclave/model/TeamGraph.h"
 
 #include <algorithm>
-#include <deque>
 #include <map>
 #include <set>
 
@@ -43,33 +43,15 @@ std::optional<std::string> memberRefusal(const Team& team, const Node& from, con
 
 std::vector<NodeId> ConnectionRules::path(const Team& team, const NodeId& from, const NodeId& to)
 {
-    std::map<NodeId, std::vector<NodeId>> out;
-    for (const auto& e : team.edges) {
-        if (!e.isMember())
-            out[e.from].push_back(e.to);
-    }
-    // Breadth first, edges in file order: the shortest path, named the same way every time.
-    std::map<NodeId, NodeId> parent;
-    std::deque<NodeId> queue{from};
-    parent.emplace(from, from);
-    while (!queue.empty()) {
-        const NodeId cur = queue.front();
-        queue.pop_front();
-        if (cur == to) {
-            std::vector<NodeId> result{cur};
-            for (NodeId at = cur; !(at == from);) {
-                at = parent.at(at);
-                result.push_back(at);
-            }
-            std::reverse(result.begin(), result.end());
-            return result;
-        }
-        for (const auto& next : out[cur]) {
-            if (parent.emplace(next, cur).second)
-                queue.push_back(next);
-        }
-    }
-    return {};
+    const TeamGraph graph(team);
+    const auto a = graph.indexOf(from);
+    const auto b = graph.indexOf(to);
+    if (!a || !b)
+        return {};
+    std::vector<NodeId> ids;
+    for (const NodeIndex i : graph.shortestPath(*a, *b))
+        ids.push_back(graph.idOf(i));
+    return ids;
 }
 
 std::optional<std::string> ConnectionRules::refusal(const Team& team, const NodeId& fromId, const NodeId& toId,

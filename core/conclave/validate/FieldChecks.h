@@ -1,7 +1,7 @@
 #pragma once
 
+#include "conclave/diagnostics/ProblemSink.h"
 #include "conclave/model/Team.h"
-#include "conclave/validate/ProblemSink.h"
 #include "conclave/validate/Validator.h"
 
 namespace conclave::checks {

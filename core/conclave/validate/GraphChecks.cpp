@@ -1,6 +1,9 @@
 #include "conclave/validate/FieldChecks.h"
 
 #include "conclave/io/JsonText.h"
+#include "conclave/model/NodeFactory.h"
+#include "conclave/model/PromptTemplate.h"
+#include "conclave/model/TeamGraph.h"
 #include "conclave/validate/ConnectionRules.h"
 
 #include <algorithm>
@@ -13,12 +16,6 @@
 namespace conclave::checks {
 
 namespace {
-
-bool isValidIdChar(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' ||
-           c == '.';
-}
 
 // User text goes into one-line messages printable and cut short.
 std::string quoted(const NodeId& id) { return describeJsonValue(id.str()); }
@@ -50,33 +47,13 @@ long largestRepeatCount(std::string_view pattern)
     return largest;
 }
 
-// The names inside {{...}} in a prompt template, trimmed. A plain scan: a
-// regex engine could recurse once per character of a long prompt.
-std::vector<std::string> placeholders(std::string_view text)
-{
-    std::vector<std::string> names;
-    size_t pos = 0;
-    while ((pos = text.find("{{", pos)) != std::string_view::npos) {
-        const size_t end = text.find("}}", pos + 2);
-        if (end == std::string_view::npos)
-            break;
-        auto name = text.substr(pos + 2, end - pos - 2);
-        while (!name.empty() && name.front() == ' ')
-            name.remove_prefix(1);
-        while (!name.empty() && name.back() == ' ')
-            name.remove_suffix(1);
-        names.emplace_back(name);
-        pos = end + 2;
-    }
-    return names;
-}
-
 class GraphChecker {
 public:
     GraphChecker(const Team& team, ProblemSink& sink) : m_team(team), m_sink(sink) {}
 
     void run()
     {
+        m_all.emplace(m_team);
         indexNodes();
         checkEdges();
         checkInputAndOutputs();
@@ -93,22 +70,18 @@ private:
 
     void indexNodes()
     {
-        m_in.resize(m_team.nodes.size());
-        m_out.resize(m_team.nodes.size());
-        m_membersOf.resize(m_team.nodes.size());
-        m_memberIn.resize(m_team.nodes.size());
         for (size_t i = 0; i < m_team.nodes.size(); ++i) {
             const auto& id = node(i).id;
             if (id.empty()) {
                 m_sink.error(childPointer(nodePointer(i), "id"), "a node needs a non-empty id");
-            } else if (!std::all_of(id.str().begin(), id.str().end(), isValidIdChar)) {
+            } else if (!NodeFactory::isValidId(id.str())) {
                 m_sink.error(childPointer(nodePointer(i), "id"),
-                             "id " + quoted(id) + " may only use letters, digits, '_', '-' and '.'", id);
+                             "id " + quoted(id) + " may only use " + std::string(NodeFactory::kIdCharacters), id);
             }
-            const auto [it, inserted] = m_index.emplace(id, i);
-            if (!inserted)
+            const size_t first = *m_all->indexOf(id);
+            if (first != i)
                 m_sink.error(childPointer(nodePointer(i), "id"),
-                             "duplicate id " + quoted(id) + " (first used by " + nodePointer(it->second) + ")", id);
+                             "duplicate id " + quoted(id) + " (first used by " + nodePointer(first) + ")", id);
         }
     }
 
@@ -119,18 +92,19 @@ private:
         // the router broadcasts: then every edge fires and its labels choose nothing.
         using EdgeKey = std::tuple<size_t, size_t, bool, std::optional<std::string>>;
         std::set<EdgeKey> seen;
+        std::vector<bool> accepted(m_team.edges.size(), false);
         for (size_t e = 0; e < m_team.edges.size(); ++e) {
             const auto& edge = m_team.edges[e];
-            const auto from = m_index.find(edge.from);
-            const auto to = m_index.find(edge.to);
-            if (from == m_index.end())
+            const auto from = m_all->indexOf(edge.from);
+            const auto to = m_all->indexOf(edge.to);
+            if (!from)
                 m_sink.error(childPointer(edgePointer(e), "from"), "unknown node " + quoted(edge.from), {}, e);
-            if (to == m_index.end())
+            if (!to)
                 m_sink.error(childPointer(edgePointer(e), "to"), "unknown node " + quoted(edge.to), {}, e);
-            if (from == m_index.end() || to == m_index.end())
+            if (!from || !to)
                 continue;
-            const size_t f = from->second;
-            const size_t t = to->second;
+            const size_t f = *from;
+            const size_t t = *to;
             const bool routed = !edge.isMember() && node(f).kind == NodeKind::Router;
             const bool labelled = routed && ConnectionRules::needsRouteLabel(node(f));
             if (!seen.emplace(f, t, edge.isMember(), labelled ? edge.when : std::nullopt).second) {
@@ -163,24 +137,16 @@ private:
                                  {}, e);
                     continue;
                 }
-                m_membersOf[f].push_back(t);
-                m_memberIn[t].push_back(e);
+                accepted[e] = true;
                 continue;
             }
-            m_out[f].push_back({t, e});
-            m_in[t].push_back({f, e});
+            accepted[e] = true;
         }
+        // The rest of the checks see the edges that made it this far: no duplicate, no misplaced member edge.
+        m_graph.emplace(m_team, [&](EdgeIndex e) { return bool(accepted[e]); });
     }
 
-    // Nodes with an ordinary edge into node i, each counted once: a router's
-    // edges to one target under several labels still deliver one result.
-    size_t sourcesOf(size_t i) const
-    {
-        std::set<size_t> sources;
-        for (const auto& [from, e] : m_in[i])
-            sources.insert(from);
-        return sources.size();
-    }
+    const TeamGraph& graph() const { return *m_graph; }
 
     void checkInputAndOutputs()
     {
@@ -211,8 +177,10 @@ private:
         for (size_t i = 0; i < m_team.nodes.size(); ++i) {
             const auto& n = node(i);
             const auto pointer = nodePointer(i);
-            const size_t ins = sourcesOf(i);
-            const size_t outs = m_out[i].size();
+            const NodeIndex index(i);
+            const size_t ins = graph().sourceCount(index);
+            const size_t outs = graph().out(index).size();
+            const auto& memberIn = graph().coordinators(index);
             switch (n.kind) {
             case NodeKind::Input:
                 if (ins > 0)
@@ -241,23 +209,23 @@ private:
                                  n.id);
                 break;
             case NodeKind::Coordinator:
-                if (m_membersOf[i].empty())
+                if (graph().members(index).empty())
                     m_sink.error(pointer, "coordinator " + quoted(n.id) + " has no members (edges with role member)",
                                  n.id);
                 break;
             case NodeKind::Expert:
-                if (!m_memberIn[i].empty() && (ins > 0 || outs > 0))
+                if (!memberIn.empty() && (ins > 0 || outs > 0))
                     m_sink.error(pointer,
                                  "expert " + quoted(n.id) +
                                      " is a coordinator's member, so it cannot also have ordinary edges",
                                  n.id);
-                if (m_memberIn[i].size() > 1)
-                    m_sink.error(childPointer(edgePointer(m_memberIn[i][1]), "to"),
+                if (memberIn.size() > 1)
+                    m_sink.error(childPointer(edgePointer(memberIn[1].edge), "to"),
                                  "expert " + quoted(n.id) + " is a member of more than one coordinator", n.id,
-                                 m_memberIn[i][1]);
+                                 memberIn[1].edge);
                 break;
             }
-            if (n.kind != NodeKind::Output && n.kind != NodeKind::Router && outs == 0 && m_memberIn[i].empty() &&
+            if (n.kind != NodeKind::Output && n.kind != NodeKind::Router && outs == 0 && memberIn.empty() &&
                 n.kind != NodeKind::Input)
                 m_sink.warning(pointer, quoted(n.id) + " has no outgoing edges; its result is not used", n.id);
             if (n.kind == NodeKind::Router && n.config.topK && *n.config.topK >= 1 && outs > 0 &&
@@ -274,7 +242,7 @@ private:
         const auto& n = node(i);
         const auto pointer = nodePointer(i);
         std::set<std::string> labels;
-        for (const auto& [to, e] : m_out[i]) {
+        for (const auto& [to, e] : graph().out(NodeIndex(i))) {
             // An empty label is already reported with its edge.
             if (m_team.edges[e].when && !m_team.edges[e].when->empty())
                 labels.insert(*m_team.edges[e].when);
@@ -348,64 +316,19 @@ private:
         }
     }
 
-    // Kahn's algorithm over ordinary edges; whatever is left sits on a cycle.
     void checkCycles()
     {
-        const size_t n = m_team.nodes.size();
-        std::vector<size_t> indegree(n, 0);
-        for (size_t i = 0; i < n; ++i)
-            indegree[i] = m_in[i].size();
-        std::vector<size_t> ready;
-        for (size_t i = 0; i < n; ++i) {
-            if (indegree[i] == 0)
-                ready.push_back(i);
-        }
-        size_t done = 0;
-        while (!ready.empty()) {
-            const size_t i = ready.back();
-            ready.pop_back();
-            ++done;
-            for (const auto& [to, e] : m_out[i]) {
-                if (--indegree[to] == 0)
-                    ready.push_back(to);
-            }
-        }
-        if (done == n)
+        const auto cycle = graph().cycle();
+        if (cycle.nodes.empty())
             return;
-        // Walk backwards from a node left on a cycle until a node repeats.
-        size_t start = 0;
-        while (indegree[start] == 0)
-            ++start;
-        std::vector<size_t> path;
-        std::map<size_t, size_t> at;
-        size_t cur = start;
-        while (!at.contains(cur)) {
-            at[cur] = path.size();
-            path.push_back(cur);
-            for (const auto& [from, e] : m_in[cur]) {
-                if (indegree[from] > 0) {
-                    cur = from;
-                    break;
-                }
-            }
-        }
-        std::vector<size_t> cycle(path.begin() + static_cast<std::ptrdiff_t>(at[cur]), path.end());
-        std::reverse(cycle.begin(), cycle.end());
-        // Name the cycle from its first node in file order, whichever node the walk began at.
-        std::rotate(cycle.begin(), std::min_element(cycle.begin(), cycle.end()), cycle.end());
         std::string text;
-        for (const size_t i : cycle)
+        for (const size_t i : cycle.nodes)
             text += node(i).id.str() + " -> ";
-        text += node(cycle.front()).id.str();
+        text += node(cycle.nodes.front()).id.str();
         // Point at the edge that closes the cycle: from its last node back to its first.
-        std::optional<size_t> closing;
-        for (const auto& [to, e] : m_out[cycle.back()]) {
-            if (to == cycle.front()) {
-                closing = e;
-                break;
-            }
-        }
-        m_sink.error(closing ? edgePointer(*closing) : "/edges", "cycle: " + text, node(cycle.front()).id, closing);
+        const auto closing = cycle.closing ? std::optional<size_t>(*cycle.closing) : std::nullopt;
+        m_sink.error(closing ? edgePointer(*closing) : "/edges", "cycle: " + text, node(cycle.nodes.front()).id,
+                     closing);
         m_hasCycle = true;
     }
 
@@ -413,23 +336,7 @@ private:
     {
         if (!m_input)
             return;
-        std::vector<bool> reached(m_team.nodes.size(), false);
-        std::vector<size_t> stack{*m_input};
-        reached[*m_input] = true;
-        while (!stack.empty()) {
-            const size_t i = stack.back();
-            stack.pop_back();
-            auto visit = [&](size_t to) {
-                if (!reached[to]) {
-                    reached[to] = true;
-                    stack.push_back(to);
-                }
-            };
-            for (const auto& [to, e] : m_out[i])
-                visit(to);
-            for (const size_t member : m_membersOf[i])
-                visit(member);
-        }
+        const auto reached = graph().reachableFrom(NodeIndex(*m_input));
         bool outputReached = false;
         bool anyOutput = false;
         for (size_t i = 0; i < m_team.nodes.size(); ++i) {
@@ -443,38 +350,6 @@ private:
         }
         if (anyOutput && !outputReached)
             m_sink.error("/nodes", "no output node is reachable from the input");
-        m_reached = std::move(reached);
-    }
-
-    // Ancestors of a node over ordinary edges (a member inherits its coordinator's,
-    // without the coordinator itself).
-    std::set<NodeId> upstreamOf(size_t i) const
-    {
-        std::set<NodeId> out;
-        std::vector<size_t> stack;
-        std::vector<bool> seen(m_team.nodes.size(), false);
-        auto push = [&](size_t j) {
-            if (!seen[j]) {
-                seen[j] = true;
-                stack.push_back(j);
-            }
-        };
-        push(i);
-        while (!stack.empty()) {
-            const size_t j = stack.back();
-            stack.pop_back();
-            if (j != i)
-                out.insert(node(j).id);
-            for (const auto& [from, e] : m_in[j])
-                push(from);
-            // A member speaks while its coordinator is still running: it sees what
-            // the coordinator sees, but not the coordinator's own result.
-            for (const size_t e : m_memberIn[j]) {
-                for (const auto& [from, inEdge] : m_in[m_index.at(m_team.edges[e].from)])
-                    push(from);
-            }
-        }
-        return out;
     }
 
     void checkTemplates()
@@ -483,37 +358,41 @@ private:
             return;
         for (size_t i = 0; i < m_team.nodes.size(); ++i) {
             const auto& n = node(i);
-            std::optional<std::set<NodeId>> upstream;
-            const bool member = !m_memberIn[i].empty();
+            std::optional<std::vector<bool>> upstream;
+            const bool inMeeting = graph().isMember(NodeIndex(i)) || n.kind == NodeKind::Coordinator;
+            const auto isUpstream = [&](std::string_view id) {
+                if (!upstream)
+                    upstream = graph().upstreamOf(NodeIndex(i));
+                const auto index = graph().indexOf(NodeId(std::string(id)));
+                return index && (*upstream)[*index];
+            };
             const auto checkText = [&](std::string_view key, const std::optional<std::string>& text) {
                 if (!text)
                     return;
                 const auto where = childPointer(nodePointer(i), key);
                 std::set<std::string> seen;
-                for (const std::string& name : placeholders(*text)) {
+                for (const std::string& name : PromptTemplate::names(*text)) {
                     // One problem per placeholder and field, however often it is repeated.
                     if (!seen.insert(name).second)
                         continue;
-                    if (name == "input" || name == "inputs")
-                        continue;
-                    if (name == "transcript" || name == "round" || name == "task") {
-                        if (!member && n.kind != NodeKind::Coordinator)
-                            m_sink.warning(where, "{{" + name + "}} is only filled in for a coordinator's members",
-                                           n.id);
-                        continue;
+                    switch (PromptTemplate::useOf(name, inMeeting, isUpstream)) {
+                    case PromptTemplate::Use::Allowed:
+                        break;
+                    case PromptTemplate::Use::MeetingOnly:
+                        m_sink.warning(where, "{{" + name + "}} is only filled in for a coordinator's members", n.id);
+                        break;
+                    case PromptTemplate::Use::NotUpstream: {
+                        const NodeId ref(name.substr(PromptTemplate::kFromPrefix.size()));
+                        m_sink.error(where,
+                                     "{{" + name + "}} refers to " + quoted(ref) + ", which is not upstream of " +
+                                         quoted(n.id),
+                                     n.id);
+                        break;
                     }
-                    if (name.starts_with("from.")) {
-                        const NodeId ref(name.substr(5));
-                        if (!upstream)
-                            upstream = upstreamOf(i);
-                        if (!upstream->contains(ref))
-                            m_sink.error(where,
-                                         "{{" + name + "}} refers to " + quoted(ref) + ", which is not upstream of " +
-                                             quoted(n.id),
-                                         n.id);
-                        continue;
+                    case PromptTemplate::Use::Unknown:
+                        m_sink.warning(where, "unknown placeholder {{" + name + "}}", n.id);
+                        break;
                     }
-                    m_sink.warning(where, "unknown placeholder {{" + name + "}}", n.id);
                 }
             };
             checkText("system", n.config.call.system);
@@ -523,13 +402,9 @@ private:
 
     const Team& m_team;
     ProblemSink& m_sink;
-    std::unordered_map<NodeId, size_t> m_index;
-    std::vector<std::vector<std::pair<size_t, size_t>>> m_in;   // (from node, edge) per node
-    std::vector<std::vector<std::pair<size_t, size_t>>> m_out;  // (to node, edge) per node
-    std::vector<std::vector<size_t>> m_membersOf;              // member nodes per coordinator
-    std::vector<std::vector<size_t>> m_memberIn;               // member edges into each expert
+    std::optional<TeamGraph> m_all;   // every edge with known ends: the node index
+    std::optional<TeamGraph> m_graph; // the edges that passed checkEdges
     std::optional<size_t> m_input;
-    std::vector<bool> m_reached;
     bool m_hasCycle = false;
 };
 

@@ -1,4 +1,4 @@
-#include "conclave/store/RunAnalysis.h"
+#include "conclave/analysis/RunAnalysis.h"
 
 #include "conclave/io/TeamJson.h"
 #include "conclave/model/NodeKind.h"

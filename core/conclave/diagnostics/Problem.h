@@ -14,11 +14,11 @@ enum class Severity { Error, Warning };
 // One thing wrong with a team or a team file, said where and what.
 struct Problem {
     Severity severity = Severity::Error;
-    std::string pointer;  // JSON pointer into the team file; empty means the whole file
+    std::string pointer; // JSON pointer into the team file; empty means the whole file
     std::string message;
-    std::optional<NodeId> node;  // the node it concerns, if any
-    std::optional<size_t> edge;  // the edge it concerns (index into Team::edges), if any
-    int line = 0;                // 1-based; set for syntax errors only
+    std::optional<NodeId> node; // the node it concerns, if any
+    std::optional<size_t> edge; // the edge it concerns (index into Team::edges), if any
+    int line = 0;               // 1-based; set for syntax errors only
     int column = 0;
 
     bool isError() const { return severity == Severity::Error; }

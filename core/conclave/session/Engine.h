@@ -4,9 +4,8 @@
 #include "conclave/engine/ThreadPool.h"
 #include "conclave/engine/TimerService.h"
 #include "conclave/http/HttpHub.h"
-#include "conclave/local/Gate.h"
-#include "conclave/local/TaskSet.h"
 #include "conclave/model/Team.h"
+#include "conclave/session/EngineResources.h"
 
 #include <filesystem>
 #include <map>
@@ -16,17 +15,6 @@
 #include <vector>
 
 namespace conclave {
-
-// What the local-moe backend needs from resources/: model profiles, the gate,
-// and the task sets it recognises.
-struct EngineResources {
-    std::map<std::string, ModelProfile> localModels;
-    std::shared_ptr<const Gate> gate;
-    std::shared_ptr<const TaskSet> tasks;
-
-    // Loads models/local-models.json, models/gate.json and tasksets/*.jsonl.
-    static EngineResources load(const std::filesystem::path& resourcesDir, std::vector<std::string>& errors);
-};
 
 // Runs teams. Owns the thread pool and the timer service shared by all its
 // runs, and the HTTP hub (one multi loop, per-endpoint limits) its openai
@@ -43,7 +31,7 @@ public:
 
     struct Started {
         std::shared_ptr<Run> run;
-        std::string error;  // why the team cannot run, when run is null
+        std::string error; // why the team cannot run, when run is null
     };
 
     // Validates the team, snapshots it and starts it. The seed, when given,
@@ -60,7 +48,7 @@ private:
     TimerService m_timers;
     std::mutex m_mutex;
     std::vector<std::weak_ptr<Run>> m_runs;
-    HttpHub m_http;  // last: goes first, after the runs have ended, while the pool and timers are still there
+    HttpHub m_http; // last: goes first, after the runs have ended, while the pool and timers are still there
 };
 
 } // namespace conclave

@@ -32,7 +32,15 @@ struct SerialisedBranches {
 
 // What `runs show` and the studio's run view say about a run: per-agent rows,
 // the critical path, the parallelism achieved, and parallel branches that ran
-// serially. Pure computation over a stored run; no I/O.
+// serially. Pure computation over a stored run; no I/O. A span that never
+// ended counts up to the run's wall time.
+//   agent wall    = last span end − first span start (its node spans, else its attempts)
+//   agent busy    = length of the union of its attempts (else of its node spans)
+//   parallelism   = Σ agent busy / run wall (0 when the wall is 0)
+//   critical path = as the run recorded it (CriticalPathFinder, when it finished)
+//   serialised    = siblings (nodes with the same non-empty set of inputs, member
+//                   edges included) of which at least two ran, none of zero
+//                   length, and no two of whose node spans overlap
 class RunAnalysis {
 public:
     static RunAnalysis of(const StoredRun& run);

@@ -1,4 +1,4 @@
-#include "conclave/validate/Problem.h"
+#include "conclave/diagnostics/Problem.h"
 
 #include <algorithm>
 

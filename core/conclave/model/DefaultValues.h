@@ -1,0 +1,15 @@
+#pragma once
+
+#include <cstdint>
+
+// The values Conclave uses when a team file leaves a setting out: one home,
+// read by the run plan, the call runner, the meetings, the engine and the
+// studio. docs/team-format.md states the same numbers.
+namespace conclave::defaults {
+
+inline constexpr int64_t kTimeoutMs = 30000; // per call attempt
+inline constexpr int kRetries = 2;           // retries after the first attempt
+inline constexpr uint64_t kSeed = 42;        // a local-moe backend's seed
+inline constexpr int kMaxRounds = 3;         // a meeting's rounds
+
+} // namespace conclave::defaults

@@ -1,0 +1,42 @@
+#pragma once
+
+#include "conclave/engine/Run.h"
+#include "conclave/session/EngineResources.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace conclave {
+
+class HttpHub;
+class ThreadPool;
+class TimerService;
+
+// Makes a run's backends from its team's backend blocks. The concrete kinds
+// (the local-moe simulator, OpenAI-compatible endpoints) are known here and
+// in no folder below: the engine sees only ModelBackend.
+class BackendFactory {
+public:
+    BackendFactory(const EngineResources& resources, HttpHub& http, TimerService& timers, ThreadPool& pool);
+
+    struct Made {
+        std::map<BackendName, std::shared_ptr<ModelBackend>> backends;
+        GateScorer gate;   // the mixture-of-experts gate of the first local backend
+        uint64_t seed = 0; // the run's seed: `seed`, else the default backend's own
+        std::string error; // why a backend cannot be made (a missing API key); nothing else is set then
+    };
+    // `seed`, when given, replaces every local backend's own.
+    Made make(const RunPlan& plan, std::string_view input, std::optional<uint64_t> seed) const;
+
+private:
+    const EngineResources& m_resources;
+    HttpHub& m_http;
+    TimerService& m_timers;
+    ThreadPool& m_pool;
+};
+
+} // namespace conclave

@@ -1,0 +1,68 @@
+#include "conclave/session/Engine.h"
+
+#include "conclave/analysis/CriticalPathFinder.h"
+#include "conclave/session/BackendFactory.h"
+#include "conclave/validate/Validator.h"
+
+namespace conclave {
+
+Engine::Engine(EngineResources resources, size_t threads)
+    : m_resources(std::move(resources)), m_pool(threads), m_timers(m_pool)
+{
+}
+
+Engine::~Engine()
+{
+    std::vector<std::shared_ptr<Run>> live;
+    {
+        std::lock_guard lock(m_mutex);
+        for (auto& weak : m_runs) {
+            if (auto run = weak.lock())
+                live.push_back(std::move(run));
+        }
+    }
+    for (auto& run : live)
+        run->cancel();
+    for (auto& run : live)
+        run->wait();
+}
+
+Engine::Started Engine::start(const Team& team, std::string input, std::optional<uint64_t> seed,
+                              std::vector<RunObserver*> observers)
+{
+    Started started;
+    ValidationContext context;
+    for (const auto& [name, profile] : m_resources.localModels)
+        context.localModels.insert(name);
+    for (const auto& problem : validate(team, context)) {
+        if (problem.isError()) {
+            started.error = "the team is invalid: " + formatProblem(problem, "").substr(2);
+            return started;
+        }
+    }
+    auto plan = RunPlan::make(team, started.error);
+    if (!plan)
+        return started;
+
+    auto made = BackendFactory(m_resources, m_http, m_timers, m_pool).make(*plan, input, seed);
+    if (!made.error.empty()) {
+        started.error = std::move(made.error); // a missing API key: said before anything runs
+        return started;
+    }
+    RunOptions options;
+    options.input = std::move(input);
+    options.seed = made.seed;
+    options.observers = std::move(observers);
+    options.criticalPath = &CriticalPathFinder::find;
+    started.run = std::make_shared<Run>(std::move(plan), std::move(options), std::move(made.backends),
+                                        std::move(made.gate), m_pool, m_timers);
+    {
+        std::lock_guard lock(m_mutex);
+        std::erase_if(m_runs, [](const std::weak_ptr<Run>& w) { return w.expired(); });
+        m_runs.push_back(started.run);
+    }
+    started.run->start();
+    return started;
+}
+
+} // namespace conclave

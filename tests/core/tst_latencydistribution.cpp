@@ -1,0 +1,98 @@
+// LatencyDistribution: per-agent five-number summaries over several known
+// runs, exactly, in order, and agents that did not run in some of them.
+#include <QtTest>
+
+#include "support/KnownRuns.h"
+#include "support/QtStrings.h"
+
+#include "conclave/analysis/LatencyDistribution.h"
+
+#include <algorithm>
+
+using namespace conclave;
+
+namespace {
+
+// The same run at 1x, 2x, 3x and 4x: an agent of wall time w has samples w, 2w, 3w, 4w.
+std::vector<StoredRun> scaledRuns()
+{
+    std::vector<StoredRun> runs;
+    for (int k = 1; k <= 4; ++k)
+        runs.push_back(known_runs::review("r", k));
+    return runs;
+}
+
+const AgentLatency* find(const std::vector<AgentLatency>& agents, const char* node)
+{
+    const auto it = std::find_if(agents.begin(), agents.end(), [&](const auto& a) { return a.node == NodeId(node); });
+    return it == agents.end() ? nullptr : &*it;
+}
+
+} // namespace
+
+class TestLatencyDistribution : public QObject {
+    Q_OBJECT
+
+private slots:
+    void agentsInOrder()
+    {
+        QStringList nodes;
+        for (const auto& a : LatencyDistribution::perAgent(scaledRuns()))
+            nodes << q(a.node.str());
+        QCOMPARE(nodes, QStringList({"in", "a", "b", "panel", "m1", "join", "out"})); // spare never ran
+        QVERIFY(LatencyDistribution::perAgent({}).empty());
+    }
+
+    void fiveNumbers_data()
+    {
+        QTest::addColumn<QString>("node");
+        QTest::addColumn<int>("samples");
+        QTest::addColumn<double>("min");
+        QTest::addColumn<double>("q1");
+        QTest::addColumn<double>("median");
+        QTest::addColumn<double>("q3");
+        QTest::addColumn<double>("max");
+        // Quartiles of w, 2w, 3w, 4w: h = 0.75, 1.5, 2.25 → 1.75w, 2.5w, 3.25w.
+        QTest::newRow("a: 5 ms") << "a" << 4 << 5.0 << 8.75 << 12.5 << 16.25 << 20.0;
+        QTest::newRow("panel: 9 ms") << "panel" << 4 << 9.0 << 15.75 << 22.5 << 29.25 << 36.0;
+        QTest::newRow("b: 2.9 ms") << "b" << 4 << 2.9 << 5.075 << 7.25 << 9.425 << 11.6;
+        QTest::newRow("in: 0.1 ms") << "in" << 4 << 0.1 << 0.175 << 0.25 << 0.325 << 0.4;
+    }
+
+    void fiveNumbers()
+    {
+        QFETCH(QString, node);
+        QFETCH(int, samples);
+        QFETCH(double, min);
+        QFETCH(double, q1);
+        QFETCH(double, median);
+        QFETCH(double, q3);
+        QFETCH(double, max);
+        const auto agents = LatencyDistribution::perAgent(scaledRuns());
+        const auto* a = find(agents, node.toUtf8().constData());
+        QVERIFY(a);
+        QCOMPARE(a->samples, samples);
+        QCOMPARE(a->min, min);
+        QCOMPARE(a->q1, q1);
+        QCOMPARE(a->median, median);
+        QCOMPARE(a->q3, q3);
+        QCOMPARE(a->max, max);
+    }
+
+    void anAgentThatDidNotRunGivesNoSample()
+    {
+        auto runs = scaledRuns();
+        auto& spans = runs[1].spans; // b did not run at 2x
+        std::erase_if(spans, [](const Span& s) { return s.node == NodeId("b"); });
+        const auto agents = LatencyDistribution::perAgent(runs);
+        const auto* b = find(agents, "b");
+        QVERIFY(b);
+        QCOMPARE(b->samples, 3);
+        QCOMPARE(b->min, 2.9);
+        QCOMPARE(b->median, 8.7);
+        QCOMPARE(b->max, 11.6);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLatencyDistribution)
+#include "tst_latencydistribution.moc"

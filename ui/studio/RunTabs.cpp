@@ -1,0 +1,188 @@
+#include "studio/RunTabs.h"
+
+#include "studio/ShortRunId.h"
+#include "studio/StudioFeedback.h"
+
+#include "editor/TeamScene.h"
+#include "run/CanvasRunStates.h"
+#include "run/RunController.h"
+#include "run/RunOutputPanel.h"
+#include "timeline/ChartExport.h"
+#include "timeline/CompareView.h"
+#include "timeline/LatencyBoxPlot.h"
+#include "timeline/ReplayView.h"
+#include "timeline/RunView.h"
+#include "timeline/TimelineView.h"
+
+#include "conclave/analysis/RecentRuns.h"
+#include "conclave/store/RunQueries.h"
+
+#include <QSplitter>
+#include <QTabWidget>
+
+namespace conclave::ui {
+
+RunTabs::RunTabs(RunController* runs, TeamScene* scene, CanvasRunStates* states, RunOutputPanel* output,
+                 StudioFeedback* feedback, QSplitter* split, QObject* parent)
+    : QObject(parent), m_runs(runs), m_scene(scene), m_states(states), m_output(output), m_feedback(feedback),
+      m_split(split), m_tabs(new QTabWidget)
+{
+    m_tabs->setObjectName("runTabs");
+    m_tabs->setDocumentMode(true);
+    m_tabs->setTabsClosable(true);
+    m_tabs->hide();
+    m_split->addWidget(m_tabs);
+    m_split->setStretchFactor(0, 2);
+    m_split->setStretchFactor(1, 3);
+    connect(m_scene, &QGraphicsScene::selectionChanged, this, &RunTabs::showSelectedNode);
+    connect(m_tabs, &QTabWidget::tabCloseRequested, this, &RunTabs::closeTab);
+    connect(m_tabs, &QTabWidget::currentChanged, this, &RunTabs::onCurrentChanged);
+}
+
+int RunTabs::count() const
+{
+    return m_tabs->count();
+}
+
+RunTabView RunTabs::current() const
+{
+    return RunTabView::of(m_tabs->currentWidget());
+}
+
+void RunTabs::addTab(QWidget* view, const QString& title, const QString& tip)
+{
+    const int index = m_tabs->addTab(view, title);
+    m_tabs->setTabToolTip(index, tip);
+    m_tabs->setCurrentIndex(index);
+    if (m_tabs->isHidden()) {
+        m_tabs->show();
+        const int total = m_split->height();
+        m_split->setSizes({total * 2 / 5, total - total * 2 / 5});
+    }
+    emit tabOpened();
+}
+
+void RunTabs::closeTab(int index)
+{
+    QWidget* view = m_tabs->widget(index);
+    m_tabs->removeTab(index);
+    view->deleteLater();
+    if (m_tabs->count() == 0)
+        m_tabs->hide();
+}
+
+void RunTabs::onCurrentChanged()
+{
+    emit currentTabChanged();
+    const RunTabView tab = current();
+    if (tab.replay)
+        m_states->showStates(tab.replay->states());
+    // The output dock shows the run of the current tab (a run or a replay), else the live or last run.
+    m_output->showStoredRun(tab.model ? std::shared_ptr<const StoredRun>(tab.model, &tab.model->run()) : nullptr);
+}
+
+void RunTabs::showSelectedNode()
+{
+    const auto nodes = m_scene->selectedNodes();
+    if (nodes.size() != 1)
+        return;
+    m_output->showNode(nodes.front());
+    if (auto* timeline = current().timeline)
+        timeline->selectNode(nodes.front());
+}
+
+bool RunTabs::openRunTab(const RunId& id)
+{
+    QString error;
+    auto run = m_runs->loadRun(id, true, &error);
+    if (!run) {
+        m_feedback->showStatus(tr("Cannot open run %1: %2").arg(shortRunId(id), error), StatusTimeouts::kRequestFailed);
+        return false;
+    }
+    auto* view = new RunView;
+    const QString tip = RunView::headerText(*run);
+    view->setRun(std::move(*run));
+    connect(view->timeline(), &TimelineView::spanClicked, this, &RunTabs::spanClicked);
+    addTab(view, tr("Run %1").arg(shortRunId(id)), tip);
+    if (const auto nodes = m_scene->selectedNodes(); nodes.size() == 1)
+        view->timeline()->selectNode(nodes.front());
+    return true;
+}
+
+bool RunTabs::openReplayTab(const RunId& id)
+{
+    QString error;
+    auto run = m_runs->loadRun(id, true, &error); // with its text, for the output dock
+    if (!run) {
+        m_feedback->showStatus(tr("Cannot replay run %1: %2").arg(shortRunId(id), error),
+                               StatusTimeouts::kRequestFailed);
+        return false;
+    }
+    auto* view = new ReplayView;
+    const QString tip = RunView::headerText(*run);
+    view->setRun(std::move(*run));
+    connect(view->timeline(), &TimelineView::spanClicked, this, &RunTabs::spanClicked);
+    // The canvas shows each agent's state at the playhead while this tab is the current one.
+    connect(view->controller(), &ReplayController::statesChanged, this, [this, view](qint64, const NodeStates& states) {
+        if (m_tabs->currentWidget() == view)
+            m_states->showStates(states);
+    });
+    addTab(view, tr("Replay %1").arg(shortRunId(id)), tip);
+    view->controller()->seek(0);
+    return true;
+}
+
+bool RunTabs::openCompareTab(const RunId& a, const RunId& b)
+{
+    QString error;
+    auto first = m_runs->loadRun(a, false, &error);
+    auto second = first ? m_runs->loadRun(b, false, &error) : std::nullopt;
+    if (!first || !second) {
+        m_feedback->showStatus(tr("Cannot compare: %1").arg(error), StatusTimeouts::kRequestFailed);
+        return false;
+    }
+    auto* view = new CompareView;
+    view->setRuns(std::move(*first), std::move(*second));
+    connect(view->timelineA(), &TimelineView::spanClicked, this, &RunTabs::spanClicked);
+    connect(view->timelineB(), &TimelineView::spanClicked, this, &RunTabs::spanClicked);
+    addTab(view, tr("Compare %1 · %2").arg(shortRunId(a), shortRunId(b)), {});
+    return true;
+}
+
+bool RunTabs::openLatencyTab(const QString& team, int lastRuns)
+{
+    QString error;
+    auto* store = m_runs->store(&error);
+    std::string e;
+    std::unique_ptr<RunQueries> queries;
+    if (store)
+        queries = store->reader(e);
+    std::vector<StoredRun> runs;
+    if (queries)
+        runs = RecentRuns::lastFinished(*queries, team.toStdString(), lastRuns, e);
+    if (!queries || !e.empty() || runs.empty()) {
+        m_feedback->showStatus(tr("No latency plot for %1: %2")
+                                   .arg(team, !e.empty()         ? QString::fromStdString(e)
+                                              : !error.isEmpty() ? error
+                                                                 : tr("no finished runs")),
+                               StatusTimeouts::kRequestFailed);
+        return false;
+    }
+    auto* view = new LatencyBoxPlot;
+    view->setRuns(runs, tr("%1: latency per agent over its last %n run(s)", nullptr, int(runs.size())).arg(team));
+    addTab(view, tr("Latency · %1").arg(team), {});
+    return true;
+}
+
+bool RunTabs::exportChartTo(const QString& path, QString* error)
+{
+    QWidget* chart = current().chart;
+    if (!chart) {
+        if (error)
+            *error = tr("no run view is open");
+        return false;
+    }
+    return ChartExport::save(*chart, path, error);
+}
+
+} // namespace conclave::ui

@@ -1,0 +1,73 @@
+#pragma once
+
+#include "studio/RunTabView.h"
+
+#include "conclave/store/StoredRun.h"
+
+#include <QObject>
+#include <QString>
+
+class QSplitter;
+class QTabWidget;
+class QWidget;
+
+namespace conclave::ui {
+
+class CanvasRunStates;
+class RunController;
+class RunOutputPanel;
+class StudioFeedback;
+class TeamScene;
+
+// The run views below the canvas, one tab each (run, replay, compare,
+// latency), and switching between them: the tab widget appears under the
+// canvas with the first tab and hides with the last. The current tab drives
+// the rest of the window: the output dock shows its run, a replay's playhead
+// states show on the canvas, and the canvas's selected node is selected in
+// its timeline. Runs come from the RunController's store; a failure to open
+// one is a status message.
+class RunTabs : public QObject {
+    Q_OBJECT
+
+public:
+    // The tab widget goes below the canvas in `split`.
+    RunTabs(RunController* runs, TeamScene* scene, CanvasRunStates* states, RunOutputPanel* output,
+            StudioFeedback* feedback, QSplitter* split, QObject* parent);
+
+    QTabWidget* tabs() const { return m_tabs; }
+    int count() const;
+    // What the current tab shows.
+    RunTabView current() const;
+
+    // Each opens a tab and makes it current; false (and a status message) on failure.
+    bool openRunTab(const RunId& id);
+    bool openReplayTab(const RunId& id);
+    bool openCompareTab(const RunId& a, const RunId& b);
+    bool openLatencyTab(const QString& team, int lastRuns = 20);
+    // The current tab's view as PNG or SVG (by suffix).
+    bool exportChartTo(const QString& path, QString* error = nullptr);
+    // Shows the canvas's one selected node (if one is) in the output dock and
+    // in the current tab's timeline; done on every change of the selection.
+    void showSelectedNode();
+
+signals:
+    // A bar of some tab's timeline was clicked.
+    void spanClicked(const conclave::NodeId& node);
+    void tabOpened();
+    void currentTabChanged();
+
+private:
+    void addTab(QWidget* view, const QString& title, const QString& tip);
+    void closeTab(int index);
+    void onCurrentChanged();
+
+    RunController* m_runs;
+    TeamScene* m_scene;
+    CanvasRunStates* m_states;
+    RunOutputPanel* m_output;
+    StudioFeedback* m_feedback;
+    QSplitter* m_split;
+    QTabWidget* m_tabs;
+};
+
+} // namespace conclave::ui

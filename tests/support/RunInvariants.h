@@ -152,15 +152,12 @@ inline std::vector<std::string> check(const RunPlan& plan, const RunResult& r, c
             say("node " + id + " is ok without having run");
     }
     for (const auto& [parent, list] : attemptsUnder) {
-        // One call's attempts hang under one parent, except a decompose member's parallel subtasks.
-        std::map<std::string, int> next;
-        for (const Span* s : list) {
-            if (s->attempt < 1)
-                say("attempt span " + std::to_string(s->id) + " is numbered " + std::to_string(s->attempt));
+        // Each call hangs its attempts under a span of its own: they count 1, 2, 3... in order.
+        for (size_t k = 0; k < list.size(); ++k) {
+            if (list[k]->attempt != int(k + 1))
+                say("attempt span " + std::to_string(list[k]->id) + " under span " + std::to_string(parent) +
+                    " is numbered " + std::to_string(list[k]->attempt) + ", not " + std::to_string(k + 1));
         }
-        if (!list.empty() && list.front()->attempt != 1)
-            say("the first attempt under span " + std::to_string(parent) + " is numbered " +
-                std::to_string(list.front()->attempt));
     }
 
     // The status says whether there is an answer.

@@ -46,6 +46,11 @@ void CallRunner::start()
 
 std::optional<CallRunner::Launch> CallRunner::prepareLocked()
 {
+    // A call cancelled before it started (a meeting's next turn, posted just
+    // before the run was cancelled) is over: tracking it now would tie the run
+    // and the call to each other for good.
+    if (m_finished)
+        return std::nullopt;
     m_run->trackCall(shared_from_this());
     return beginAttemptLocked();
 }

@@ -108,6 +108,10 @@ CallSpec Run::callSpec(size_t node, SpanId parent, int round, std::string system
 
 void Run::trackCall(const std::shared_ptr<CallRunner>& call)
 {
+    // After the end nothing is tracked: finish() has let go of every call, and
+    // a call tracked later would keep the run alive (and the run the call).
+    if (m_finished)
+        return;
     call->m_trackSlot = m_calls.size();
     m_calls.push_back(call);
 }

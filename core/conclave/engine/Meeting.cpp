@@ -6,6 +6,7 @@
 #include "conclave/engine/Run.h"
 
 #include <algorithm>
+#include <tuple>
 
 namespace conclave {
 
@@ -297,9 +298,12 @@ void Meeting::conclude(NodeResult result)
     result.costUsd = m_usage.costUsd;
     const auto& pn = m_run->plan().at(m_node);
     for (const size_t member : pn.members) {
+        // A member's result is its last turn in meeting order (round, then
+        // subtask), not the last reply to arrive: a decompose member solving
+        // two subtasks in parallel must not end with whichever came back last.
         const Turn* last = nullptr;
         for (const auto& t : m_turns) {
-            if (t.member == member)
+            if (t.member == member && (!last || std::tie(t.round, t.part) >= std::tie(last->round, last->part)))
                 last = &t;
         }
         NodeResult r;

@@ -20,12 +20,7 @@ private slots:
         TimerService timers(pool);
         auto backend = std::make_shared<ScriptedBackend>();
         invariants::EventLog log;
-        RunOptions options;
-        options.input = "hello";
-        options.observers = {&log};
-        auto run = std::make_shared<Run>(
-            plan, options, std::map<BackendName, std::shared_ptr<ModelBackend>>{{BackendName("scripted"), backend}},
-            GateScorer{}, pool, timers);
+        auto run = scriptedRun(plan, backend, pool, timers, {&log});
         run->start();
         QVERIFY(backend->waitUntil([&] { return backend->startedCount() == 1; }, 10s));
         backend->reply(backend->started()[0].first, "Hello.\nAnswer: hello\nConfidence: 0.9");

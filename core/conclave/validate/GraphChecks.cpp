@@ -11,7 +11,6 @@
 #include <regex>
 #include <set>
 #include <tuple>
-#include <unordered_map>
 
 namespace conclave::checks {
 

@@ -27,11 +27,12 @@ struct RunArgs {
     bool json = false;
     std::string task;
     std::string taskset;
-    std::optional<double> timeScale; // replaces the local backends' time_scale
+    std::optional<double> timeScale; // replaces the local backends' time_scale (real clock only)
     std::optional<std::string> db;   // --db: the run store file
+    std::string clock;               // --clock virtual|real; empty: virtual for local-only teams
 };
 
-// `conclave run TEAM --input TEXT [--seed N] [--json] [--task ID [--taskset FILE]]`:
+// `conclave run TEAM --input TEXT [--seed N] [--json] [--task ID [--taskset FILE]] [--clock virtual|real]`:
 // 0 when the run produced an answer (ok or partial), 1 when it did not, 2 on bad input.
 int runTeam(const CliContext& context, const RunArgs& args);
 
@@ -44,6 +45,7 @@ struct RunRequest {
     const Task* task = nullptr;
     std::optional<std::string> db;
     std::string label; // what errors name (the team file)
+    ClockRequest clock = ClockRequest::Auto;
 };
 
 // Runs a request, stores it and prints it as `conclave run` does.

@@ -1,3 +1,4 @@
+#include "ClockLine.h"
 #include "Commands.h"
 #include "ProgressLine.h"
 
@@ -42,6 +43,7 @@ void printHuman(std::ostream& out, const RunResult& r, const Team& team, const s
         << ms(r.criticalPath.lengthUs) << " ms, " << r.calls << " calls, " << (r.tokensIn + r.tokensOut) << " tokens, $"
         << std::fixed << std::setprecision(6) << r.costUsd << ")\n";
     out.unsetf(std::ios::fixed);
+    out << clockLine(r.clock, r.cpuUs) << '\n';
     if (r.output.ok())
         out << "answer: " << r.output.answer << "  (confidence " << std::setprecision(2) << r.output.confidence
             << ")\n";
@@ -112,13 +114,21 @@ int runTeam(const CliContext& context, const RunArgs& args)
         input = task->prompt;
     }
 
+    // --time-scale is about the real clock: alone it selects it.
+    auto clock = args.timeScale ? ClockRequest::Real : ClockRequest::Auto;
+    if (!args.clock.empty())
+        clock = clockRequestFromString(args.clock).value_or(ClockRequest::Auto);
+    if (args.timeScale && clock == ClockRequest::Virtual) {
+        context.err << "run: --time-scale applies to the real clock only; drop it, or use --clock real\n";
+        return kExitBadInput;
+    }
     if (args.timeScale) {
         for (auto& [name, backend] : loaded.team->backends) {
             if (backend.kind == BackendKind::LocalMoe)
                 backend.timeScale = *args.timeScale;
         }
     }
-    RunRequest request{*loaded.team, std::move(input), args.seed, args.json, task, args.db, args.team};
+    RunRequest request{*loaded.team, std::move(input), args.seed, args.json, task, args.db, args.team, clock};
     return executeRun(context, std::move(*resources), request);
 }
 
@@ -144,7 +154,7 @@ int executeRun(const CliContext& context, EngineResources resources, const RunRe
     std::vector<RunObserver*> observers{recorder.get()};
     if (showProgress)
         observers.push_back(&progress);
-    auto started = engine.start(team, input, request.seed, observers);
+    auto started = engine.start(team, input, Engine::StartOptions{request.seed, observers, request.clock});
     if (!started.run) {
         context.err << request.label << ": " << started.error << '\n';
         return kExitBadInput;

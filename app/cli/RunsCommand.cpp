@@ -1,4 +1,5 @@
 // `conclave runs ...`: the run store from the command line.
+#include "ClockLine.h"
 #include "Commands.h"
 
 #include "conclave/analysis/RunAnalysis.h"
@@ -72,6 +73,8 @@ J summaryJson(const RunSummary& r)
     j["cost_usd"] = r.costUsd;
     j["calls"] = r.calls;
     j["answer"] = r.answer;
+    j["clock"] = std::string(toString(r.clock));
+    j["cpu_ms"] = ms(r.cpuUs);
     return j;
 }
 
@@ -180,6 +183,7 @@ int show(const CliContext& context, RunStore& store, const RunsArgs& args)
         out << "answer: " << r.answer << '\n';
     out << "wall " << msText(r.wallUs) << " ms, critical path " << msText(r.criticalPathUs) << " ms, " << r.calls
         << " calls, " << (r.tokensIn + r.tokensOut) << " tokens, $" << costText(r.costUsd) << '\n';
+    out << clockLine(r.clock, r.cpuUs) << '\n';
     out << "parallelism " << std::fixed << std::setprecision(2) << a.parallelism
         << " (sum of agent busy time / wall time)\n\n";
     out.unsetf(std::ios::fixed);
@@ -245,7 +249,8 @@ int rerun(const CliContext& context, RunStore& store, const RunsArgs& args)
                        args.json,
                        nullptr,
                        store.path().string(),
-                       "run " + run->summary.id.str()};
+                       "run " + run->summary.id.str(),
+                       run->summary.clock == ClockKind::Virtual ? ClockRequest::Virtual : ClockRequest::Real};
     return executeRun(context, std::move(*resources), request);
 }
 

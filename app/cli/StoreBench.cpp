@@ -36,7 +36,7 @@ std::pair<RunId, double> insertSpans(RunStore& store, const Team& team, size_t s
     if (!recorder)
         throw std::runtime_error(error);
     const auto start = SteadyClock::now();
-    recorder->runStarted("bench", 1);
+    recorder->runStarted("bench", 1, ClockKind::Real);
     Span s;
     s.model = "local-fast";
     for (size_t i = 1; i <= spans; ++i) {

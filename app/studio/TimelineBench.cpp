@@ -38,7 +38,7 @@ RunId storeSynthetic(RunStore& store, const Team& team, size_t spans)
     auto recorder = store.record(team, error);
     if (!recorder)
         throw std::runtime_error(error);
-    recorder->runStarted("bench timeline", 1);
+    recorder->runStarted("bench timeline", 1, ClockKind::Real);
     std::vector<int64_t> laneTime(kExperts, 1000);
     uint64_t rng = 88172645463325252ull;
     auto next = [&rng] {

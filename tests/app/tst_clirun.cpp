@@ -47,12 +47,15 @@ private slots:
         QVERIFY(run.value("correct").isBool());
         QCOMPARE(run.value("correct").toBool(), run.value("answer").toString() == "783");
         QCOMPARE(run.value("run_id").toString().size(), 12);
-        const QStringList keys{"run_id", "status", "output", "answer", "confidence", "wall_ms", "critical_path_ms",
-                               "critical_path", "cost_usd", "tokens", "tokens_in", "tokens_out", "calls", "spans",
-                               "task", "correct"};
+        const QStringList keys{
+            "run_id",        "status",   "output", "answer",    "confidence", "wall_ms", "critical_path_ms",
+            "critical_path", "cost_usd", "tokens", "tokens_in", "tokens_out", "calls",   "clock",
+            "cpu_ms",        "spans",    "task",   "correct"};
         QCOMPARE(run.keys().size(), keys.size());
         for (const auto& key : keys)
             QVERIFY2(run.contains(key), qPrintable(key));
+        // --time-scale without --clock: the real clock, as before there was a choice.
+        QCOMPARE(run.value("clock").toString(), QString("real"));
         const auto spans = run.value("spans").toArray();
         QVERIFY(spans.size() >= 6);  // five nodes that ran (one expert is skipped), at least one attempt
         for (const auto& value : spans) {
@@ -185,13 +188,17 @@ private slots:
     void interruptCancels()
     {
         QProcess process;
-        process.start(kBinary, {"run", kExamples + "mixture-of-agents.team.json", "--input", "Calculate 323 + 460."});
+        // On the real clock: a virtual run is over long before anyone could press Ctrl+C.
+        process.start(kBinary, {"run", kExamples + "mixture-of-agents.team.json", "--input", "Calculate 323 + 460.",
+                                "--clock", "real"});
         QVERIFY(process.waitForStarted(10000));
         // Long enough for the run to be under way (resources loaded, handler installed), even in slow builds.
         QTest::qWait(1500);
         QElapsedTimer timer;
         timer.start();
-        ::kill(pid_t(process.processId()), SIGINT);
+        const auto pid = pid_t(process.processId());
+        QVERIFY2(pid > 0, "the run ended before it could be interrupted"); // kill(0) would hit the whole group
+        ::kill(pid, SIGINT);
         QVERIFY(process.waitForFinished(10000));
         QVERIFY2(timer.elapsed() < 3000, "Ctrl+C took too long to end the run");
         QCOMPARE(process.exitCode(), 1);

@@ -21,7 +21,7 @@ private slots:
         // Attempt 1's start() does not return until attempt 2 has been launched:
         // its id becomes known only after it timed out and was retried.
         backend->holdAttempt(1);
-        auto run = scriptedRun(plan, backend, pool, timers);
+        auto run = scriptedRun(plan, backend, std::make_shared<RealClock>(pool, timers));
         run->start();
         QVERIFY(backend->waitUntil([&] { return backend->startedCount() == 2; }, 10s));
         backend->release();

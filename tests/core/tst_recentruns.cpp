@@ -27,7 +27,7 @@ private slots:
         for (int i = 0; i < 3; ++i) {
             auto recorder = m_store->record(team, error);
             QVERIFY(recorder);
-            recorder->runStarted("q", 1);
+            recorder->runStarted("q", 1, ClockKind::Real);
             for (const auto& s : known_runs::review("x", i + 1).spans) {
                 recorder->spanStarted(s);
                 recorder->spanFinished(s);
@@ -40,7 +40,7 @@ private slots:
         }
         m_running = m_store->record(team, error);
         QVERIFY(m_running);
-        m_running->runStarted("still going", 1);
+        m_running->runStarted("still going", 1, ClockKind::Real);
         QCOMPARE(m_running->waitUntilStored(), std::string());
         auto reader = m_store->reader(error);
         QVERIFY(reader);

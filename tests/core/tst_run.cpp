@@ -20,7 +20,7 @@ private slots:
         TimerService timers(pool);
         auto backend = std::make_shared<ScriptedBackend>();
         invariants::EventLog log;
-        auto run = scriptedRun(plan, backend, pool, timers, {&log});
+        auto run = scriptedRun(plan, backend, std::make_shared<RealClock>(pool, timers), {&log});
         run->start();
         QVERIFY(backend->waitUntil([&] { return backend->startedCount() == 1; }, 10s));
         backend->reply(backend->started()[0].first, "Hello.\nAnswer: hello\nConfidence: 0.9");

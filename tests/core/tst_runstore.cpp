@@ -98,7 +98,7 @@ private slots:
         QVERIFY(opened.store);
         SqliteDb db;
         QVERIFY(!db.open(path, SqliteDb::Mode::ReadOnly));
-        QCOMPARE(db.queryInt("PRAGMA user_version").value_or(-1), int64_t(1));
+        QCOMPARE(db.queryInt("PRAGMA user_version").value_or(-1), int64_t(2));
         auto mode = db.prepare("PRAGMA journal_mode");
         QVERIFY(mode.step());
         QCOMPARE(q(mode.text(0)), QString("wal"));
@@ -165,7 +165,7 @@ private slots:
         QVERIFY(opened.store);
         std::string error;
         auto recorder = opened.store->record(BenchTeams::chain(1), error);
-        recorder->runStarted("x", 1);
+        recorder->runStarted("x", 1, ClockKind::Real);
         Span s;
         s.id = 1;
         s.node = NodeId("e1");
@@ -194,7 +194,7 @@ private slots:
                                       << "not an SQLite database";
         QTest::newRow("newer user_version")
             << "newer.sqlite"
-            << "written by a newer Conclave (store schema version 99; this one reads up to 1)";
+            << "written by a newer Conclave (store schema version 99; this one reads up to 2)";
         QTest::newRow("read-only") << "readonly.sqlite"
                                    << "the database is read-only";
         QTest::newRow("other SQLite database") << "other.sqlite"
@@ -258,7 +258,7 @@ private slots:
         auto dead = opened.store->record(BenchTeams::chain(2), error);
         auto alive = opened.store->record(BenchTeams::chain(2), error);
         for (auto* recorder : {dead.get(), alive.get()}) {
-            recorder->runStarted("x", 3);
+            recorder->runStarted("x", 3, ClockKind::Real);
             for (SpanId i = 1; i <= 3; ++i) {
                 Span s;
                 s.id = i;

@@ -35,7 +35,7 @@ Span makeSpan(SpanId id, const std::string& node)
 // Feeds `count` spans, each started, given one token and finished.
 void feedSpans(RunRecorder& recorder, const std::string& prefix, int count)
 {
-    recorder.runStarted(prefix, 7);
+    recorder.runStarted(prefix, 7, ClockKind::Real);
     for (int i = 1; i <= count; ++i) {
         auto s = makeSpan(SpanId(i), prefix + std::to_string(i));
         recorder.spanStarted(s);
@@ -119,7 +119,7 @@ private slots:
         std::string error;
         auto recorder = opened.store->record(BenchTeams::chain(1), error);
         QVERIFY(recorder);
-        recorder->runStarted("quiet", 1);
+        recorder->runStarted("quiet", 1, ClockKind::Real);
         auto s = makeSpan(1, "e1");
         s.status = Status::Running;
         recorder->spanStarted(s);

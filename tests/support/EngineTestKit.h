@@ -177,7 +177,7 @@ private:
 // Records what a run reports, for counting and for waiting on it.
 class Recorder : public RunObserver {
 public:
-    void runStarted(std::string_view, uint64_t) override
+    void runStarted(std::string_view, uint64_t, ClockKind) override
     {
         std::lock_guard lock(m_mutex);
         ++m_runsStarted;

@@ -23,7 +23,7 @@ using namespace conclave;
 // Records what the observers of one run were told, and anything told after the end.
 class EventLog : public RunObserver {
 public:
-    void runStarted(std::string_view, uint64_t) override { event("runStarted"); }
+    void runStarted(std::string_view, uint64_t, ClockKind) override { event("runStarted"); }
     void nodeQueued(const NodeId&, int64_t) override { event("nodeQueued"); }
     void spanStarted(const Span& span) override
     {

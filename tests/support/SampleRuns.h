@@ -23,7 +23,8 @@ inline RunId storeOne(RunStore& store, int i)
     auto recorder = store.record(team, error);
     if (!recorder)
         return {};
-    recorder->runStarted(i % 3 == 0 ? "Why is the SKY blue? #" + std::to_string(i) : "q" + std::to_string(i), 1);
+    recorder->runStarted(i % 3 == 0 ? "Why is the SKY blue? #" + std::to_string(i) : "q" + std::to_string(i), 1,
+                         ClockKind::Real);
     RunResult result;
     result.status = i % 5 == 4 ? RunStatus::Failed : RunStatus::Ok;
     result.output.status = Status::Ok;

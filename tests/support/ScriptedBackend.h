@@ -6,6 +6,7 @@
 // thread of its own, never on the caller's stack, as ModelBackend promises.
 
 #include "conclave/engine/ModelBackend.h"
+#include "conclave/engine/RealClock.h"
 #include "conclave/engine/Run.h"
 #include "conclave/engine/RunPlan.h"
 #include "conclave/io/TeamJson.h"
@@ -162,18 +163,17 @@ inline std::shared_ptr<const conclave::RunPlan> scriptedOneExpertPlan(int64_t ti
 
 // A run of `plan` with every call going to `backend` (named "scripted"), input "hello".
 inline std::shared_ptr<conclave::Run> scriptedRun(std::shared_ptr<const conclave::RunPlan> plan,
-                                                  std::shared_ptr<ScriptedBackend> backend, conclave::ThreadPool& pool,
-                                                  conclave::TimerService& timers,
+                                                  std::shared_ptr<ScriptedBackend> backend,
+                                                  std::shared_ptr<conclave::RunClock> clock,
                                                   std::vector<conclave::RunObserver*> observers = {})
 {
     conclave::RunOptions options;
     options.input = "hello";
     options.observers = std::move(observers);
-    return std::make_shared<conclave::Run>(
-        std::move(plan), options,
-        std::map<conclave::BackendName, std::shared_ptr<conclave::ModelBackend>>{
-            {conclave::BackendName("scripted"), std::move(backend)}},
-        conclave::GateScorer{}, pool, timers);
+    return std::make_shared<conclave::Run>(std::move(plan), options,
+                                           std::map<conclave::BackendName, std::shared_ptr<conclave::ModelBackend>>{
+                                               {conclave::BackendName("scripted"), std::move(backend)}},
+                                           conclave::GateScorer{}, std::move(clock));
 }
 
 } // namespace enginetest

@@ -28,7 +28,7 @@ private slots:
         std::string error;
         auto recorder = opened.store->record(BenchTeams::fanOut(2, 1), error);
         QVERIFY2(recorder, error.c_str());
-        recorder->runStarted("x", 1);
+        recorder->runStarted("x", 1, ClockKind::Real);
         QCOMPARE(recorder->waitUntilStored(), std::string());
 
         // Another connection holds the write lock: the run's end cannot be committed.

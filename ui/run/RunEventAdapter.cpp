@@ -65,7 +65,7 @@ std::vector<RunEvent> RunEventAdapter::coalesce(std::vector<RunEvent> events)
     return out;
 }
 
-void RunEventAdapter::runStarted(std::string_view runInput, uint64_t seed)
+void RunEventAdapter::runStarted(std::string_view runInput, uint64_t seed, ClockKind /*clock*/)
 {
     RunEvent e;
     e.type = RunEvent::Type::RunStarted;

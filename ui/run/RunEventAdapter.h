@@ -28,7 +28,7 @@ public:
     explicit RunEventAdapter(QObject* parent = nullptr);
     ~RunEventAdapter() override;
 
-    void runStarted(std::string_view runInput, uint64_t seed) override;
+    void runStarted(std::string_view runInput, uint64_t seed, ClockKind clock) override;
     void nodeQueued(const NodeId& node, int64_t atUs) override;
     void spanStarted(const Span& span) override;
     void nodeToken(const NodeId& node, SpanId span, std::string_view text, int64_t atUs) override;

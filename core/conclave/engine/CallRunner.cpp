@@ -26,12 +26,14 @@ double CallRunner::backoffMs(int attempt, double jitterUnit, std::optional<int64
     return std::min(kMaxBackoffMs, exponential * (0.5 + jitterUnit));
 }
 
-Clock::time_point CallRunner::afterOnBackend(double teamMs) const
+int64_t CallRunner::afterOnBackend(double teamMs) const
 {
-    // The call's own backend sets the clock: in a team mixing a scaled-down
-    // simulator with a real endpoint, the endpoint's timeouts stay real.
-    const double scale = m_spec.backend ? m_spec.backend->timeScale() : 1.0;
-    return Clock::now() + std::chrono::microseconds(static_cast<int64_t>(teamMs * scale * 1000.0));
+    // The call's own backend sets the scale: in a team mixing a scaled-down
+    // simulator with a real endpoint, the endpoint's timeouts stay real. On a
+    // virtual clock nothing is scaled.
+    const bool scaled = m_run->clock().kind() == ClockKind::Real && m_spec.backend;
+    const double scale = scaled ? m_spec.backend->timeScale() : 1.0;
+    return m_run->clock().nowUs() + static_cast<int64_t>(teamMs * scale * 1000.0);
 }
 
 void CallRunner::start()
@@ -93,8 +95,8 @@ std::optional<CallRunner::Launch> CallRunner::beginAttemptLocked()
     next.request.model = m_model;
     next.request.attempt = m_attempt;
     auto self = shared_from_this();
-    m_timeoutTimer = m_run->timers().schedule(afterOnBackend(double(m_spec.timeoutMs)),
-                                              [self, token] { self->onTimeout(token); });
+    m_timeoutTimer =
+        m_run->clock().schedule(afterOnBackend(double(m_spec.timeoutMs)), [self, token] { self->onTimeout(token); });
     return next;
 }
 
@@ -159,7 +161,7 @@ void CallRunner::onReply(uint64_t token, ModelReply reply, int64_t arrivedUs)
     if (token != m_token || !m_inFlight)
         return;
     m_inFlight = false;
-    m_run->timers().cancel(m_timeoutTimer);
+    m_run->clock().cancel(m_timeoutTimer);
     auto& span = m_run->span(m_span);
     span.tokensIn = reply.tokensIn;
     span.tokensOut = reply.tokensOut;
@@ -219,7 +221,7 @@ void CallRunner::afterFailure(Status status, const std::string& error, bool retr
         uint64_t(m_attempt));
     const double delay = fallback ? 0 : backoffMs(m_triesOnModel, jitter, retryAfterMs);
     auto self = shared_from_this();
-    m_backoffTimer = m_run->timers().schedule(afterOnBackend(delay), [self] { self->attempt(); });
+    m_backoffTimer = m_run->clock().schedule(afterOnBackend(delay), [self] { self->attempt(); });
 }
 
 void CallRunner::cancel(Status status, const std::string& why)
@@ -228,12 +230,12 @@ void CallRunner::cancel(Status status, const std::string& why)
         return;
     if (m_inFlight) {
         m_inFlight = false;
-        m_run->timers().cancel(m_timeoutTimer);
+        m_run->clock().cancel(m_timeoutTimer);
         abandonLocked();
         m_run->closeSpan(m_span, status, why);
     }
     if (m_backoffTimer)
-        m_run->timers().cancel(m_backoffTimer);
+        m_run->clock().cancel(m_backoffTimer);
     finish(status, {}, why);
 }
 

@@ -2,8 +2,8 @@
 
 #include "conclave/engine/ModelBackend.h"
 #include "conclave/engine/ReplyParser.h"
+#include "conclave/engine/RunClock.h"
 #include "conclave/engine/Span.h"
-#include "conclave/engine/TimerService.h"
 #include "conclave/model/DefaultValues.h"
 
 #include <functional>
@@ -65,7 +65,8 @@ public:
     static double backoffMs(int attempt, double jitterUnit, std::optional<int64_t> retryAfterMs);
 
 private:
-    Clock::time_point afterOnBackend(double teamMs) const;
+    // Clock time for a delay in team milliseconds, scaled as the call's backend is.
+    int64_t afterOnBackend(double teamMs) const;
     void attempt();
     // Bookkeeping of an attempt, lock held; false when no attempt is to be made.
     std::optional<Launch> beginAttemptLocked();

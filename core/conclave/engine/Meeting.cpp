@@ -95,7 +95,7 @@ void Meeting::callMember(size_t member, std::string task, std::string transcript
         self->onMemberDone(member, span, part, std::move(outcome));
     });
     m_calls.push_back(runner);
-    m_run->pool().post([runner] { runner->start(); });
+    m_run->post([runner] { runner->start(); });
 }
 
 void Meeting::onMemberDone(size_t member, SpanId span, size_t part, CallOutcome outcome)
@@ -214,7 +214,7 @@ void Meeting::callCoordinator(std::string system, std::string prompt, bool plann
         self->onCoordinatorDone(planning, std::move(outcome));
     });
     m_calls.push_back(runner);
-    m_run->pool().post([runner] { runner->start(); });
+    m_run->post([runner] { runner->start(); });
 }
 
 void Meeting::onCoordinatorDone(bool planning, CallOutcome outcome)

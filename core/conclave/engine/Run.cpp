@@ -14,11 +14,10 @@
 namespace conclave {
 
 Run::Run(std::shared_ptr<const RunPlan> plan, RunOptions options,
-         std::map<BackendName, std::shared_ptr<ModelBackend>> backends, GateScorer gate, ThreadPool& pool,
-         TimerService& timers)
-    : m_plan(std::move(plan)), m_options(std::move(options)), m_backends(std::move(backends)),
-      m_gate(std::move(gate)), m_pool(pool),
-      m_timers(timers)
+         std::map<BackendName, std::shared_ptr<ModelBackend>> backends, GateScorer gate,
+         std::shared_ptr<RunClock> clock)
+    : m_plan(std::move(plan)), m_options(std::move(options)), m_backends(std::move(backends)), m_gate(std::move(gate)),
+      m_clock(std::move(clock)), m_timeScale(m_clock->kind() == ClockKind::Virtual ? 1.0 : m_plan->timeScale())
 {
     m_state.resize(m_plan->size());
     // Most nodes make one node span and one attempt span; growing a vector of
@@ -33,12 +32,12 @@ Run::~Run() = default;
 
 int64_t Run::nowUs() const
 {
-    return std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - m_start).count();
+    return m_clock->nowUs() - m_startUs;
 }
 
-Clock::time_point Run::after(double teamMs) const
+int64_t Run::after(double teamMs) const
 {
-    return Clock::now() + std::chrono::microseconds(static_cast<int64_t>(teamMs * m_plan->timeScale() * 1000.0));
+    return m_clock->nowUs() + static_cast<int64_t>(teamMs * m_timeScale * 1000.0);
 }
 
 ModelBackend* Run::backend(const BackendName& name) const
@@ -141,7 +140,7 @@ std::optional<std::string> Run::budgetCheck()
                         " reached";
     else if (budget->maxTokens && m_tokensIn + m_tokensOut >= *budget->maxTokens)
         m_budgetError = "budget exhausted: max_tokens " + std::to_string(*budget->maxTokens) + " reached";
-    else if (budget->maxWallMs && double(nowUs()) >= double(*budget->maxWallMs) * 1000.0 * m_plan->timeScale())
+    else if (budget->maxWallMs && double(nowUs()) >= double(*budget->maxWallMs) * 1000.0 * m_timeScale)
         m_budgetError = "budget exhausted: max_wall_ms " + std::to_string(*budget->maxWallMs) + " reached";
     if (m_budgetError.empty())
         return std::nullopt;
@@ -158,15 +157,20 @@ void Run::addUsage(int64_t tokensIn, int64_t tokensOut, double costUsd)
 void Run::start()
 {
     auto self = shared_from_this();
+    RunClock::Hold hold(*m_clock); // the first events happen here, not on the pool
     auto lock = this->lock();
-    m_start = Clock::now();
+    m_startUs = m_clock->nowUs();
     m_started = true;
-    notifyObservers([&](RunObserver& o) { o.runStarted(m_options.input, m_options.seed); });
+    m_clock->setStallHandler([weak = weak_from_this()] {
+        if (const auto run = weak.lock())
+            run->onStalled();
+    });
+    notifyObservers([&](RunObserver& o) { o.runStarted(m_options.input, m_options.seed, m_clock->kind()); });
     for (size_t i = 0; i < m_plan->size(); ++i)
         m_state[i].pending = m_plan->at(i).in.size();
     const auto& budget = m_plan->team().budget;
     if (budget && budget->maxWallMs) {
-        m_wallTimer = m_timers.schedule(after(double(*budget->maxWallMs)), [self] {
+        m_wallTimer = m_clock->schedule(after(double(*budget->maxWallMs)), [self] {
             auto l = self->lock();
             if (self->m_finished)
                 return;
@@ -224,10 +228,10 @@ void Run::ready(size_t node)
     m_readyQueue.push_back(node);
     // One drainer per worker at most: a router that readies 10,000 experts
     // posts two tasks, not 10,000.
-    if (m_drainers < std::min(m_pool.size(), m_readyQueue.size())) {
+    if (m_drainers < std::min(m_clock->parallelism(), m_readyQueue.size())) {
         ++m_drainers;
         auto self = shared_from_this();
-        m_pool.post([self] { self->drain(); });
+        post([self] { self->drain(); });
     }
 }
 
@@ -255,7 +259,7 @@ void Run::drain()
     }
     if (!m_readyQueue.empty()) {
         auto self = shared_from_this();
-        m_pool.post([self] { self->drain(); });  // still counted in m_drainers
+        post([self] { self->drain(); }); // still counted in m_drainers
         return;
     }
     --m_drainers;
@@ -442,7 +446,7 @@ void Run::settle(size_t node, NodeResult result, int64_t endUs)
     ns.phase = Phase::Done;
     ns.result = std::move(result);
     if (ns.deadlineTimer) {
-        m_timers.cancel(ns.deadlineTimer);
+        m_clock->cancel(ns.deadlineTimer);
         ns.deadlineTimer = 0;
     }
     ns.call.reset();
@@ -498,6 +502,7 @@ void Run::deliver(size_t to, size_t from, bool live)
 
 void Run::cancel()
 {
+    RunClock::Hold hold(*m_clock);
     auto lock = this->lock();
     if (m_finished || m_cancelled)
         return;
@@ -516,7 +521,8 @@ void Run::finish()
     m_finished = true;
     m_endUs = nowUs();
     if (m_wallTimer)
-        m_timers.cancel(m_wallTimer);
+        m_clock->cancel(m_wallTimer);
+    m_clock->setStallHandler({});
     // Every node has settled, so a call still tracked is one nobody waits for
     // (a reply racing an early decision): stop it now, so its attempt span is
     // closed in the result and it cannot report anything after the end.
@@ -536,11 +542,33 @@ void Run::finish()
         });
         m_status = anyFailed ? RunStatus::Partial : RunStatus::Ok;
     }
+    m_cpuUs = m_clock->cpuUs();
     m_final = buildResult();
     notifyObservers([&](RunObserver& o) { o.runFinished(*m_final); });
     m_observersClosed = true;
     m_calls.clear();
     m_done.notify_all();
+}
+
+void Run::onStalled()
+{
+    auto lock = this->lock();
+    if (m_finished)
+        return;
+    // An engine bug, never a team's fault: end the run, saying so, rather than hang.
+    const std::string why = "the simulation stalled: no work and no event left, yet this node had not settled";
+    for (size_t i = 0; i < m_state.size(); ++i) {
+        if (m_state[i].phase == Phase::Done)
+            continue;
+        if (m_state[i].call) {
+            auto call = m_state[i].call;
+            call->cancel(Status::Failed, why);
+        }
+        NodeResult r;
+        r.status = Status::Failed;
+        r.error = why;
+        settle(i, std::move(r));
+    }
 }
 
 RunResult Run::buildResult() const
@@ -556,6 +584,8 @@ RunResult Run::buildResult() const
     r.tokensOut = m_tokensOut;
     r.costUsd = m_costUsd;
     r.calls = m_callCount;
+    r.clock = m_clock->kind();
+    r.cpuUs = m_finished ? m_cpuUs : m_clock->cpuUs();
     if (m_finished && m_options.criticalPath)
         r.criticalPath = m_options.criticalPath(m_plan->team(), r.spans);
     return r;

@@ -1,12 +1,11 @@
 #pragma once
 
 #include "conclave/engine/ModelBackend.h"
+#include "conclave/engine/RunClock.h"
 #include "conclave/engine/RunMutex.h"
 #include "conclave/engine/RunObserver.h"
 #include "conclave/engine/RunPlan.h"
 #include "conclave/engine/RunResult.h"
-#include "conclave/engine/ThreadPool.h"
-#include "conclave/engine/TimerService.h"
 #include "conclave/model/DefaultValues.h"
 
 #include <atomic>
@@ -53,18 +52,22 @@ struct RunOptions {
 // held, so they must be quick and must not call back in.
 // It never touches the team's editable document, files or any UI.
 //
+// Time is the run's clock's (RunClock): the real one, or a virtual one that
+// makes the run a discrete-event simulation. All the run's CPU work is posted
+// through it, and every delay is scheduled on it.
+//
 // Lock order (a thread holding one may take only those after it):
 //   Engine::m_mutex -> Run::m_mutex -> CallRunner::m_idMutex
-//     -> a backend's own mutex -> TimerService -> ThreadPool,
+//     -> a backend's own mutex -> the run's clock -> TimerService -> ThreadPool,
 //   and the observers' own locks (the run store's feed) under Run::m_mutex.
-// Backends call back (onToken, onDone) holding none of theirs, and the
-// timer service and pool run callbacks holding none of theirs, so a callback
-// may take the run's lock.
+// Backends call back (onToken, onDone) holding none of theirs, and clocks,
+// the timer service and the pool run callbacks holding none of theirs, so a
+// callback may take the run's lock.
 class Run : public std::enable_shared_from_this<Run> {
 public:
     Run(std::shared_ptr<const RunPlan> plan, RunOptions options,
-        std::map<BackendName, std::shared_ptr<ModelBackend>> backends, GateScorer gate, ThreadPool& pool,
-        TimerService& timers);
+        std::map<BackendName, std::shared_ptr<ModelBackend>> backends, GateScorer gate,
+        std::shared_ptr<RunClock> clock);
     ~Run();
 
     void start();
@@ -81,9 +84,14 @@ public:
     // ---- for CallRunner and Meeting: each expects the lock held unless it says otherwise ----
     RunLock lock() const { return RunLock(m_mutex); }
     void assertLocked() const { m_mutex.assertHeld(); }
+    // Run time: microseconds of the run's clock since the run started.
     int64_t nowUs() const;
-    ThreadPool& pool() { return m_pool; }
-    TimerService& timers() { return m_timers; }
+    RunClock& clock() { return *m_clock; }
+    // Runs `task` as the run's CPU work (on its clock).
+    void post(std::function<void()> task) { m_clock->post(std::move(task)); }
+    // The factor engine delays are scaled by: the plan's time_scale on the
+    // real clock, 1 on a virtual one.
+    double timeScale() const { return m_timeScale; }
     const std::string& input() const { return m_options.input; }
     uint64_t seed() const { return m_options.seed; }
     ModelBackend* backend(const BackendName& name) const;
@@ -93,7 +101,7 @@ public:
     std::optional<std::string> budgetCheck();
     void addUsage(int64_t tokensIn, int64_t tokensOut, double costUsd);
     // Clock time for an engine delay given in team milliseconds (scaled by time_scale).
-    Clock::time_point after(double teamMs) const;
+    int64_t after(double teamMs) const;
 
     SpanId openSpan(SpanKind kind, const NodeId& node, SpanId parent, std::string name, int round = 0,
                     int attempt = 0, std::string model = {});
@@ -150,6 +158,8 @@ private:
     void finishRoute(size_t router, const std::vector<size_t>& chosenEdges, NodeResult result);
     void cancelNode(size_t node, Status status);
     void finish();
+    // The virtual clock found nothing left to happen while the run was still going.
+    void onStalled();
     NodeResult skippedResult() const;
     // What a member its coordinator never settled ends as, given how the coordinator ended.
     static NodeResult memberLeftOver(const NodeResult& coordinator);
@@ -181,12 +191,12 @@ private:
     RunOptions m_options;
     std::map<BackendName, std::shared_ptr<ModelBackend>> m_backends;
     GateScorer m_gate;
-    ThreadPool& m_pool;
-    TimerService& m_timers;
+    std::shared_ptr<RunClock> m_clock;
+    double m_timeScale = 1;
 
     mutable RunMutex m_mutex; // guards everything below
     std::condition_variable_any m_done;
-    Clock::time_point m_start;
+    int64_t m_startUs = 0; // the clock's time when the run started
     std::vector<NodeState> m_state;
     std::vector<Span> m_spans;
     std::vector<size_t> m_routesTaken;  // per edge: 1 when a router fired it
@@ -207,6 +217,7 @@ private:
     double m_costUsd = 0;
     int m_callCount = 0;
     int64_t m_endUs = 0;
+    int64_t m_cpuUs = 0; // when it ended
     RunStatus m_status = RunStatus::Running;
     std::optional<RunResult> m_final;  // built once when the run ends
 };

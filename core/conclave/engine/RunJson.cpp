@@ -54,6 +54,8 @@ nlohmann::ordered_json runResultToJson(const RunResult& result, const std::strin
     j["tokens_in"] = result.tokensIn;
     j["tokens_out"] = result.tokensOut;
     j["calls"] = result.calls;
+    j["clock"] = std::string(toString(result.clock));
+    j["cpu_ms"] = ms(result.cpuUs);
     nlohmann::ordered_json spans = nlohmann::ordered_json::array();
     for (const auto& span : result.spans)
         spans.push_back(spanToJson(span));

@@ -169,7 +169,7 @@ void Run::runAggregator(size_t node, RunLock& lock)
     const auto& config = pn.node->config;
     auto& ns = m_state[node];
     if (ns.deadlineTimer)
-        m_timers.cancel(ns.deadlineTimer);
+        m_clock->cancel(ns.deadlineTimer);
     cancelStragglers(node);
     const AggregatorLogic::Rules rules{config.aggregatorStrategy.value_or(AggregatorStrategy::Majority), config.quorum,
                                        config.minConfidence};
@@ -215,7 +215,7 @@ void Run::maybeStartAggregatorEarly(size_t node, size_t from)
     }
     if (config.deadlineMs && !ns.deadlineTimer) {
         auto self = shared_from_this();
-        ns.deadlineTimer = m_timers.schedule(after(double(*config.deadlineMs)), [self, node] {
+        ns.deadlineTimer = m_clock->schedule(after(double(*config.deadlineMs)), [self, node] {
             auto lock = self->lock();
             self->onAggregatorDeadline(node);
         });

@@ -16,7 +16,7 @@ class RunObserver {
 public:
     virtual ~RunObserver() = default;
 
-    virtual void runStarted(std::string_view /*runInput*/, uint64_t /*seed*/) {}
+    virtual void runStarted(std::string_view /*runInput*/, uint64_t /*seed*/, ClockKind /*clock*/) {}
     virtual void nodeQueued(const NodeId& /*node*/, int64_t /*atUs*/) {}
     virtual void spanStarted(const Span& /*span*/) {}
     // A piece of streamed text for a call attempt (span) of a node.

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "conclave/engine/RunClock.h"
 #include "conclave/engine/Span.h"
 
 #include <cstdint>
@@ -35,6 +36,8 @@ struct RunResult {
     int64_t tokensOut = 0;
     double costUsd = 0;
     int calls = 0;                          // call attempts dispatched
+    ClockKind clock = ClockKind::Real;      // the time the run lived in
+    int64_t cpuUs = 0;                      // the real CPU time its work used
 };
 
 } // namespace conclave

@@ -47,6 +47,8 @@ nlohmann::ordered_json storedRunToJson(const StoredRun& run)
     result.tokensOut = run.summary.tokensOut;
     result.costUsd = run.summary.costUsd;
     result.calls = run.summary.calls;
+    result.clock = run.summary.clock;
+    result.cpuUs = run.summary.cpuUs;
     auto j = runResultToJson(result, run.summary.id.str());
     j["team_name"] = run.summary.teamName;
     j["input"] = run.summary.input;

@@ -1,12 +1,11 @@
 #include "conclave/local/LocalMoeBackend.h"
 
-#include <chrono>
-
 namespace conclave {
 
-LocalMoeBackend::LocalMoeBackend(std::shared_ptr<const LocalResponder> responder, TimerService& timers,
-                                 ThreadPool& pool, double timeScale)
-    : m_responder(std::move(responder)), m_timers(timers), m_pool(pool), m_timeScale(timeScale)
+LocalMoeBackend::LocalMoeBackend(std::shared_ptr<const LocalResponder> responder, std::shared_ptr<RunClock> clock,
+                                 double timeScale)
+    : m_responder(std::move(responder)), m_clock(std::move(clock)),
+      m_timeScale(m_clock->kind() == ClockKind::Virtual ? 1.0 : timeScale)
 {
 }
 
@@ -14,18 +13,16 @@ LocalMoeBackend::~LocalMoeBackend()
 {
     std::lock_guard lock(m_mutex);
     for (auto& [id, call] : m_calls) {
-        m_timers.cancel(call.tokenTimer);
-        m_timers.cancel(call.doneTimer);
+        m_clock->cancel(call.tokenTimer);
+        m_clock->cancel(call.doneTimer);
     }
 }
 
 CallId LocalMoeBackend::start(ModelRequest request, CallCallbacks callbacks)
 {
     auto decided = m_responder->respond(request);
-    const auto now = Clock::now();
-    const auto at = [&](double ms) {
-        return now + std::chrono::microseconds(static_cast<int64_t>(ms * m_timeScale * 1000.0));
-    };
+    const int64_t now = m_clock->nowUs();
+    const auto at = [&](double ms) { return now + static_cast<int64_t>(ms * m_timeScale * 1000.0); };
     std::lock_guard lock(m_mutex);
     const CallId id = m_next++;
     auto& call = m_calls[id];
@@ -36,12 +33,12 @@ CallId LocalMoeBackend::start(ModelRequest request, CallCallbacks callbacks)
     const bool separateToken = !call.firstChunk.empty() && decided.totalMs - decided.ttftMs >= 1.0;
     const std::weak_ptr<LocalMoeBackend> self = weak_from_this();
     if (separateToken) {
-        call.tokenTimer = m_timers.schedule(at(decided.ttftMs), [self, id] {
+        call.tokenTimer = m_clock->schedule(at(decided.ttftMs), [self, id] {
             if (const auto backend = self.lock())
                 backend->deliverToken(id);
         });
     }
-    call.doneTimer = m_timers.schedule(at(decided.totalMs), [self, id, reply = std::move(decided.reply)]() mutable {
+    call.doneTimer = m_clock->schedule(at(decided.totalMs), [self, id, reply = std::move(decided.reply)]() mutable {
         if (const auto backend = self.lock())
             backend->deliverDone(id, std::move(reply));
     });
@@ -99,7 +96,7 @@ void LocalMoeBackend::deliverDone(CallId id, ModelReply reply)
             call.parkedReply = std::move(reply);
             if (!tokenOwed)
                 return;
-            m_timers.cancel(call.tokenTimer);
+            m_clock->cancel(call.tokenTimer);
         } else {
             onDone = std::move(call.callbacks.onDone);
             m_calls.erase(it);
@@ -118,15 +115,15 @@ void LocalMoeBackend::cancel(CallId id)
     const auto it = m_calls.find(id);
     if (it == m_calls.end())
         return;
-    m_timers.cancel(it->second.tokenTimer);
+    m_clock->cancel(it->second.tokenTimer);
     if (it->second.token == TokenState::Pending)
         it->second.firstChunk.clear();  // a cancelled call sends no more text
     // If the reply is already on its way, it arrives as it is; otherwise say cancelled now.
-    if (m_timers.cancel(it->second.doneTimer)) {
+    if (m_clock->cancel(it->second.doneTimer)) {
         ModelReply reply;
         reply.cancelled = true;
         reply.error = "cancelled";
-        m_pool.post([self = weak_from_this(), id, reply]() mutable {
+        m_clock->post([self = weak_from_this(), id, reply]() mutable {
             if (const auto backend = self.lock())
                 backend->deliverDone(id, std::move(reply));
         });

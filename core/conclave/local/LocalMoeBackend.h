@@ -1,8 +1,7 @@
 #pragma once
 
 #include "conclave/engine/ModelBackend.h"
-#include "conclave/engine/ThreadPool.h"
-#include "conclave/engine/TimerService.h"
+#include "conclave/engine/RunClock.h"
 #include "conclave/local/LocalResponder.h"
 
 #include <memory>
@@ -14,14 +13,14 @@
 namespace conclave {
 
 // The embedded simulator as a backend: decides each call at once with a
-// LocalResponder, then delivers the first token and the reply from timers,
-// `time_scale` times the simulated latency later. No thread waits on a call.
+// LocalResponder, then delivers the first token and the reply from timers on
+// the run's clock, the simulated latency later (times `time_scale` on the
+// real clock; exactly, on a virtual one). No thread waits on a call.
 // Made with make_shared: a timer that fires after the run (and this backend)
 // is gone must find nothing, not freed memory.
 class LocalMoeBackend : public ModelBackend, public std::enable_shared_from_this<LocalMoeBackend> {
 public:
-    LocalMoeBackend(std::shared_ptr<const LocalResponder> responder, TimerService& timers, ThreadPool& pool,
-                    double timeScale);
+    LocalMoeBackend(std::shared_ptr<const LocalResponder> responder, std::shared_ptr<RunClock> clock, double timeScale);
     ~LocalMoeBackend() override;
 
     CallId start(ModelRequest request, CallCallbacks callbacks) override;
@@ -44,8 +43,7 @@ private:
     void deliverDone(CallId id, ModelReply reply);
 
     std::shared_ptr<const LocalResponder> m_responder;
-    TimerService& m_timers;
-    ThreadPool& m_pool;
+    std::shared_ptr<RunClock> m_clock;
     double m_timeScale;
     std::mutex m_mutex;
     std::unordered_map<CallId, Call> m_calls;

@@ -6,8 +6,8 @@
 
 namespace conclave {
 
-BackendFactory::BackendFactory(const EngineResources& resources, HttpHub& http, TimerService& timers, ThreadPool& pool)
-    : m_resources(resources), m_http(http), m_timers(timers), m_pool(pool)
+BackendFactory::BackendFactory(const EngineResources& resources, HttpHub& http, std::shared_ptr<RunClock> clock)
+    : m_resources(resources), m_http(http), m_clock(std::move(clock))
 {
 }
 
@@ -36,8 +36,8 @@ BackendFactory::Made BackendFactory::make(const RunPlan& plan, std::string_view 
         std::shared_ptr<const LocalResponder> responder = std::move(prepared);
         if (!gateResponder)
             gateResponder = responder;
-        made.backends.emplace(
-            name, std::make_shared<LocalMoeBackend>(responder, m_timers, m_pool, block.timeScale.value_or(1.0)));
+        made.backends.emplace(name,
+                              std::make_shared<LocalMoeBackend>(responder, m_clock, block.timeScale.value_or(1.0)));
     }
     if (gateResponder) {
         made.gate = [gateResponder](std::string_view prompt, const std::vector<std::string>& models) {

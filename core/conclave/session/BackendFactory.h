@@ -13,15 +13,15 @@
 namespace conclave {
 
 class HttpHub;
-class ThreadPool;
-class TimerService;
+class RunClock;
 
 // Makes a run's backends from its team's backend blocks. The concrete kinds
 // (the local-moe simulator, OpenAI-compatible endpoints) are known here and
 // in no folder below: the engine sees only ModelBackend.
 class BackendFactory {
 public:
-    BackendFactory(const EngineResources& resources, HttpHub& http, TimerService& timers, ThreadPool& pool);
+    // Local backends keep time on `clock`, the run's.
+    BackendFactory(const EngineResources& resources, HttpHub& http, std::shared_ptr<RunClock> clock);
 
     struct Made {
         std::map<BackendName, std::shared_ptr<ModelBackend>> backends;
@@ -35,8 +35,7 @@ public:
 private:
     const EngineResources& m_resources;
     HttpHub& m_http;
-    TimerService& m_timers;
-    ThreadPool& m_pool;
+    std::shared_ptr<RunClock> m_clock;
 };
 
 } // namespace conclave

@@ -1,6 +1,8 @@
 #include "conclave/session/Engine.h"
 
 #include "conclave/analysis/CriticalPathFinder.h"
+#include "conclave/engine/RealClock.h"
+#include "conclave/engine/VirtualClock.h"
 #include "conclave/session/BackendFactory.h"
 #include "conclave/validate/Validator.h"
 
@@ -30,6 +32,11 @@ Engine::~Engine()
 Engine::Started Engine::start(const Team& team, std::string input, std::optional<uint64_t> seed,
                               std::vector<RunObserver*> observers)
 {
+    return start(team, std::move(input), StartOptions{seed, std::move(observers), ClockRequest::Real});
+}
+
+Engine::Started Engine::start(const Team& team, std::string input, StartOptions startOptions)
+{
     Started started;
     ValidationContext context;
     for (const auto& [name, profile] : m_resources.localModels)
@@ -44,7 +51,17 @@ Engine::Started Engine::start(const Team& team, std::string input, std::optional
     if (!plan)
         return started;
 
-    auto made = BackendFactory(m_resources, m_http, m_timers, m_pool).make(*plan, input, seed);
+    const auto choice = chooseClock(*plan, startOptions.clock);
+    if (!choice.error.empty()) {
+        started.error = choice.error;
+        return started;
+    }
+    std::shared_ptr<RunClock> clock;
+    if (choice.kind == ClockKind::Virtual)
+        clock = std::make_shared<VirtualClock>(m_pool);
+    else
+        clock = std::make_shared<RealClock>(m_pool, m_timers);
+    auto made = BackendFactory(m_resources, m_http, clock).make(*plan, input, startOptions.seed);
     if (!made.error.empty()) {
         started.error = std::move(made.error); // a missing API key: said before anything runs
         return started;
@@ -52,10 +69,10 @@ Engine::Started Engine::start(const Team& team, std::string input, std::optional
     RunOptions options;
     options.input = std::move(input);
     options.seed = made.seed;
-    options.observers = std::move(observers);
+    options.observers = std::move(startOptions.observers);
     options.criticalPath = &CriticalPathFinder::find;
     started.run = std::make_shared<Run>(std::move(plan), std::move(options), std::move(made.backends),
-                                        std::move(made.gate), m_pool, m_timers);
+                                        std::move(made.gate), std::move(clock));
     {
         std::lock_guard lock(m_mutex);
         std::erase_if(m_runs, [](const std::weak_ptr<Run>& w) { return w.expired(); });

@@ -5,6 +5,7 @@
 #include "conclave/engine/TimerService.h"
 #include "conclave/http/HttpHub.h"
 #include "conclave/model/Team.h"
+#include "conclave/session/ClockChoice.h"
 #include "conclave/session/EngineResources.h"
 
 #include <filesystem>
@@ -18,8 +19,9 @@ namespace conclave {
 
 // Runs teams. Owns the thread pool and the timer service shared by all its
 // runs, and the HTTP hub (one multi loop, per-endpoint limits) its openai
-// backends share; a run's backends are made fresh for it from the team's
-// backend blocks.
+// backends share; a run's clock and backends are made fresh for it, the
+// backends from the team's backend blocks. Runs on virtual clocks share the
+// pool with everything else, each in its own simulated time.
 // Destroying the engine cancels the runs still going and waits for them.
 class Engine {
 public:
@@ -34,8 +36,14 @@ public:
         std::string error; // why the team cannot run, when run is null
     };
 
-    // Validates the team, snapshots it and starts it. The seed, when given,
-    // replaces the local backends' own.
+    struct StartOptions {
+        std::optional<uint64_t> seed; // replaces the local backends' own
+        std::vector<RunObserver*> observers;
+        ClockRequest clock = ClockRequest::Real;
+    };
+    // Validates the team, snapshots it and starts it on the clock asked for.
+    Started start(const Team& team, std::string input, StartOptions options);
+    // The same on the real clock.
     Started start(const Team& team, std::string input, std::optional<uint64_t> seed = std::nullopt,
                   std::vector<RunObserver*> observers = {});
 

@@ -6,9 +6,11 @@ namespace conclave {
 
 namespace {
 
+// readSummary reads these; a query that wants more puts them after, from kSummaryColumnCount.
+constexpr int kSummaryColumnCount = 16;
 constexpr std::string_view kSummaryColumns =
     "id, team_name, status, started_at_ms, ended_at_ms, input, seed, wall_us, critical_path_us, tokens_in, "
-    "tokens_out, cost_usd, calls, answer";
+    "tokens_out, cost_usd, calls, answer, clock, cpu_us";
 
 RunSummary readSummary(const SqliteStatement& s)
 {
@@ -27,6 +29,8 @@ RunSummary readSummary(const SqliteStatement& s)
     r.costUsd = s.real(11);
     r.calls = int(s.int64(12));
     r.answer = s.text(13);
+    r.clock = clockKindFromString(s.textView(14)).value_or(ClockKind::Real);
+    r.cpuUs = s.int64(15);
     return r;
 }
 
@@ -182,13 +186,14 @@ std::optional<StoredRun> RunQueries::load(const RunId& id, bool withText, std::s
         return std::nullopt;
     }
     run.summary = readSummary(s);
-    run.teamJson = s.text(14);
-    run.output.text = s.text(15);
+    constexpr int more = kSummaryColumnCount;
+    run.teamJson = s.text(more);
+    run.output.text = s.text(more + 1);
     run.output.answer = run.summary.answer;
-    run.output.confidence = s.real(16);
-    run.output.error = s.text(17);
-    run.output.status = statusFromString(s.textView(19)).value_or(Status::Running);
-    const auto path = nlohmann::json::parse(s.textView(18), nullptr, false);
+    run.output.confidence = s.real(more + 2);
+    run.output.error = s.text(more + 3);
+    run.output.status = statusFromString(s.textView(more + 5)).value_or(Status::Running);
+    const auto path = nlohmann::json::parse(s.textView(more + 4), nullptr, false);
     if (path.is_array()) {
         for (const auto& node : path) {
             if (node.is_string())

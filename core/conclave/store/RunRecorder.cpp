@@ -36,10 +36,10 @@ std::string RunRecorder::waitUntilStored()
     return m_writer->error();
 }
 
-void RunRecorder::runStarted(std::string_view runInput, uint64_t seed)
+void RunRecorder::runStarted(std::string_view runInput, uint64_t seed, ClockKind clock)
 {
     const auto self = ProcessIdentity::current();
-    m_writer->push<write_op::RunBegin>(*m_feed, m_teamName, std::move(m_teamJson), std::string(runInput), seed,
+    m_writer->push<write_op::RunBegin>(*m_feed, m_teamName, std::move(m_teamJson), std::string(runInput), seed, clock,
                                        unixMs(), self.host, self.pid, self.startTime);
 }
 
@@ -98,6 +98,7 @@ void RunRecorder::runFinished(const RunResult& result)
     end.tokensOut = result.tokensOut;
     end.costUsd = result.costUsd;
     end.calls = result.calls;
+    end.cpuUs = result.cpuUs;
     m_writer->push<write_op::RunEnd>(*m_feed, std::move(end));
 }
 

@@ -73,8 +73,9 @@ std::unique_ptr<RunStoreWriter> RunStoreWriter::start(const std::filesystem::pat
 
 RunStoreWriter::RunStoreWriter(SqliteDb db, Options options) : m_db(std::move(db)), m_options(options)
 {
-    m_insertRun = m_db.prepare("INSERT INTO runs (id, team_name, team_json, input, seed, status, started_at_ms, "
-                               "host, pid, pid_start) VALUES (?1, ?2, ?3, ?4, ?5, 'running', ?6, ?7, ?8, ?9)");
+    m_insertRun =
+        m_db.prepare("INSERT INTO runs (id, team_name, team_json, input, seed, status, started_at_ms, "
+                     "host, pid, pid_start, clock) VALUES (?1, ?2, ?3, ?4, ?5, 'running', ?6, ?7, ?8, ?9, ?10)");
     m_upsertSpan = m_db.prepare(kUpsertSpan);
     m_insertText =
         m_db.prepare("INSERT OR REPLACE INTO span_text (run_id, span_id, text, truncated) VALUES (?1, ?2, ?3, ?4)");
@@ -84,7 +85,7 @@ RunStoreWriter::RunStoreWriter(SqliteDb db, Options options) : m_db(std::move(db
     m_endRun = m_db.prepare("UPDATE runs SET status = ?2, ended_at_ms = ?3, output = ?4, answer = ?5, "
                             "confidence = ?6, output_error = ?7, wall_us = ?8, critical_path_us = ?9, "
                             "critical_path = ?10, tokens_in = ?11, tokens_out = ?12, cost_usd = ?13, calls = ?14, "
-                            "output_status = ?15 "
+                            "output_status = ?15, cpu_us = ?16 "
                             "WHERE id = ?1");
 }
 
@@ -273,7 +274,7 @@ bool RunStoreWriter::writeRow(std::string_view run, const write_op::RunBegin& b)
     auto& s = m_insertRun;
     s.bind(1, run).bind(2, std::string_view(b.teamName)).bind(3, std::string_view(b.teamJson));
     s.bind(4, std::string_view(b.input)).bind(5, int64_t(b.seed)).bind(6, b.startedAtMs);
-    s.bind(7, std::string_view(b.host)).bind(8, b.pid).bind(9, b.pidStart);
+    s.bind(7, std::string_view(b.host)).bind(8, b.pid).bind(9, b.pidStart).bind(10, toString(b.clock));
     return stepOnce(s);
 }
 
@@ -327,7 +328,7 @@ bool RunStoreWriter::writeRow(std::string_view run, const write_op::RunEnd& e)
     bindOptionalText(s, 7, e.output.error);
     s.bind(8, e.wallUs).bind(9, e.criticalPathUs).bind(10, std::string_view(pathText));
     s.bind(11, e.tokensIn).bind(12, e.tokensOut).bind(13, e.costUsd).bind(14, int64_t(e.calls));
-    s.bind(15, toString(e.output.status));
+    s.bind(15, toString(e.output.status)).bind(16, e.cpuUs);
     return stepOnce(s);
 }
 

@@ -8,7 +8,7 @@ namespace conclave {
 namespace {
 
 // Never edit a migration that has shipped: add the next one.
-constexpr std::array<std::string_view, 1> kMigrations{
+constexpr std::array<std::string_view, 2> kMigrations{
     // 1: runs, spans, streamed text, node results.
     R"sql(
 CREATE TABLE runs (
@@ -82,6 +82,11 @@ CREATE TABLE node_results (
   finished_us INTEGER,
   UNIQUE (run_id, node)
 );
+)sql",
+    // 2: which clock a run lived in (real before there was a choice), and the CPU time it used.
+    R"sql(
+ALTER TABLE runs ADD COLUMN clock TEXT NOT NULL DEFAULT 'real';
+ALTER TABLE runs ADD COLUMN cpu_us INTEGER NOT NULL DEFAULT 0;
 )sql",
 };
 

@@ -29,6 +29,8 @@ struct RunSummary {
     double costUsd = 0;
     int calls = 0;
     std::string answer;
+    ClockKind clock = ClockKind::Real;
+    int64_t cpuUs = 0; // the real CPU time the run's work used
 };
 
 // What a node produced, as stored (queuedUs/finishedUs: -1 when unknown).

@@ -20,6 +20,7 @@ struct RunBegin {
     std::string teamJson;
     std::string input;
     uint64_t seed = 0;
+    ClockKind clock = ClockKind::Real;
     int64_t startedAtMs = 0;
     std::string host;
     int64_t pid = 0;
@@ -58,6 +59,7 @@ struct RunEnd {
     int64_t tokensOut = 0;
     double costUsd = 0;
     int calls = 0;
+    int64_t cpuUs = 0;
 };
 
 } // namespace write_op

@@ -1,0 +1,34 @@
+#include "conclave/session/ClockChoice.h"
+
+namespace conclave {
+
+std::optional<ClockRequest> clockRequestFromString(std::string_view text)
+{
+    if (text == "auto")
+        return ClockRequest::Auto;
+    if (const auto kind = clockKindFromString(text))
+        return *kind == ClockKind::Virtual ? ClockRequest::Virtual : ClockRequest::Real;
+    return std::nullopt;
+}
+
+ClockChoice chooseClock(const RunPlan& plan, ClockRequest request)
+{
+    if (request == ClockRequest::Real)
+        return {ClockKind::Real, {}};
+    const auto& backends = plan.team().backends;
+    for (const auto& pn : plan.nodes()) {
+        if (!pn.call)
+            continue;
+        const auto it = backends.find(pn.call->backend);
+        if (it == backends.end() || it->second.kind == BackendKind::LocalMoe)
+            continue;
+        if (request == ClockRequest::Auto)
+            return {ClockKind::Real, {}};
+        return {ClockKind::Real, "the virtual clock needs every backend to be local-moe: node \"" + pn.node->id.str() +
+                                     "\" calls backend \"" + it->first.str() +
+                                     "\", an openai endpoint, so the team runs on the real clock only"};
+    }
+    return {ClockKind::Virtual, {}};
+}
+
+} // namespace conclave

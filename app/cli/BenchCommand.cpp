@@ -151,6 +151,10 @@ int runBench(const CliContext& context, const BenchArgs& args)
             chain(context, engine, args);
         if (args.which == "all" || args.which == "early")
             early(context, engine);
+        if (args.which == "all" || args.which == "clock") {
+            if (const int code = clockBench(context, engine, args); code != kExitOk)
+                return code;
+        }
         if (args.which == "all" || args.which == "store") {
             if (const int code = storeBench(context, engine, args); code != kExitOk)
                 return code;

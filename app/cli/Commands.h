@@ -72,7 +72,7 @@ int runRuns(const CliContext& context, const RunsArgs& args);
 int runBackendsCheck(const CliContext& context, const std::string& team);
 
 struct BenchArgs {
-    std::string which = "all";     // all, fanout, chain, early, store
+    std::string which = "all";     // all, fanout, chain, early, clock, store
     std::optional<std::string> db; // store: where to measure (default: a temporary file)
     int runs = 3;
     size_t maxN = 10000;
@@ -81,6 +81,9 @@ struct BenchArgs {
 
 // `conclave bench [all|fanout|chain|early]`: the engine's performance figures.
 int runBench(const CliContext& context, const BenchArgs& args);
+
+// `conclave bench clock`: the virtual clock's figures (a wide fan-out, one run in process, throughput).
+int clockBench(const CliContext& context, Engine& engine, const BenchArgs& args);
 
 // `conclave bench store`: the run store's insert rate, its cost on a fan-out, and load time.
 int storeBench(const CliContext& context, Engine& engine, const BenchArgs& args);

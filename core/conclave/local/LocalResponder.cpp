@@ -93,7 +93,15 @@ double ResolvedProfile::skill(std::string_view domain) const
 
 LocalResponder::LocalResponder(std::map<std::string, ResolvedProfile> profiles, std::shared_ptr<const Gate> gate,
                                std::shared_ptr<const TaskSet> tasks, uint64_t seed)
-    : m_profiles(std::make_move_iterator(profiles.begin()), std::make_move_iterator(profiles.end())), m_gate(std::move(gate)), m_tasks(std::move(tasks)), m_seed(seed)
+    : LocalResponder(std::make_shared<const Profiles>(std::make_move_iterator(profiles.begin()),
+                                                      std::make_move_iterator(profiles.end())),
+                     std::move(gate), std::move(tasks), seed)
+{
+}
+
+LocalResponder::LocalResponder(std::shared_ptr<const Profiles> profiles, std::shared_ptr<const Gate> gate,
+                               std::shared_ptr<const TaskSet> tasks, uint64_t seed)
+    : m_profiles(std::move(profiles)), m_gate(std::move(gate)), m_tasks(std::move(tasks)), m_seed(seed)
 {
 }
 
@@ -127,8 +135,8 @@ std::map<std::string, ResolvedProfile> LocalResponder::resolve(const std::map<st
 
 const ResolvedProfile* LocalResponder::profile(std::string_view model) const
 {
-    const auto it = m_profiles.find(model);
-    return it == m_profiles.end() ? nullptr : &it->second;
+    const auto it = m_profiles->find(model);
+    return it == m_profiles->end() ? nullptr : &it->second;
 }
 
 void LocalResponder::prepareFor(std::string_view runInput)
@@ -138,7 +146,7 @@ void LocalResponder::prepareFor(std::string_view runInput)
     m_runSkill.clear();
     if (m_gate) {
         const auto weights = m_gate->weigh(runInput);
-        for (const auto& [name, profile] : m_profiles)
+        for (const auto& [name, profile] : *m_profiles)
             m_runSkill.emplace(&profile, skillUnder(weights, profile));
     }
 }

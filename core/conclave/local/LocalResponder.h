@@ -45,7 +45,12 @@ struct SimulatedCall {
 // confident it sounds, how many tokens it takes and how long it lasts.
 class LocalResponder {
 public:
+    using Profiles = std::map<std::string, ResolvedProfile, std::less<>>;
+
     LocalResponder(std::map<std::string, ResolvedProfile> profiles, std::shared_ptr<const Gate> gate,
+                   std::shared_ptr<const TaskSet> tasks, uint64_t seed);
+    // Profiles resolved once and shared by every run of a team.
+    LocalResponder(std::shared_ptr<const Profiles> profiles, std::shared_ptr<const Gate> gate,
                    std::shared_ptr<const TaskSet> tasks, uint64_t seed);
 
     // Weighs the run's input once, before the run starts and the responder is shared.
@@ -81,7 +86,7 @@ private:
     double expectedSkill(std::string_view text, const ResolvedProfile& profile) const;
     double skillUnder(const std::vector<double>& weights, const ResolvedProfile& profile) const;
 
-    std::map<std::string, ResolvedProfile, std::less<>> m_profiles;
+    std::shared_ptr<const Profiles> m_profiles;
     std::string m_runInput;
     const Task* m_runTask = nullptr;
     std::unordered_map<const ResolvedProfile*, double> m_runSkill;  // expectedSkill() of the run's input

@@ -11,9 +11,25 @@ BackendFactory::BackendFactory(const EngineResources& resources, HttpHub& http, 
 {
 }
 
-BackendFactory::Made BackendFactory::make(const RunPlan& plan, std::string_view input,
+std::map<BackendName, std::shared_ptr<const LocalResponder::Profiles>>
+BackendFactory::resolveProfiles(const EngineResources& resources, const RunPlan& plan)
+{
+    std::map<BackendName, std::shared_ptr<const LocalResponder::Profiles>> out;
+    for (const auto& [name, block] : plan.team().backends) {
+        if (block.kind != BackendKind::LocalMoe)
+            continue;
+        auto resolved = LocalResponder::resolve(resources.localModels,
+                                                block.models.value_or(std::map<std::string, ModelProfile>{}));
+        out.emplace(name, std::make_shared<const LocalResponder::Profiles>(std::make_move_iterator(resolved.begin()),
+                                                                           std::make_move_iterator(resolved.end())));
+    }
+    return out;
+}
+
+BackendFactory::Made BackendFactory::make(const PreparedTeam& team, std::string_view input,
                                           std::optional<uint64_t> seed) const
 {
+    const auto& plan = *team.plan;
     Made made;
     made.seed = seed.value_or(defaults::kSeed);
     std::shared_ptr<const LocalResponder> gateResponder;
@@ -28,10 +44,8 @@ BackendFactory::Made BackendFactory::make(const RunPlan& plan, std::string_view 
         const uint64_t backendSeed = seed.value_or(uint64_t(block.seed.value_or(int64_t(defaults::kSeed))));
         if (!seed && name == plan.team().defaults.value_or(Defaults{}).backend.value_or(name))
             made.seed = backendSeed;
-        auto prepared = std::make_shared<LocalResponder>(
-            LocalResponder::resolve(m_resources.localModels,
-                                    block.models.value_or(std::map<std::string, ModelProfile>{})),
-            m_resources.gate, m_resources.tasks, backendSeed);
+        auto prepared = std::make_shared<LocalResponder>(team.localProfiles.at(name), m_resources.gate,
+                                                         m_resources.tasks, backendSeed);
         prepared->prepareFor(input);
         std::shared_ptr<const LocalResponder> responder = std::move(prepared);
         if (!gateResponder)

@@ -2,6 +2,7 @@
 
 #include "conclave/engine/Run.h"
 #include "conclave/session/EngineResources.h"
+#include "conclave/session/PreparedTeam.h"
 
 #include <cstdint>
 #include <map>
@@ -29,8 +30,12 @@ public:
         uint64_t seed = 0; // the run's seed: `seed`, else the default backend's own
         std::string error; // why a backend cannot be made (a missing API key); nothing else is set then
     };
+    // The local backends' profiles of a plan, resolved once for all its runs.
+    static std::map<BackendName, std::shared_ptr<const LocalResponder::Profiles>>
+    resolveProfiles(const EngineResources& resources, const RunPlan& plan);
+
     // `seed`, when given, replaces every local backend's own.
-    Made make(const RunPlan& plan, std::string_view input, std::optional<uint64_t> seed) const;
+    Made make(const PreparedTeam& team, std::string_view input, std::optional<uint64_t> seed) const;
 
 private:
     const EngineResources& m_resources;

@@ -35,23 +35,40 @@ Engine::Started Engine::start(const Team& team, std::string input, std::optional
     return start(team, std::move(input), StartOptions{seed, std::move(observers), ClockRequest::Real});
 }
 
-Engine::Started Engine::start(const Team& team, std::string input, StartOptions startOptions)
+Engine::Prepared Engine::prepare(const Team& team) const
 {
-    Started started;
+    Prepared prepared;
     ValidationContext context;
     for (const auto& [name, profile] : m_resources.localModels)
         context.localModels.insert(name);
     for (const auto& problem : validate(team, context)) {
         if (problem.isError()) {
-            started.error = "the team is invalid: " + formatProblem(problem, "").substr(2);
-            return started;
+            prepared.error = "the team is invalid: " + formatProblem(problem, "").substr(2);
+            return prepared;
         }
     }
-    auto plan = RunPlan::make(team, started.error);
+    auto plan = RunPlan::make(team, prepared.error);
     if (!plan)
-        return started;
+        return prepared;
+    auto ready = std::make_shared<PreparedTeam>();
+    ready->localProfiles = BackendFactory::resolveProfiles(m_resources, *plan);
+    ready->plan = std::move(plan);
+    prepared.team = std::move(ready);
+    return prepared;
+}
 
-    const auto choice = chooseClock(*plan, startOptions.clock);
+Engine::Started Engine::start(const Team& team, std::string input, StartOptions startOptions)
+{
+    const auto prepared = prepare(team);
+    if (!prepared.team)
+        return Started{nullptr, prepared.error};
+    return start(*prepared.team, std::move(input), std::move(startOptions));
+}
+
+Engine::Started Engine::start(const PreparedTeam& team, std::string input, StartOptions startOptions)
+{
+    Started started;
+    const auto choice = chooseClock(*team.plan, startOptions.clock);
     if (!choice.error.empty()) {
         started.error = choice.error;
         return started;
@@ -61,7 +78,7 @@ Engine::Started Engine::start(const Team& team, std::string input, StartOptions 
         clock = std::make_shared<VirtualClock>(m_pool);
     else
         clock = std::make_shared<RealClock>(m_pool, m_timers);
-    auto made = BackendFactory(m_resources, m_http, clock).make(*plan, input, startOptions.seed);
+    auto made = BackendFactory(m_resources, m_http, clock).make(team, input, startOptions.seed);
     if (!made.error.empty()) {
         started.error = std::move(made.error); // a missing API key: said before anything runs
         return started;
@@ -71,7 +88,7 @@ Engine::Started Engine::start(const Team& team, std::string input, StartOptions 
     options.seed = made.seed;
     options.observers = std::move(startOptions.observers);
     options.criticalPath = &CriticalPathFinder::find;
-    started.run = std::make_shared<Run>(std::move(plan), std::move(options), std::move(made.backends),
+    started.run = std::make_shared<Run>(team.plan, std::move(options), std::move(made.backends),
                                         std::move(made.gate), std::move(clock));
     {
         std::lock_guard lock(m_mutex);

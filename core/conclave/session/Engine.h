@@ -7,6 +7,7 @@
 #include "conclave/model/Team.h"
 #include "conclave/session/ClockChoice.h"
 #include "conclave/session/EngineResources.h"
+#include "conclave/session/PreparedTeam.h"
 
 #include <filesystem>
 #include <map>
@@ -41,7 +42,15 @@ public:
         std::vector<RunObserver*> observers;
         ClockRequest clock = ClockRequest::Real;
     };
-    // Validates the team, snapshots it and starts it on the clock asked for.
+    struct Prepared {
+        std::shared_ptr<const PreparedTeam> team;
+        std::string error; // why the team cannot run, when team is null
+    };
+    // Validates the team and snapshots it, once for any number of runs.
+    Prepared prepare(const Team& team) const;
+    // Starts a run of a prepared team on the clock asked for.
+    Started start(const PreparedTeam& team, std::string input, StartOptions options);
+    // prepare() and start() in one.
     Started start(const Team& team, std::string input, StartOptions options);
     // The same on the real clock.
     Started start(const Team& team, std::string input, std::optional<uint64_t> seed = std::nullopt,

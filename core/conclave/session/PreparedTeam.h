@@ -1,0 +1,20 @@
+#pragma once
+
+#include "conclave/engine/RunPlan.h"
+#include "conclave/local/LocalResponder.h"
+
+#include <map>
+#include <memory>
+
+namespace conclave {
+
+// A team checked and indexed once, ready for any number of runs: what every
+// run would otherwise redo (validation, the run plan, the local models'
+// resolved profiles). Immutable, so runs on any thread share it.
+struct PreparedTeam {
+    std::shared_ptr<const RunPlan> plan;
+    // Per local-moe backend: the catalog's profiles with the block's inline overrides.
+    std::map<BackendName, std::shared_ptr<const LocalResponder::Profiles>> localProfiles;
+};
+
+} // namespace conclave

@@ -8,6 +8,7 @@
 // CONCLAVE_GEN_SEED=N explores other seeds; CONCLAVE_GEN_RUNS=N changes how many runs.
 #include <QtTest>
 
+#include "support/ClockComparison.h"
 #include "support/EngineTestKit.h"
 #include "support/RunInvariants.h"
 #include "support/TeamGenerator.h"
@@ -67,16 +68,19 @@ class TestGeneratedTeams : public QObject {
     struct Trial {
         const GeneratedCase* c = nullptr;
         size_t index = 0; // in the batch
+        bool simulated = false; // on the virtual clock
+        int copy = 0;           // of the virtual runs of its case
         std::shared_ptr<const RunPlan> plan;
         invariants::EventLog log;
-        std::unique_ptr<RunRecorder> recorder;
+        std::unique_ptr<RunRecorder> recorder; // the real run and the first virtual copy are stored
         std::shared_ptr<Run> run;
         RunResult result;
         double watchdogMs = 0;
         bool ended = false;
     };
 
-    // Runs one batch at once; the broken invariants of the first bad case, or empty.
+    // Runs one batch at once: each case twice on the virtual clock and once on
+    // the real one. The broken invariants of the first bad case, or empty.
     std::string runBatch(const std::vector<GeneratedCase>& batch)
     {
         struct Prepared {
@@ -112,20 +116,29 @@ class TestGeneratedTeams : public QObject {
         std::string failure;
         for (size_t i = 0; i < batch.size() && failure.empty(); ++i) {
             const auto& c = batch[i];
-            // A timing-free case runs twice, side by side, and both must agree.
-            for (int copy = 0; copy < (c.timingFree ? 2 : 1); ++copy) {
+            for (int kind = 0; kind < 3; ++kind) {
                 auto t = std::make_unique<Trial>();
                 t->c = &c;
                 t->index = i;
+                t->simulated = kind > 0;
+                t->copy = kind - 1;
                 t->plan = prepared[i].plan;
                 t->watchdogMs = prepared[i].watchdogMs;
-                std::string error;
-                t->recorder = m_store->record(prepared[i].team, error);
-                if (!t->recorder) {
-                    failure = "the store refuses the run: " + error;
-                    break;
+                Engine::StartOptions options{
+                    c.seed, {&t->log}, t->simulated ? ClockRequest::Virtual : ClockRequest::Real, {}};
+                if (kind < 2) {
+                    std::string error;
+                    t->recorder = m_store->record(prepared[i].team, error);
+                    if (!t->recorder) {
+                        failure = "the store refuses the run: " + error;
+                        break;
+                    }
+                    options.observers.push_back(t->recorder.get());
                 }
-                auto started = m_h.engine().start(prepared[i].team, c.input, c.seed, {t->recorder.get(), &t->log});
+                // A stop on the virtual clock happens at its exact simulated moment; on the real one, below.
+                if (t->simulated && c.cancelAtMs)
+                    options.cancelAfterMs = double(*c.cancelAtMs);
+                auto started = m_h.engine().start(prepared[i].team, c.input, std::move(options));
                 if (!started.run) {
                     m_failed = c;
                     failure = "case " + std::to_string(i) + ": the generated team does not start: " + started.error;
@@ -136,10 +149,10 @@ class TestGeneratedTeams : public QObject {
             }
         }
         const auto begin = std::chrono::steady_clock::now();
-        // Cancellations in time order, from this thread.
+        // The real runs' cancellations in time order, from this thread.
         std::vector<Trial*> toCancel;
         for (auto& t : trials) {
-            if (t->c->cancelAtMs)
+            if (t->c->cancelAtMs && !t->simulated)
                 toCancel.push_back(t.get());
         }
         std::sort(toCancel.begin(), toCancel.end(),
@@ -157,8 +170,9 @@ class TestGeneratedTeams : public QObject {
             if (!t->ended) {
                 if (failure.empty()) {
                     m_failed = *t->c;
-                    failure = "case " + std::to_string(t->index) + ": the run did not end within " +
-                              std::to_string(int64_t(t->watchdogMs)) + " ms (50 x its longest possible path)";
+                    failure = "case " + std::to_string(t->index) + (t->simulated ? " (virtual clock)" : "") +
+                              ": the run did not end within " + std::to_string(int64_t(t->watchdogMs)) +
+                              " ms (50 x its longest possible path)";
                 }
                 t->run->cancel();
                 if (!t->run->waitFor(10s)) {
@@ -178,27 +192,42 @@ class TestGeneratedTeams : public QObject {
             return failure;
 
         m_store->flush();
-        std::map<size_t, std::string> firstOutcome;
+        // Per case: its first virtual run, which the other two are held to.
+        std::map<size_t, const Trial*> reference;
+        for (auto& t : trials) {
+            if (t->simulated && t->copy == 0)
+                reference[t->index] = t.get();
+        }
         for (auto& t : trials) {
             auto broken = invariants::check(*t->plan, t->result, t->log);
-            std::string error;
-            const auto stored = m_reader->load(t->recorder->id(), false, error);
-            if (!stored)
-                broken.push_back("the stored run does not load: " + error);
-            else {
-                const auto more = invariants::checkStored(t->result, *stored);
-                broken.insert(broken.end(), more.begin(), more.end());
+            if (t->recorder) {
+                std::string error;
+                const auto stored = m_reader->load(t->recorder->id(), false, error);
+                if (!stored)
+                    broken.push_back("the stored run does not load: " + error);
+                else {
+                    const auto more = invariants::checkStored(t->result, *stored);
+                    broken.insert(broken.end(), more.begin(), more.end());
+                }
             }
-            if (t->c->timingFree) {
-                const auto outcome = invariants::outcome(t->result);
-                const auto [it, first] = firstOutcome.emplace(t->index, outcome);
-                if (!first && it->second != outcome)
-                    broken.push_back("two runs of one timing-free case differ:\n" + it->second + "--- and ---\n" +
-                                     outcome);
+            const Trial& first = *reference.at(t->index);
+            if (t->simulated && t->copy == 1) {
+                // The virtual clock is exact: the same case gives byte-identical spans, whatever its shape.
+                if (!(t->result.spans == first.result.spans))
+                    broken.push_back("two runs on the virtual clock have different spans:\n" +
+                                     invariants::spanDiff(first.result, t->result));
+                if (invariants::outcome(t->result) != invariants::outcome(first.result))
+                    broken.push_back("two runs on the virtual clock differ:\n" + invariants::outcome(first.result) +
+                                     "--- and ---\n" + invariants::outcome(t->result));
             }
+            if (!t->simulated && t->c->timingFree &&
+                invariants::outcome(t->result) != invariants::outcome(first.result))
+                broken.push_back("a timing-free case ends differently on the real clock:\n" +
+                                 invariants::outcome(first.result) + "--- virtual, real ---\n" +
+                                 invariants::outcome(t->result));
             if (!broken.empty()) {
-                std::string out =
-                    "case " + std::to_string(t->index) + " (" + std::string(toString(t->result.status)) + "):";
+                std::string out = "case " + std::to_string(t->index) + (t->simulated ? " (virtual clock)" : "") + " (" +
+                                  std::string(toString(t->result.status)) + "):";
                 for (const auto& b : broken)
                     out += "\n  - " + b;
                 m_failed = *t->c;
@@ -273,9 +302,77 @@ private slots:
             }
         }
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-        qInfo("%d generated runs passed (%d timing-free cases run twice, %d cancelled) in %.1f s, %d RapidCheck rounds",
+        qInfo("%d generated runs passed (each case twice on the virtual clock and once on the real one; %d "
+              "timing-free cases, %d cancelled) in %.1f s, %d RapidCheck rounds",
               m_passedRuns.load(), m_timingFree.load(), m_cancelled.load(), seconds, rounds);
         QVERIFY(m_passedRuns >= target);
+    }
+
+    // Timing-free generated teams on both clocks, the real one slowed to a
+    // scale where jitter is small beside the latencies: the same outcomes,
+    // and span times apart by no more than the real clock's jitter.
+    void timingFreeTeamsKeepTheirTimesOnTheRealClock()
+    {
+        constexpr double kRealScale = 0.2;
+        constexpr double kLongestMs = 20000; // simulated: at most 4 s of real time each
+#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
+        constexpr int64_t kJitterUs = 250'000;
+#else
+        constexpr int64_t kJitterUs = 100'000;
+#endif
+        const auto gen =
+            rc::gen::suchThat(teamgen::generatedCase(), [](const GeneratedCase& c) { return c.timingFree; });
+        struct Case {
+            GeneratedCase c;
+            Team team;
+            std::shared_ptr<const RunPlan> plan;
+            std::shared_ptr<Run> real;
+        };
+        std::vector<Case> cases;
+        rc::Random random(kSeed);
+        for (int drawn = 0; cases.size() < 40 && drawn < 2000; ++drawn) {
+            auto c = gen(random.split(), 60).value();
+            auto loaded = teamFromJson(c.team);
+            QVERIFY(loaded.team);
+            std::string error;
+            auto plan = RunPlan::make(*loaded.team, error);
+            QVERIFY2(plan, error.c_str());
+            const auto& block = loaded.team->backends.begin()->second;
+            const auto profiles = LocalResponder::resolve(m_h.engine().resources().localModels,
+                                                          block.models.value_or(std::map<std::string, ModelProfile>{}));
+            if (invariants::worstPathMs(*plan, profiles) > kLongestMs)
+                continue;
+            for (auto& [name, backend] : loaded.team->backends)
+                backend.timeScale = kRealScale;
+            cases.push_back({std::move(c), std::move(*loaded.team), std::move(plan), {}});
+        }
+        QCOMPARE(cases.size(), size_t(40));
+        for (auto& c : cases) {
+            auto started =
+                m_h.engine().start(c.team, c.c.input, Engine::StartOptions{c.c.seed, {}, ClockRequest::Real, {}});
+            QVERIFY2(started.run, started.error.c_str());
+            c.real = started.run;
+        }
+        int64_t worst = 0;
+        for (auto& c : cases) {
+            const auto simulated = m_h.runVirtual(c.team, c.c.input, c.c.seed);
+            QVERIFY(c.real->waitFor(60s));
+            const auto real = c.real->wait();
+            std::ostringstream shown;
+            teamgen::showValue(c.c, shown);
+            QVERIFY2(
+                invariants::outcome(real) == invariants::outcome(simulated),
+                (invariants::outcome(simulated) + "--- virtual, real ---\n" + invariants::outcome(real) + shown.str())
+                    .c_str());
+            const auto times = clockcompare::compareTimes(simulated, real, kRealScale);
+            if (!times.unmatched.empty())
+                QFAIL((times.unmatched.front() + "\n" + shown.str()).c_str());
+            QVERIFY2(times.worstUs <= kJitterUs,
+                     (times.worstSpan + " is " + std::to_string(times.worstUs) + " us off\n" + shown.str()).c_str());
+            worst = std::max(worst, times.worstUs);
+        }
+        qInfo("40 timing-free teams: the same outcomes on both clocks, span times at most %.2f ms apart (team time)",
+              double(worst) / 1000.0);
     }
 
     // Shrunk cases the generator found, kept as fixed teams (tests/data/generated).
@@ -308,7 +405,7 @@ private slots:
         c.input = input.toStdString();
         c.seed = uint64_t(seed);
         c.timingFree = timingFree;
-        // A timing-free case runs twice per copy, side by side; more copies give timing more chances to differ.
+        // More copies of a timing-free case give timing more chances to differ on the real clock.
         const std::vector<GeneratedCase> batch(timingFree ? 8 : 1, c);
         const auto broken = runBatch(batch);
         QVERIFY2(broken.empty(), broken.c_str());

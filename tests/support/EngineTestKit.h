@@ -414,7 +414,11 @@ public:
     RunResult run(const Team& team, const std::string& input, std::optional<uint64_t> seed = 42,
                   std::vector<RunObserver*> observers = {})
     {
-        auto started = m_engine->start(team, input, seed, std::move(observers));
+        return run(team, input, Engine::StartOptions{seed, std::move(observers), ClockRequest::Real, {}});
+    }
+    RunResult run(const Team& team, const std::string& input, Engine::StartOptions options)
+    {
+        auto started = m_engine->start(team, input, std::move(options));
         if (!started.run) {
             QTest::qFail(("the team does not start: " + started.error).c_str(), __FILE__, __LINE__);
             return {};
@@ -429,13 +433,24 @@ public:
     RunResult run(const TeamBuilder& builder, const std::string& input, std::optional<uint64_t> seed = 42,
                   std::vector<RunObserver*> observers = {})
     {
+        return run(builder, input, Engine::StartOptions{seed, std::move(observers), ClockRequest::Real, {}});
+    }
+    RunResult run(const TeamBuilder& builder, const std::string& input, Engine::StartOptions options)
+    {
         std::string problems;
         const auto team = builder.build(problems);
         if (!team) {
             QTest::qFail(("the team does not load: " + problems).c_str(), __FILE__, __LINE__);
             return {};
         }
-        return run(*team, input, seed, std::move(observers));
+        return run(*team, input, std::move(options));
+    }
+    // The same on the virtual clock: exact, simulated time.
+    template <typename TeamOrBuilder>
+    RunResult runVirtual(const TeamOrBuilder& team, const std::string& input, std::optional<uint64_t> seed = 42,
+                         std::optional<double> cancelAfterMs = std::nullopt)
+    {
+        return run(team, input, Engine::StartOptions{seed, {}, ClockRequest::Virtual, cancelAfterMs});
     }
 
 private:

@@ -102,6 +102,8 @@ inline std::vector<std::string> check(const RunPlan& plan, const RunResult& r, c
         if (it == r.results.end() || !isTerminal(it->second.status))
             say("node " + id + " has no terminal status (" +
                 (it == r.results.end() ? std::string("missing") : std::string(toString(it->second.status))) + ")");
+        else if (it->second.error.find("the simulation stalled") != std::string::npos)
+            say("node " + id + ": " + it->second.error); // the virtual clock found the run could never end
         const auto f = finished.find(id);
         const int times = f == finished.end() ? 0 : f->second;
         if (times != 1)
@@ -202,6 +204,20 @@ inline std::vector<std::string> checkStored(const RunResult& r, const StoredRun&
         broken.push_back("stored " + std::to_string(stored.nodes.size()) + " node results, engine " +
                          std::to_string(r.results.size()));
     return broken;
+}
+
+// The first span two runs disagree on, for a failure message.
+inline std::string spanDiff(const RunResult& a, const RunResult& b)
+{
+    const auto line = [](const Span& s) {
+        return "#" + std::to_string(s.id) + " " + s.node.str() + " " + s.name + " " + std::to_string(s.startUs) + ".." +
+               std::to_string(s.endUs) + " " + std::string(toString(s.status));
+    };
+    for (size_t i = 0; i < std::min(a.spans.size(), b.spans.size()); ++i) {
+        if (!(a.spans[i] == b.spans[i]))
+            return line(a.spans[i]) + "\n" + line(b.spans[i]) + "\n";
+    }
+    return std::to_string(a.spans.size()) + " spans, then " + std::to_string(b.spans.size()) + "\n";
 }
 
 // What two runs of one timing-free case must share: statuses, answers, tokens and costs.

@@ -182,6 +182,12 @@ void Run::start()
                 call->cancel(Status::BudgetExhausted, self->m_budgetError);
         });
     }
+    if (m_options.cancelAfterMs) {
+        m_cancelTimer = m_clock->schedule(after(*m_options.cancelAfterMs), [weak = weak_from_this()] {
+            if (const auto run = weak.lock())
+                run->cancel();
+        });
+    }
     // Nodes nothing feeds (other than the input and meeting members) can never run.
     for (size_t i = 0; i < m_plan->size(); ++i) {
         const auto& pn = m_plan->at(i);
@@ -522,6 +528,8 @@ void Run::finish()
     m_endUs = nowUs();
     if (m_wallTimer)
         m_clock->cancel(m_wallTimer);
+    if (m_cancelTimer)
+        m_clock->cancel(m_cancelTimer);
     m_clock->setStallHandler({});
     // Every node has settled, so a call still tracked is one nobody waits for
     // (a reply racing an early decision): stop it now, so its attempt span is

@@ -38,6 +38,10 @@ struct RunOptions {
     uint64_t seed = defaults::kSeed;
     std::vector<RunObserver*> observers;  // owned by the caller; must outlive the run
     CriticalPathFinderFn criticalPath;
+    // Cancels the run this long after it started (team milliseconds, on its
+    // clock, scaled as engine delays are), as a Stop pressed at that moment
+    // would: a scripted stop, exact on the virtual clock.
+    std::optional<double> cancelAfterMs;
 };
 
 // One execution of a team: the scheduler.
@@ -212,6 +216,7 @@ private:
     bool m_cancelled = false;
     std::string m_budgetError;
     TimerId m_wallTimer = 0;
+    TimerId m_cancelTimer = 0;
     int64_t m_tokensIn = 0;
     int64_t m_tokensOut = 0;
     double m_costUsd = 0;

@@ -25,6 +25,9 @@ TimerId VirtualClock::schedule(int64_t atUs, std::function<void()> callback)
     }
     m_timers.emplace(std::make_pair(atUs, id), std::move(callback));
     m_due.emplace(id, atUs);
+    // On an idle clock the new timer is the next thing to happen.
+    if (m_holds == 0)
+        wakeLocked();
     return id;
 }
 

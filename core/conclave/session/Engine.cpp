@@ -32,7 +32,7 @@ Engine::~Engine()
 Engine::Started Engine::start(const Team& team, std::string input, std::optional<uint64_t> seed,
                               std::vector<RunObserver*> observers)
 {
-    return start(team, std::move(input), StartOptions{seed, std::move(observers), ClockRequest::Real});
+    return start(team, std::move(input), StartOptions{seed, std::move(observers), ClockRequest::Real, {}});
 }
 
 Engine::Prepared Engine::prepare(const Team& team) const
@@ -88,6 +88,7 @@ Engine::Started Engine::start(const PreparedTeam& team, std::string input, Start
     options.seed = made.seed;
     options.observers = std::move(startOptions.observers);
     options.criticalPath = &CriticalPathFinder::find;
+    options.cancelAfterMs = startOptions.cancelAfterMs;
     started.run = std::make_shared<Run>(team.plan, std::move(options), std::move(made.backends),
                                         std::move(made.gate), std::move(clock));
     {

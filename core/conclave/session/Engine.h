@@ -41,6 +41,7 @@ public:
         std::optional<uint64_t> seed; // replaces the local backends' own
         std::vector<RunObserver*> observers;
         ClockRequest clock = ClockRequest::Real;
+        std::optional<double> cancelAfterMs; // a scripted Stop (RunOptions::cancelAfterMs)
     };
     struct Prepared {
         std::shared_ptr<const PreparedTeam> team;

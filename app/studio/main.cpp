@@ -57,9 +57,11 @@ int main(int argc, char** argv)
     QCommandLineOption runTeam(
         "run-team", "Run the team on INPUT after loading; with --screenshot, shoot once it has finished.", "INPUT");
     QCommandLineOption seed("seed", "The seed of --run-team.", "N");
+    QCommandLineOption instant("instant", "Run --run-team on the simulated clock (the toolbar's Instant).");
     QCommandLineOption db("db", "The run store (default: $CONCLAVE_DB, else the user's data folder).", "FILE");
     parser.addOption(runTeam);
     parser.addOption(seed);
+    parser.addOption(instant);
     parser.addOption(db);
     parser.addOption(screenshot);
     parser.addOption(select);
@@ -90,6 +92,7 @@ int main(int argc, char** argv)
         window.runToolBar()->setInput(parser.value(runTeam));
         if (parser.isSet(seed))
             window.runToolBar()->setSeed(parser.value(seed).toULongLong());
+        window.runToolBar()->setInstant(parser.isSet(instant));
         const QString out = headless ? parser.value(screenshot) : QString();
         const QString node = parser.value(select);
         QObject::connect(window.runController(), &conclave::ui::RunController::finished, &window, [&window, out, node] {

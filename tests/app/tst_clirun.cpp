@@ -185,6 +185,83 @@ private slots:
         QCOMPARE(run.value("calls").toInt(), 3);
     }
 
+    // Local-only teams run on the virtual clock unless told otherwise: simulated
+    // time, exact and repeatable, stored and printed as such.
+    void theVirtualClockByDefault()
+    {
+        QTemporaryDir dir;
+        const QStringList args{"run",
+                               kExamples + "triage.team.json",
+                               "--input",
+                               "Calculate 323 + 460. And what is the capital city of France?",
+                               "--json",
+                               "--db",
+                               dir.filePath("runs.sqlite")};
+        const auto first = conclave(args);
+        QCOMPARE(first.exitCode, 0);
+        QCOMPARE(first.err, QString());
+        const auto a = json(first);
+        QCOMPARE(a.value("clock").toString(), QString("virtual"));
+        QVERIFY(a.value("cpu_ms").toDouble() > 0);
+        // 22.5 s of simulated latency, reported as it was simulated...
+        QVERIFY2(a.value("wall_ms").toDouble() > 10000, qPrintable(first.out.left(300)));
+        // ...and exactly the same again, span for span.
+        auto explicitly = args;
+        explicitly << "--clock"
+                   << "virtual";
+        const auto b = json(conclave(explicitly));
+        QCOMPARE(b.value("clock").toString(), QString("virtual"));
+        QCOMPARE(b.value("wall_ms").toDouble(), a.value("wall_ms").toDouble());
+        QCOMPARE(b.value("spans").toArray().size(), a.value("spans").toArray().size());
+        for (qsizetype i = 0; i < a.value("spans").toArray().size(); ++i) {
+            const auto sa = a.value("spans").toArray()[i].toObject();
+            const auto sb = b.value("spans").toArray()[i].toObject();
+            QCOMPARE(sb.value("start_ms").toDouble(), sa.value("start_ms").toDouble());
+            QCOMPARE(sb.value("end_ms").toDouble(), sa.value("end_ms").toDouble());
+        }
+        const auto human = conclave({"run", kExamples + "keyword-vote.team.json", "--input", "Calculate 323 + 460.",
+                                     "--db", dir.filePath("runs.sqlite")});
+        QCOMPARE(human.exitCode, 0);
+        QVERIFY2(human.out.contains("\nclock: virtual (simulated time), CPU "), qPrintable(human.out));
+        const auto list = QJsonDocument::fromJson(
+                              conclave({"runs", "list", "--json", "--db", dir.filePath("runs.sqlite")}).out.toUtf8())
+                              .array();
+        QCOMPARE(list.size(), 3);
+        for (const auto& run : list)
+            QCOMPARE(run.toObject().value("clock").toString(), QString("virtual"));
+    }
+
+    void clockMistakesAreRefused_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("error");
+        QTest::newRow("--time-scale on the virtual clock")
+            << QStringList{"run",          kExamples + "keyword-vote.team.json",
+                           "--input",      "x",
+                           "--time-scale", "0.1",
+                           "--clock",      "virtual"}
+            << "run: --time-scale applies to the real clock only; drop it, or use --clock real\n";
+        const QString endpoint = QStringLiteral(CONCLAVE_TEST_DATA "/teams/endpoint.team.json");
+        QTest::newRow("an openai backend on the virtual clock")
+            << QStringList{"run", endpoint, "--input", "x", "--clock", "virtual"}
+            << endpoint + ": the virtual clock needs every backend to be local-moe: node \"e\" calls backend "
+                          "\"remote\", an openai endpoint, so the team runs on the real clock only\n";
+        QTest::newRow("an unknown clock")
+            << QStringList{"run", kExamples + "keyword-vote.team.json", "--input", "x", "--clock", "sundial"}
+            << "--clock: sundial not in {real,virtual}\nRun with --help for more information.\n";
+    }
+    void clockMistakesAreRefused()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, error);
+        QTemporaryDir dir;
+        args << "--db" << dir.filePath("runs.sqlite");
+        const auto r = conclave(args);
+        QCOMPARE(r.exitCode, 2);
+        QCOMPARE(r.out, QString());
+        QCOMPARE(r.err, error);
+    }
+
     void interruptCancels()
     {
         QProcess process;

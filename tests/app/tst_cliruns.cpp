@@ -105,10 +105,14 @@ private slots:
         QCOMPARE(r.err, QString());
         QVERIFY(r.out.startsWith("run " + m_runId + ": " + m_run.value("status").toString()));
         QVERIFY(r.out.contains("\nparallelism "));
+        // --time-scale ran it on the real clock, and the CPU it used is said beside it.
+        QVERIFY2(r.out.contains("\nclock: real, CPU "), qPrintable(r.out));
         QVERIFY(r.out.contains("\ncritical path: in -> "));
         QVERIFY(r.out.contains("\ndrawn in parallel, ran one after another: "));
         const auto j = json(conclave(withDb({"runs", "show", m_runId, "--json"})).out).object();
         QCOMPARE(j.value("run_id").toString(), m_runId);
+        QCOMPARE(j.value("clock").toString(), QString("real"));
+        QCOMPARE(j.value("cpu_ms").toDouble(), m_run.value("cpu_ms").toDouble());
         const auto agents = j.value("agents").toArray();
         QCOMPARE(agents.size(), 6); // every node of keyword-vote
         for (const auto& a : agents) {

@@ -18,6 +18,7 @@
 #include "timeline/CompareView.h"
 #include "timeline/LatencyBoxPlot.h"
 #include "timeline/ReplayView.h"
+#include "timeline/RunSummaryView.h"
 #include "timeline/RunView.h"
 #include "timeline/TimeFormat.h"
 #include "timeline/TimelineView.h"
@@ -302,6 +303,46 @@ private slots:
             const auto stored = window.runController()->loadRun(*window.runController()->currentRun(), false);
             QVERIFY(stored && stored->summary.status == result.status);
         }
+    }
+
+    void instantRunsOnTheSimulatedClock()
+    {
+        QTemporaryDir dir;
+        MainWindow window;
+        // At its own speed: 22.5 s of simulated latency, which Instant does not wait for.
+        prepare(window, dir, 1.0, QStringLiteral(CONCLAVE_RESOURCES "/examples/triage.team.json"));
+        window.runToolBar()->setInstant(true);
+        QElapsedTimer timer;
+        timer.start();
+        QVERIFY(runAndWait(window, QStringLiteral("Calculate 323 + 460. And what is the capital city of France?"), 42));
+        QVERIFY2(timer.elapsed() < 10000, qPrintable(QString::number(timer.elapsed())));
+        const auto result = *window.runController()->lastResult();
+        QCOMPARE(QString::fromUtf8(toString(result.clock).data()), QString("virtual"));
+        QVERIFY2(result.wallUs > 10'000'000, qPrintable(QString::number(result.wallUs)));
+        const auto id = *window.runController()->currentRun();
+        const auto stored = window.runController()->loadRun(id, false);
+        QVERIFY(stored);
+        QCOMPARE(QString::fromUtf8(toString(stored->summary.clock).data()), QString("virtual"));
+        QCOMPARE(stored->summary.wallUs, result.wallUs);
+        // The run view says which clock its times are on.
+        auto* view = qobject_cast<ui::RunView*>(window.runTabs()->currentWidget());
+        QVERIFY(view);
+        QCOMPARE(view->summary()->figure("clock"), QString("simulated"));
+        QCOMPARE(view->summary()->figure("wall"), ui::TimeFormat::duration(result.wallUs));
+        // A re-run keeps the clock the run used, whatever the toolbar says now.
+        window.runToolBar()->setInstant(false);
+        QVERIFY(window.rerunStored(id));
+        QVERIFY(QTest::qWaitFor([&] { return !window.runController()->isRunning(); }, 10000));
+        QCOMPARE(QString::fromUtf8(toString(window.runController()->lastResult()->clock).data()), QString("virtual"));
+        QVERIFY(window.runController()->lastResult()->spans == result.spans);
+
+        // Unchecked, the studio's runs stay on the real clock, where a user can watch them.
+        prepare(window, dir, 0.01, QStringLiteral(CONCLAVE_RESOURCES "/examples/keyword-vote.team.json"));
+        QVERIFY(runAndWait(window, kMathInput, 42));
+        QCOMPARE(QString::fromUtf8(toString(window.runController()->lastResult()->clock).data()), QString("real"));
+        view = qobject_cast<ui::RunView*>(window.runTabs()->currentWidget());
+        QVERIFY(view);
+        QCOMPARE(view->summary()->figure("clock"), QString("real"));
     }
 
     void historyFiltersRerunsExportsAndDeletes()

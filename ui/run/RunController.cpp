@@ -98,6 +98,12 @@ RunQueries* RunController::queries(QString* error)
 
 bool RunController::start(const Team& team, const std::string& input, std::optional<uint64_t> seed, QString* error)
 {
+    return start(team, input, seed, ClockRequest::Real, error);
+}
+
+bool RunController::start(const Team& team, const std::string& input, std::optional<uint64_t> seed, ClockRequest clock,
+                          QString* error)
+{
     const auto fail = [error](const QString& message) {
         if (error)
             *error = message;
@@ -128,7 +134,7 @@ bool RunController::start(const Team& team, const std::string& input, std::optio
     // The adapter and recorder must exist before the run: its first events come at once.
     m_adapter = std::move(adapter);
     m_recorder = std::move(recorder);
-    auto launched = m_engine->start(team, input, seed, observers);
+    auto launched = m_engine->start(team, input, Engine::StartOptions{seed, observers, clock, {}});
     if (!launched.run) {
         m_recorder.reset();
         m_adapter.reset();
@@ -154,7 +160,8 @@ bool RunController::rerun(const RunId& id, QString* error)
             *error = tr("run %1: its stored team cannot be read").arg(QString::fromStdString(id.str()));
         return false;
     }
-    return start(*loaded.team, stored->summary.input, stored->summary.seed, error);
+    const auto clock = stored->summary.clock == ClockKind::Virtual ? ClockRequest::Virtual : ClockRequest::Real;
+    return start(*loaded.team, stored->summary.input, stored->summary.seed, clock, error);
 }
 
 void RunController::stop()

@@ -49,8 +49,12 @@ public:
     // Observers attached to every run besides the recorder and the adapter (tests, progress).
     void setExtraObservers(std::vector<RunObserver*> observers) { m_extra = std::move(observers); }
 
+    // On the real clock, so the user can watch it (time_scale applies), or on
+    // the virtual one: the finished timeline at once, in simulated time.
     bool start(const Team& team, const std::string& input, std::optional<uint64_t> seed, QString* error = nullptr);
-    // Runs a stored run's team on its input with its seed.
+    bool start(const Team& team, const std::string& input, std::optional<uint64_t> seed, ClockRequest clock,
+               QString* error = nullptr);
+    // Runs a stored run's team on its input with its seed, on the clock it used.
     bool rerun(const RunId& id, QString* error = nullptr);
     void stop();
     bool isRunning() const { return m_running; }

@@ -2,6 +2,7 @@
 
 #include "conclave/local/TaskSet.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
@@ -11,7 +12,7 @@ namespace conclave::ui {
 
 RunToolBar::RunToolBar(QWidget* parent)
     : QToolBar(tr("Run"), parent), m_input(new QLineEdit(this)), m_tasks(new QComboBox(this)),
-      m_seed(new QSpinBox(this))
+      m_seed(new QSpinBox(this)), m_instant(new QCheckBox(tr("Instant (simulated clock)"), this))
 {
     setObjectName("runToolBar");
     m_input->setObjectName("runInput");
@@ -31,6 +32,12 @@ RunToolBar::RunToolBar(QWidget* parent)
     m_seed->setSpecialValueText(tr("team seed"));
     m_seed->setToolTip(tr("The local backends' seed for this run (same seed, same run)"));
     addWidget(m_seed);
+    m_instant->setObjectName("runInstant");
+    m_instant->setToolTip(tr("Run on the simulated (virtual) clock: the run takes only the engine's CPU time and "
+                             "its finished timeline appears at once, with exact simulated latencies. Unchecked, "
+                             "runs go on the real clock (scaled by time_scale) so you can watch them. Teams with "
+                             "an openai backend always run on the real clock."));
+    addWidget(m_instant);
 
     connect(m_input, &QLineEdit::returnPressed, this, &RunToolBar::runRequested);
     connect(m_tasks, &QComboBox::activated, this, [this](int index) {
@@ -65,6 +72,16 @@ void RunToolBar::setInput(const QString& text)
 std::optional<uint64_t> RunToolBar::seed() const
 {
     return m_seed->value() < 0 ? std::nullopt : std::optional<uint64_t>(uint64_t(m_seed->value()));
+}
+
+bool RunToolBar::instant() const
+{
+    return m_instant->isChecked();
+}
+
+void RunToolBar::setInstant(bool instant)
+{
+    m_instant->setChecked(instant);
 }
 
 void RunToolBar::setSeed(std::optional<uint64_t> seed)

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+class QCheckBox;
 class QComboBox;
 class QLineEdit;
 class QSpinBox;
@@ -17,8 +18,9 @@ class TaskSet;
 namespace conclave::ui {
 
 // The run toolbar's inputs: the input text, a task from the task sets (which
-// fills the input with its prompt) and the seed ("team seed" keeps the
-// team's own). The Run and Stop actions are the window's.
+// fills the input with its prompt), the seed ("team seed" keeps the team's
+// own) and the clock: live on the real clock, or "Instant" on the simulated
+// one. The Run and Stop actions are the window's.
 class RunToolBar : public QToolBar {
     Q_OBJECT
 
@@ -31,6 +33,9 @@ public:
     // nullopt: the team's own seed.
     std::optional<uint64_t> seed() const;
     void setSeed(std::optional<uint64_t> seed);
+    // Run on the virtual clock: the finished timeline at once, in simulated time.
+    bool instant() const;
+    void setInstant(bool instant);
     QComboBox* taskBox() const { return m_tasks; }
     QLineEdit* inputBox() const { return m_input; }
 
@@ -41,6 +46,7 @@ private:
     QLineEdit* m_input;
     QComboBox* m_tasks;
     QSpinBox* m_seed;
+    QCheckBox* m_instant;
 };
 
 } // namespace conclave::ui

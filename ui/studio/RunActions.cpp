@@ -91,7 +91,8 @@ bool RunActions::startRun()
     }
     QString error;
     // The engine gets a snapshot of the team: editing on during the run changes nothing in it.
-    if (!m_runs->start(m_document->team(), input, m_bar->seed(), &error)) {
+    const auto clock = m_bar->instant() ? ClockRequest::Virtual : ClockRequest::Real;
+    if (!m_runs->start(m_document->team(), input, m_bar->seed(), clock, &error)) {
         m_feedback->setLastError(error);
         m_feedback->showStatus(tr("Cannot run: %1").arg(error.section('\n', 0, 0)), StatusTimeouts::kRunRefused);
         if (m_feedback->isInteractive())
@@ -124,6 +125,8 @@ void RunActions::onFinished(const RunId& id, RunStatus status)
     QString message = tr("Run %1: %2").arg(shortRunId(id), QString::fromUtf8(toString(status).data()));
     if (result && result->output.ok())
         message += tr(" · answer %1").arg(QString::fromStdString(result->output.answer));
+    if (result && result->clock == ClockKind::Virtual)
+        message += tr(" · simulated clock");
     m_feedback->showStatus(message);
     refreshHistory();
     m_history->selectRuns({id});

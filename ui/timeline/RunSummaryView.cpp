@@ -47,6 +47,7 @@ RunSummaryView::RunSummaryView(QWidget* parent) : QWidget(parent)
     addFigure(grid, 3, "tokens", tr("Tokens (in / out)"));
     addFigure(grid, 4, "cost", tr("Cost"));
     addFigure(grid, 5, "status", tr("Status"));
+    addFigure(grid, 6, "clock", tr("Clock"));
     layout->addLayout(grid);
     m_serialised = new QLabel(this);
     m_serialised->setObjectName("serialised");
@@ -104,6 +105,18 @@ void RunSummaryView::setRun(const StoredRun& run)
     set("tokens", QStringLiteral("%1 / %2").arg(run.summary.tokensIn).arg(run.summary.tokensOut));
     set("cost", TimeFormat::cost(run.summary.costUsd));
     set("status", QString::fromUtf8(toString(run.summary.status).data()));
+    const bool simulated = run.summary.clock == ClockKind::Virtual;
+    const QString cpu = TimeFormat::duration(run.summary.cpuUs);
+    set("clock", simulated ? tr("simulated") : tr("real"));
+    findChild<QLabel*>("clock")->setToolTip(
+        simulated ? tr("The virtual clock: every time on this timeline is simulated (the models' latencies, "
+                       "timeouts and backoff, exactly); the engine's own work counts as no time. The run "
+                       "really took %1 of CPU.")
+                        .arg(cpu)
+                  : tr("The real clock: times as measured (scaled by the team's time_scale). The engine's "
+                       "work took %1 of CPU.")
+                        .arg(cpu));
+    findChild<QLabel*>("wall")->setToolTip(simulated ? tr("simulated time") : tr("measured time"));
 
     QStringList lines;
     if (!path.isEmpty())

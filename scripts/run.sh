@@ -20,5 +20,8 @@ MSG
 "$build/bin/conclave" validate resources/examples/*.team.json
 question="Calculate 323 + 460. And what is the capital city of France?"
 echo
-echo "\$ conclave run $example --input \"$question\" --time-scale 0.2"
+echo "\$ conclave run $example --input \"$question\"    # on the simulated clock"
+"$build/bin/conclave" run "$example" --input "$question"
+echo
+echo "\$ conclave run $example --input \"$question\" --time-scale 0.2    # real time, five times faster"
 "$build/bin/conclave" run "$example" --input "$question" --time-scale 0.2

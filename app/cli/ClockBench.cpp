@@ -204,10 +204,11 @@ int clockBench(const CliContext& context, Engine& engine, const BenchArgs& args)
     {
         const auto team = example(context, "keyword-vote.team.json");
         const std::string input = "Calculate 323 + 460.";
-        const size_t count = 20000;
+        // --max-n below the default shrinks this part too (the tests' quick runs).
+        const size_t count = args.maxN < 10000 ? std::max<size_t>(args.maxN, 100) : 20000;
         const size_t inFlight = 256;
         const size_t nodes = team.nodes.size();
-        throughput(engine, team, input, 2000, inFlight, nullptr); // warm
+        throughput(engine, team, input, count / 10, inFlight, nullptr); // warm
         std::vector<double> rates, cpuPerRun, startUs;
         for (int r = 0; r < runs; ++r) {
             const auto t = throughput(engine, team, input, count, inFlight, nullptr);
@@ -229,7 +230,7 @@ int clockBench(const CliContext& context, Engine& engine, const BenchArgs& args)
         auto opened = RunStore::open(file);
         if (!opened.store)
             throw std::runtime_error(opened.error);
-        const size_t stored = 5000;
+        const size_t stored = std::min<size_t>(count, 5000);
         std::vector<double> storedRates;
         for (int r = 0; r < runs; ++r)
             storedRates.push_back(throughput(engine, team, input, stored, inFlight, opened.store.get()).runsPerSecond);

@@ -67,12 +67,37 @@ private slots:
                  qPrintable(r.out));
     }
 
+    // The virtual clock's figures; the simulated wall of the fan-out is exact
+    // on any machine (a correctness check, not a timing).
+    void theVirtualClockBench()
+    {
+        const auto r = bench({"clock", "--runs", "3", "--max-n", "300"});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.err, QString());
+        QVERIFY2(r.out.contains(QRegularExpression(QStringLiteral(
+                     "fan-out of 300 experts x 200 ms: real [\\d.]+ ms \\(median of 3; min [\\d.]+, max [\\d.]+\\), "
+                     "simulated wall 200.0 ms, peak RSS [\\d.]+ MB"))),
+                 qPrintable(r.out));
+        QVERIFY2(r.out.contains(QRegularExpression(QStringLiteral(
+                     "triage, one task, in process: real [\\d.]+ ms \\(median of 200; p95 [\\d.]+\\), CPU [\\d.]+ ms, "
+                     "simulated wall [\\d.]+ ms"))),
+                 qPrintable(r.out));
+        QVERIFY2(r.out.contains(QRegularExpression(QStringLiteral(
+                     "keyword-vote, 300 runs, 256 in flight, \\d+ workers: \\d+ runs/s \\(median of 3; min \\d+\\), "
+                     "CPU [\\d.]+ us per run, [\\d.]+ us per node \\(6 nodes\\)"))),
+                 qPrintable(r.out));
+        QVERIFY2(r.out.contains(QRegularExpression(
+                     QStringLiteral("the same with the run store: \\d+ runs/s \\(300 runs each, median of 3, every run "
+                                    "committed\\)"))),
+                 qPrintable(r.out));
+    }
+
     void unknownBenchmarkIsAUsageError()
     {
         const auto r = bench({"nope"});
         QCOMPARE(r.exitCode, 2);
         QCOMPARE(r.out, QString());
-        QCOMPARE(r.err, QStringLiteral("which: nope not in {all,fanout,chain,early,store}\n"
+        QCOMPARE(r.err, QStringLiteral("which: nope not in {all,fanout,chain,early,clock,store}\n"
                                        "Run with --help for more information.\n"));
     }
 };

@@ -63,13 +63,6 @@ const std::vector<std::string> kInputs{kMath, kFrance, kCompound, kYesNo};
 constexpr double kRealScale = 0.2;
 // A timing rule decided by more than this (team time) cannot be overturned by real jitter.
 constexpr int64_t kMarginUs = 25'000;
-// How far real span times may be from simulated ones, in team time: the real
-// clock's timer and pool hops, a few per span along the longest chain.
-#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
-constexpr int64_t kJitterUs = 250'000;
-#else
-constexpr int64_t kJitterUs = 100'000;
-#endif
 
 } // namespace
 
@@ -358,7 +351,7 @@ private slots:
             if (!times.unmatched.empty())
                 QFAIL(qPrintable(c.name + ": " + q(times.unmatched.front())));
             QVERIFY2(
-                times.worstUs <= kJitterUs,
+                times.worstUs <= clockcompare::kJitterToleranceUs,
                 qPrintable(
                     QStringLiteral("%1: %2 is %3 ms off").arg(c.name, q(times.worstSpan)).arg(times.worstUs / 1000.0)));
             if (times.worstUs > worst) {

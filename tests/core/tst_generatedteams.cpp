@@ -315,11 +315,6 @@ private slots:
     {
         constexpr double kRealScale = 0.2;
         constexpr double kLongestMs = 20000; // simulated: at most 4 s of real time each
-#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
-        constexpr int64_t kJitterUs = 250'000;
-#else
-        constexpr int64_t kJitterUs = 100'000;
-#endif
         const auto gen =
             rc::gen::suchThat(teamgen::generatedCase(), [](const GeneratedCase& c) { return c.timingFree; });
         struct Case {
@@ -367,7 +362,7 @@ private slots:
             const auto times = clockcompare::compareTimes(simulated, real, kRealScale);
             if (!times.unmatched.empty())
                 QFAIL((times.unmatched.front() + "\n" + shown.str()).c_str());
-            QVERIFY2(times.worstUs <= kJitterUs,
+            QVERIFY2(times.worstUs <= clockcompare::kJitterToleranceUs,
                      (times.worstSpan + " is " + std::to_string(times.worstUs) + " us off\n" + shown.str()).c_str());
             worst = std::max(worst, times.worstUs);
         }

@@ -3,6 +3,7 @@
 
 #include "conclave/engine/ThreadPool.h"
 #include "conclave/engine/TimerService.h"
+#include "support/OrderLog.h"
 
 #include <atomic>
 #include <chrono>
@@ -18,34 +19,7 @@ using namespace std::chrono_literals;
 
 namespace {
 
-// What fired, in order; the test waits for a number of entries.
-class Log {
-public:
-    void add(std::string entry)
-    {
-        std::lock_guard lock(m_mutex);
-        m_entries.push_back(std::move(entry));
-        m_changed.notify_all();
-    }
-    bool waitFor(size_t count, std::chrono::milliseconds limit = 30s)
-    {
-        std::unique_lock lock(m_mutex);
-        return m_changed.wait_for(lock, limit, [&] { return m_entries.size() >= count; });
-    }
-    QStringList entries()
-    {
-        std::lock_guard lock(m_mutex);
-        QStringList out;
-        for (const auto& e : m_entries)
-            out << QString::fromStdString(e);
-        return out;
-    }
-
-private:
-    std::mutex m_mutex;
-    std::condition_variable m_changed;
-    std::vector<std::string> m_entries;
-};
+using Log = testsupport::OrderLog;
 
 } // namespace
 

@@ -3,6 +3,7 @@
 
 #include "conclave/engine/ThreadPool.h"
 #include "conclave/engine/VirtualClock.h"
+#include "support/OrderLog.h"
 
 #include <atomic>
 #include <chrono>
@@ -16,34 +17,8 @@ using namespace std::chrono_literals;
 
 namespace {
 
-// What the callbacks saw, in the order they ran, and a way to wait for the clock to go quiet.
-class Trace {
-public:
-    void add(std::string what)
-    {
-        std::lock_guard lock(m_mutex);
-        m_events.push_back(std::move(what));
-        m_changed.notify_all();
-    }
-    bool waitFor(size_t count, std::chrono::milliseconds limit = 10s)
-    {
-        std::unique_lock lock(m_mutex);
-        return m_changed.wait_for(lock, limit, [&] { return m_events.size() >= count; });
-    }
-    QString joined() const
-    {
-        std::lock_guard lock(m_mutex);
-        QStringList out;
-        for (const auto& e : m_events)
-            out << QString::fromStdString(e);
-        return out.join(QLatin1Char(' '));
-    }
-
-private:
-    mutable std::mutex m_mutex;
-    std::condition_variable m_changed;
-    std::vector<std::string> m_events;
-};
+// What the callbacks saw, in the order they ran.
+using Trace = testsupport::OrderLog;
 
 std::string at(const std::string& name, const VirtualClock& clock)
 {

@@ -25,6 +25,18 @@ using namespace conclave;
 // (first, quorum, min_confidence, deadline_ms) came to each other or to its
 // deadline, or anything came to the max_wall_ms budget. A real run whose
 // jitter stays under this margin must end the same way.
+// How far a real run's span times may be from its virtual twin's, in team
+// time at a real time_scale of 0.2: the real clock's timer and pool hops (and
+// the CPU work, which takes real time there), a few per span along the longest
+// chain. The sanitizers slow that work down several times over.
+#if defined(__SANITIZE_THREAD__)
+inline constexpr int64_t kJitterToleranceUs = 1'000'000;
+#elif defined(__SANITIZE_ADDRESS__)
+inline constexpr int64_t kJitterToleranceUs = 250'000;
+#else
+inline constexpr int64_t kJitterToleranceUs = 100'000;
+#endif
+
 inline int64_t timingMarginUs(const RunPlan& plan, const RunResult& r)
 {
     int64_t margin = std::numeric_limits<int64_t>::max();

@@ -244,6 +244,11 @@ void RunHistoryPanel::addItems(size_t from)
         item->setText(TeamColumn, QString::fromStdString(r.teamName));
         item->setText(StatusColumn, statusText(r.status));
         item->setText(WallColumn, TimeFormat::duration(r.wallUs));
+        item->setToolTip(
+            WallColumn,
+            r.clock == ClockKind::Virtual
+                ? tr("Simulated time (virtual clock); the run took %1 of CPU").arg(TimeFormat::duration(r.cpuUs))
+                : tr("Measured time (real clock)"));
         item->setText(TokensColumn, QString::number(r.tokensIn + r.tokensOut));
         item->setText(CostColumn, TimeFormat::cost(r.costUsd));
         const QString answer = QString::fromStdString(r.answer);

@@ -52,8 +52,10 @@ public:
 
     // USD for a call's tokens; 0 for a model without a price.
     virtual double costOf(std::string_view model, int64_t tokensIn, int64_t tokensOut) const = 0;
-    // The factor applied to simulated time (1 for real endpoints); the engine
-    // scales its retry backoff by it too, so scaled-down tests stay consistent.
+    // The factor applied to simulated time on the real clock (1 for real
+    // endpoints, and for every backend on a virtual clock); on the real clock
+    // the engine scales a call's timeout and backoff by it too, so scaled-down
+    // runs keep their shape.
     virtual double timeScale() const { return 1.0; }
 };
 

@@ -1,5 +1,6 @@
 #include "studio/RunActions.h"
 
+#include "studio/PaletteIconEngine.h"
 #include "studio/RunTabs.h"
 #include "studio/ShortRunId.h"
 #include "studio/StudioAction.h"
@@ -39,11 +40,11 @@ RunActions::RunActions(RunController* runs, TeamDocument* document, RunToolBar* 
 
 void RunActions::buildActions()
 {
-    auto* s = m_window->style();
+    // Drawn in the palette's colours: the style's media icons vanish on the dark theme.
     m_run = makeStudioAction(this, "actionRun", tr("&Run"), QKeySequence(tr("Ctrl+R")), &RunActions::startRun);
-    m_run->setIcon(s->standardIcon(QStyle::SP_MediaPlay));
+    m_run->setIcon(PaletteIconEngine::icon(PaletteIconEngine::Glyph::Play));
     m_stop = makeStudioAction(this, "actionStop", tr("&Stop"), QKeySequence(tr("Ctrl+.")), &RunActions::stopRun);
-    m_stop->setIcon(s->standardIcon(QStyle::SP_MediaStop));
+    m_stop->setIcon(PaletteIconEngine::icon(PaletteIconEngine::Glyph::Stop));
     m_stop->setEnabled(false);
     m_replay = makeStudioAction(this, "actionReplay", tr("Re&play Run"), QKeySequence(tr("Ctrl+Shift+R")),
                                 &RunActions::replayCurrent);

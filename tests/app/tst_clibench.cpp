@@ -78,6 +78,9 @@ private slots:
                      "fan-out of 300 experts x 200 ms: real [\\d.]+ ms \\(median of 3; min [\\d.]+, max [\\d.]+\\), "
                      "simulated wall 200.0 ms, peak RSS [\\d.]+ MB"))),
                  qPrintable(r.out));
+        QVERIFY2(r.out.contains(QRegularExpression(
+                     QStringLiteral("checking and planning the 304-node team before it, once: [\\d.]+ ms"))),
+                 qPrintable(r.out));
         QVERIFY2(r.out.contains(QRegularExpression(QStringLiteral(
                      "triage, one task, in process: real [\\d.]+ ms \\(median of 200; p95 [\\d.]+\\), CPU [\\d.]+ ms, "
                      "simulated wall [\\d.]+ ms"))),

@@ -26,8 +26,9 @@ std::optional<ClockKind> clockKindFromString(std::string_view text);
 // knows when the run has nothing left to do but wait.
 //
 // Callbacks and tasks run on the engine's pool holding none of the clock's
-// locks. A clock's own lock is the last in the engine's lock order: it may be
-// taken holding the run's lock or a backend's, never the other way round.
+// locks. In the engine's lock order a clock's own lock comes after the run's
+// and a backend's (and before only the timer service's and the pool's): it
+// may be taken holding those, never the other way round.
 class RunClock {
 public:
     virtual ~RunClock() = default;

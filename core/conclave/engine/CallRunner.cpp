@@ -29,11 +29,8 @@ double CallRunner::backoffMs(int attempt, double jitterUnit, std::optional<int64
 int64_t CallRunner::afterOnBackend(double teamMs) const
 {
     // The call's own backend sets the scale: in a team mixing a scaled-down
-    // simulator with a real endpoint, the endpoint's timeouts stay real. On a
-    // virtual clock nothing is scaled.
-    const bool scaled = m_run->clock().kind() == ClockKind::Real && m_spec.backend;
-    const double scale = scaled ? m_spec.backend->timeScale() : 1.0;
-    return m_run->clock().nowUs() + static_cast<int64_t>(teamMs * scale * 1000.0);
+    // simulator with a real endpoint, the endpoint's timeouts stay real.
+    return m_run->clock().after(teamMs, m_spec.backend ? m_spec.backend->timeScale() : 1.0);
 }
 
 void CallRunner::start()

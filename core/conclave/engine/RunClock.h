@@ -43,6 +43,14 @@ public:
     virtual bool cancel(TimerId id) = 0;
     // Runs `task` as the run's CPU work, soon.
     virtual void post(std::function<void()> task) = 0;
+    // The one rule for time_scale: it scales the real clock's delays; a
+    // virtual clock ignores it, its times being exactly as simulated.
+    double scale(double timeScale) const { return kind() == ClockKind::Virtual ? 1.0 : timeScale; }
+    // The clock time `teamMs` team milliseconds from now, under that rule.
+    int64_t after(double teamMs, double timeScale) const
+    {
+        return nowUs() + static_cast<int64_t>(teamMs * scale(timeScale) * 1000.0);
+    }
     // How many of the run's tasks may usefully run at once.
     virtual size_t parallelism() const = 0;
     // Called when nothing is left to happen: no work and no timer. Only a

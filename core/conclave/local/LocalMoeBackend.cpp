@@ -5,7 +5,7 @@ namespace conclave {
 LocalMoeBackend::LocalMoeBackend(std::shared_ptr<const LocalResponder> responder, std::shared_ptr<RunClock> clock,
                                  double timeScale)
     : m_responder(std::move(responder)), m_clock(std::move(clock)),
-      m_timeScale(m_clock->kind() == ClockKind::Virtual ? 1.0 : timeScale)
+      m_timeScale(m_clock->scale(timeScale))
 {
 }
 

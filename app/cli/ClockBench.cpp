@@ -46,7 +46,7 @@ double peakRssMb()
 
 Engine::StartOptions onVirtualClock(std::vector<RunObserver*> observers = {})
 {
-    return Engine::StartOptions{1, std::move(observers), ClockRequest::Virtual, {}};
+    return Engine::StartOptions{1, std::move(observers), ClockRequest::Virtual, {}, {}};
 }
 
 RunResult runVirtual(Engine& engine, const Team& team, const std::string& input)

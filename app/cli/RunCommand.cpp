@@ -154,7 +154,7 @@ int executeRun(const CliContext& context, EngineResources resources, const RunRe
     std::vector<RunObserver*> observers{recorder.get()};
     if (showProgress)
         observers.push_back(&progress);
-    auto started = engine.start(team, input, Engine::StartOptions{request.seed, observers, request.clock, {}});
+    auto started = engine.start(team, input, Engine::StartOptions{request.seed, observers, request.clock, {}, {}});
     if (!started.run) {
         context.err << request.label << ": " << started.error << '\n';
         return kExitBadInput;

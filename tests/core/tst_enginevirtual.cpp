@@ -213,7 +213,7 @@ private slots:
         std::vector<std::shared_ptr<Run>> runs;
         for (int i = 0; i < 300; ++i) {
             auto started =
-                m_h.engine().start(*team, kMath, Engine::StartOptions{uint64_t(i), {}, ClockRequest::Virtual, {}});
+                m_h.engine().start(*team, kMath, Engine::StartOptions{uint64_t(i), {}, ClockRequest::Virtual, {}, {}});
             QVERIFY2(started.run, started.error.c_str());
             runs.push_back(started.run);
         }
@@ -322,7 +322,7 @@ private slots:
         }
         // The real runs all at once (they take seconds each), the virtual ones meanwhile.
         for (auto& c : cases) {
-            auto started = m_h.engine().start(c.team, c.input, Engine::StartOptions{7, {}, ClockRequest::Real, {}});
+            auto started = m_h.engine().start(c.team, c.input, Engine::StartOptions{7, {}, ClockRequest::Real, {}, {}});
             QVERIFY2(started.run, started.error.c_str());
             c.real = started.run;
         }

@@ -73,7 +73,7 @@ private slots:
                 auto started = m_h.engine().start(
                     *team, all[i]->prompt,
                     Engine::StartOptions{
-                        42, {logs.back().get()}, simulated ? ClockRequest::Virtual : ClockRequest::Real, {}});
+                        42, {logs.back().get()}, simulated ? ClockRequest::Virtual : ClockRequest::Real, {}, {}});
                 QVERIFY2(started.run, started.error.c_str());
                 runs.push_back(started.run);
             }

@@ -344,7 +344,7 @@ private slots:
         QCOMPARE(cases.size(), size_t(40));
         for (auto& c : cases) {
             auto started =
-                m_h.engine().start(c.team, c.c.input, Engine::StartOptions{c.c.seed, {}, ClockRequest::Real, {}});
+                m_h.engine().start(c.team, c.c.input, Engine::StartOptions{c.c.seed, {}, ClockRequest::Real, {}, {}});
             QVERIFY2(started.run, started.error.c_str());
             c.real = started.run;
         }

@@ -81,12 +81,14 @@ class TestLocalResponder : public QObject {
             {"right", exact(1)},
             {"wrong", exact(0)},
             {"jittery", jittery(0.5)},
-            {"failing", [] {
+            {"failing",
+             [] {
                  auto p = exact(1);
                  p.failureRate = 1;
                  return p;
              }()},
-            {"small-window", [] {
+            {"small-window",
+             [] {
                  auto p = exact(1);
                  p.contextTokens = 10;
                  return p;
@@ -143,7 +145,8 @@ private slots:
         for (const auto& task : m_tasks->tasks()) {
             const auto base = m_responder->respond(ask("jittery", task.prompt));
             seedChanges += other->respond(ask("jittery", task.prompt)).reply.plannedMs != base.reply.plannedMs;
-            attemptChanges += m_responder->respond(ask("jittery", task.prompt, 2)).reply.plannedMs != base.reply.plannedMs;
+            attemptChanges +=
+                m_responder->respond(ask("jittery", task.prompt, 2)).reply.plannedMs != base.reply.plannedMs;
             callerChanges +=
                 m_responder->respond(ask("jittery", task.prompt, 1, "other")).reply.plannedMs != base.reply.plannedMs;
         }
@@ -228,7 +231,7 @@ private slots:
                 QVERIFY(!call.reply.cancelled);
                 QCOMPARE(q(call.reply.error), QStringLiteral("simulated server error (503) from failing"));
                 QCOMPARE(call.reply.tokensOut, int64_t(0));
-                QCOMPARE(call.totalMs, 50.0);  // the error comes at the time of the first token
+                QCOMPARE(call.totalMs, 50.0); // the error comes at the time of the first token
                 QCOMPARE(call.reply.plannedMs, 50.0);
             }
         }
@@ -243,7 +246,8 @@ private slots:
         QVERIFY(!call.reply.ok);
         QVERIFY(!call.reply.retryable);
         QCOMPARE(call.reply.tokensIn, int64_t(25));
-        QCOMPARE(q(call.reply.error), QStringLiteral("the prompt is 25 tokens; small-window has a context window of 10"));
+        QCOMPARE(q(call.reply.error),
+                 QStringLiteral("the prompt is 25 tokens; small-window has a context window of 10"));
 
         request.prompt = "short";
         const auto fits = m_responder->respond(request);
@@ -264,7 +268,7 @@ private slots:
     void latencyWithoutJitter_data()
     {
         QTest::addColumn<QString>("model");
-        QTest::addColumn<int>("maxTokens");  // 0: no cap
+        QTest::addColumn<int>("maxTokens"); // 0: no cap
         QTest::addColumn<double>("ttftMs");
         QTest::addColumn<double>("totalMs");
         QTest::addColumn<int>("tokensOut");
@@ -330,15 +334,17 @@ private slots:
         QTest::newRow("one question") << "right" << singleCompound << "What is the capital city of France?"
                                       << "single";
         QTest::newRow("two questions") << "right" << singleCompound << twoQuestions << "compound";
-        QTest::newRow("and then") << "right" << singleCompound << "Add 2 and 3 and then double it." << "compound";
-        QTest::newRow("labels in the other order") << "right" << QStringList{"compound", "single"} << twoQuestions
-                                                   << "compound";
+        QTest::newRow("and then") << "right" << singleCompound << "Add 2 and 3 and then double it."
+                                  << "compound";
+        QTest::newRow("labels in the other order")
+            << "right" << QStringList{"compound", "single"} << twoQuestions << "compound";
         QTest::newRow("no reasoning: the other label") << "wrong" << singleCompound << twoQuestions << "single";
         QTest::newRow("no reasoning, one question") << "wrong" << singleCompound << "Calculate 323 + 460."
                                                     << "compound";
         QTest::newRow("by domain: math") << "right" << QStringList{"code", "math"} << "Calculate 323 + 460."
                                          << "math";
-        QTest::newRow("one label") << "wrong" << QStringList{"only"} << "anything" << "only";
+        QTest::newRow("one label") << "wrong" << QStringList{"only"} << "anything"
+                                   << "only";
     }
 
     void routeChoice()
@@ -351,7 +357,7 @@ private slots:
             ask(model.toStdString(), PromptBuilder::routeChoicePrompt(toStd(labels), request.toStdString())));
         QVERIFY(call.reply.ok);
         QCOMPARE(q(ReplyParser::routeLabel(call.reply.text, toStd(labels))), label);
-        QCOMPARE(q(call.reply.text), label);  // a route choice is the label alone
+        QCOMPARE(q(call.reply.text), label); // a route choice is the label alone
     }
 
     void decompose_data()
@@ -360,13 +366,12 @@ private slots:
         QTest::addColumn<int>("maxSubtasks");
         QTest::addColumn<QStringList>("subtasks");
 
-        QTest::newRow("two questions")
-            << "What is the capital city of France? What is the capital city of Japan?" << 3
-            << QStringList{"What is the capital city of France?", "What is the capital city of Japan?"};
+        QTest::newRow("two questions") << "What is the capital city of France? What is the capital city of Japan?" << 3
+                                       << QStringList{"What is the capital city of France?",
+                                                      "What is the capital city of Japan?"};
         QTest::newRow("joiner dropped and capitalized")
             << "What is 2 + 2? And what is 3 + 3?" << 3 << QStringList{"What is 2 + 2?", "What is 3 + 3?"};
-        QTest::newRow("more parts than allowed: the last ones merge")
-            << "A? B? C?" << 2 << QStringList{"A?", "B? C?"};
+        QTest::newRow("more parts than allowed: the last ones merge") << "A? B? C?" << 2 << QStringList{"A?", "B? C?"};
         QTest::newRow("one question") << "What is the capital city of Japan?" << 3
                                       << QStringList{"What is the capital city of Japan?"};
         QTest::newRow("a sentence, then a question")
@@ -390,12 +395,12 @@ private slots:
     void synthesize_data()
     {
         QTest::addColumn<QString>("task");
-        QTest::addColumn<QStringList>("answers");  // "answer@confidence"
+        QTest::addColumn<QStringList>("answers"); // "answer@confidence"
         QTest::addColumn<QString>("answer");
 
         QTest::newRow("all agree") << "Calculate 323 + 460." << QStringList{"783@0.9", "783@0.8", "783@0.7"} << "783";
-        QTest::newRow("all agree on a wrong answer") << "Calculate 323 + 460." << QStringList{"784@0.9", "784@0.8"}
-                                                     << "784";
+        QTest::newRow("all agree on a wrong answer")
+            << "Calculate 323 + 460." << QStringList{"784@0.9", "784@0.8"} << "784";
         QTest::newRow("free question: most confidence wins")
             << "Name a colour." << QStringList{"red@0.9", "blue@0.4", "blue@0.3"} << "red";
         QTest::newRow("free question: summed confidence")
@@ -420,15 +425,15 @@ private slots:
         QVERIFY(call.reply.ok);
         const auto parsed = ReplyParser::parse(call.reply.text);
         QCOMPARE(q(parsed.answer), answer);
-        const auto lead = candidates.empty() ? std::string("No candidate answers were given.")
-                                             : "Having weighed " + std::to_string(candidates.size()) +
-                                                   " candidate answers:";
+        const auto lead = candidates.empty()
+                              ? std::string("No candidate answers were given.")
+                              : "Having weighed " + std::to_string(candidates.size()) + " candidate answers:";
         QVERIFY2(call.reply.text.starts_with(lead), call.reply.text.c_str());
     }
 
     void combine_data()
     {
-        QTest::addColumn<QStringList>("parts");  // "answer@confidence"
+        QTest::addColumn<QStringList>("parts"); // "answer@confidence"
         QTest::addColumn<QString>("answer");
         QTest::addColumn<double>("confidence");
 
@@ -477,10 +482,10 @@ private slots:
         const auto weights = m_gate->weigh(math);
         const auto scores = m_responder->gateScores(math, {"math-only", "code-only", "right", "not-a-model"});
         QCOMPARE(scores.size(), size_t(4));
-        QVERIFY(qAbs(scores[0] - weights[0]) < 1e-12);  // domains are math, code, facts, writing, reasoning
+        QVERIFY(qAbs(scores[0] - weights[0]) < 1e-12); // domains are math, code, facts, writing, reasoning
         QVERIFY(qAbs(scores[1] - weights[1]) < 1e-12);
-        QVERIFY(qAbs(scores[2] - 1.0) < 1e-12);         // skill 1 everywhere
-        QVERIFY(qAbs(scores[3] - 0.5) < 1e-12);         // unknown: 0.5 per domain
+        QVERIFY(qAbs(scores[2] - 1.0) < 1e-12); // skill 1 everywhere
+        QVERIFY(qAbs(scores[3] - 0.5) < 1e-12); // unknown: 0.5 per domain
         QVERIFY(scores[0] > 0.5);
         QVERIFY(scores[0] > scores[1]);
     }
@@ -506,7 +511,7 @@ private slots:
         const auto& m = resolved.at("m");
         QCOMPARE(m.skill("math"), 0.9);
         QCOMPARE(m.skill("code"), 1.0);
-        QCOMPARE(m.skill("facts"), 0.5);  // not given: even odds
+        QCOMPARE(m.skill("facts"), 0.5); // not given: even odds
         QVERIFY(m.ttftMs == (Distribution{10, 10}));
         QVERIFY(m.tokensPerS == (Distribution{50, 30}));
         QVERIFY(m.pricePerMtok == (Price{1, 2}));
@@ -515,6 +520,61 @@ private slots:
         const auto& n = resolved.at("new");
         QCOMPARE(n.contextTokens, int64_t(64));
         QVERIFY(n.ttftMs == ResolvedProfile{}.ttftMs);
+    }
+
+    void drawsFollowTheRoleNotTheWordingNorTheCaller()
+    {
+        // Common random numbers: the same model on the same task, in the same
+        // role, draws the same luck whatever the node is called or the prompt says.
+        int compared = 0;
+        for (const auto& task : m_tasks->tasks()) {
+            auto plain = ask("jittery", task.prompt, 1, "e1");
+            plain.draw = "expert:0";
+            auto reworded =
+                ask("jittery", "Please answer carefully.\n\n" + task.prompt + "\nThink first.", 1, "solver");
+            reworded.runInput = task.prompt;
+            reworded.draw = "expert:0";
+            const auto a = m_responder->respond(plain);
+            const auto b = m_responder->respond(reworded);
+            QCOMPARE(a.reply.plannedMs, b.reply.plannedMs);
+            QCOMPARE(ReplyParser::parse(a.reply.text).answer, ReplyParser::parse(b.reply.text).answer);
+            // A second expert on the same model is another draw.
+            auto second = plain;
+            second.draw = "expert:1";
+            compared += m_responder->respond(second).reply.plannedMs != a.reply.plannedMs;
+        }
+        QCOMPARE(compared, int(m_tasks->tasks().size()));
+    }
+
+    void aPerfectJudgeGivesTheTruth()
+    {
+        const Task* task = m_tasks->byId("math-001");
+        QVERIFY(task);
+        for (const auto& [response, verdict] : std::vector<std::pair<std::string, std::string>>{
+                 {"783", "correct"}, {"784", "incorrect"}, {"The answer is 783", "incorrect"}}) {
+            const auto input = PromptBuilder::judgeInput({task->prompt, task->answer, response});
+            auto judge = make(7);
+            judge->prepareFor(input);
+            auto request = ask("right", input);
+            QCOMPARE(ReplyParser::parse(judge->respond(request).reply.text).answer, verdict);
+        }
+    }
+
+    void aWeakJudgeErrsAboutHalfAsOftenAsItWouldAnswer()
+    {
+        // Skill 0: the judge is accurate with probability 1 - (1 - 0) / 2 = 0.5.
+        int accurate = 0;
+        int judged = 0;
+        for (const auto& task : m_tasks->tasks()) {
+            const auto input = PromptBuilder::judgeInput({task.prompt, task.answer, task.answer});
+            auto judge = make(11);
+            judge->prepareFor(input);
+            accurate += ReplyParser::parse(judge->respond(ask("wrong", input)).reply.text).answer == "correct";
+            ++judged;
+        }
+        // 194 of the 408 bundled tasks at seed 11: near half, as p = 0.5 says.
+        QCOMPARE(judged, 408);
+        QCOMPARE(accurate, 194);
     }
 };
 

@@ -184,6 +184,28 @@ private slots:
         QCOMPARE(q(PromptBuilder::labelledInputs({})), QString());
         QCOMPARE(q(PromptBuilder::labelledInputs({{"only", "", 0, "x"}})), QStringLiteral("[only]\nx"));
     }
+
+    void judgeInputRoundTrips()
+    {
+        const PromptBuilder::JudgeCase judged{"What is 2 + 2?\nShow nothing.", "4", "It is 4."};
+        const auto text = PromptBuilder::judgeInput(judged);
+        QVERIFY(text.starts_with(PromptBuilder::kJudgeHeader));
+        const auto back = PromptBuilder::parseJudgeInput(text);
+        QVERIFY(back);
+        QCOMPARE(back->question, judged.question);
+        QCOMPARE(back->reference, judged.reference);
+        QCOMPARE(back->response, judged.response);
+    }
+
+    void judgeInputWithoutReference()
+    {
+        const auto back = PromptBuilder::parseJudgeInput(PromptBuilder::judgeInput({"Name a colour.", "", "blue"}));
+        QVERIFY(back);
+        QCOMPARE(back->reference, std::string());
+        QCOMPARE(back->response, std::string("blue"));
+        QVERIFY(!PromptBuilder::parseJudgeInput("Calculate 323 + 460."));
+        QVERIFY(!PromptBuilder::parseJudgeInput(std::string(PromptBuilder::kJudgeHeader) + " no sections"));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestPromptBuilder)

@@ -414,7 +414,7 @@ public:
     RunResult run(const Team& team, const std::string& input, std::optional<uint64_t> seed = 42,
                   std::vector<RunObserver*> observers = {})
     {
-        return run(team, input, Engine::StartOptions{seed, std::move(observers), ClockRequest::Real, {}});
+        return run(team, input, Engine::StartOptions{seed, std::move(observers), ClockRequest::Real, {}, {}});
     }
     RunResult run(const Team& team, const std::string& input, Engine::StartOptions options)
     {
@@ -433,7 +433,7 @@ public:
     RunResult run(const TeamBuilder& builder, const std::string& input, std::optional<uint64_t> seed = 42,
                   std::vector<RunObserver*> observers = {})
     {
-        return run(builder, input, Engine::StartOptions{seed, std::move(observers), ClockRequest::Real, {}});
+        return run(builder, input, Engine::StartOptions{seed, std::move(observers), ClockRequest::Real, {}, {}});
     }
     RunResult run(const TeamBuilder& builder, const std::string& input, Engine::StartOptions options)
     {
@@ -450,7 +450,7 @@ public:
     RunResult runVirtual(const TeamOrBuilder& team, const std::string& input, std::optional<uint64_t> seed = 42,
                          std::optional<double> cancelAfterMs = std::nullopt)
     {
-        return run(team, input, Engine::StartOptions{seed, {}, ClockRequest::Virtual, cancelAfterMs});
+        return run(team, input, Engine::StartOptions{seed, {}, ClockRequest::Virtual, cancelAfterMs, {}});
     }
 
 private:

@@ -134,7 +134,7 @@ bool RunController::start(const Team& team, const std::string& input, std::optio
     // The adapter and recorder must exist before the run: its first events come at once.
     m_adapter = std::move(adapter);
     m_recorder = std::move(recorder);
-    auto launched = m_engine->start(team, input, Engine::StartOptions{seed, observers, clock, {}});
+    auto launched = m_engine->start(team, input, Engine::StartOptions{seed, observers, clock, {}, {}});
     if (!launched.run) {
         m_recorder.reset();
         m_adapter.reset();

@@ -22,7 +22,10 @@ Meeting::Meeting(std::shared_ptr<Run> run, size_t coordinator, std::string task)
     m_maxRounds = static_cast<int>(config.maxRounds.value_or(defaults::kMaxRounds));
 }
 
-std::string Meeting::memberId(size_t member) const { return m_run->plan().at(member).node->id.str(); }
+std::string Meeting::memberId(size_t member) const
+{
+    return m_run->plan().at(member).node->id.str();
+}
 
 void Meeting::start()
 {
@@ -30,8 +33,8 @@ void Meeting::start()
     const auto mode = m_run->plan().at(m_node).node->config.mode.value_or(CoordinatorMode::RoundRobin);
     if (mode == CoordinatorMode::Decompose) {
         m_round = 1;
-        m_roundSpan = m_run->openSpan(SpanKind::Round, m_run->plan().at(m_node).node->id,
-                                      m_run->m_state[m_node].span, "plan", m_round);
+        m_roundSpan = m_run->openSpan(SpanKind::Round, m_run->plan().at(m_node).node->id, m_run->m_state[m_node].span,
+                                      "plan", m_round);
         const auto members = m_run->plan().at(m_node).members.size();
         callCoordinator(PromptBuilder::decomposeSystem(), PromptBuilder::decomposePrompt(m_task, members), true);
         return;
@@ -79,17 +82,15 @@ void Meeting::callMember(size_t member, std::string task, std::string transcript
 {
     const auto& pn = m_run->plan().at(member);
     const auto& settings = *pn.call;
-    const SpanId span =
-        m_run->openSpan(SpanKind::Node, pn.node->id, m_roundSpan, pn.node->displayName(), m_round);
+    const SpanId span = m_run->openSpan(SpanKind::Node, pn.node->id, m_roundSpan, pn.node->displayName(), m_round);
     m_run->nodeStartedMember(member);
     std::string tmpl = settings.prompt.value_or(transcriptText.empty() ? "{{task}}"
                                                                        : "{{task}}\n\nThe discussion so far:\n"
                                                                          "{{transcript}}");
-    auto spec = m_run->callSpec(member, span, m_round,
-                                settings.system + (settings.system.empty() ? "" : "\n\n") +
-                                    std::string(PromptBuilder::answerFormat()),
-                                m_run->renderPrompt(member, tmpl, task, transcriptText, m_round),
-                                pn.node->id.str() + "#" + std::to_string(m_round) + "#" + task);
+    auto spec = m_run->callSpec(
+        member, span, m_round,
+        settings.system + (settings.system.empty() ? "" : "\n\n") + std::string(PromptBuilder::answerFormat()),
+        m_run->renderPrompt(member, tmpl, task, transcriptText, m_round), "#" + std::to_string(m_round) + "#" + task);
     auto self = shared_from_this();
     auto runner = std::make_shared<CallRunner>(m_run, std::move(spec), [self, member, span, part](CallOutcome outcome) {
         self->onMemberDone(member, span, part, std::move(outcome));
@@ -207,8 +208,8 @@ void Meeting::callCoordinator(std::string system, std::string prompt, bool plann
     const auto& pn = m_run->plan().at(m_node);
     const auto& settings = *pn.call;
     auto spec = m_run->callSpec(m_node, m_roundSpan, m_round,
-                                settings.system.empty() ? system : settings.system + "\n\n" + system,
-                                std::move(prompt), pn.node->id.str() + (planning ? "#plan" : "#combine"));
+                                settings.system.empty() ? system : settings.system + "\n\n" + system, std::move(prompt),
+                                (planning ? "#plan#" : "#combine#") + std::to_string(m_round));
     auto self = shared_from_this();
     auto runner = std::make_shared<CallRunner>(m_run, std::move(spec), [self, planning](CallOutcome outcome) {
         self->onCoordinatorDone(planning, std::move(outcome));

@@ -18,6 +18,11 @@ struct ModelRequest {
     ModelParams params;
     std::string runInput;  // the run's input, so a simulator can tell which task it is about
     std::string salt;      // node and round, so a simulator's draws differ between callers
+    // Which of the run's calls of this model this is, by the caller's role
+    // rather than its id ("expert:0#2": the first expert on this model, round
+    // 2), so the same call in two designs of the same shape draws the same luck
+    // (common random numbers). Empty: the simulator keys on salt.
+    std::string draw;
     int attempt = 1;
 };
 

@@ -84,6 +84,45 @@ std::string PromptBuilder::decomposePrompt(std::string_view task, size_t maxSubt
     return out;
 }
 
+namespace {
+constexpr std::string_view kJudgeQuestion = "\nQuestion:\n";
+constexpr std::string_view kJudgeReference = "\n\nReference answer:\n";
+constexpr std::string_view kJudgeResponse = "\n\nResponse:\n";
+} // namespace
+
+std::string PromptBuilder::judgeInput(const JudgeCase& judged)
+{
+    std::string out(kJudgeHeader);
+    out += " Reply with \"Answer: correct\" when the response gives the reference answer (or, without a "
+           "reference, answers the question right), else \"Answer: incorrect\".\n";
+    out.append(kJudgeQuestion).append(judged.question);
+    out.append(kJudgeReference).append(judged.reference.empty() ? "(none)" : judged.reference);
+    out.append(kJudgeResponse).append(judged.response);
+    return out;
+}
+
+std::optional<PromptBuilder::JudgeCase> PromptBuilder::parseJudgeInput(std::string_view text)
+{
+    if (!text.starts_with(kJudgeHeader))
+        return std::nullopt;
+    const auto question = text.find(kJudgeQuestion);
+    const auto response = text.rfind(kJudgeResponse);
+    if (question == std::string_view::npos || response == std::string_view::npos || response < question)
+        return std::nullopt;
+    const auto reference = text.substr(0, response).rfind(kJudgeReference);
+    if (reference == std::string_view::npos || reference < question)
+        return std::nullopt;
+    JudgeCase judged;
+    const auto qStart = question + kJudgeQuestion.size();
+    judged.question = std::string(text.substr(qStart, reference - qStart));
+    const auto rStart = reference + kJudgeReference.size();
+    judged.reference = std::string(text.substr(rStart, response - rStart));
+    if (judged.reference == "(none)")
+        judged.reference.clear();
+    judged.response = std::string(text.substr(response + kJudgeResponse.size()));
+    return judged;
+}
+
 std::string PromptBuilder::synthesizeSystem()
 {
     return "You combine the work of several experts into one final answer. Weigh their answers by their "

@@ -50,6 +50,18 @@ public:
     static std::string combineSystem();
     static std::string combinePrompt(std::string_view task, const std::vector<Candidate>& parts);
 
+    // The input of a judge team (experiments): the question, the reference
+    // answer (may be empty) and the response to grade; its answer is
+    // "correct" or "incorrect".
+    struct JudgeCase {
+        std::string question;
+        std::string reference;
+        std::string response;
+    };
+    static std::string judgeInput(const JudgeCase& judged);
+    // The case a judge input holds, when the text is one.
+    static std::optional<JudgeCase> parseJudgeInput(std::string_view text);
+
     // One line per candidate: "- SOURCE (round R): answer: A (confidence C)".
     static std::string transcriptLine(std::string_view source, int round, std::string_view answer, double confidence);
     static std::string labelledInputs(const std::vector<Candidate>& inputs);
@@ -62,6 +74,7 @@ public:
     static constexpr std::string_view kCombineHeader = "Combine the answers to the subtasks below";
     static constexpr std::string_view kTaskHeader = "Task:\n";
     static constexpr std::string_view kCandidatesHeader = "Candidates:\n";
+    static constexpr std::string_view kJudgeHeader = "Grade the response below against the reference answer.";
 };
 
 } // namespace conclave

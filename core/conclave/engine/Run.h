@@ -121,8 +121,10 @@ public:
 
     // A call for a node's model with its settings applied: backend, model,
     // params, timeout, retries and fallback from the team, the rest given.
+    // `suffix` tells the node's calls apart ("#2#subtask"): the request's salt
+    // is the node's id and its draw the node's draw role, each with the suffix.
     struct CallSpec callSpec(size_t node, SpanId parent, int round, std::string system, std::string prompt,
-                             std::string salt) const;
+                             std::string_view suffix) const;
 
     void trackCall(const std::shared_ptr<CallRunner>& call);
     void untrackCall(const CallRunner* call);
@@ -174,7 +176,7 @@ private:
     std::string renderPrompt(size_t node, const std::string& tmpl, std::string_view task = {},
                              std::string_view transcript = {}, int round = 0) const;
     // Prepares the node's model call; drain() starts it once the lock is released.
-    void startModelNode(size_t node, std::string system, std::string prompt, std::string salt,
+    void startModelNode(size_t node, std::string system, std::string prompt, std::string_view suffix,
                         std::function<void(NodeResult, int64_t endUs)> done, RunLock& lock);
     // The one way events reach observers: none after runFinished, whatever a
     // late backend reply or timer does.

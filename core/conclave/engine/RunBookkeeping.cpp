@@ -45,7 +45,7 @@ void Run::emitToken(const NodeId& node, SpanId span, std::string_view text)
 }
 
 CallSpec Run::callSpec(size_t node, SpanId parent, int round, std::string system, std::string prompt,
-                       std::string salt) const
+                       std::string_view suffix) const
 {
     const auto& pn = m_plan->at(node);
     const auto& settings = *pn.call;
@@ -59,7 +59,8 @@ CallSpec Run::callSpec(size_t node, SpanId parent, int round, std::string system
     spec.request.prompt = std::move(prompt);
     spec.request.params = settings.params;
     spec.request.runInput = m_options.input;
-    spec.request.salt = std::move(salt);
+    spec.request.salt = pn.node->id.str() + std::string(suffix);
+    spec.request.draw = pn.drawRole + std::string(suffix);
     spec.fallbackModel = settings.fallbackModel;
     spec.timeoutMs = settings.timeoutMs;
     spec.retries = settings.retries;
@@ -97,8 +98,8 @@ std::optional<std::string> Run::budgetCheck()
     if (!budget)
         return std::nullopt;
     if (budget->maxCostUsd && m_costUsd >= *budget->maxCostUsd)
-        m_budgetError = "budget exhausted: max_cost_usd " + std::to_string(*budget->maxCostUsd).substr(0, 6) +
-                        " reached";
+        m_budgetError =
+            "budget exhausted: max_cost_usd " + std::to_string(*budget->maxCostUsd).substr(0, 6) + " reached";
     else if (budget->maxTokens && m_tokensIn + m_tokensOut >= *budget->maxTokens)
         m_budgetError = "budget exhausted: max_tokens " + std::to_string(*budget->maxTokens) + " reached";
     else if (budget->maxWallMs && double(nowUs()) >= double(*budget->maxWallMs) * 1000.0 * m_timeScale)

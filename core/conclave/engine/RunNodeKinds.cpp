@@ -4,19 +4,19 @@
 
 #include "conclave/engine/AggregatorLogic.h"
 #include "conclave/engine/CallRunner.h"
-#include "conclave/engine/RunLaunch.h"
 #include "conclave/engine/PromptBuilder.h"
 #include "conclave/engine/ReplyParser.h"
 #include "conclave/engine/RouterLogic.h"
+#include "conclave/engine/RunLaunch.h"
 
 #include <algorithm>
 
 namespace conclave {
 
-void Run::startModelNode(size_t node, std::string system, std::string prompt, std::string salt,
+void Run::startModelNode(size_t node, std::string system, std::string prompt, std::string_view suffix,
                          std::function<void(NodeResult, int64_t)> done, RunLock& lock)
 {
-    auto spec = callSpec(node, m_state[node].span, 0, std::move(system), std::move(prompt), std::move(salt));
+    auto spec = callSpec(node, m_state[node].span, 0, std::move(system), std::move(prompt), suffix);
     auto runner = std::make_shared<CallRunner>(shared_from_this(), std::move(spec),
                                                [done = std::move(done)](CallOutcome outcome) {
                                                    NodeResult r;
@@ -51,8 +51,8 @@ void Run::runExpert(size_t node, RunLock& lock)
         settle(node, std::move(r));
         return;
     }
-    const bool anyOk = std::any_of(ns.arrived.begin(), ns.arrived.end(),
-                                   [&](size_t from) { return m_state[from].result.ok(); });
+    const bool anyOk =
+        std::any_of(ns.arrived.begin(), ns.arrived.end(), [&](size_t from) { return m_state[from].result.ok(); });
     if (!anyOk) {
         NodeResult r;
         r.status = Status::Failed;
@@ -65,8 +65,9 @@ void Run::runExpert(size_t node, RunLock& lock)
     system += (system.empty() ? "" : "\n\n") + std::string(PromptBuilder::answerFormat());
     auto prompt = renderPrompt(node, settings.prompt.value_or(defaultPrompt(node)));
     auto self = shared_from_this();
-    startModelNode(node, std::move(system), std::move(prompt), pn.node->id.str(),
-                   [self, node](NodeResult r, int64_t endUs) { self->settle(node, std::move(r), endUs); }, lock);
+    startModelNode(
+        node, std::move(system), std::move(prompt), "",
+        [self, node](NodeResult r, int64_t endUs) { self->settle(node, std::move(r), endUs); }, lock);
 }
 
 void Run::runRouter(size_t node, RunLock& lock)
@@ -78,7 +79,7 @@ void Run::runRouter(size_t node, RunLock& lock)
     result.status = Status::Ok;
     result.text = text;
     result.confidence = 1;
-    std::vector<size_t> chosen;  // edge indices
+    std::vector<size_t> chosen; // edge indices
     const auto strategy = config.routerStrategy.value_or(RouterStrategy::All);
     switch (strategy) {
     case RouterStrategy::All:
@@ -114,8 +115,8 @@ void Run::runRouter(size_t node, RunLock& lock)
         std::vector<double> scores(pn.out.size(), 0.0);
         for (size_t m = 0; m < models.size() && m < modelScores.size(); ++m)
             scores[owner[m]] = std::max(scores[owner[m]], modelScores[m]);
-        const auto picks = RouterLogic::topTargets(scores, size_t(config.topK.value_or(1)),
-                                                   config.minWeight.value_or(0.0));
+        const auto picks =
+            RouterLogic::topTargets(scores, size_t(config.topK.value_or(1)), config.minWeight.value_or(0.0));
         for (const size_t k : picks)
             chosen.push_back(pn.out[k].second);
         break;
@@ -128,24 +129,25 @@ void Run::runRouter(size_t node, RunLock& lock)
                 labels.push_back(*when);
         }
         auto self = shared_from_this();
-        startModelNode(node, PromptBuilder::routeChoiceSystem(), PromptBuilder::routeChoicePrompt(labels, text),
-                       pn.node->id.str(), [self, node, labels, text](NodeResult r, int64_t) {
-                           const auto& p = self->m_plan->at(node);
-                           std::vector<size_t> edges;
-                           if (r.ok()) {
-                               auto label = ReplyParser::routeLabel(r.text, labels);
-                               if (label.empty() && p.node->config.defaultRoute)
-                                   label = *p.node->config.defaultRoute;
-                               for (const auto& [to, e] : p.out) {
-                                   if (self->m_plan->team().edges[e].when == label)
-                                       edges.push_back(e);
-                               }
-                               r.answer = label;
-                               r.text = text;
-                           }
-                           self->finishRoute(node, edges, std::move(r));
-                       },
-                       lock);
+        startModelNode(
+            node, PromptBuilder::routeChoiceSystem(), PromptBuilder::routeChoicePrompt(labels, text), "",
+            [self, node, labels, text](NodeResult r, int64_t) {
+                const auto& p = self->m_plan->at(node);
+                std::vector<size_t> edges;
+                if (r.ok()) {
+                    auto label = ReplyParser::routeLabel(r.text, labels);
+                    if (label.empty() && p.node->config.defaultRoute)
+                        label = *p.node->config.defaultRoute;
+                    for (const auto& [to, e] : p.out) {
+                        if (self->m_plan->team().edges[e].when == label)
+                            edges.push_back(e);
+                    }
+                    r.answer = label;
+                    r.text = text;
+                }
+                self->finishRoute(node, edges, std::move(r));
+            },
+            lock);
         return;
     }
     }
@@ -188,9 +190,9 @@ void Run::runAggregator(size_t node, RunLock& lock)
     std::string system = settings.system.empty() ? PromptBuilder::synthesizeSystem() : settings.system;
     system += "\n\n" + std::string(PromptBuilder::answerFormat());
     auto self = shared_from_this();
-    startModelNode(node, std::move(system), PromptBuilder::synthesizePrompt(m_options.input, candidates),
-                   pn.node->id.str(),
-                   [self, node](NodeResult r, int64_t endUs) { self->settle(node, std::move(r), endUs); }, lock);
+    startModelNode(
+        node, std::move(system), PromptBuilder::synthesizePrompt(m_options.input, candidates), "",
+        [self, node](NodeResult r, int64_t endUs) { self->settle(node, std::move(r), endUs); }, lock);
 }
 
 void Run::maybeStartAggregatorEarly(size_t node, size_t from)

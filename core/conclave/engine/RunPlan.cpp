@@ -1,5 +1,7 @@
 #include "conclave/engine/RunPlan.h"
 
+#include <map>
+
 #include "conclave/model/TeamGraph.h"
 
 namespace conclave {
@@ -74,12 +76,15 @@ std::shared_ptr<const RunPlan> RunPlan::make(const Team& team, std::string& erro
             pn.coordinator = graph.coordinators(node).back().node;
     }
     const BackendName onlyBackend = t.backends.size() == 1 ? t.backends.begin()->first : BackendName();
+    std::map<std::pair<NodeKind, std::string>, int> sameRole;
     for (auto& pn : plan->m_nodes) {
-        if (pn.node->kind != NodeKind::Input && pn.node->kind != NodeKind::Output)
-            pn.call = callSettings(t, *pn.node, onlyBackend);
+        if (pn.node->kind == NodeKind::Input || pn.node->kind == NodeKind::Output)
+            continue;
+        pn.call = callSettings(t, *pn.node, onlyBackend);
+        const int ordinal = sameRole[{pn.node->kind, pn.call->model}]++;
+        pn.drawRole = std::string(toString(pn.node->kind)) + ":" + std::to_string(ordinal);
     }
-    const auto defaultBackend =
-        t.defaults && t.defaults->backend ? *t.defaults->backend : onlyBackend;
+    const auto defaultBackend = t.defaults && t.defaults->backend ? *t.defaults->backend : onlyBackend;
     const auto it = t.backends.find(defaultBackend);
     if (it != t.backends.end() && it->second.kind == BackendKind::LocalMoe)
         plan->m_timeScale = it->second.timeScale.value_or(1.0);

@@ -31,6 +31,9 @@ struct PlanNode {
     std::vector<size_t> members;                 // a coordinator's members, in edge order
     std::optional<size_t> coordinator;           // the coordinator a member belongs to
     std::optional<CallSettings> call;            // set when the node has a model to call
+    // "KIND:K": the node is the K-th (from 0, in file order) of its kind whose
+    // calls go to the same model; ModelRequest::draw starts with it.
+    std::string drawRole;
 };
 
 // An immutable, indexed snapshot of a valid team, taken when a run starts.

@@ -6,8 +6,8 @@
 
 #include <algorithm>
 #include <array>
-#include <cmath>
 #include <charconv>
+#include <cmath>
 #include <map>
 
 namespace conclave {
@@ -41,6 +41,9 @@ std::string withAnswer(std::string lead, std::string_view answer, double confide
     lead.append(kAnswer).append(answer).append(kConfidence).append(number, end);
     return lead;
 }
+
+// A free prompt's hidden "best" answer is one of these, by the prompt's hash.
+constexpr std::array<std::string_view, 6> kFreeAnswers{"alpha", "bravo", "charlie", "delta", "echo", "foxtrot"};
 
 constexpr std::array<std::string_view, 4> kLeads{"Let me work through this step by step.",
                                                  "Here is my reasoning in brief.",
@@ -142,7 +145,8 @@ const ResolvedProfile* LocalResponder::profile(std::string_view model) const
 void LocalResponder::prepareFor(std::string_view runInput)
 {
     m_runInput = std::string(runInput);
-    m_runTask = m_tasks ? m_tasks->find(runInput) : nullptr;
+    m_runJudge = PromptBuilder::parseJudgeInput(runInput);
+    m_runTask = m_tasks ? m_tasks->find(m_runJudge ? std::string_view(m_runJudge->question) : runInput) : nullptr;
     m_runSkill.clear();
     if (m_gate) {
         const auto weights = m_gate->weigh(runInput);
@@ -267,16 +271,15 @@ std::string LocalResponder::answerFree(const ModelRequest& request, const Resolv
                                        double& confidence) const
 {
     // A free prompt has a hidden "best" answer; stronger models find it more often.
-    static constexpr std::array<std::string_view, 6> kWords{"alpha", "bravo", "charlie", "delta", "echo", "foxtrot"};
     const double p = expectedSkill(request.runInput.empty() ? request.prompt : request.runInput, profile);
-    const auto truth = R::hash(request.runInput.empty() ? request.prompt : request.runInput) % kWords.size();
+    const auto truth = R::hash(request.runInput.empty() ? request.prompt : request.runInput) % kFreeAnswers.size();
     const bool correct = draws.unit(kCorrect) < p;
-    const auto pick = correct ? truth : (truth + 1 + static_cast<size_t>(draws.unit(kWrong) * 5)) % kWords.size();
+    const auto pick = correct ? truth : (truth + 1 + static_cast<size_t>(draws.unit(kWrong) * 5)) % kFreeAnswers.size();
     confidence = confidenceFor(correct, p, draws);
     std::string topic(lineOf(request.runInput.empty() ? request.prompt : request.runInput).substr(0, 60));
     return withAnswer("(simulated reply) On \"" + topic + "\": " +
                           std::string(kLeads[static_cast<size_t>(draws.unit(kWording) * double(kLeads.size()))]),
-                      std::string(kWords[pick]), confidence);
+                      std::string(kFreeAnswers[pick]), confidence);
 }
 
 std::string LocalResponder::chooseRoute(const ModelRequest& request, const ResolvedProfile& profile,
@@ -407,6 +410,32 @@ std::string LocalResponder::combine(const ModelRequest& request, double& confide
                       answer.empty() ? "unknown" : answer, confidence);
 }
 
+std::string LocalResponder::judge(const PromptBuilder::JudgeCase& judged, const ResolvedProfile& profile,
+                                  const Draws& draws, double& confidence) const
+{
+    // The verdict a perfect judge would give: the response against the
+    // reference, else against the task's answer, else against the hidden best
+    // answer of a free prompt (answerFree's).
+    const auto response = ReplyParser::normalizeAnswer(judged.response);
+    std::string truth = judged.reference;
+    if (truth.empty() && m_runTask)
+        truth = m_runTask->answer;
+    bool right = false;
+    if (!truth.empty()) {
+        right = response == ReplyParser::normalizeAnswer(truth);
+    } else {
+        right = response == kFreeAnswers[R::hash(judged.question) % kFreeAnswers.size()];
+    }
+    // Grading is easier than answering: a judge errs half as often as its
+    // model would answering the question.
+    const double skill = m_runTask ? profile.skill(m_runTask->domain) : expectedSkill(judged.question, profile);
+    const double p = 1 - (1 - skill) / 2;
+    const bool accurate = draws.unit(kCorrect) < p;
+    confidence = confidenceFor(accurate, p, draws);
+    const bool verdict = accurate ? right : !right;
+    return withAnswer("Comparing the response with the reference:", verdict ? "correct" : "incorrect", confidence);
+}
+
 double ResolvedProfile::worstLatencyMs(std::optional<int64_t> maxTokens) const
 {
     // The same arithmetic as respond(), at the draws that make a call longest
@@ -429,10 +458,15 @@ SimulatedCall LocalResponder::respond(const ModelRequest& request) const
         return call;
     }
     const Task* task = taskFor(request);
-    const std::string taskKey = task ? task->id : std::to_string(R::hash(request.runInput));
-    const Draws draws{R::key({request.model, taskKey, request.salt, std::to_string(request.attempt),
-                              std::to_string(R::hash(request.prompt))},
-                             m_seed)};
+    std::string taskKey = task ? task->id : std::to_string(R::hash(request.runInput));
+    if (m_runJudge)
+        taskKey.insert(0, "judge:"); // a judge's luck is its own, not the judged design's
+    // Common random numbers: the draws depend on which of the model's calls on
+    // this task it is (its draw role), not on the caller's id or its prompt's
+    // wording, so two designs of one shape see the same luck.
+    const Draws draws{R::key(
+        {request.model, taskKey, request.draw.empty() ? request.salt : request.draw, std::to_string(request.attempt)},
+        m_seed)};
 
     call.reply.tokensIn = static_cast<int64_t>((request.system.size() + request.prompt.size() + 3) / 4);
     call.ttftMs = lognormal(p->ttftMs, draws.normal(kTtft));
@@ -462,6 +496,8 @@ SimulatedCall LocalResponder::respond(const ModelRequest& request) const
         text = combine(request, confidence);
     else if (prompt.starts_with(PromptBuilder::kSynthesizeHeader))
         text = synthesize(request, *p, draws, confidence);
+    else if (m_runJudge && request.runInput == m_runInput)
+        text = judge(*m_runJudge, *p, draws, confidence);
     else if (task)
         text = answerTask(request, *p, *task, draws, confidence);
     else

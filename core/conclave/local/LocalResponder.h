@@ -1,6 +1,7 @@
 #pragma once
 
 #include "conclave/engine/ModelBackend.h"
+#include "conclave/engine/PromptBuilder.h"
 #include "conclave/local/Gate.h"
 #include "conclave/local/TaskSet.h"
 #include "conclave/model/Backend.h"
@@ -78,6 +79,8 @@ private:
     std::string synthesize(const ModelRequest& request, const ResolvedProfile& profile, const Draws& draws,
                            double& confidence) const;
     std::string combine(const ModelRequest& request, double& confidence) const;
+    std::string judge(const PromptBuilder::JudgeCase& judged, const ResolvedProfile& profile, const Draws& draws,
+                      double& confidence) const;
     std::string wrongAnswer(const Task& task, const Draws& draws) const;
     double confidenceFor(bool correct, double skill, const Draws& draws) const;
     const Task* taskFor(const ModelRequest& request) const;
@@ -89,6 +92,7 @@ private:
     std::shared_ptr<const Profiles> m_profiles;
     std::string m_runInput;
     const Task* m_runTask = nullptr;
+    std::optional<PromptBuilder::JudgeCase> m_runJudge; // when the run's input asks to grade a response
     std::unordered_map<const ResolvedProfile*, double> m_runSkill;  // expectedSkill() of the run's input
     std::shared_ptr<const Gate> m_gate;
     std::shared_ptr<const TaskSet> m_tasks;

@@ -27,8 +27,10 @@ BackendFactory::resolveProfiles(const EngineResources& resources, const RunPlan&
 }
 
 BackendFactory::Made BackendFactory::make(const PreparedTeam& team, std::string_view input,
-                                          std::optional<uint64_t> seed) const
+                                          std::optional<uint64_t> seed, std::shared_ptr<const TaskSet> tasks) const
 {
+    if (!tasks)
+        tasks = m_resources.tasks;
     const auto& plan = *team.plan;
     Made made;
     made.seed = seed.value_or(defaults::kSeed);
@@ -44,8 +46,8 @@ BackendFactory::Made BackendFactory::make(const PreparedTeam& team, std::string_
         const uint64_t backendSeed = seed.value_or(uint64_t(block.seed.value_or(int64_t(defaults::kSeed))));
         if (!seed && name == plan.team().defaults.value_or(Defaults{}).backend.value_or(name))
             made.seed = backendSeed;
-        auto prepared = std::make_shared<LocalResponder>(team.localProfiles.at(name), m_resources.gate,
-                                                         m_resources.tasks, backendSeed);
+        auto prepared =
+            std::make_shared<LocalResponder>(team.localProfiles.at(name), m_resources.gate, tasks, backendSeed);
         prepared->prepareFor(input);
         std::shared_ptr<const LocalResponder> responder = std::move(prepared);
         if (!gateResponder)

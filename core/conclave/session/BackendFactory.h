@@ -34,8 +34,10 @@ public:
     static std::map<BackendName, std::shared_ptr<const LocalResponder::Profiles>>
     resolveProfiles(const EngineResources& resources, const RunPlan& plan);
 
-    // `seed`, when given, replaces every local backend's own.
-    Made make(const PreparedTeam& team, std::string_view input, std::optional<uint64_t> seed) const;
+    // `seed`, when given, replaces every local backend's own; `tasks`, when
+    // given, are the tasks local backends recognise instead of the resources'.
+    Made make(const PreparedTeam& team, std::string_view input, std::optional<uint64_t> seed,
+              std::shared_ptr<const TaskSet> tasks = nullptr) const;
 
 private:
     const EngineResources& m_resources;

@@ -11,6 +11,19 @@ std::optional<ClockRequest> clockRequestFromString(std::string_view text)
     return std::nullopt;
 }
 
+std::string_view toString(ClockRequest request)
+{
+    switch (request) {
+    case ClockRequest::Auto:
+        return "auto";
+    case ClockRequest::Real:
+        return "real";
+    case ClockRequest::Virtual:
+        return "virtual";
+    }
+    return "auto";
+}
+
 ClockChoice chooseClock(const RunPlan& plan, ClockRequest request)
 {
     if (request == ClockRequest::Real)

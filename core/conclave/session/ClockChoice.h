@@ -14,6 +14,7 @@ namespace conclave {
 enum class ClockRequest { Auto, Real, Virtual };
 
 std::optional<ClockRequest> clockRequestFromString(std::string_view text);
+std::string_view toString(ClockRequest request);
 
 struct ClockChoice {
     ClockKind kind = ClockKind::Real;

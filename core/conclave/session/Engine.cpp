@@ -32,7 +32,7 @@ Engine::~Engine()
 Engine::Started Engine::start(const Team& team, std::string input, std::optional<uint64_t> seed,
                               std::vector<RunObserver*> observers)
 {
-    return start(team, std::move(input), StartOptions{seed, std::move(observers), ClockRequest::Real, {}});
+    return start(team, std::move(input), StartOptions{seed, std::move(observers), ClockRequest::Real, {}, {}});
 }
 
 Engine::Prepared Engine::prepare(const Team& team) const
@@ -78,7 +78,7 @@ Engine::Started Engine::start(const PreparedTeam& team, std::string input, Start
         clock = std::make_shared<VirtualClock>(m_pool);
     else
         clock = std::make_shared<RealClock>(m_pool, m_timers);
-    auto made = BackendFactory(m_resources, m_http, clock).make(team, input, startOptions.seed);
+    auto made = BackendFactory(m_resources, m_http, clock).make(team, input, startOptions.seed, startOptions.tasks);
     if (!made.error.empty()) {
         started.error = std::move(made.error); // a missing API key: said before anything runs
         return started;
@@ -89,8 +89,8 @@ Engine::Started Engine::start(const PreparedTeam& team, std::string input, Start
     options.observers = std::move(startOptions.observers);
     options.criticalPath = &CriticalPathFinder::find;
     options.cancelAfterMs = startOptions.cancelAfterMs;
-    started.run = std::make_shared<Run>(team.plan, std::move(options), std::move(made.backends),
-                                        std::move(made.gate), std::move(clock));
+    started.run = std::make_shared<Run>(team.plan, std::move(options), std::move(made.backends), std::move(made.gate),
+                                        std::move(clock));
     {
         std::lock_guard lock(m_mutex);
         std::erase_if(m_runs, [](const std::weak_ptr<Run>& w) { return w.expired(); });

@@ -42,6 +42,9 @@ public:
         std::vector<RunObserver*> observers;
         ClockRequest clock = ClockRequest::Real;
         std::optional<double> cancelAfterMs; // a scripted Stop (RunOptions::cancelAfterMs)
+        // The tasks the local backends recognise, instead of the resources' own
+        // (an experiment's task set merged over the bundled ones).
+        std::shared_ptr<const TaskSet> tasks;
     };
     struct Prepared {
         std::shared_ptr<const PreparedTeam> team;

@@ -498,7 +498,7 @@ SimulatedCall LocalResponder::respond(const ModelRequest& request) const
         text = synthesize(request, *p, draws, confidence);
     else if (m_runJudge && request.runInput == m_runInput)
         text = judge(*m_runJudge, *p, draws, confidence);
-    else if (task)
+    else if (task && !task->answer.empty())
         text = answerTask(request, *p, *task, draws, confidence);
     else
         text = answerFree(request, *p, draws, confidence);

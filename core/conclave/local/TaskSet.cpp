@@ -1,9 +1,16 @@
 #include "conclave/local/TaskSet.h"
 
+#include "conclave/engine/ReplyParser.h"
+#include "conclave/io/ContentHash.h"
 #include "conclave/io/FileIo.h"
 #include "conclave/io/JsonText.h"
+#include "conclave/util/AsciiText.h"
+
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <map>
@@ -28,16 +35,6 @@ size_t filterBit(uint64_t key)
 {
     return static_cast<size_t>((key * 0x9E3779B97F4A7C15ull) >> 48);
 }
-
-struct LineTask {
-    Task task;
-    int line = 0;
-};
-
-struct ParsedLines {
-    std::vector<LineTask> tasks;
-    std::vector<Problem> problems;
-};
 
 Problem shapeProblem(std::string pointer, std::string message, Severity severity = Severity::Error)
 {
@@ -64,123 +61,19 @@ Problem atLine(Problem p, int line, int columnShift)
     return p;
 }
 
-bool isNonEmptyString(const nlohmann::json& value)
+bool isNonEmptyString(const nlohmann::ordered_json& value)
 {
     return value.is_string() && !value.get_ref<const std::string&>().empty();
 }
 
-std::optional<Task> taskFromJson(const nlohmann::json& value, std::vector<Problem>& problems)
+std::string describe(const nlohmann::ordered_json& value)
 {
-    if (!value.is_object()) {
-        problems.push_back(shapeProblem("", "expected a task object with id, domain, prompt and answer, got " +
-                                                describeJsonValue(value)));
-        return std::nullopt;
-    }
-    const size_t before = problems.size();
-    Task task;
-    const auto text = [&](const char* key, std::string& out) {
-        const auto it = value.find(key);
-        const auto pointer = childPointer("", key);
-        if (it == value.end())
-            problems.push_back(shapeProblem(pointer, "missing; expected a non-empty string"));
-        else if (!isNonEmptyString(*it))
-            problems.push_back(shapeProblem(pointer, "expected a non-empty string, got " + describeJsonValue(*it)));
-        else
-            out = it->get<std::string>();
-    };
-    text("id", task.id);
-    text("domain", task.domain);
-    text("prompt", task.prompt);
-    text("answer", task.answer);
-
-    if (const auto choices = value.find("choices"); choices != value.end()) {
-        if (!choices->is_array() || choices->empty()) {
-            problems.push_back(
-                shapeProblem("/choices", "expected a non-empty array of strings, got " + describeJsonValue(*choices)));
-        } else {
-            for (size_t i = 0; i < choices->size(); ++i) {
-                const auto& choice = (*choices)[i];
-                const auto pointer = childPointer("/choices", i);
-                if (!isNonEmptyString(choice))
-                    problems.push_back(
-                        shapeProblem(pointer, "expected a non-empty string, got " + describeJsonValue(choice)));
-                else if (std::find(task.choices.begin(), task.choices.end(), choice.get_ref<const std::string&>()) !=
-                         task.choices.end())
-                    problems.push_back(shapeProblem(pointer, "duplicate choice " + describeJsonValue(choice)));
-                else
-                    task.choices.push_back(choice.get<std::string>());
-            }
-            if (problems.size() == before && !task.answer.empty() &&
-                std::find(task.choices.begin(), task.choices.end(), task.answer) == task.choices.end())
-                problems.push_back(shapeProblem("/answer", describeJsonValue(nlohmann::json(task.answer)) +
-                                                               " is not one of the choices"));
-        }
-    }
-
-    for (const auto& [key, child] : value.items()) {
-        if (key != "id" && key != "domain" && key != "prompt" && key != "answer" && key != "choices")
-            problems.push_back(shapeProblem(childPointer("", key), "unknown key; ignored", Severity::Warning));
-    }
-    for (size_t i = before; i < problems.size(); ++i) {
-        if (problems[i].isError())
-            return std::nullopt;
-    }
-    return task;
+    return describeJsonValue(nlohmann::json(value));
 }
 
-// Every line of one file, with the checks that need only that file.
-ParsedLines parseLines(std::string_view text)
+Problem noTasksWarning()
 {
-    ParsedLines out;
-    int bomShift = 0;
-    if (text.starts_with(kBom)) {
-        text.remove_prefix(kBom.size());
-        bomShift = static_cast<int>(kBom.size());
-    }
-    std::map<std::string, int, std::less<>> idLines;
-    std::map<std::string, int, std::less<>> promptLines;
-    int lineNumber = 0;
-    while (!text.empty()) {
-        ++lineNumber;
-        const size_t end = text.find('\n');
-        std::string_view line = text.substr(0, end);
-        text.remove_prefix(end == std::string_view::npos ? text.size() : end + 1);
-        if (line.ends_with('\r'))
-            line.remove_suffix(1);
-        if (line.find_first_not_of(" \t") == std::string_view::npos)
-            continue;
-
-        const int shift = lineNumber == 1 ? bomShift : 0;
-        std::vector<Problem> problems;
-        auto parsed = parseJsonText(line);
-        problems = std::move(parsed.problems);
-        std::optional<Task> task;
-        if (parsed.value)
-            task = taskFromJson(*parsed.value, problems);
-        if (task) {
-            if (const auto first = idLines.find(task->id); first != idLines.end()) {
-                problems.push_back(shapeProblem("/id", "duplicate id " + describeJsonValue(task->id) +
-                                                           "; first on line " + std::to_string(first->second)));
-                task.reset();
-            } else {
-                idLines.emplace(task->id, lineNumber);
-                if (const auto same = promptLines.find(task->prompt); same != promptLines.end())
-                    problems.push_back(shapeProblem("/prompt",
-                                                    "the same prompt as line " + std::to_string(same->second) +
-                                                        "; a lookup by prompt finds that task",
-                                                    Severity::Warning));
-                else
-                    promptLines.emplace(task->prompt, lineNumber);
-            }
-        }
-        for (auto& p : problems)
-            out.problems.push_back(atLine(std::move(p), lineNumber, shift));
-        if (task)
-            out.tasks.push_back({std::move(*task), lineNumber});
-    }
-    if (out.tasks.empty() && !hasErrors(out.problems))
-        out.problems.push_back(shapeProblem("", "the file has no tasks", Severity::Warning));
-    return out;
+    return shapeProblem("", "the file has no tasks", Severity::Warning);
 }
 
 Problem fileProblem(std::string message)
@@ -259,6 +152,15 @@ void TaskSet::reindex()
     }
 }
 
+TaskSet TaskSet::subset(const std::vector<const Task*>& tasks) const
+{
+    TaskSet out;
+    for (const Task* task : tasks)
+        out.add(*task);
+    out.reindex();
+    return out;
+}
+
 void TaskSet::merge(const TaskSet& other)
 {
     for (const auto& task : other.m_tasks) {
@@ -316,25 +218,184 @@ const Task* TaskSet::find(std::string_view text) const
     return best == m_tasks.size() ? nullptr : &m_tasks[best];
 }
 
-TaskSet::LoadResult TaskSet::fromJsonLines(std::string_view text)
+bool TaskSet::isTaskField(std::string_view key)
 {
-    auto parsed = parseLines(text);
+    return key == "id" || key == "domain" || key == "prompt" || key == "answer" || key == "choices" ||
+           key == "tolerance";
+}
+
+std::optional<Task> TaskSet::taskFromFields(const nlohmann::ordered_json& value, bool warnUnknownKeys,
+                                            std::vector<Problem>& problems)
+{
+    if (!value.is_object()) {
+        problems.push_back(
+            shapeProblem("", "expected a task object with at least id and prompt, got " + describe(value)));
+        return std::nullopt;
+    }
+    const size_t before = problems.size();
+    const auto failed = [&] {
+        return std::any_of(problems.begin() + static_cast<std::ptrdiff_t>(before), problems.end(),
+                           [](const Problem& p) { return p.isError(); });
+    };
+    Task task;
+    const auto text = [&](const char* key, std::string& out, bool required) {
+        const auto it = value.find(key);
+        const auto pointer = childPointer("", key);
+        if (it == value.end()) {
+            if (required)
+                problems.push_back(shapeProblem(pointer, "missing; expected a non-empty string"));
+        } else if (!isNonEmptyString(*it)) {
+            problems.push_back(shapeProblem(pointer, "expected a non-empty string, got " + describe(*it)));
+        } else {
+            out = it->get<std::string>();
+        }
+    };
+    text("id", task.id, true);
+    text("domain", task.domain, false);
+    text("prompt", task.prompt, true);
+    text("answer", task.answer, false);
+    if (!value.contains("domain"))
+        task.domain = Task::kDefaultDomain;
+
+    if (const auto choices = value.find("choices"); choices != value.end()) {
+        if (!choices->is_array() || choices->empty()) {
+            problems.push_back(
+                shapeProblem("/choices", "expected a non-empty array of strings, got " + describe(*choices)));
+        } else {
+            for (size_t i = 0; i < choices->size(); ++i) {
+                const auto& choice = (*choices)[i];
+                const auto pointer = childPointer("/choices", i);
+                if (!isNonEmptyString(choice))
+                    problems.push_back(shapeProblem(pointer, "expected a non-empty string, got " + describe(choice)));
+                else if (std::find(task.choices.begin(), task.choices.end(), choice.get_ref<const std::string&>()) !=
+                         task.choices.end())
+                    problems.push_back(shapeProblem(pointer, "duplicate choice " + describe(choice)));
+                else
+                    task.choices.push_back(choice.get<std::string>());
+            }
+        }
+    }
+
+    if (const auto tolerance = value.find("tolerance"); tolerance != value.end()) {
+        const double number = tolerance->is_number() ? tolerance->get<double>() : -1;
+        if (!tolerance->is_number() || !std::isfinite(number) || number < 0)
+            problems.push_back(shapeProblem("/tolerance", "expected a number ≥ 0, got " + describe(*tolerance)));
+        else
+            task.tolerance = number;
+    }
+
+    // The fields against each other, once each is fine on its own.
+    if (!failed()) {
+        if (!task.choices.empty() && !task.answer.empty() &&
+            std::find(task.choices.begin(), task.choices.end(), task.answer) == task.choices.end())
+            problems.push_back(shapeProblem("/answer", describeJsonValue(task.answer) + " is not one of the choices"));
+        if (task.tolerance && !parseNumber(ReplyParser::normalizeAnswer(task.answer)))
+            problems.push_back(shapeProblem(
+                "/tolerance", "needs a numeric answer, got " +
+                                  (task.answer.empty() ? std::string("none") : describeJsonValue(task.answer))));
+    }
+
+    for (const auto& [key, child] : value.items()) {
+        if (isTaskField(key))
+            continue;
+        task.metadata.emplace_back(key, child.is_string() ? child.get<std::string>() : child.dump());
+        if (warnUnknownKeys)
+            problems.push_back(shapeProblem(childPointer("", key), "kept as task metadata", Severity::Warning));
+    }
+    if (failed())
+        return std::nullopt;
+    return task;
+}
+
+bool TaskSet::SeenInFile::add(const Task& task, int line, std::vector<Problem>& problems)
+{
+    if (const auto first = idLines.find(task.id); first != idLines.end()) {
+        problems.push_back(shapeProblem("/id", "duplicate id " + describeJsonValue(task.id) + "; first on line " +
+                                                   std::to_string(first->second)));
+        return false;
+    }
+    idLines.emplace(task.id, line);
+    if (const auto same = promptLines.find(task.prompt); same != promptLines.end())
+        problems.push_back(shapeProblem("/prompt",
+                                        "the same prompt as line " + std::to_string(same->second) +
+                                            "; a lookup by prompt finds that task",
+                                        Severity::Warning));
+    else
+        promptLines.emplace(task.prompt, line);
+    return true;
+}
+
+TaskSet::LoadResult TaskSet::finish(std::vector<Task> tasks, std::vector<Problem> problems)
+{
     LoadResult result;
-    result.problems = std::move(parsed.problems);
+    result.problems = std::move(problems);
     if (hasErrors(result.problems))
         return result;
+    if (tasks.empty())
+        result.problems.push_back(noTasksWarning());
     TaskSet set;
-    for (auto& [task, line] : parsed.tasks)
+    for (auto& task : tasks)
         set.add(std::move(task));
     set.reindex();
     result.tasks = std::move(set);
     return result;
 }
 
+std::vector<Problem> TaskSet::readJsonLines(std::string_view text, std::vector<LineTask>& tasks)
+{
+    std::vector<Problem> out;
+    int bomShift = 0;
+    if (text.starts_with(kBom)) {
+        text.remove_prefix(kBom.size());
+        bomShift = static_cast<int>(kBom.size());
+    }
+    SeenInFile seen;
+    int lineNumber = 0;
+    while (!text.empty()) {
+        ++lineNumber;
+        const size_t end = text.find('\n');
+        std::string_view line = text.substr(0, end);
+        text.remove_prefix(end == std::string_view::npos ? text.size() : end + 1);
+        if (line.ends_with('\r'))
+            line.remove_suffix(1);
+        if (line.find_first_not_of(" \t") == std::string_view::npos)
+            continue;
+
+        const int shift = lineNumber == 1 ? bomShift : 0;
+        auto parsed = parseJsonText(line);
+        auto problems = std::move(parsed.problems);
+        std::optional<Task> task;
+        // Parsed again, keeping the keys' order for the metadata; the strict
+        // parse has accepted the line, so this one cannot fail.
+        if (parsed.value)
+            task = taskFromFields(nlohmann::ordered_json::parse(line, nullptr, false), true, problems);
+        if (task && !seen.add(*task, lineNumber, problems))
+            task.reset();
+        for (auto& p : problems)
+            out.push_back(atLine(std::move(p), lineNumber, shift));
+        if (task)
+            tasks.push_back({std::move(*task), lineNumber});
+    }
+    return out;
+}
+
+TaskSet::LoadResult TaskSet::fromJsonLines(std::string_view text)
+{
+    std::vector<LineTask> read;
+    auto problems = readJsonLines(text, read);
+    std::vector<Task> tasks;
+    tasks.reserve(read.size());
+    for (auto& [task, line] : read)
+        tasks.push_back(std::move(task));
+    return finish(std::move(tasks), std::move(problems));
+}
+
 TaskSet::LoadResult TaskSet::load(const std::filesystem::path& path)
 {
-    return parseTextFile<LoadResult>(path, JsonLimits{}.maxBytes,
-                                     [](std::string_view text) { return fromJsonLines(text); });
+    const bool csv = toLowerAscii(path.extension().string()) == ".csv";
+    return parseTextFile<LoadResult>(path, JsonLimits{}.maxBytes, [csv](std::string_view text) {
+        return csv ? fromCsv(text) : fromJsonLines(text);
+    });
 }
 
 TaskSet::LoadResult TaskSet::loadFolder(const std::filesystem::path& folder)
@@ -371,9 +432,11 @@ TaskSet::LoadResult TaskSet::loadFolder(const std::filesystem::path& folder)
             result.problems.push_back(fileProblem(name + ": " + file.error));
             continue;
         }
-        auto parsed = parseLines(*file.text);
-        auto& problems = parsed.problems;
-        for (auto& [task, line] : parsed.tasks) {
+        std::vector<LineTask> read;
+        auto problems = readJsonLines(*file.text, read);
+        if (read.empty() && !hasErrors(problems))
+            problems.push_back(noTasksWarning());
+        for (auto& [task, line] : read) {
             if (const Task* known = set.byId(task.id)) {
                 if (*known == task)
                     continue;
@@ -397,6 +460,131 @@ TaskSet::LoadResult TaskSet::loadFolder(const std::filesystem::path& folder)
         result.tasks = std::move(set);
     }
     return result;
+}
+
+std::optional<std::filesystem::path> TaskSet::bundled(const std::filesystem::path& resourcesDir, std::string_view name)
+{
+    const bool plain = !name.empty() && name.front() != '.' && std::all_of(name.begin(), name.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '-' ||
+               c == '_';
+    });
+    if (!plain)
+        return std::nullopt;
+    auto path = resourcesDir / "tasksets" / (std::string(name) + ".jsonl");
+    std::error_code error;
+    if (!std::filesystem::is_regular_file(path, error))
+        return std::nullopt;
+    return path;
+}
+
+std::vector<std::string> TaskSet::bundledNames(const std::filesystem::path& resourcesDir)
+{
+    std::vector<std::string> names;
+    std::error_code error;
+    std::filesystem::directory_iterator entries(resourcesDir / "tasksets", error);
+    for (; !error && entries != std::filesystem::directory_iterator(); entries.increment(error)) {
+        const auto& path = entries->path();
+        std::error_code kind;
+        if (path.extension() == ".jsonl" && entries->is_regular_file(kind) &&
+            bundled(resourcesDir, path.stem().string()))
+            names.push_back(path.stem().string());
+    }
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+std::optional<double> TaskSet::parseNumber(std::string_view text)
+{
+    constexpr std::string_view kMinus = "\xE2\x88\x92"; // U+2212
+    std::string plain;
+    if (text.starts_with(kMinus)) {
+        plain = "-";
+        text.remove_prefix(kMinus.size());
+    } else if (text.starts_with('-') || text.starts_with('+')) {
+        if (text.front() == '-')
+            plain = "-";
+        text.remove_prefix(1);
+    }
+    const auto isDigit = [](char c) { return c >= '0' && c <= '9'; };
+    // The integer part: digits, or groups of three after the first comma.
+    size_t i = 0;
+    size_t group = 0; // digits since the last comma, or since the start
+    bool grouped = false;
+    for (; i < text.size() && (isDigit(text[i]) || text[i] == ','); ++i) {
+        if (text[i] == ',') {
+            if (group == 0 || (grouped && group != 3) || (!grouped && group > 3))
+                return std::nullopt;
+            grouped = true;
+            group = 0;
+            continue;
+        }
+        plain += text[i];
+        ++group;
+    }
+    if (grouped && group != 3)
+        return std::nullopt;
+    size_t digits = plain.size() - (plain.starts_with('-') ? 1 : 0);
+    if (i < text.size() && text[i] == '.') {
+        plain += '.';
+        for (++i; i < text.size() && isDigit(text[i]); ++i, ++digits)
+            plain += text[i];
+    }
+    if (digits == 0)
+        return std::nullopt;
+    if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+        plain += 'e';
+        ++i;
+        if (i < text.size() && (text[i] == '+' || text[i] == '-'))
+            plain += text[i++];
+        const size_t start = i;
+        for (; i < text.size() && isDigit(text[i]); ++i)
+            plain += text[i];
+        if (i == start)
+            return std::nullopt;
+    }
+    if (i != text.size())
+        return std::nullopt;
+    double value = 0;
+    const auto [end, error] = std::from_chars(plain.data(), plain.data() + plain.size(), value);
+    if (error != std::errc() || end != plain.data() + plain.size() || !std::isfinite(value))
+        return std::nullopt;
+    return value;
+}
+
+std::string TaskSet::contentHash() const
+{
+    // Each field as its length and bytes, so that no two different task lists
+    // give the same text.
+    std::string text;
+    const auto field = [&](std::string_view value) {
+        text += std::to_string(value.size());
+        text += ':';
+        text += value;
+    };
+    for (const auto& task : m_tasks) {
+        field(task.id);
+        field(task.domain);
+        field(task.prompt);
+        field(task.answer);
+        text += 'c' + std::to_string(task.choices.size());
+        for (const auto& choice : task.choices)
+            field(choice);
+        if (task.tolerance) {
+            char buffer[32];
+            const auto end = std::to_chars(buffer, buffer + sizeof buffer, *task.tolerance).ptr;
+            text += 't';
+            field(std::string_view(buffer, static_cast<size_t>(end - buffer)));
+        } else {
+            text += 'n';
+        }
+        text += 'm' + std::to_string(task.metadata.size());
+        for (const auto& [key, value] : task.metadata) {
+            field(key);
+            field(value);
+        }
+        text += ';';
+    }
+    return conclave::contentHash(text);
 }
 
 } // namespace conclave

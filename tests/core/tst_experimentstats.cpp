@@ -1,0 +1,470 @@
+// ExperimentStats: the t quantile, Wilson's interval, mean ± t·SE, the Pareto
+// frontier, and every figure of small fixed experiments, each worked out by
+// hand in the comment beside its assertion (z = 1.959963984540054,
+// z² = 3.841458820694125, t975(1) = 12.706204736, t975(3) = 3.182446305).
+#include <QtTest>
+
+#include "conclave/analysis/ExperimentStats.h"
+
+#include <cmath>
+#include <map>
+#include <set>
+
+using namespace conclave;
+
+// Closeness for figures that are irrational; everything rational is compared with QCOMPARE.
+#define QCOMPARE_NEAR(actual, expected, tolerance)                                                                     \
+    QVERIFY2(                                                                                                          \
+        std::abs(double(actual) - double(expected)) <= (tolerance),                                                    \
+        qPrintable(QStringLiteral("%1 is not %2").arg(double(actual), 0, 'g', 17).arg(double(expected), 0, 'g', 17)))
+
+namespace {
+
+TrialRecord trial(int design, const char* task, uint64_t seed, std::optional<bool> correct, const char* domain = "")
+{
+    TrialRecord t;
+    t.experimentId = "e1";
+    t.design = design;
+    t.task = task;
+    t.domain = domain;
+    t.seed = seed;
+    t.correct = correct;
+    return t;
+}
+
+TrialRecord costly(TrialRecord t, double costUsd, int64_t wallUs)
+{
+    t.costUsd = costUsd;
+    t.wallUs = wallUs;
+    return t;
+}
+
+// One seed: "solo" right on t1–t3, "pair" right on t1 and t4, "trio" right on t2–t4;
+// t1, t2 are math, t3, t4 code. Fed out of task order on purpose.
+std::vector<TrialRecord> oneSeedTrials()
+{
+    std::vector<TrialRecord> trials;
+    for (const char* task : {"t3", "t1", "t4", "t2"}) {
+        const std::string id = task;
+        const char* domain = id == "t1" || id == "t2" ? "math" : "code";
+        trials.push_back(costly(trial(0, task, 7, id != "t4", domain), 1.0, 4000));
+        trials.push_back(costly(trial(1, task, 7, id == "t1" || id == "t4", domain), 2.0, 1000));
+        trials.push_back(costly(trial(2, task, 7, id != "t1", domain), 1.0, 4000));
+    }
+    return trials;
+}
+
+// Seeds 1–3 on tasks a, b (math) and c, d (code). "base" is right on a: seeds 1, 2;
+// b: 1, 3; c: 1; d: 2, 3. "better" is right everywhere but d seed 3. "base again"
+// is "base" under another index.
+std::vector<TrialRecord> threeSeedTrials()
+{
+    const std::map<std::string, std::set<uint64_t>> base = {{"a", {1, 2}}, {"b", {1, 3}}, {"c", {1}}, {"d", {2, 3}}};
+    std::vector<TrialRecord> trials;
+    for (const auto& [task, rightSeeds] : base) {
+        const char* domain = task == "a" || task == "b" ? "math" : "code";
+        for (uint64_t seed = 1; seed <= 3; ++seed) {
+            trials.push_back(trial(0, task.c_str(), seed, rightSeeds.contains(seed), domain));
+            trials.push_back(trial(1, task.c_str(), seed, !(task == "d" && seed == 3), domain));
+            trials.push_back(trial(2, task.c_str(), seed, rightSeeds.contains(seed), domain));
+        }
+    }
+    return trials;
+}
+
+TrialAgent agent(const char* node, bool onCriticalPath, double costUsd, int64_t wallUs, bool ran = true)
+{
+    return {node, onCriticalPath, costUsd, wallUs, ran};
+}
+
+} // namespace
+
+class TestExperimentStats : public QObject {
+    Q_OBJECT
+
+private slots:
+    void t975_data()
+    {
+        QTest::addColumn<qlonglong>("df");
+        QTest::addColumn<double>("expected");
+        // Student's t tables (the 0.975 quantile).
+        QTest::newRow("1") << 1LL << 12.706204736;
+        QTest::newRow("2") << 2LL << 4.302652730;
+        QTest::newRow("3") << 3LL << 3.182446305;
+        QTest::newRow("5") << 5LL << 2.570581836;
+        QTest::newRow("10") << 10LL << 2.228138852;
+        QTest::newRow("30") << 30LL << 2.042272456;
+        QTest::newRow("100") << 100LL << 1.983971519;
+        // Either side of the switch from the exact series to the Cornish–Fisher expansion.
+        QTest::newRow("1000") << 1000LL << 1.962339081;
+        QTest::newRow("1001") << 1001LL << 1.962336705;
+        QTest::newRow("100000") << 100000LL << 1.959987708;
+    }
+
+    void t975()
+    {
+        QFETCH(qlonglong, df);
+        QFETCH(double, expected);
+        QCOMPARE_NEAR(ExperimentStats::t975(df), expected, 1e-6);
+    }
+
+    void t975IsUndefinedWithoutDegreesOfFreedom()
+    {
+        QVERIFY(std::isnan(ExperimentStats::t975(0)));
+        QVERIFY(std::isnan(ExperimentStats::t975(-3)));
+    }
+
+    void wilson_data()
+    {
+        QTest::addColumn<qlonglong>("correct");
+        QTest::addColumn<qlonglong>("trials");
+        QTest::addColumn<double>("lo");
+        QTest::addColumn<double>("hi");
+        // centre = (p + z²/2n)/(1 + z²/n), half = z·√(p(1−p)/n + z²/4n²)/(1 + z²/n).
+        // 3/4: centre = 1.230182352587/1.960364705174 = 0.627527290886,
+        //      half = z·√0.106897794073/1.960364705174 = 0.326885448304.
+        QTest::newRow("3 of 4") << 3LL << 4LL << 0.300641842582 << 0.954412739190;
+        // 2/4: centre = 0.980182352587/1.960364705174 = 0.5, half = z·√0.122522794073/1.960364705174 = 0.349961010848.
+        QTest::newRow("2 of 4") << 2LL << 4LL << 0.150038989152 << 0.849961010848;
+        // 0/4: centre = half = 0.480182352587/1.960364705174 = 0.244945418227.
+        QTest::newRow("0 of 4") << 0LL << 4LL << 0.0 << 0.489890836455;
+        // 4/4: centre = 1.480182352587/1.960364705174 = 0.755054581773, half 0.244945418227.
+        QTest::newRow("4 of 4") << 4LL << 4LL << 0.510109163545 << 1.0;
+        // 1/2: centre = 1.460364705174/2.920729410347 = 0.5, half = z·√0.365091176293/2.920729410347 = 0.405468794266.
+        QTest::newRow("1 of 2") << 1LL << 2LL << 0.094531205734 << 0.905468794266;
+        // 2/2: centre = 1.960364705174/2.920729410347 = 0.671190113753, half = z·√0.240091176293/2.920729410347
+        //      = 0.328809886247.
+        QTest::newRow("2 of 2") << 2LL << 2LL << 0.342380227507 << 1.0;
+    }
+
+    void wilson()
+    {
+        QFETCH(qlonglong, correct);
+        QFETCH(qlonglong, trials);
+        QFETCH(double, lo);
+        QFETCH(double, hi);
+        const auto ci = ExperimentStats::wilson(correct, trials);
+        QCOMPARE_NEAR(ci.lo, lo, 1e-9);
+        QCOMPARE_NEAR(ci.hi, hi, 1e-9);
+    }
+
+    void wilsonWithoutTrialsIsUndefined()
+    {
+        const auto ci = ExperimentStats::wilson(0, 0);
+        QVERIFY(std::isnan(ci.lo));
+        QVERIFY(std::isnan(ci.hi));
+    }
+
+    void meanWithCi()
+    {
+        // {1, 2, 3, 4}: mean 2.5, sd = √(5/3) = 1.290994449, SE = sd/2 = 0.645497224,
+        // half = 3.182446305·0.645497224 = 2.054260257.
+        const auto [mean, ci] = ExperimentStats::meanWithCi({1, 2, 3, 4});
+        QCOMPARE(mean, 2.5);
+        QCOMPARE_NEAR(ci.lo, 0.445739743, 1e-9);
+        QCOMPARE_NEAR(ci.hi, 4.554260257, 1e-9);
+
+        // Equal values: sd 0, a CI of no width, exactly.
+        const auto [same, none] = ExperimentStats::meanWithCi({0.1, 0.1, 0.1});
+        QCOMPARE(same, 0.1);
+        QCOMPARE(none.lo, 0.1);
+        QCOMPARE(none.hi, 0.1);
+
+        // One value: its own mean, no CI; none: 0, no CI.
+        const auto [one, undefined] = ExperimentStats::meanWithCi({0.5});
+        QCOMPARE(one, 0.5);
+        QVERIFY(std::isnan(undefined.lo) && std::isnan(undefined.hi));
+        const auto [empty, alsoUndefined] = ExperimentStats::meanWithCi({});
+        QCOMPARE(empty, 0.0);
+        QVERIFY(std::isnan(alsoUndefined.lo) && std::isnan(alsoUndefined.hi));
+    }
+
+    void paretoFrontier_data()
+    {
+        QTest::addColumn<QList<double>>("accuracy");
+        QTest::addColumn<QList<double>>("cost");
+        QTest::addColumn<QList<bool>>("expected");
+        // A (0.8, 1) and C, the same point, are both on it; B (0.6, 2) is beaten by A on
+        // both; F (0.8, 1.5) ties A's accuracy at a higher cost; D (0.9, 3) is the most
+        // accurate; E (0.5, 0.5) the cheapest.
+        QTest::newRow("dominated and identical")
+            << QList<double>{0.8, 0.6, 0.8, 0.9, 0.5, 0.8} << QList<double>{1.0, 2.0, 1.0, 3.0, 0.5, 1.5}
+            << QList<bool>{true, false, true, true, true, false};
+        QTest::newRow("equal cost, less accurate")
+            << QList<double>{0.5, 0.7} << QList<double>{1.0, 1.0} << QList<bool>{false, true};
+        QTest::newRow("one point") << QList<double>{0.0} << QList<double>{0.0} << QList<bool>{true};
+        QTest::newRow("none") << QList<double>{} << QList<double>{} << QList<bool>{};
+    }
+
+    void paretoFrontier()
+    {
+        QFETCH(QList<double>, accuracy);
+        QFETCH(QList<double>, cost);
+        QFETCH(QList<bool>, expected);
+        const auto onFrontier = ExperimentStats::paretoFrontier(std::vector<double>(accuracy.begin(), accuracy.end()),
+                                                                std::vector<double>(cost.begin(), cost.end()));
+        QCOMPARE(QList<bool>(onFrontier.begin(), onFrontier.end()), expected);
+    }
+
+    void oneSeedUsesWilson()
+    {
+        const auto s = ExperimentStats::summarize({"solo", "pair", "trio"}, 0, oneSeedTrials());
+        QCOMPARE(s.baseline, 0);
+        QCOMPARE(s.seeds, 1);
+        QCOMPARE(int(s.designs.size()), 3);
+        const auto& solo = s.designs[0];
+        const auto& pair = s.designs[1];
+        QCOMPARE(solo.name, std::string("solo"));
+        QCOMPARE(solo.overall.trials, 4);
+        QCOMPARE(solo.overall.correct, 3);
+        QCOMPARE(solo.overall.accuracy, 0.75);
+        QCOMPARE_NEAR(solo.overall.ci.lo, 0.300641842582, 1e-9); // Wilson 3/4, as in wilson()
+        QCOMPARE_NEAR(solo.overall.ci.hi, 0.954412739190, 1e-9);
+        QCOMPARE(pair.overall.accuracy, 0.5);
+        QCOMPARE_NEAR(pair.overall.ci.lo, 0.150038989152, 1e-9); // Wilson 2/4
+        QCOMPARE_NEAR(pair.overall.ci.hi, 0.849961010848, 1e-9);
+
+        // solo per domain: math 2/2, code 1/2, each Wilson's.
+        QCOMPARE(int(solo.byDomain.size()), 2);
+        const auto& math = solo.byDomain.at("math");
+        QCOMPARE(math.trials, 2);
+        QCOMPARE(math.correct, 2);
+        QCOMPARE(math.accuracy, 1.0);
+        QCOMPARE_NEAR(math.ci.lo, 0.342380227507, 1e-9);
+        QCOMPARE(math.ci.hi, 1.0);
+        const auto& code = solo.byDomain.at("code");
+        QCOMPARE(code.accuracy, 0.5);
+        QCOMPARE_NEAR(code.ci.lo, 0.094531205734, 1e-9);
+        QCOMPARE_NEAR(code.ci.hi, 0.905468794266, 1e-9);
+
+        // Means and percentiles: every solo trial costs 1 and takes 4 ms, every pair trial 2 and 1 ms.
+        QCOMPARE(solo.meanCostUsd, 1.0);
+        QCOMPARE(solo.totalCostUsd, 4.0);
+        QCOMPARE(solo.wallMs.p50, 4.0);
+        QCOMPARE(pair.wallMs.p95, 1.0);
+
+        // Cost frontier: pair (0.5, 2) is beaten by solo (0.75, 1); solo and trio are the
+        // same point (0.75, 1), both on it. Latency frontier: pair's p95 of 1 ms is the lowest.
+        QVERIFY(solo.paretoCost);
+        QVERIFY(!pair.paretoCost);
+        QVERIFY(s.designs[2].paretoCost);
+        QVERIFY(solo.paretoLatency);
+        QVERIFY(pair.paretoLatency);
+        QVERIFY(s.designs[2].paretoLatency);
+
+        QVERIFY(!solo.vsBaseline);
+        QVERIFY(pair.vsBaseline);
+        const auto& p = *pair.vsBaseline;
+        // d_t over t1..t4 = (1−1, 0−1, 0−1, 1−0) = (0, −1, −1, 1): Δ = −0.25;
+        // Σ(d − Δ)² = 0.0625 + 0.5625 + 0.5625 + 1.5625 = 2.75, sd = √(2.75/3) = 0.957427108,
+        // half = 3.182446305·0.957427108/2 = 1.523480181 → [−1.773480181, 1.273480181], clamped to [−1, 1].
+        QCOMPARE(p.accuracyDelta, -0.25);
+        QCOMPARE(p.accuracyDeltaCi.lo, -1.0);
+        QCOMPARE(p.accuracyDeltaCi.hi, 1.0);
+        QCOMPARE(p.wins, 1);   // t4
+        QCOMPARE(p.losses, 2); // t2, t3
+        QCOMPARE(p.ties, 1);   // t1
+        QCOMPARE(p.regressions, 2);
+        QCOMPARE(p.regressedTasks, (std::vector<std::string>{"t2", "t3"})); // in task-id order, not input order
+        QVERIFY(p.costRatio);
+        QCOMPARE(*p.costRatio, 2.0); // 2 ÷ 1
+        QVERIFY(p.wallP50Ratio);
+        QCOMPARE(*p.wallP50Ratio, 0.25); // 1 ms ÷ 4 ms
+
+        // trio against solo: d = (−1, 0, 0, 1) → Δ = 0; one win (t4), one loss (t1), two ties.
+        const auto& q = *s.designs[2].vsBaseline;
+        QCOMPARE(q.accuracyDelta, 0.0);
+        QCOMPARE(q.wins, 1);
+        QCOMPARE(q.losses, 1);
+        QCOMPARE(q.ties, 2);
+        QCOMPARE(q.regressedTasks, std::vector<std::string>{"t1"});
+        QCOMPARE(*q.costRatio, 1.0);
+    }
+
+    void seedsClusterByTask()
+    {
+        const auto s = ExperimentStats::summarize({"base", "better", "base again"}, 0, threeSeedTrials());
+        QCOMPARE(s.seeds, 3);
+        const auto& base = s.designs[0];
+        const auto& better = s.designs[1];
+        const auto& again = s.designs[2];
+
+        // base: a_t = (2/3, 2/3, 1/3, 2/3), mean 7/12 = 0.583333333; deviations (1, 1, −3, 1)/12,
+        // Σ² = 12/144, sd = √(1/36) = 1/6, SE = 1/12, half = 3.182446305/12 = 0.265203859.
+        QCOMPARE(base.overall.trials, 12);
+        QCOMPARE(base.overall.correct, 7);
+        QCOMPARE_NEAR(base.overall.accuracy, 7.0 / 12.0, 1e-15);
+        QCOMPARE_NEAR(base.overall.ci.lo, 0.318129474560, 1e-9);
+        QCOMPARE_NEAR(base.overall.ci.hi, 0.848537192107, 1e-9);
+        // better: a_t = (1, 1, 1, 2/3), mean 11/12, the same sd 1/6 → [0.651462807893, 1.181870525440],
+        // the top clamped to 1.
+        QCOMPARE(better.overall.correct, 11);
+        QCOMPARE_NEAR(better.overall.accuracy, 11.0 / 12.0, 1e-15);
+        QCOMPARE_NEAR(better.overall.ci.lo, 0.651462807893, 1e-9);
+        QCOMPARE(better.overall.ci.hi, 1.0);
+
+        // base per domain, clustered too. math: a_t = (2/3, 2/3), sd 0 → [2/3, 2/3].
+        const auto& math = base.byDomain.at("math");
+        QCOMPARE(math.trials, 6);
+        QCOMPARE(math.correct, 4);
+        QCOMPARE(math.accuracy, 2.0 / 3.0);
+        QVERIFY(math.ci.lo == 2.0 / 3.0);
+        QVERIFY(math.ci.hi == 2.0 / 3.0);
+        // code: a_t = (1/3, 2/3), mean 0.5, sd = √(1/18), SE = 1/6, half = 12.706204736/6 = 2.117700789
+        // → [−1.617700789, 2.617700789], clamped to [0, 1].
+        const auto& code = base.byDomain.at("code");
+        QCOMPARE(code.correct, 3);
+        QCOMPARE_NEAR(code.accuracy, 0.5, 1e-15);
+        QCOMPARE(code.ci.lo, 0.0);
+        QCOMPARE(code.ci.hi, 1.0);
+
+        // better − base: d_t = (1/3, 1/3, 2/3, 0), Δ = 1/3; deviations (0, 0, 1/3, −1/3), Σ² = 2/9,
+        // sd = √(2/27) = 0.272165527, SE = sd/2 = 0.136082763, half = 3.182446305·0.136082763 = 0.433076088.
+        const auto& p = *better.vsBaseline;
+        QCOMPARE_NEAR(p.accuracyDelta, 1.0 / 3.0, 1e-15);
+        QCOMPARE_NEAR(p.accuracyDeltaCi.lo, -0.099742754542, 1e-9);
+        QCOMPARE_NEAR(p.accuracyDeltaCi.hi, 0.766409421208, 1e-9);
+        // Pairs: a (RR, RR, RW), b (RR, RW, RR), c (RR, RW, RW), d (RW, RR, WR), design first.
+        QCOMPARE(p.wins, 5);
+        QCOMPARE(p.losses, 1);
+        QCOMPARE(p.ties, 6);
+        QCOMPARE(p.regressions, 0); // d is level (2/3 each), not below
+        QVERIFY(p.regressedTasks.empty());
+        // No trial costs anything or takes any time: no ratios.
+        QVERIFY(!p.costRatio);
+        QVERIFY(!p.wallP50Ratio);
+
+        // The baseline listed twice: every d_t is 0, so Δ = 0 with a CI of [0, 0], exactly.
+        const auto& twice = *again.vsBaseline;
+        QVERIFY(twice.accuracyDelta == 0.0); // ==, not QCOMPARE's fuzzy test near 0
+        QVERIFY(twice.accuracyDeltaCi.lo == 0.0);
+        QVERIFY(twice.accuracyDeltaCi.hi == 0.0);
+        QCOMPARE(twice.wins, 0);
+        QCOMPARE(twice.losses, 0);
+        QCOMPARE(twice.ties, 12);
+        QCOMPARE(twice.regressions, 0);
+    }
+
+    void oneTaskUnderSeveralSeedsHasNoCi()
+    {
+        // Seeds 1 and 2 on one task, right once: a_t = 0.5 with T = 1, so no t interval.
+        const auto s = ExperimentStats::summarize({"only"}, 0, {trial(0, "a", 1, true), trial(0, "a", 2, false)});
+        QCOMPARE(s.seeds, 2);
+        QCOMPARE(s.designs[0].overall.accuracy, 0.5);
+        QVERIFY(std::isnan(s.designs[0].overall.ci.lo));
+        QVERIFY(std::isnan(s.designs[0].overall.ci.hi));
+    }
+
+    void failedCountsAsWrongAndUnscoredIsLeftOut()
+    {
+        std::vector<TrialRecord> trials = {
+            trial(0, "t1", 1, true),         trial(0, "t2", 1, true),         // failed below: wrong despite its verdict
+            trial(0, "t3", 1, std::nullopt), trial(0, "t4", 1, std::nullopt), // ok and unscored: left out
+            trial(0, "t5", 1, true),
+        };
+        trials[1].status = RunStatus::Failed;
+        trials[2].status = RunStatus::Cancelled;
+        trials[4].status = RunStatus::Partial;
+        const double cost[] = {0.125, 0.25, 0.5, 1.0, 2.125};
+        for (int i = 0; i < 5; ++i) {
+            trials[size_t(i)].wallUs = (i == 4 ? 10 : i + 1) * 1000;        // 1, 2, 3, 4, 10 ms
+            trials[size_t(i)].criticalPathUs = (i == 4 ? 10 : i + 1) * 500; // 0.5, 1, 1.5, 2, 5 ms
+            trials[size_t(i)].costUsd = cost[i];
+            trials[size_t(i)].judgeCostUsd = 0.0625;
+            trials[size_t(i)].tokens = (i + 1) * 100;
+            trials[size_t(i)].calls = i + 1;
+        }
+        // A trial of a design the spec does not name is ignored, its seed too.
+        trials.push_back(trial(3, "t1", 99, true));
+
+        const auto s = ExperimentStats::summarize({"only"}, 0, trials);
+        QCOMPARE(s.seeds, 1);
+        const auto& d = s.designs[0];
+        // Scored: t1 (right), t2, t3 (failed, wrong), t5 (partial, right) → 2 of 4, Wilson 2/4.
+        QCOMPARE(d.overall.trials, 4);
+        QCOMPARE(d.overall.correct, 2);
+        QCOMPARE(d.overall.accuracy, 0.5);
+        QCOMPARE_NEAR(d.overall.ci.lo, 0.150038989152, 1e-9);
+        QCOMPARE_NEAR(d.overall.ci.hi, 0.849961010848, 1e-9);
+        QCOMPARE(d.failed, 2);
+        QCOMPARE(d.failureRate, 0.4); // 2 of all 5
+        QCOMPARE(d.partial, 1);
+        QCOMPARE(d.partialRate, 0.2);
+        // wall (1, 2, 3, 4, 10): p50 = 3; p95: h = 4·0.95 = 3.8 → 4 + 0.8·6 = 8.8.
+        QCOMPARE(d.wallMs.p50, 3.0);
+        QCOMPARE_NEAR(d.wallMs.p95, 8.8, 1e-12);
+        // critical path (0.5, 1, 1.5, 2, 5): p50 = 1.5; p95 = 2 + 0.8·3 = 4.4.
+        QCOMPARE(d.criticalPathMs.p50, 1.5);
+        QCOMPARE_NEAR(d.criticalPathMs.p95, 4.4, 1e-12);
+        QCOMPARE(d.totalCostUsd, 4.0);            // 0.125 + 0.25 + 0.5 + 1 + 2.125
+        QCOMPARE(d.meanCostUsd, 0.8);             // 4 / 5
+        QCOMPARE(d.judgeCostUsd, 0.3125);         // 5 · 0.0625
+        QCOMPARE(d.meanTokens, 300.0);            // (100 + … + 500) / 5
+        QCOMPARE(d.meanCalls, 3.0);               // (1 + … + 5) / 5
+        QVERIFY(d.paretoCost && d.paretoLatency); // alone on both
+        QVERIFY(!d.vsBaseline);
+    }
+
+    void agentShares()
+    {
+        std::vector<TrialRecord> trials = {trial(0, "t1", 1, true), trial(0, "t2", 1, true), trial(0, "t3", 1, false),
+                                           trial(0, "t4", 1, true), trial(1, "t1", 1, true)};
+        for (int i = 0; i < 4; ++i)
+            trials[size_t(i)].costUsd = 1.0; // the design's total: 4
+        trials[0].agents = {agent("planner", true, 0.5, 1000), agent("solver", true, 0.25, 5000)};
+        trials[1].agents = {agent("critic", true, 0.5, 7000), agent("planner", true, 0.5, 2000),
+                            agent("solver", false, 0.25, 1000)};
+        trials[2].agents = {agent("planner", true, 0.5, 3000), agent("solver", false, 0.25, 0, false)};
+        trials[3].agents = {agent("planner", true, 0.5, 4000), agent("solver", true, 0.25, 3000)};
+        trials[4].agents = {agent("planner", true, 0, 0, false)};
+
+        const auto s = ExperimentStats::summarize({"team", "free"}, 0, trials);
+        const auto& agents = s.designs[0].agents;
+        QCOMPARE(int(agents.size()), 3);
+        // First-appearance order: planner, solver (trial 1), critic (trial 2).
+        QCOMPARE(agents[0].node, std::string("planner"));
+        QCOMPARE(agents[1].node, std::string("solver"));
+        QCOMPARE(agents[2].node, std::string("critic"));
+        // planner: on the critical path in 4 of 4, cost 2 of 4; ran (1, 2, 3, 4) ms:
+        // p50 = 2.5, p95: h = 3·0.95 = 2.85 → 3 + 0.85·1 = 3.85.
+        QCOMPARE(agents[0].criticalPathShare, 1.0);
+        QCOMPARE(agents[0].costShare, 0.5);
+        QCOMPARE(agents[0].wallMs.p50, 2.5);
+        QCOMPARE_NEAR(agents[0].wallMs.p95, 3.85, 1e-12);
+        // solver: 2 of 4, cost 1 of 4; ran in three (t3 did not): (1, 3, 5) ms → p50 3, p95 = 3 + 0.9·2 = 4.8.
+        QCOMPARE(agents[1].criticalPathShare, 0.5);
+        QCOMPARE(agents[1].costShare, 0.25);
+        QCOMPARE(agents[1].wallMs.p50, 3.0);
+        QCOMPARE_NEAR(agents[1].wallMs.p95, 4.8, 1e-12);
+        // critic: 1 of 4, cost 0.5 of 4; one run of 7 ms.
+        QCOMPARE(agents[2].criticalPathShare, 0.25);
+        QCOMPARE(agents[2].costShare, 0.125);
+        QCOMPARE(agents[2].wallMs.p50, 7.0);
+        QCOMPARE(agents[2].wallMs.p95, 7.0);
+
+        // A design that costs nothing gives a cost share of 0; an agent that never ran, percentiles of 0.
+        const auto& free = s.designs[1].agents;
+        QCOMPARE(int(free.size()), 1);
+        QCOMPARE(free[0].criticalPathShare, 1.0);
+        QCOMPARE(free[0].costShare, 0.0);
+        QCOMPARE(free[0].wallMs.p50, 0.0);
+    }
+
+    void ratiosAreUnsetWhenTheBaselineIsFree()
+    {
+        const auto s = ExperimentStats::summarize(
+            {"free", "paid"}, 0, {costly(trial(0, "t1", 1, true), 0, 0), costly(trial(1, "t1", 1, true), 0.5, 2000)});
+        const auto& p = *s.designs[1].vsBaseline;
+        QVERIFY(!p.costRatio);
+        QVERIFY(!p.wallP50Ratio);
+        // The other way round both are defined: 0 ÷ 0.5 and 0 ms ÷ 2 ms.
+        const auto r = ExperimentStats::summarize(
+            {"free", "paid"}, 1, {costly(trial(0, "t1", 1, true), 0, 0), costly(trial(1, "t1", 1, true), 0.5, 2000)});
+        QCOMPARE(*r.designs[0].vsBaseline->costRatio, 0.0);
+        QCOMPARE(*r.designs[0].vsBaseline->wallP50Ratio, 0.0);
+        QVERIFY(!r.designs[1].vsBaseline);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestExperimentStats)
+#include "tst_experimentstats.moc"

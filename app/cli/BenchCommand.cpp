@@ -159,6 +159,10 @@ int runBench(const CliContext& context, const BenchArgs& args)
             if (const int code = storeBench(context, engine, args); code != kExitOk)
                 return code;
         }
+        if (args.which == "eval") { // long: only when asked for
+            if (const int code = evalBench(context, engine, args); code != kExitOk)
+                return code;
+        }
     } catch (const std::exception& e) {
         context.err << "conclave bench: " << e.what() << '\n';
         return kExitFailed;

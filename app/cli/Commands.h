@@ -1,6 +1,9 @@
 #pragma once
 
 #include "CliContext.h"
+#include "ExperimentOutput.h"
+
+#include "conclave/experiment/ExperimentSetup.h"
 
 #include "conclave/local/TaskSet.h"
 #include "conclave/model/Team.h"
@@ -62,6 +65,7 @@ struct RunsArgs {
     std::string format;
     std::string outFile;
     int keep = 0;
+    bool experiments = false; // list: experiments' trial runs too
 };
 
 // `conclave runs list|show|export|rerun|delete|prune`: the run store.
@@ -71,8 +75,38 @@ int runRuns(const CliContext& context, const RunsArgs& args);
 // prints its status and latency; 0 when all answered, 1 when one did not, 2 on bad input.
 int runBackendsCheck(const CliContext& context, const std::string& team);
 
+struct EvalArgs {
+    EvalRequest request;
+    std::optional<std::string> db;
+    bool json = false;
+    std::string output; // -o FILE.md|.json|.csv
+    int concurrency = 32;
+    std::optional<double> maxCostUsd;
+    std::string shard;  // "I/N"
+    std::string resume; // an experiment id
+    bool yes = false;
+    bool dryRun = false;
+    EvalGates gates;
+};
+
+// `conclave eval DESIGN... --taskset SET`: runs an experiment and prints its summary.
+// 0 when it finished and every gate is met; 1 when a gate failed or it stopped early; 2 on bad input.
+int runEval(const CliContext& context, const EvalArgs& args);
+
+struct ExperimentsArgs {
+    std::string action; // list, show, export, delete, merge
+    std::optional<std::string> db;
+    std::vector<std::string> ids; // show/export/delete: one id; merge: the shard files
+    bool json = false;
+    std::string format; // export
+    std::string output; // export -o
+};
+
+// `conclave experiments list|show|export|delete|merge`.
+int runExperiments(const CliContext& context, const ExperimentsArgs& args);
+
 struct BenchArgs {
-    std::string which = "all";     // all, fanout, chain, early, clock, store
+    std::string which = "all";     // all, fanout, chain, early, clock, store, eval
     std::optional<std::string> db; // store: where to measure (default: a temporary file)
     int runs = 3;
     size_t maxN = 10000;
@@ -81,6 +115,9 @@ struct BenchArgs {
 
 // `conclave bench [all|fanout|chain|early]`: the engine's performance figures.
 int runBench(const CliContext& context, const BenchArgs& args);
+
+// `conclave bench eval`: an experiment of the six examples on every bundled task, and one against a test server.
+int evalBench(const CliContext& context, Engine& engine, const BenchArgs& args);
 
 // `conclave bench clock`: the virtual clock's figures (a wide fan-out, one run in process, throughput).
 int clockBench(const CliContext& context, Engine& engine, const BenchArgs& args);

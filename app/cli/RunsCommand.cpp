@@ -86,6 +86,7 @@ int list(const CliContext& context, RunStore& store, const RunsArgs& args)
     filter.team = args.team;
     filter.status = runStatusFromString(args.status);
     filter.limit = args.limit;
+    filter.includeTrials = args.experiments;
     std::optional<std::vector<RunSummary>> runs;
     if (reader)
         runs = reader->list(filter, error);

@@ -93,6 +93,7 @@ int main(int argc, char** argv)
         ->check(CLI::IsMember({"running", "ok", "partial", "failed", "cancelled", "budget_exhausted", "interrupted"}));
     runsList->add_option("--limit", runsArgs.limit, "At most N runs")->check(CLI::PositiveNumber);
     runsList->add_flag("--json", runsArgs.json, "Print a JSON array");
+    runsList->add_flag("--experiments", runsArgs.experiments, "Include the runs that are experiments' trials");
     auto* runsShow = runs->add_subcommand("show", "A run: summary, agents, critical path, parallelism");
     addDb(runsShow);
     runsShow->add_option("run", runsArgs.ids, "Run id (or a unique prefix)")->required()->expected(1);
@@ -117,11 +118,103 @@ int main(int argc, char** argv)
         ->required()
         ->check(CLI::NonNegativeNumber);
 
+    EvalArgs evalArgs;
+    auto* eval = app.add_subcommand(
+        "eval", "Evaluate team designs on a task set: accuracy, latency and cost with 95% CIs, paired against a "
+                "baseline");
+    eval->add_option("designs", evalArgs.request.designFiles, "Team files, one per design (*.team.json)");
+    auto* tasksetOption = eval->add_option("--taskset", evalArgs.request.taskset,
+                                           "A bundled task set (math, code, facts, reasoning, writing, mixed-small) "
+                                           "or a file (JSONL or CSV)");
+    std::string evalTasks;
+    auto* tasksOption = eval->add_option("--tasks", evalTasks, "Only these task ids, comma-separated");
+    auto* domainOption = eval->add_option("--domain", evalArgs.request.domain, "Only tasks of this domain");
+    size_t sample = 0;
+    auto* sampleOption =
+        eval->add_option("--sample", sample, "A deterministic sample of N tasks")->check(CLI::PositiveNumber);
+    eval->add_option("--sample-seed", evalArgs.request.sampleSeed, "The sample's seed (default 0)");
+    int seedCount = 1;
+    auto* seedsOption =
+        eval->add_option("--seeds", seedCount, "Seeds 1..N for every (design, task) (default 1)")->check(CLI::Range(1, 1000));
+    std::vector<uint64_t> seedList;
+    auto* seedListOption = eval->add_option("--seed-list", seedList, "These seeds, comma-separated")->delimiter(',');
+    seedsOption->excludes(seedListOption);
+    std::string baseline;
+    auto* baselineOption =
+        eval->add_option("--baseline", baseline, "The design the others are paired against (default: the first)");
+    std::string judge;
+    auto* judgeOption = eval->add_option("--judge", judge, "A team that scores free-text answers correct or incorrect");
+    eval->add_option("--concurrency", evalArgs.concurrency, "Runs in flight at once (default 32)")
+        ->check(CLI::Range(1, 4096));
+    std::string evalClock;
+    eval->add_option("--clock", evalClock,
+                     "virtual or real (default: virtual for designs that call only local-moe, real for the others)")
+        ->check(CLI::IsMember({"real", "virtual"}));
+    double maxCost = 0;
+    auto* maxCostOption = eval->add_option("--max-cost", maxCost, "Stop starting trials once this many USD are spent")
+                              ->check(CLI::NonNegativeNumber);
+    eval->add_option("--name", evalArgs.request.name, "The experiment's name");
+    std::string evalDb;
+    auto* evalDbOption = eval->add_option("--db", evalDb, "The run store (default: $CONCLAVE_DB, else "
+                                                          "$XDG_DATA_HOME/conclave/runs.sqlite)");
+    eval->add_flag("--json", evalArgs.json, "Print the summary as one JSON object");
+    eval->add_option("-o,--output", evalArgs.output, "Also write the report to FILE.md, FILE.json or FILE.csv");
+    eval->add_option("--shard", evalArgs.shard, "Run shard I of N (I/N, I from 0), e.g. $JOB_COMPLETION_INDEX/4");
+    auto* resumeOption = eval->add_option("--resume", evalArgs.resume, "Run only the missing trials of experiment ID");
+    eval->add_flag("--yes,-y", evalArgs.yes, "Do not ask before spending money");
+    eval->add_flag("--dry-run", evalArgs.dryRun, "Print the trial count and the cost estimate, and exit");
+    double minAccuracy = 0;
+    auto* minAccuracyOption = eval->add_option("--min-accuracy", minAccuracy,
+                                               "Exit 1 unless every design but the baseline reaches this accuracy (0-1)")
+                                  ->check(CLI::Range(0.0, 1.0));
+    int maxRegressions = 0;
+    auto* maxRegressionsOption =
+        eval->add_option("--max-regressions", maxRegressions, "Exit 1 when a design has more tasks below the baseline")
+            ->check(CLI::NonNegativeNumber);
+    resumeOption->excludes(tasksetOption)->excludes(tasksOption)->excludes(domainOption)->excludes(sampleOption);
+
+    ExperimentsArgs experimentsArgs;
+    std::string experimentsDb;
+    auto* experiments = app.add_subcommand("experiments", "Stored experiments: list, show, export, delete, merge");
+    experiments->require_subcommand(1, 1);
+    const auto addExperimentsDb = [&](CLI::App* sub) {
+        return sub->add_option("--db", experimentsDb,
+                               "The run store (default: $CONCLAVE_DB, else $XDG_DATA_HOME/conclave/runs.sqlite)");
+    };
+    auto* experimentsList = experiments->add_subcommand("list", "List experiments, newest first");
+    addExperimentsDb(experimentsList);
+    experimentsList->add_flag("--json", experimentsArgs.json, "Print a JSON array");
+    auto* experimentsShow = experiments->add_subcommand("show", "An experiment's summary table");
+    addExperimentsDb(experimentsShow);
+    experimentsShow->add_option("experiment", experimentsArgs.ids, "Experiment id (or a unique prefix)")
+        ->required()
+        ->expected(1);
+    experimentsShow->add_flag("--json", experimentsArgs.json, "Print one JSON object");
+    auto* experimentsExport = experiments->add_subcommand("export", "Export an experiment as json, csv or md");
+    addExperimentsDb(experimentsExport);
+    experimentsExport->add_option("experiment", experimentsArgs.ids, "Experiment id (or a unique prefix)")
+        ->required()
+        ->expected(1);
+    experimentsExport->add_option("--format", experimentsArgs.format, "json, csv (one row per trial) or md")
+        ->required()
+        ->check(CLI::IsMember({"json", "csv", "md"}));
+    experimentsExport->add_option("-o,--output", experimentsArgs.output, "Write to FILE instead of stdout");
+    auto* experimentsDelete =
+        experiments->add_subcommand("delete", "Delete an experiment with its trials and their runs");
+    addExperimentsDb(experimentsDelete);
+    experimentsDelete->add_option("experiment", experimentsArgs.ids, "Experiment id (or a unique prefix)")
+        ->required()
+        ->expected(1);
+    auto* experimentsMerge =
+        experiments->add_subcommand("merge", "Join the shards of one experiment into one database");
+    experimentsMerge->add_option("shards", experimentsArgs.ids, "The shards' database files")->required();
+    experimentsMerge->add_option("--db", experimentsDb, "The database to merge into")->required();
+
     BenchArgs benchArgs;
     auto* bench = app.add_subcommand(
         "bench", "Measure the engine: fan-out, scheduler overhead, early termination, the virtual clock, the store");
-    bench->add_option("which", benchArgs.which, "all, fanout, chain, early, clock or store")
-        ->check(CLI::IsMember({"all", "fanout", "chain", "early", "clock", "store"}));
+    bench->add_option("which", benchArgs.which, "all, fanout, chain, early, clock, store or eval")
+        ->check(CLI::IsMember({"all", "fanout", "chain", "early", "clock", "store", "eval"}));
     std::string benchDb;
     auto* benchDbOption =
         bench->add_option("--db", benchDb, "store: the database file to measure in (default: a temporary file)");
@@ -175,6 +268,55 @@ int main(int argc, char** argv)
         if (!runsDb.empty())
             runsArgs.db = runsDb;
         return runRuns(context, runsArgs);
+    }
+    if (*eval) {
+        if (evalArgs.resume.empty()) {
+            if (evalArgs.request.designFiles.empty())
+                return usageError("eval: give the designs (team files), or --resume ID");
+            if (evalArgs.request.taskset.empty())
+                return usageError("eval: give the tasks with --taskset NAME|FILE");
+        }
+        size_t start = 0;
+        while (*tasksOption && start <= evalTasks.size()) {
+            const auto comma = evalTasks.find(',', start);
+            const auto id = evalTasks.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+            if (!id.empty())
+                evalArgs.request.taskIds.push_back(id);
+            if (comma == std::string::npos)
+                break;
+            start = comma + 1;
+        }
+        if (*sampleOption)
+            evalArgs.request.sample = sample;
+        evalArgs.request.seeds.clear();
+        if (*seedListOption)
+            evalArgs.request.seeds = seedList;
+        else
+            for (int s = 1; s <= seedCount; ++s)
+                evalArgs.request.seeds.push_back(uint64_t(s));
+        if (*baselineOption)
+            evalArgs.request.baselineFile = baseline;
+        if (*judgeOption)
+            evalArgs.request.judgeFile = judge;
+        if (!evalClock.empty())
+            evalArgs.request.clock =
+                conclave::clockRequestFromString(evalClock).value_or(conclave::ClockRequest::Auto);
+        if (*maxCostOption)
+            evalArgs.maxCostUsd = maxCost;
+        if (*evalDbOption)
+            evalArgs.db = evalDb;
+        if (*minAccuracyOption)
+            evalArgs.gates.minAccuracy = minAccuracy;
+        if (*maxRegressionsOption)
+            evalArgs.gates.maxRegressions = maxRegressions;
+        return runEval(context, evalArgs);
+    }
+    if (*experiments) {
+        for (const auto* sub : experiments->get_subcommands())
+            experimentsArgs.action = sub->get_name();
+        if (!experimentsDb.empty())
+            experimentsArgs.db = experimentsDb;
+        return runExperiments(context, experimentsArgs);
     }
     if (*backendsCheck)
         return runBackendsCheck(context, checkTeam);

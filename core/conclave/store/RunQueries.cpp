@@ -38,6 +38,8 @@ RunSummary readSummary(const SqliteStatement& s)
 std::string whereClause(const RunFilter& filter)
 {
     std::string sql = " WHERE 1";
+    if (!filter.includeTrials)
+        sql += " AND id NOT IN (SELECT run_id FROM experiment_runs)";
     if (!filter.team.empty())
         sql += " AND team_name = ?1";
     if (filter.status)
@@ -244,6 +246,12 @@ std::optional<StoredRun> RunQueries::load(const RunId& id, bool withText, std::s
         n.queuedUs = nodes.isNull(9) ? -1 : nodes.int64(9);
         n.finishedUs = nodes.isNull(10) ? -1 : nodes.int64(10);
         run.nodes.push_back(std::move(n));
+    }
+    {
+        auto owner = m_db.prepare("SELECT experiment_id FROM experiment_runs WHERE run_id = ?1");
+        owner.bind(1, std::string_view(id.str()));
+        if (owner.step())
+            run.summary.experimentId = owner.text(0);
     }
     if (withText) {
         auto texts = m_db.prepare("SELECT span_id, text FROM span_text WHERE run_id = ?1");

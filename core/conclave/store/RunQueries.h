@@ -1,5 +1,6 @@
 #pragma once
 
+#include "conclave/store/ExperimentRecords.h"
 #include "conclave/store/SqliteDb.h"
 #include "conclave/store/StoredRun.h"
 
@@ -17,6 +18,7 @@ struct RunFilter {
     std::string text;                // in the id, team name, input or answer, ASCII case-insensitive; empty: any
     int limit = 0;                   // 0: no limit
     int offset = 0;                  // skip the newest `offset` matches (paging)
+    bool includeTrials = false;      // experiments' trial runs too (hidden by default)
 };
 
 // Reads the run store on a connection of its own. Each call reads one
@@ -37,6 +39,13 @@ public:
     std::optional<StoredRun> load(const RunId& id, bool withText, std::string& error);
     // The run an id or a unique prefix of one names.
     std::optional<RunId> resolve(const std::string& idOrPrefix, std::string& error);
+
+    // Experiments, newest first, with the trials each has stored.
+    std::optional<std::vector<ExperimentRecord>> experiments(std::string& error);
+    // The experiment an id or a unique prefix of one names.
+    std::optional<ExperimentRecord> experiment(const std::string& idOrPrefix, std::string& error);
+    // An experiment's trials in (design, task, seed) order.
+    std::optional<std::vector<TrialRecord>> trials(const std::string& experimentId, std::string& error);
 
 private:
     explicit RunQueries(SqliteDb db) : m_db(std::move(db)) {}

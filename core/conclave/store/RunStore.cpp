@@ -103,6 +103,7 @@ RunStore::Opened RunStore::open(const fs::path& file, Options options)
     }
     std::unique_ptr<RunStore> store(new RunStore(file, std::move(db), options));
     store->m_recovered = store->recoverInterrupted();
+    store->recoverExperiments();
     return {std::move(store), {}};
 }
 
@@ -134,7 +135,10 @@ RunStore::RunStore(fs::path path, SqliteDb db, Options options)
 {
 }
 
-RunStore::~RunStore() = default;
+RunStore::~RunStore()
+{
+    flushTrials();
+}
 
 RunId RunStore::newRunId()
 {
@@ -158,10 +162,19 @@ std::unique_ptr<RunRecorder> RunStore::record(const Team& team, std::string& err
     return std::make_unique<RunRecorder>(newRunId(), team, m_writer, m_options.textCapBytes);
 }
 
+std::unique_ptr<RunRecorder> RunStore::record(const Team& team, std::string& error, const std::string& experimentId)
+{
+    auto recorder = record(team, error);
+    if (recorder)
+        tagRun(recorder->id(), experimentId);
+    return recorder;
+}
+
 void RunStore::flush()
 {
     if (m_writer)
         m_writer->flush();
+    flushTrials();
 }
 
 std::unique_ptr<RunQueries> RunStore::reader(std::string& error) const
@@ -215,15 +228,24 @@ int RunStore::recoverInterrupted()
 RunStore::Deleted RunStore::remove(const std::vector<RunId>& ids)
 {
     std::vector<std::string> raw;
-    for (const auto& id : ids)
+    auto owner = m_db.prepare("SELECT experiment_id FROM experiment_runs WHERE run_id = ?1");
+    for (const auto& id : ids) {
+        owner.bind(1, std::string_view(id.str()));
+        if (owner.step())
+            return {0, "run " + id.str() + " belongs to experiment " + owner.text(0) +
+                           "; delete the experiment instead (conclave experiments delete " + owner.text(0) + ")"};
+        owner.reset();
         raw.push_back(id.str());
+    }
     return removeWhere(raw);
 }
 
 RunStore::Deleted RunStore::prune(int keep)
 {
     std::vector<std::string> ids;
+    // An experiment's trials are neither counted nor removed.
     auto s = m_db.prepare("SELECT id FROM runs WHERE status != 'running' "
+                          "AND id NOT IN (SELECT run_id FROM experiment_runs) "
                           "ORDER BY started_at_ms DESC, id DESC LIMIT -1 OFFSET ?1");
     s.bind(1, int64_t(std::max(keep, 0)));
     while (s.step())

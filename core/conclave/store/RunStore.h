@@ -1,11 +1,13 @@
 #pragma once
 
+#include "conclave/store/ExperimentRecords.h"
 #include "conclave/store/RunQueries.h"
 #include "conclave/store/RunRecorder.h"
 #include "conclave/store/RunStoreWriter.h"
 #include "conclave/store/SqliteDb.h"
 #include "conclave/store/StoredRun.h"
 
+#include <chrono>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -57,6 +59,9 @@ public:
     // An observer that stores a new run of `team`; pass it to Engine::start.
     // The recorder must outlive the run; the store must outlive the recorder.
     std::unique_ptr<RunRecorder> record(const Team& team, std::string& error);
+    // The same for a trial of an experiment: the run is tagged with it, so run
+    // lists hide it and only deleting the experiment removes it.
+    std::unique_ptr<RunRecorder> record(const Team& team, std::string& error, const std::string& experimentId);
     // Commits everything queued so far.
     void flush();
 
@@ -74,9 +79,42 @@ public:
 
     static RunId newRunId();
 
+    // Experiments (ExperimentRows.cpp). Written on this store's own connection
+    // from one thread (an experiment's runner); trials and run tags are
+    // batched and committed every 64 rows, every 200 ms and at flush().
+    // Inserts an experiment, or updates its name, status, end, note and
+    // planned trials; a stored spec never changes. Marks this process as its writer.
+    std::optional<std::string> saveExperiment(const ExperimentRecord& experiment);
+    void addTrial(const TrialRecord& trial);
+    // Commits the batched trials and run tags; the first error since the last call.
+    std::optional<std::string> flushTrials();
+    // Deletes an experiment, its trials and their runs; the count is of runs.
+    Deleted removeExperiment(const std::string& id);
+    struct Merged {
+        int experiments = 0;
+        int trials = 0;
+        int runs = 0;
+        std::string error; // nothing is merged then
+    };
+    // Copies the experiments of another store (a shard) into this one, with
+    // their trials and runs: all or nothing, the other file untouched. Refuses
+    // an experiment whose id is here with a different spec.
+    Merged mergeFrom(const std::filesystem::path& other);
+
 private:
     RunStore(std::filesystem::path path, SqliteDb db, Options options);
     int recoverInterrupted();
+    int recoverExperiments();
+    void tagRun(const RunId& run, const std::string& experimentId);
+    std::optional<std::string> commitPending();
+
+    struct Pending {
+        std::vector<std::pair<std::string, std::string>> tags; // run, experiment
+        std::vector<TrialRecord> trials;
+        std::chrono::steady_clock::time_point since{};
+        std::optional<std::string> error;
+    };
+    Pending m_pending;
     Deleted removeWhere(const std::vector<std::string>& ids);
 
     std::filesystem::path m_path;

@@ -8,7 +8,7 @@ namespace conclave {
 namespace {
 
 // Never edit a migration that has shipped: add the next one.
-constexpr std::array<std::string_view, 2> kMigrations{
+constexpr std::array<std::string_view, 3> kMigrations{
     // 1: runs, spans, streamed text, node results.
     R"sql(
 CREATE TABLE runs (
@@ -87,6 +87,51 @@ CREATE TABLE node_results (
     R"sql(
 ALTER TABLE runs ADD COLUMN clock TEXT NOT NULL DEFAULT 'real';
 ALTER TABLE runs ADD COLUMN cpu_us INTEGER NOT NULL DEFAULT 0;
+)sql",
+    // 3: experiments, the runs that are their trials, and each trial's score.
+    R"sql(
+CREATE TABLE experiments (
+  id             TEXT PRIMARY KEY,
+  name           TEXT NOT NULL,
+  status         TEXT NOT NULL,
+  spec_json      TEXT NOT NULL,
+  designs_json   TEXT NOT NULL,
+  taskset        TEXT NOT NULL,
+  planned_trials INTEGER NOT NULL,
+  started_at_ms  INTEGER NOT NULL,
+  ended_at_ms    INTEGER NOT NULL DEFAULT -1,
+  note           TEXT NOT NULL DEFAULT '',
+  host           TEXT NOT NULL DEFAULT '',
+  pid            INTEGER NOT NULL DEFAULT 0,
+  pid_start      INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE experiment_runs (
+  run_id        TEXT PRIMARY KEY,
+  experiment_id TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX experiment_runs_by_experiment ON experiment_runs(experiment_id);
+CREATE TABLE trials (
+  experiment_id    TEXT NOT NULL,
+  design           INTEGER NOT NULL,
+  design_name      TEXT NOT NULL,
+  task             TEXT NOT NULL,
+  domain           TEXT NOT NULL,
+  seed             INTEGER NOT NULL,
+  run_id           TEXT NOT NULL,
+  status           TEXT NOT NULL,
+  answer           TEXT NOT NULL,
+  expected         TEXT NOT NULL,
+  correct          INTEGER,
+  score_detail     TEXT NOT NULL,
+  wall_us          INTEGER NOT NULL,
+  critical_path_us INTEGER NOT NULL,
+  cost_usd         REAL NOT NULL,
+  judge_cost_usd   REAL NOT NULL,
+  tokens           INTEGER NOT NULL,
+  calls            INTEGER NOT NULL,
+  agents_json      TEXT NOT NULL,
+  PRIMARY KEY (experiment_id, design, task, seed)
+) WITHOUT ROWID;
 )sql",
 };
 

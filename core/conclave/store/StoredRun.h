@@ -31,6 +31,7 @@ struct RunSummary {
     std::string answer;
     ClockKind clock = ClockKind::Real;
     int64_t cpuUs = 0; // the real CPU time the run's work used
+    std::string experimentId; // set when the run is a trial of an experiment (by load())
 };
 
 // What a node produced, as stored (queuedUs/finishedUs: -1 when unknown).

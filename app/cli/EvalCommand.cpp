@@ -1,0 +1,182 @@
+// `conclave eval`: runs an experiment and prints its summary. The rules are in core/conclave/experiment.
+#include "Commands.h"
+#include "ExperimentOutput.h"
+
+#include "conclave/experiment/ExperimentReport.h"
+#include "conclave/experiment/ExperimentRunner.h"
+#include "conclave/experiment/ExperimentSetup.h"
+#include "conclave/store/RunStore.h"
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+#include <thread>
+#include <unistd.h>
+
+namespace conclave::cli {
+
+namespace {
+
+std::atomic<bool> g_interrupted{false};
+
+void onEvalInterrupt(int)
+{
+    g_interrupted.store(true);
+    std::signal(SIGINT, SIG_DFL); // a second Ctrl+C ends the process at once
+}
+
+std::string money(double usd)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "$%.4f", usd);
+    return text;
+}
+
+std::string progressText(const ExperimentRunner::Progress& p, const std::vector<std::string>& designs)
+{
+    std::string line = std::to_string(p.done) + "/" + std::to_string(p.total) + " trials";
+    for (size_t i = 0; i < designs.size() && i < p.scored.size(); ++i) {
+        char acc[16] = "-";
+        if (p.scored[i] > 0)
+            std::snprintf(acc, sizeof acc, "%.1f%%", 100.0 * double(p.correct[i]) / double(p.scored[i]));
+        line += " | " + designs[i] + " " + acc;
+    }
+    line += " | " + money(p.costUsd);
+    if (p.etaS) {
+        char eta[32];
+        std::snprintf(eta, sizeof eta, " | ETA %.0f s", *p.etaS);
+        line += eta;
+    }
+    return line;
+}
+
+bool confirm(const CliContext& context, const std::string& question)
+{
+    context.err << question << " [y/N] " << std::flush;
+    std::string answer;
+    if (!std::getline(std::cin, answer))
+        return false;
+    return answer == "y" || answer == "Y" || answer == "yes";
+}
+
+} // namespace
+
+int runEval(const CliContext& context, const EvalArgs& args)
+{
+    auto resources = context.engineResources();
+    if (!resources || !context.resources)
+        return kExitBadInput;
+
+    std::optional<Shard> shard;
+    if (!args.shard.empty()) {
+        std::string error;
+        shard = Shard::parse(args.shard, error);
+        if (!shard) {
+            context.err << "eval: --shard: " << error << '\n';
+            return kExitBadInput;
+        }
+    }
+
+    const auto dbPath = RunStore::resolvePath(args.db);
+    auto opened = RunStore::open(dbPath);
+    if (!opened.store) {
+        context.err << "eval: " << opened.error << '\n';
+        return kExitBadInput;
+    }
+    auto& store = *opened.store;
+
+    SetupResult setup;
+    if (!args.resume.empty()) {
+        std::string error;
+        auto reader = store.reader(error);
+        auto record = reader ? reader->experiment(args.resume, error) : std::nullopt;
+        if (!record) {
+            context.err << "eval: --resume: " << error << '\n';
+            return kExitBadInput;
+        }
+        if (record->status == ExperimentStatus::Finished && !shard) {
+            context.err << "eval: experiment " << record->id << " is finished; nothing to resume\n";
+            return kExitBadInput;
+        }
+        setup = ExperimentSetup::resume(*record, *context.resources);
+    } else {
+        setup = ExperimentSetup::build(args.request, *context.resources);
+    }
+    for (const auto& warning : setup.warnings)
+        context.err << warning << '\n';
+    for (const auto& error : setup.errors)
+        context.err << error << '\n';
+    if (!setup.spec)
+        return kExitBadInput;
+    auto& spec = *setup.spec;
+
+    const auto trials = planTrials(spec, shard).size();
+    const auto estimate = ExperimentSetup::estimateCost(spec);
+    if (estimate.paidTrials > 0 || args.dryRun) {
+        context.err << "eval: " << trials << " trials (" << spec.designs.size() << " designs x "
+                    << spec.tasks->tasks().size() << " tasks x " << spec.seeds.size() << " seeds"
+                    << (shard ? ", shard " + shard->text() : "") << "); ";
+        if (estimate.paidTrials == 0)
+            context.err << "every design runs on the local simulator: no cost\n";
+        else
+            context.err << estimate.paidTrials << " call paid endpoints, estimated cost up to "
+                        << money(estimate.usd)
+                        << (estimate.unpricedModels > 0 ? " (some models have no price; they count as free)" : "")
+                        << '\n';
+    }
+    if (args.dryRun)
+        return kExitOk;
+    if (estimate.paidTrials > 0 && !args.yes && ::isatty(STDIN_FILENO) && !confirm(context, "Go on?")) {
+        context.err << "eval: not started\n";
+        return kExitFailed;
+    }
+
+    Engine engine(std::move(*resources));
+    ExperimentRunner::Options options;
+    options.concurrency = args.concurrency;
+    options.maxCostUsd = args.maxCostUsd;
+    options.shard = shard;
+    ExperimentRunner runner(engine, store, spec, options);
+
+    const bool live = ::isatty(STDERR_FILENO) && !args.json;
+    const auto names = spec.designNames();
+    auto lastPrint = std::chrono::steady_clock::now();
+    runner.setProgressHandler([&](const ExperimentRunner::Progress& p) {
+        const auto now = std::chrono::steady_clock::now();
+        if (!live || (now - lastPrint < std::chrono::milliseconds(100) && p.done < p.total))
+            return;
+        lastPrint = now;
+        std::fprintf(stderr, "\r\033[K%s", progressText(p, names).c_str());
+        std::fflush(stderr);
+    });
+
+    g_interrupted.store(false);
+    std::signal(SIGINT, onEvalInterrupt);
+    std::atomic<bool> done{false};
+    std::thread watcher([&] {
+        while (!done.load()) {
+            if (g_interrupted.exchange(false))
+                runner.stop("stopped by Ctrl+C: the trials in flight were cancelled");
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+    });
+    const auto outcome = runner.run();
+    done.store(true);
+    watcher.join();
+    std::signal(SIGINT, SIG_DFL);
+    if (live)
+        std::fprintf(stderr, "\r\033[K");
+    if (!outcome.error.empty()) {
+        context.err << "eval: " << outcome.error << '\n';
+        return kExitBadInput;
+    }
+    if (!outcome.note.empty())
+        context.err << "eval: " << outcome.note << '\n';
+    store.flush();
+    return printExperiment(context, store, runner.id(), args.json, args.output, args.gates,
+                           outcome.status == ExperimentStatus::Finished);
+}
+
+} // namespace conclave::cli

@@ -1,0 +1,31 @@
+#pragma once
+
+#include "CliContext.h"
+
+#include <optional>
+#include <string>
+
+namespace conclave {
+class RunStore;
+struct ExperimentReport;
+}
+
+namespace conclave::cli {
+
+// CI gates on an experiment: exit 1 when one is not met.
+struct EvalGates {
+    std::optional<double> minAccuracy; // every design but the baseline
+    std::optional<int> maxRegressions; // tasks below the baseline, per design
+};
+
+// Prints a stored experiment as `eval` does (the summary table, or JSON with
+// `json`), writes it to `output` when given (.md, .json or .csv by its
+// extension) and checks the gates. 0 when finished and every gate is met;
+// 1 when a gate is not met or the experiment did not finish; 2 on bad input.
+int printExperiment(const CliContext& context, RunStore& store, const std::string& id, bool json,
+                    const std::string& output, const EvalGates& gates, bool finished);
+
+// The report in a format: "json", "csv" or "md".
+std::optional<std::string> experimentText(const ExperimentReport& report, const std::string& format);
+
+} // namespace conclave::cli

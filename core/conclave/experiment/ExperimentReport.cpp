@@ -1,0 +1,349 @@
+#include "conclave/experiment/ExperimentReport.h"
+
+#include "conclave/engine/RunPlan.h"
+#include "conclave/io/CsvField.h"
+#include "conclave/session/ClockChoice.h"
+#include "conclave/store/RunQueries.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+namespace conclave {
+
+namespace {
+
+bool onlyLocal(const Team& team)
+{
+    return std::all_of(team.backends.begin(), team.backends.end(),
+                       [](const auto& b) { return b.second.kind == BackendKind::LocalMoe; });
+}
+
+nlohmann::ordered_json number(double value)
+{
+    return std::isfinite(value) ? nlohmann::ordered_json(value) : nlohmann::ordered_json();
+}
+
+nlohmann::ordered_json interval(const Interval& ci)
+{
+    return nlohmann::ordered_json::array({number(ci.lo), number(ci.hi)});
+}
+
+nlohmann::ordered_json percentiles(const Percentiles& p)
+{
+    return {{"p50", p.p50}, {"p95", p.p95}};
+}
+
+nlohmann::ordered_json optionalNumber(const std::optional<double>& value)
+{
+    return value ? number(*value) : nlohmann::ordered_json();
+}
+
+std::string format(const char* pattern, double value)
+{
+    char text[64];
+    std::snprintf(text, sizeof text, pattern, value);
+    return text;
+}
+
+std::string percent(double fraction)
+{
+    return std::isfinite(fraction) ? format("%.1f%%", fraction * 100) : "n/a";
+}
+
+std::string ciText(const Interval& ci)
+{
+    if (!std::isfinite(ci.lo) || !std::isfinite(ci.hi))
+        return "n/a";
+    return "[" + format("%.1f", ci.lo * 100) + ", " + format("%.1f", ci.hi * 100) + "]";
+}
+
+std::string signedPoints(double delta)
+{
+    return format("%+.1f", delta * 100) + " pt";
+}
+
+std::string duration(double ms)
+{
+    if (ms >= 10000)
+        return format("%.1f s", ms / 1000);
+    if (ms >= 1000)
+        return format("%.2f s", ms / 1000);
+    return format("%.0f ms", ms);
+}
+
+std::string money(double usd)
+{
+    return usd == 0 ? "$0" : usd < 0.01 ? format("$%.5f", usd) : format("$%.4f", usd);
+}
+
+std::string ratio(const std::optional<double>& value)
+{
+    return value ? format("%.2fx", *value) : "n/a";
+}
+
+// Columns padded to their widest cell; the first left-aligned, the rest right.
+std::string aligned(const std::vector<std::vector<std::string>>& rows)
+{
+    std::vector<size_t> widths;
+    for (const auto& row : rows) {
+        widths.resize(std::max(widths.size(), row.size()));
+        for (size_t c = 0; c < row.size(); ++c)
+            widths[c] = std::max(widths[c], row[c].size());
+    }
+    std::string out;
+    for (const auto& row : rows) {
+        std::string line;
+        for (size_t c = 0; c < row.size(); ++c) {
+            const std::string pad(widths[c] - row[c].size(), ' ');
+            line += c == 0 ? row[c] + pad : "  " + pad + row[c];
+        }
+        while (!line.empty() && line.back() == ' ')
+            line.pop_back();
+        out += line + "\n";
+    }
+    return out;
+}
+
+std::string deltaCell(const DesignSummary& d)
+{
+    if (!d.vsBaseline)
+        return "baseline";
+    const auto& v = *d.vsBaseline;
+    return signedPoints(v.accuracyDelta) + " " + ciText(v.accuracyDeltaCi);
+}
+
+std::string winsCell(const DesignSummary& d)
+{
+    if (!d.vsBaseline)
+        return "-";
+    return std::to_string(d.vsBaseline->wins) + "/" + std::to_string(d.vsBaseline->losses) + "/" +
+           std::to_string(d.vsBaseline->ties);
+}
+
+} // namespace
+
+std::optional<ExperimentReport> ExperimentReport::load(RunQueries& reader, const std::string& idOrPrefix,
+                                                       std::string& error)
+{
+    auto record = reader.experiment(idOrPrefix, error);
+    if (!record)
+        return std::nullopt;
+    auto trials = reader.trials(record->id, error);
+    if (!trials)
+        return std::nullopt;
+    return make(std::move(*record), std::move(*trials), error);
+}
+
+std::optional<ExperimentReport> ExperimentReport::make(ExperimentRecord record, std::vector<TrialRecord> trials,
+                                                       std::string& error)
+{
+    auto spec = StoredSpec::fromJson(record.specJson, error);
+    if (!spec) {
+        error = "experiment " + record.id + ": " + error;
+        return std::nullopt;
+    }
+    ExperimentReport report;
+    report.record = std::move(record);
+    report.spec = std::move(*spec);
+    report.trials = std::move(trials);
+    std::vector<std::string> names;
+    for (const auto& design : report.spec.designs) {
+        names.push_back(design.name);
+        report.simulated.push_back(onlyLocal(design.team));
+        std::string planError;
+        const auto plan = RunPlan::make(design.team, planError);
+        const auto choice = plan ? chooseClock(*plan, report.spec.clock) : ClockChoice{};
+        report.clocks.push_back(choice.error.empty() ? choice.kind : ClockKind::Real);
+    }
+    report.judgeSimulated = report.spec.judge && onlyLocal(report.spec.judge->team);
+    report.summary = ExperimentStats::summarize(names, report.spec.baseline, report.trials);
+    return report;
+}
+
+bool ExperimentReport::anySimulated() const
+{
+    return judgeSimulated || std::find(simulated.begin(), simulated.end(), true) != simulated.end();
+}
+
+nlohmann::ordered_json ExperimentReport::json() const
+{
+    nlohmann::ordered_json j;
+    j["experiment_id"] = record.id;
+    j["name"] = record.name;
+    j["status"] = std::string(toString(record.status));
+    j["simulated"] = anySimulated();
+    j["taskset"] = {{"name", spec.tasksetName}, {"tasks", spec.taskIds.size()}, {"hash", spec.tasksHash}};
+    j["seeds"] = spec.seeds;
+    j["baseline"] = spec.designs.empty() ? "" : spec.designs[size_t(summary.baseline)].name;
+    j["scorer"] = spec.judge ? "judge" : "reference";
+    j["trials"] = {{"planned", record.plannedTrials}, {"stored", trials.size()}};
+    if (!record.note.empty())
+        j["note"] = record.note;
+    j["designs"] = nlohmann::ordered_json::array();
+    for (size_t i = 0; i < summary.designs.size(); ++i) {
+        const auto& d = summary.designs[i];
+        nlohmann::ordered_json o;
+        o["name"] = d.name;
+        o["file"] = spec.designs[i].file;
+        o["clock"] = std::string(toString(clocks[i]));
+        o["simulated"] = bool(simulated[i]);
+        o["trials"] = d.overall.trials;
+        o["correct"] = d.overall.correct;
+        o["accuracy"] = number(d.overall.accuracy);
+        o["accuracy_ci"] = interval(d.overall.ci);
+        o["failed"] = d.failed;
+        o["partial"] = d.partial;
+        o["by_domain"] = nlohmann::ordered_json::object();
+        for (const auto& [domain, a] : d.byDomain)
+            o["by_domain"][domain] = {{"trials", a.trials}, {"accuracy", number(a.accuracy)},
+                                      {"accuracy_ci", interval(a.ci)}};
+        o["wall_ms"] = percentiles(d.wallMs);
+        o["critical_path_ms"] = percentiles(d.criticalPathMs);
+        o["cost_usd"] = {{"mean", d.meanCostUsd}, {"total", d.totalCostUsd}};
+        o["judge_cost_usd"] = d.judgeCostUsd;
+        o["tokens"] = {{"mean", d.meanTokens}};
+        o["calls"] = {{"mean", d.meanCalls}};
+        o["pareto"] = {{"cost", d.paretoCost}, {"latency", d.paretoLatency}};
+        if (d.vsBaseline) {
+            const auto& v = *d.vsBaseline;
+            o["vs_baseline"] = {{"accuracy_delta", number(v.accuracyDelta)},
+                                {"accuracy_delta_ci", interval(v.accuracyDeltaCi)},
+                                {"wins", v.wins},
+                                {"losses", v.losses},
+                                {"ties", v.ties},
+                                {"regressions", v.regressions},
+                                {"regressed_tasks", v.regressedTasks},
+                                {"cost_ratio", optionalNumber(v.costRatio)},
+                                {"wall_p50_ratio", optionalNumber(v.wallP50Ratio)}};
+        } else {
+            o["vs_baseline"] = nullptr;
+        }
+        o["agents"] = nlohmann::ordered_json::array();
+        for (const auto& a : d.agents)
+            o["agents"].push_back({{"node", a.node},
+                                   {"critical_path_share", a.criticalPathShare},
+                                   {"cost_share", a.costShare},
+                                   {"wall_ms", percentiles(a.wallMs)}});
+        j["designs"].push_back(std::move(o));
+    }
+    return j;
+}
+
+std::string ExperimentReport::csv() const
+{
+    std::ostringstream out;
+    out.precision(10);
+    out << "design,task,domain,seed,run_id,status,answer,expected,correct,wall_ms,critical_path_ms,cost_usd,tokens,"
+           "calls\r\n";
+    for (const auto& t : trials) {
+        out << csvField(t.designName) << ',' << csvField(t.task) << ',' << csvField(t.domain) << ',' << t.seed << ','
+            << t.runId.str() << ',' << toString(t.status) << ',' << csvField(t.answer) << ',' << csvField(t.expected)
+            << ',' << (t.correct ? (*t.correct ? "1" : "0") : "") << ',' << double(t.wallUs) / 1000.0 << ','
+            << double(t.criticalPathUs) / 1000.0 << ',' << t.costUsd << ',' << t.tokens << ',' << t.calls << "\r\n";
+    }
+    return out.str();
+}
+
+std::string ExperimentReport::markdown() const
+{
+    std::ostringstream out;
+    out << "## Experiment: " << (record.name.empty() ? record.id : record.name) << "\n\n";
+    if (anySimulated())
+        out << "> **Simulated.** Results come from Conclave's local-moe simulator, not from real models.\n\n";
+    out << "`" << record.id << "` · task set `" << spec.tasksetName << "` (" << spec.taskIds.size() << " tasks) · "
+        << spec.seeds.size() << (spec.seeds.size() == 1 ? " seed" : " seeds") << " · " << trials.size() << " of "
+        << record.plannedTrials << " trials · " << toString(record.status) << "\n\n";
+    if (!record.note.empty())
+        out << "_" << record.note << "_\n\n";
+    out << "| design | accuracy (95% CI) | Δ vs baseline (95% CI) | W/L/T | regressions | p50 / p95 wall | cost / trial "
+           "| calls / trial | failed | frontier |\n";
+    out << "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n";
+    for (size_t i = 0; i < summary.designs.size(); ++i) {
+        const auto& d = summary.designs[i];
+        std::string frontier = d.paretoCost && d.paretoLatency ? "cost, latency"
+                               : d.paretoCost                  ? "cost"
+                               : d.paretoLatency               ? "latency"
+                                                               : "";
+        out << "| " << d.name << (simulated[i] ? " (sim)" : "") << " | " << percent(d.overall.accuracy) << " "
+            << ciText(d.overall.ci) << " | " << deltaCell(d) << " | " << winsCell(d) << " | "
+            << (d.vsBaseline ? std::to_string(d.vsBaseline->regressions) : "-") << " | " << duration(d.wallMs.p50)
+            << " / " << duration(d.wallMs.p95) << " | " << money(d.meanCostUsd) << " | "
+            << format("%.1f", d.meanCalls) << " | " << d.failed << " | " << frontier << " |\n";
+    }
+    std::vector<std::string> domains;
+    for (const auto& d : summary.designs)
+        for (const auto& [domain, a] : d.byDomain)
+            if (std::find(domains.begin(), domains.end(), domain) == domains.end())
+                domains.push_back(domain);
+    std::sort(domains.begin(), domains.end());
+    if (domains.size() > 1) {
+        out << "\n| design |";
+        for (const auto& domain : domains)
+            out << " " << domain << " |";
+        out << "\n| --- |";
+        for (size_t i = 0; i < domains.size(); ++i)
+            out << " ---: |";
+        out << "\n";
+        for (const auto& d : summary.designs) {
+            out << "| " << d.name << " |";
+            for (const auto& domain : domains) {
+                const auto it = d.byDomain.find(domain);
+                out << " " << (it == d.byDomain.end() ? "-" : percent(it->second.accuracy)) << " |";
+            }
+            out << "\n";
+        }
+    }
+    for (const auto& d : summary.designs) {
+        if (d.vsBaseline && !d.vsBaseline->regressedTasks.empty()) {
+            out << "\n<details><summary>" << d.name << ": " << d.vsBaseline->regressions
+                << " tasks below the baseline</summary>\n\n";
+            for (const auto& task : d.vsBaseline->regressedTasks)
+                out << "- `" << task << "`\n";
+            out << "\n</details>\n";
+        }
+    }
+    out << "\nAccuracy CIs: " << (summary.seeds > 1 ? "mean of per-task accuracies, task-clustered standard error, t "
+                                                      "quantile"
+                                                    : "Wilson score interval")
+        << "; Δ: paired over tasks. Baseline: " << summary.designs[size_t(summary.baseline)].name << ".\n";
+    return out.str();
+}
+
+std::string ExperimentReport::table() const
+{
+    std::vector<std::vector<std::string>> rows{
+        {"design", "accuracy", "95% CI", "vs baseline", "W/L/T", "p50 wall", "p95 wall", "cost/trial", "calls",
+         "failed", "clock"}};
+    for (size_t i = 0; i < summary.designs.size(); ++i) {
+        const auto& d = summary.designs[i];
+        rows.push_back({d.name, percent(d.overall.accuracy), ciText(d.overall.ci), deltaCell(d), winsCell(d),
+                        duration(d.wallMs.p50), duration(d.wallMs.p95), money(d.meanCostUsd),
+                        format("%.1f", d.meanCalls), std::to_string(d.failed), std::string(toString(clocks[i]))});
+    }
+    std::string out = aligned(rows);
+    for (const auto& d : summary.designs) {
+        if (!d.vsBaseline)
+            continue;
+        const auto& v = *d.vsBaseline;
+        out += d.name + ": " + std::to_string(v.regressions) + (v.regressions == 1 ? " task" : " tasks") +
+               " below the baseline, cost " + ratio(v.costRatio) + ", p50 wall " + ratio(v.wallP50Ratio) +
+               " the baseline's\n";
+    }
+    std::vector<std::string> frontier;
+    for (const auto& d : summary.designs)
+        if (d.paretoCost)
+            frontier.push_back(d.name);
+    if (!frontier.empty()) {
+        out += "accuracy-cost frontier:";
+        for (const auto& name : frontier)
+            out += " " + name;
+        out += "\n";
+    }
+    if (anySimulated())
+        out += "simulated: these results come from the local-moe simulator, not from real models\n";
+    return out;
+}
+
+} // namespace conclave

@@ -1,0 +1,50 @@
+#pragma once
+
+#include "conclave/analysis/ExperimentStats.h"
+#include "conclave/engine/RunClock.h"
+#include "conclave/experiment/ExperimentSpec.h"
+#include "conclave/store/ExperimentRecords.h"
+
+#include <nlohmann/json.hpp>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace conclave {
+
+class RunQueries;
+
+// A stored experiment with everything computed from it: what the CLI
+// prints and exports, and what the studio will draw.
+struct ExperimentReport {
+    ExperimentRecord record;
+    StoredSpec spec;
+    std::vector<TrialRecord> trials;
+    ExperimentSummary summary;
+    std::vector<ClockKind> clocks; // per design: the clock its trials run on
+    std::vector<bool> simulated;   // per design: it calls only the local-moe simulator
+    bool judgeSimulated = false;
+
+    // The experiment an id (or a unique prefix of one) names, read in one go.
+    static std::optional<ExperimentReport> load(RunQueries& reader, const std::string& idOrPrefix,
+                                                std::string& error);
+    // From parts already at hand (a run just finished).
+    static std::optional<ExperimentReport> make(ExperimentRecord record, std::vector<TrialRecord> trials,
+                                                std::string& error);
+
+    bool anySimulated() const;
+
+    // The `eval --json` / `experiments export --format json` object.
+    nlohmann::ordered_json json() const;
+    // One row per trial: design, task, domain, seed, run_id, status, answer,
+    // expected, correct, wall_ms, critical_path_ms, cost_usd, tokens, calls.
+    std::string csv() const;
+    // GitHub-flavoured Markdown, for a pull request comment.
+    std::string markdown() const;
+    // The terminal summary: one aligned row per design, then what it means.
+    std::string table() const;
+};
+
+} // namespace conclave

@@ -1,0 +1,299 @@
+#include "conclave/experiment/ExperimentSetup.h"
+
+#include "conclave/diagnostics/Problem.h"
+#include "conclave/engine/DeterministicRandom.h"
+#include "conclave/engine/RunPlan.h"
+#include "conclave/io/TeamFile.h"
+#include "conclave/model/DefaultValues.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+
+namespace conclave {
+
+namespace {
+
+std::optional<Team> loadTeam(const std::string& file, std::vector<std::string>& errors)
+{
+    auto loaded = loadTeamFile(file);
+    for (const auto& p : loaded.problems) {
+        if (p.isError())
+            errors.push_back(formatProblem(p, file));
+    }
+    if (!loaded.team || hasErrors(loaded.problems))
+        return std::nullopt;
+    return std::move(*loaded.team);
+}
+
+struct LoadedTasks {
+    std::optional<TaskSet> tasks;
+    std::string name;
+};
+
+LoadedTasks loadTasks(const std::string& nameOrFile, const std::filesystem::path& resourcesDir,
+                      std::vector<std::string>& errors, std::vector<std::string>& warnings)
+{
+    LoadedTasks out;
+    out.name = nameOrFile;
+    std::filesystem::path path = nameOrFile;
+    if (const auto bundled = TaskSet::bundled(resourcesDir, nameOrFile))
+        path = *bundled;
+    else if (!std::filesystem::exists(path)) {
+        std::string names;
+        for (const auto& name : TaskSet::bundledNames(resourcesDir))
+            names += (names.empty() ? "" : ", ") + name;
+        errors.push_back("--taskset: \"" + nameOrFile + "\" is neither a bundled task set (" + names +
+                         ") nor a file");
+        return out;
+    }
+    auto loaded = TaskSet::load(path);
+    for (const auto& p : loaded.problems)
+        (p.isError() ? errors : warnings).push_back(formatProblem(p, path.string()));
+    if (loaded.tasks && !hasErrors(loaded.problems))
+        out.tasks = std::move(*loaded.tasks);
+    return out;
+}
+
+// The tasks named, in the set's order; an unknown id is an error.
+std::optional<TaskSet> selectTasks(const TaskSet& all, const EvalRequest& request, std::vector<std::string>& errors)
+{
+    std::set<std::string, std::less<>> wanted(request.taskIds.begin(), request.taskIds.end());
+    for (const auto& id : request.taskIds) {
+        if (!all.byId(id))
+            errors.push_back("--tasks: no task with id \"" + id + "\" in " + request.taskset);
+    }
+    if (!errors.empty())
+        return std::nullopt;
+    std::vector<const Task*> chosen;
+    for (const auto& task : all.tasks()) {
+        if (!wanted.empty() && !wanted.count(task.id))
+            continue;
+        if (!request.domain.empty() && task.domain != request.domain)
+            continue;
+        chosen.push_back(&task);
+    }
+    if (!request.domain.empty() && chosen.empty()) {
+        errors.push_back("--domain: no task of domain \"" + request.domain + "\" in " + request.taskset);
+        return std::nullopt;
+    }
+    if (request.sample && *request.sample < chosen.size()) {
+        // A deterministic sample: the N tasks whose ids hash lowest under the sample seed, in set order.
+        std::vector<std::pair<uint64_t, size_t>> keyed;
+        for (size_t i = 0; i < chosen.size(); ++i)
+            keyed.emplace_back(DeterministicRandom::key({"sample", chosen[i]->id}, request.sampleSeed), i);
+        std::sort(keyed.begin(), keyed.end());
+        std::vector<size_t> keep;
+        for (size_t i = 0; i < *request.sample; ++i)
+            keep.push_back(keyed[i].second);
+        std::sort(keep.begin(), keep.end());
+        std::vector<const Task*> sampled;
+        for (const size_t i : keep)
+            sampled.push_back(chosen[i]);
+        chosen = std::move(sampled);
+    }
+    if (chosen.empty()) {
+        errors.push_back("the task set " + request.taskset + " has no tasks to run");
+        return std::nullopt;
+    }
+    return all.subset(chosen);
+}
+
+void checkScorable(const TaskSet& tasks, bool judged, std::vector<std::string>& errors)
+{
+    if (judged)
+        return;
+    for (const auto& task : tasks.tasks()) {
+        if (task.answer.empty()) {
+            errors.push_back("task \"" + task.id + "\" has no answer; give one, or score with --judge JUDGE.team.json");
+            if (errors.size() >= 5)
+                return;
+        }
+    }
+}
+
+} // namespace
+
+SetupResult ExperimentSetup::build(const EvalRequest& request, const std::filesystem::path& resourcesDir)
+{
+    SetupResult result;
+    auto& errors = result.errors;
+    if (request.designFiles.empty())
+        errors.push_back("eval: give at least one design (a team file)");
+    if (request.seeds.empty())
+        errors.push_back("eval: give at least one seed");
+
+    std::vector<std::string> files = request.designFiles;
+    int baseline = 0;
+    if (request.baselineFile) {
+        const auto canonical = [](const std::string& f) {
+            std::error_code ec;
+            const auto c = std::filesystem::weakly_canonical(f, ec);
+            return ec ? std::filesystem::path(f) : c;
+        };
+        const auto it = std::find_if(files.begin(), files.end(),
+                                     [&](const std::string& f) { return canonical(f) == canonical(*request.baselineFile); });
+        if (it == files.end())
+            files.insert(files.begin(), *request.baselineFile); // the baseline is a design too
+        else
+            baseline = int(it - files.begin());
+    }
+
+    std::vector<Team> teams;
+    std::vector<std::pair<std::string, std::string>> teamAndFile;
+    for (const auto& file : files) {
+        auto team = loadTeam(file, errors);
+        if (!team)
+            continue;
+        teamAndFile.emplace_back(team->name, file);
+        teams.push_back(std::move(*team));
+    }
+    std::optional<Team> judge;
+    if (request.judgeFile)
+        judge = loadTeam(*request.judgeFile, errors);
+
+    auto loaded = loadTasks(request.taskset, resourcesDir, errors, result.warnings);
+    std::optional<TaskSet> selected;
+    if (loaded.tasks)
+        selected = selectTasks(*loaded.tasks, request, errors);
+    if (selected)
+        checkScorable(*selected, bool(request.judgeFile), errors);
+    if (!errors.empty())
+        return result;
+
+    ExperimentSpec spec;
+    spec.name = request.name;
+    const auto names = nameDesigns(teamAndFile);
+    for (size_t i = 0; i < teams.size(); ++i)
+        spec.designs.push_back(makeDesign(names[i], files[i], std::move(teams[i])));
+    spec.baseline = baseline;
+    spec.tasksetName = loaded.name;
+    spec.tasks = std::make_shared<const TaskSet>(std::move(*selected));
+    spec.seeds = request.seeds;
+    if (judge)
+        spec.judge = makeDesign(judge->name, *request.judgeFile, std::move(*judge));
+    spec.clock = request.clock;
+    if (spec.name.empty()) {
+        spec.name = spec.designs[size_t(baseline)].name;
+        for (size_t i = 0; i < spec.designs.size(); ++i)
+            if (int(i) != baseline)
+                spec.name += " vs " + spec.designs[i].name;
+        spec.name += " on " + spec.tasksetName;
+    }
+    result.spec = std::move(spec);
+    return result;
+}
+
+SetupResult ExperimentSetup::resume(const ExperimentRecord& record, const std::filesystem::path& resourcesDir)
+{
+    SetupResult result;
+    auto& errors = result.errors;
+    std::string error;
+    auto stored = StoredSpec::fromJson(record.specJson, error);
+    if (!stored) {
+        errors.push_back("experiment " + record.id + ": " + error);
+        return result;
+    }
+    const auto reload = [&](const ExperimentDesign& design, const std::string& what) -> std::optional<ExperimentDesign> {
+        if (design.file.empty())
+            return design;
+        auto team = loadTeam(design.file, errors);
+        if (!team)
+            return std::nullopt;
+        auto now = makeDesign(design.name, design.file, std::move(*team));
+        if (now.hash != design.hash) {
+            errors.push_back(what + ": " + design.file + " changed since the experiment started (content hash " +
+                             design.hash + ", now " + now.hash + "); start a new experiment, or restore the file");
+            return std::nullopt;
+        }
+        return now;
+    };
+    ExperimentSpec spec;
+    spec.name = record.name;
+    for (const auto& design : stored->designs) {
+        if (auto now = reload(design, "design \"" + design.name + "\""))
+            spec.designs.push_back(std::move(*now));
+    }
+    if (stored->judge) {
+        if (auto now = reload(*stored->judge, "the judge"))
+            spec.judge = std::move(*now);
+    }
+    auto loaded = loadTasks(stored->tasksetName, resourcesDir, errors, result.warnings);
+    if (loaded.tasks) {
+        std::vector<const Task*> chosen;
+        for (const auto& id : stored->taskIds) {
+            if (const Task* task = loaded.tasks->byId(id))
+                chosen.push_back(task);
+        }
+        auto subset = loaded.tasks->subset(chosen);
+        if (chosen.size() != stored->taskIds.size() || subset.contentHash() != stored->tasksHash) {
+            errors.push_back("the task set " + stored->tasksetName +
+                             " changed since the experiment started (content hash of its tasks " +
+                             stored->tasksHash + ", now " + subset.contentHash() +
+                             "); start a new experiment, or restore the file");
+        } else {
+            spec.tasks = std::make_shared<const TaskSet>(std::move(subset));
+        }
+    }
+    if (!errors.empty())
+        return result;
+    spec.baseline = stored->baseline;
+    spec.tasksetName = stored->tasksetName;
+    spec.seeds = stored->seeds;
+    spec.clock = stored->clock;
+    if (spec.id() != record.id) {
+        errors.push_back("experiment " + record.id + ": its spec reloads as " + spec.id() +
+                         "; the stored experiment cannot be resumed by this version");
+        return result;
+    }
+    result.spec = std::move(spec);
+    return result;
+}
+
+ExperimentSetup::CostEstimate ExperimentSetup::estimateCost(const ExperimentSpec& spec)
+{
+    CostEstimate estimate;
+    const size_t tasks = spec.tasks ? spec.tasks->tasks().size() : 0;
+    std::vector<const ExperimentDesign*> teams;
+    for (const auto& design : spec.designs)
+        teams.push_back(&design);
+    if (spec.judge)
+        teams.push_back(&*spec.judge);
+    for (const auto* design : teams) {
+        std::string error;
+        const auto plan = RunPlan::make(design->team, error);
+        if (!plan)
+            continue;
+        bool paid = false;
+        double perTask = 0;
+        for (const auto& pn : plan->nodes()) {
+            if (!pn.call)
+                continue;
+            const auto backend = plan->team().backends.find(pn.call->backend);
+            if (backend == plan->team().backends.end() || backend->second.kind != BackendKind::OpenAi)
+                continue;
+            paid = true;
+            int64_t calls = 1;
+            if (pn.coordinator)
+                calls = plan->at(*pn.coordinator).node->config.maxRounds.value_or(defaults::kMaxRounds);
+            const auto prices = backend->second.prices.value_or(std::map<std::string, Price>{});
+            const auto price = prices.find(pn.call->model);
+            if (price == prices.end()) {
+                ++estimate.unpricedModels;
+                continue;
+            }
+            const double out = double(pn.call->params.maxTokens.value_or(512));
+            double promptChars = double(pn.call->system.size() + pn.call->prompt.value_or("").size()) + 400;
+            for (const auto& task : spec.tasks->tasks())
+                promptChars += double(task.prompt.size()) / double(std::max<size_t>(1, tasks));
+            perTask += double(calls) * (promptChars / 4 * price->second.input + out * price->second.output) / 1e6;
+        }
+        if (paid) {
+            estimate.paidTrials += int64_t(tasks * spec.seeds.size());
+            estimate.usd += perTask * double(tasks * spec.seeds.size());
+        }
+    }
+    return estimate;
+}
+
+} // namespace conclave

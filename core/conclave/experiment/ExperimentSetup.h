@@ -1,0 +1,58 @@
+#pragma once
+
+#include "conclave/experiment/ExperimentSpec.h"
+#include "conclave/store/ExperimentRecords.h"
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace conclave {
+
+// What a user asks an evaluation for, before anything is loaded.
+struct EvalRequest {
+    std::vector<std::string> designFiles;
+    std::string taskset;              // a bundled set's name or a file (JSONL or CSV)
+    std::vector<std::string> taskIds; // --tasks; empty: all
+    std::string domain;               // --domain; empty: all
+    std::optional<size_t> sample;     // --sample N
+    uint64_t sampleSeed = 0;
+    std::vector<uint64_t> seeds{1};
+    std::optional<std::string> baselineFile; // the first design when unset
+    std::optional<std::string> judgeFile;
+    ClockRequest clock = ClockRequest::Auto;
+    std::string name;
+};
+
+struct SetupResult {
+    std::optional<ExperimentSpec> spec;
+    std::vector<std::string> errors;   // "FILE:LINE: message" and the like; spec unset when any
+    std::vector<std::string> warnings;
+};
+
+// Turns a request into a spec: loads the designs and the judge, the task set
+// (bundled by name, else a file), selects and samples tasks, checks that
+// every task can be scored. Never half a spec: any error leaves it unset.
+class ExperimentSetup {
+public:
+    static SetupResult build(const EvalRequest& request, const std::filesystem::path& resourcesDir);
+
+    // The spec of a stored experiment, to resume it: its designs and judge
+    // reloaded from their files and its tasks from its task set, refusing when
+    // any of them changed since (by content hash).
+    static SetupResult resume(const ExperimentRecord& record, const std::filesystem::path& resourcesDir);
+
+    // An upper estimate of what an experiment's openai calls cost: per trial,
+    // every node that calls a model, once per round, its prompt's tokens in
+    // and its max_tokens (else 512) out, at the backend's prices; local calls
+    // count as free. For the confirmation before a paid run.
+    struct CostEstimate {
+        double usd = 0;
+        int64_t paidTrials = 0; // trials of designs that call an openai backend
+        int64_t unpricedModels = 0;
+    };
+    static CostEstimate estimateCost(const ExperimentSpec& spec);
+};
+
+} // namespace conclave

@@ -1,0 +1,155 @@
+#include "conclave/experiment/ExperimentSpec.h"
+
+#include "conclave/io/ContentHash.h"
+#include "conclave/io/JsonText.h"
+#include "conclave/io/TeamJson.h"
+
+#include <filesystem>
+#include <map>
+
+namespace conclave {
+
+namespace {
+
+nlohmann::ordered_json designJson(const ExperimentDesign& design)
+{
+    nlohmann::ordered_json j;
+    j["name"] = design.name;
+    j["file"] = design.file;
+    j["hash"] = design.hash;
+    j["team"] = nlohmann::ordered_json::parse(design.teamJson);
+    return j;
+}
+
+std::optional<ExperimentDesign> designFromJson(const nlohmann::json& j, const std::string& where, std::string& error)
+{
+    if (!j.is_object() || !j.contains("team") || !j.value("name", nlohmann::json()).is_string()) {
+        error = where + ": expected a design with a name and a team";
+        return std::nullopt;
+    }
+    auto loaded = teamFromJson(j["team"]);
+    if (!loaded.team) {
+        error = where + ": the team does not load: " +
+                (loaded.problems.empty() ? std::string("unknown error") : loaded.problems.front().message);
+        return std::nullopt;
+    }
+    auto design = makeDesign(j["name"].get<std::string>(), j.value("file", std::string()), std::move(*loaded.team));
+    return design;
+}
+
+} // namespace
+
+ExperimentDesign makeDesign(std::string name, std::string file, Team team)
+{
+    ExperimentDesign design;
+    design.name = std::move(name);
+    design.file = std::move(file);
+    design.teamJson = teamToJsonText(team);
+    design.hash = contentHash(design.teamJson);
+    design.team = std::move(team);
+    return design;
+}
+
+std::vector<std::string> nameDesigns(const std::vector<std::pair<std::string, std::string>>& teamAndFile)
+{
+    std::map<std::string, int> byName;
+    for (const auto& [team, file] : teamAndFile)
+        ++byName[team];
+    std::vector<std::string> names;
+    std::map<std::string, int> seen;
+    for (const auto& [team, file] : teamAndFile) {
+        std::string name = team;
+        if (byName[team] > 1) {
+            // Told apart by their files; the same file listed twice by a count.
+            const std::string base = std::filesystem::path(file).filename().string();
+            if (!base.empty())
+                name += " (" + base + ")";
+        }
+        const int count = ++seen[name];
+        if (count > 1)
+            name += " #" + std::to_string(count);
+        names.push_back(std::move(name));
+    }
+    return names;
+}
+
+std::string ExperimentSpec::tasksHash() const
+{
+    return tasks ? tasks->contentHash() : contentHash("");
+}
+
+nlohmann::ordered_json ExperimentSpec::toJson() const
+{
+    nlohmann::ordered_json j;
+    j["format"] = 1;
+    j["designs"] = nlohmann::ordered_json::array();
+    for (const auto& design : designs)
+        j["designs"].push_back(designJson(design));
+    j["baseline"] = baseline;
+    j["taskset"] = {{"name", tasksetName}, {"hash", tasksHash()}, {"tasks", nlohmann::ordered_json::array()}};
+    if (tasks) {
+        for (const auto& task : tasks->tasks())
+            j["taskset"]["tasks"].push_back(task.id);
+    }
+    j["seeds"] = seeds;
+    j["scorer"] = judge ? nlohmann::ordered_json{{"kind", "judge"}, {"judge", designJson(*judge)}}
+                        : nlohmann::ordered_json{{"kind", "reference"}};
+    j["clock"] = std::string(toString(clock));
+    return j;
+}
+
+std::string ExperimentSpec::id() const
+{
+    return "e-" + contentHash(toJson().dump()).substr(0, 12);
+}
+
+std::vector<std::string> ExperimentSpec::designNames() const
+{
+    std::vector<std::string> names;
+    for (const auto& design : designs)
+        names.push_back(design.name);
+    return names;
+}
+
+std::optional<StoredSpec> StoredSpec::fromJson(const std::string& specJson, std::string& error)
+{
+    auto parsed = parseJsonText(specJson);
+    if (!parsed.value || !parsed.value->is_object()) {
+        error = "the stored spec is not a JSON object";
+        return std::nullopt;
+    }
+    const auto& j = *parsed.value;
+    StoredSpec spec;
+    try {
+        if (j.value("format", 0) != 1) {
+            error = "the stored spec has an unknown format";
+            return std::nullopt;
+        }
+        const auto& designs = j.at("designs");
+        for (size_t i = 0; i < designs.size(); ++i) {
+            auto design = designFromJson(designs[i], "design " + std::to_string(i + 1), error);
+            if (!design)
+                return std::nullopt;
+            spec.designs.push_back(std::move(*design));
+        }
+        spec.baseline = j.at("baseline").get<int>();
+        spec.tasksetName = j.at("taskset").at("name").get<std::string>();
+        spec.tasksHash = j.at("taskset").at("hash").get<std::string>();
+        spec.taskIds = j.at("taskset").at("tasks").get<std::vector<std::string>>();
+        spec.seeds = j.at("seeds").get<std::vector<uint64_t>>();
+        const auto& scorer = j.at("scorer");
+        if (scorer.at("kind") == "judge") {
+            auto judge = designFromJson(scorer.at("judge"), "the judge", error);
+            if (!judge)
+                return std::nullopt;
+            spec.judge = std::move(*judge);
+        }
+        spec.clock = clockRequestFromString(j.at("clock").get<std::string>()).value_or(ClockRequest::Auto);
+    } catch (const nlohmann::json::exception& e) {
+        error = std::string("the stored spec is malformed: ") + e.what();
+        return std::nullopt;
+    }
+    return spec;
+}
+
+} // namespace conclave

@@ -37,8 +37,7 @@ double secondsSince(Clock::time_point start)
 
 fs::path temporaryDb(const std::string& what)
 {
-    return fs::temp_directory_path() /
-           ("conclave-bench-eval-" + what + "-" + std::to_string(::getpid()) + ".sqlite");
+    return fs::temp_directory_path() / ("conclave-bench-eval-" + what + "-" + std::to_string(::getpid()) + ".sqlite");
 }
 
 void removeDb(const fs::path& db)
@@ -132,9 +131,9 @@ int simulated(const CliContext& context, Engine& engine, const BenchArgs& args)
     spec.seeds = {1, 2, 3};
     const size_t trials = planTrials(spec).size();
     const int concurrency = 64;
-    context.out << "eval, simulated clock: " << spec.designs.size() << " example teams x "
-                << spec.tasks->tasks().size() << " bundled tasks x 3 seeds = " << trials
-                << " trials, every run stored, concurrency " << concurrency << ", " << args.runs << " runs\n";
+    context.out << "eval, simulated clock: " << spec.designs.size() << " example teams x " << spec.tasks->tasks().size()
+                << " bundled tasks x 3 seeds = " << trials << " trials, every run stored, concurrency " << concurrency
+                << ", " << args.runs << " runs\n";
 
     std::vector<double> walls;
     std::vector<double> engineWalls;

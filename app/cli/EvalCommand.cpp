@@ -121,8 +121,7 @@ int runEval(const CliContext& context, const EvalArgs& args)
         if (estimate.paidTrials == 0)
             context.err << "every design runs on the local simulator: no cost\n";
         else
-            context.err << estimate.paidTrials << " call paid endpoints, estimated cost up to "
-                        << money(estimate.usd)
+            context.err << estimate.paidTrials << " call paid endpoints, estimated cost up to " << money(estimate.usd)
                         << (estimate.unpricedModels > 0 ? " (some models have no price; they count as free)" : "")
                         << '\n';
     }

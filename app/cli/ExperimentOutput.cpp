@@ -67,8 +67,8 @@ int printExperiment(const CliContext& context, RunStore& store, const std::strin
         }
         if (gates.maxRegressions && d.vsBaseline && d.vsBaseline->regressions > *gates.maxRegressions) {
             context.err << "eval: gate failed: " << d.name << " has " << d.vsBaseline->regressions
-                        << " regressions against the baseline, more than --max-regressions "
-                        << *gates.maxRegressions << '\n';
+                        << " regressions against the baseline, more than --max-regressions " << *gates.maxRegressions
+                        << '\n';
             code = kExitFailed;
         }
     }

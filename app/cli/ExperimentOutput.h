@@ -8,7 +8,7 @@
 namespace conclave {
 class RunStore;
 struct ExperimentReport;
-}
+} // namespace conclave
 
 namespace conclave::cli {
 

@@ -55,9 +55,9 @@ int list(const CliContext& context, RunStore& store, bool json)
         std::string designs;
         for (const auto& d : e.designs)
             designs += (designs.empty() ? "" : ", ") + d;
-        context.out << e.id << "  " << localTime(e.startedAtMs) << "  " << toString(e.status) << "  "
-                    << e.storedTrials << "/" << e.plannedTrials << " trials  " << e.taskset << "  " << e.name
-                    << "  [" << designs << "]\n";
+        context.out << e.id << "  " << localTime(e.startedAtMs) << "  " << toString(e.status) << "  " << e.storedTrials
+                    << "/" << e.plannedTrials << " trials  " << e.taskset << "  " << e.name << "  [" << designs
+                    << "]\n";
     }
     return kExitOk;
 }

@@ -134,8 +134,8 @@ int main(int argc, char** argv)
         eval->add_option("--sample", sample, "A deterministic sample of N tasks")->check(CLI::PositiveNumber);
     eval->add_option("--sample-seed", evalArgs.request.sampleSeed, "The sample's seed (default 0)");
     int seedCount = 1;
-    auto* seedsOption =
-        eval->add_option("--seeds", seedCount, "Seeds 1..N for every (design, task) (default 1)")->check(CLI::Range(1, 1000));
+    auto* seedsOption = eval->add_option("--seeds", seedCount, "Seeds 1..N for every (design, task) (default 1)")
+                            ->check(CLI::Range(1, 1000));
     std::vector<uint64_t> seedList;
     auto* seedListOption = eval->add_option("--seed-list", seedList, "These seeds, comma-separated")->delimiter(',');
     seedsOption->excludes(seedListOption);
@@ -155,8 +155,9 @@ int main(int argc, char** argv)
                               ->check(CLI::NonNegativeNumber);
     eval->add_option("--name", evalArgs.request.name, "The experiment's name");
     std::string evalDb;
-    auto* evalDbOption = eval->add_option("--db", evalDb, "The run store (default: $CONCLAVE_DB, else "
-                                                          "$XDG_DATA_HOME/conclave/runs.sqlite)");
+    auto* evalDbOption = eval->add_option("--db", evalDb,
+                                          "The run store (default: $CONCLAVE_DB, else "
+                                          "$XDG_DATA_HOME/conclave/runs.sqlite)");
     eval->add_flag("--json", evalArgs.json, "Print the summary as one JSON object");
     eval->add_option("-o,--output", evalArgs.output, "Also write the report to FILE.md, FILE.json or FILE.csv");
     eval->add_option("--shard", evalArgs.shard, "Run shard I of N (I/N, I from 0), e.g. $JOB_COMPLETION_INDEX/4");
@@ -164,9 +165,10 @@ int main(int argc, char** argv)
     eval->add_flag("--yes,-y", evalArgs.yes, "Do not ask before spending money");
     eval->add_flag("--dry-run", evalArgs.dryRun, "Print the trial count and the cost estimate, and exit");
     double minAccuracy = 0;
-    auto* minAccuracyOption = eval->add_option("--min-accuracy", minAccuracy,
-                                               "Exit 1 unless every design but the baseline reaches this accuracy (0-1)")
-                                  ->check(CLI::Range(0.0, 1.0));
+    auto* minAccuracyOption =
+        eval->add_option("--min-accuracy", minAccuracy,
+                         "Exit 1 unless every design but the baseline reaches this accuracy (0-1)")
+            ->check(CLI::Range(0.0, 1.0));
     int maxRegressions = 0;
     auto* maxRegressionsOption =
         eval->add_option("--max-regressions", maxRegressions, "Exit 1 when a design has more tasks below the baseline")
@@ -299,8 +301,7 @@ int main(int argc, char** argv)
         if (*judgeOption)
             evalArgs.request.judgeFile = judge;
         if (!evalClock.empty())
-            evalArgs.request.clock =
-                conclave::clockRequestFromString(evalClock).value_or(conclave::ClockRequest::Auto);
+            evalArgs.request.clock = conclave::clockRequestFromString(evalClock).value_or(conclave::ClockRequest::Auto);
         if (*maxCostOption)
             evalArgs.maxCostUsd = maxCost;
         if (*evalDbOption)

@@ -158,8 +158,8 @@ private slots:
         Fixture f;
         QVERIFY(f.open());
         const auto triage = *loadTeamFile(example("triage")).team;
-        auto spec = specOf({{example("triage"), triage}, {"renamed.team.json", renamedTriage()}}, "mixed-small",
-                           {1, 2});
+        auto spec =
+            specOf({{example("triage"), triage}, {"renamed.team.json", renamedTriage()}}, "mixed-small", {1, 2});
         ExperimentRunner runner(m_h.engine(), *f.store, spec, {});
         QCOMPARE(st(runner.run().status), QStringLiteral("finished"));
         const auto report = reportOf(*f.store, runner.id());
@@ -313,8 +313,10 @@ private slots:
         QVERIFY(f.open());
         // Free-text tasks without a reference: a perfect judge agrees with the simulator's truth.
         const auto tasksFile = f.path("free.jsonl");
-        std::ofstream(tasksFile) << R"({"id": "w1", "prompt": "Write a haiku about the sea."})" << "\n"
-                                 << R"({"id": "w2", "prompt": "Describe a quiet morning."})" << "\n";
+        std::ofstream(tasksFile) << R"({"id": "w1", "prompt": "Write a haiku about the sea."})"
+                                 << "\n"
+                                 << R"({"id": "w2", "prompt": "Describe a quiet morning."})"
+                                 << "\n";
         const std::string judgeFile = f.path("judge.team.json");
         std::ofstream(judgeFile) << R"({
   "conclave": 1, "name": "judge",
@@ -349,7 +351,8 @@ private slots:
     {
         QTemporaryDir dir;
         const auto tasksFile = dir.filePath("free.jsonl").toStdString();
-        std::ofstream(tasksFile) << R"({"id": "w1", "prompt": "Write a haiku about the sea."})" << "\n";
+        std::ofstream(tasksFile) << R"({"id": "w1", "prompt": "Write a haiku about the sea."})"
+                                 << "\n";
         EvalRequest request;
         request.designFiles = {example("triage")};
         request.taskset = tasksFile;

@@ -197,8 +197,8 @@ nlohmann::ordered_json ExperimentReport::json() const
         o["partial"] = d.partial;
         o["by_domain"] = nlohmann::ordered_json::object();
         for (const auto& [domain, a] : d.byDomain)
-            o["by_domain"][domain] = {{"trials", a.trials}, {"accuracy", number(a.accuracy)},
-                                      {"accuracy_ci", interval(a.ci)}};
+            o["by_domain"][domain] = {
+                {"trials", a.trials}, {"accuracy", number(a.accuracy)}, {"accuracy_ci", interval(a.ci)}};
         o["wall_ms"] = percentiles(d.wallMs);
         o["critical_path_ms"] = percentiles(d.criticalPathMs);
         o["cost_usd"] = {{"mean", d.meanCostUsd}, {"total", d.totalCostUsd}};
@@ -257,7 +257,8 @@ std::string ExperimentReport::markdown() const
         << record.plannedTrials << " trials · " << toString(record.status) << "\n\n";
     if (!record.note.empty())
         out << "_" << record.note << "_\n\n";
-    out << "| design | accuracy (95% CI) | Δ vs baseline (95% CI) | W/L/T | regressions | p50 / p95 wall | cost / trial "
+    out << "| design | accuracy (95% CI) | Δ vs baseline (95% CI) | W/L/T | regressions | p50 / p95 wall | cost / "
+           "trial "
            "| calls / trial | failed | frontier |\n";
     out << "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n";
     for (size_t i = 0; i < summary.designs.size(); ++i) {
@@ -269,8 +270,8 @@ std::string ExperimentReport::markdown() const
         out << "| " << d.name << (simulated[i] ? " (sim)" : "") << " | " << percent(d.overall.accuracy) << " "
             << ciText(d.overall.ci) << " | " << deltaCell(d) << " | " << winsCell(d) << " | "
             << (d.vsBaseline ? std::to_string(d.vsBaseline->regressions) : "-") << " | " << duration(d.wallMs.p50)
-            << " / " << duration(d.wallMs.p95) << " | " << money(d.meanCostUsd) << " | "
-            << format("%.1f", d.meanCalls) << " | " << d.failed << " | " << frontier << " |\n";
+            << " / " << duration(d.wallMs.p95) << " | " << money(d.meanCostUsd) << " | " << format("%.1f", d.meanCalls)
+            << " | " << d.failed << " | " << frontier << " |\n";
     }
     std::vector<std::string> domains;
     for (const auto& d : summary.designs)
@@ -304,18 +305,18 @@ std::string ExperimentReport::markdown() const
             out << "\n</details>\n";
         }
     }
-    out << "\nAccuracy CIs: " << (summary.seeds > 1 ? "mean of per-task accuracies, task-clustered standard error, t "
-                                                      "quantile"
-                                                    : "Wilson score interval")
+    out << "\nAccuracy CIs: "
+        << (summary.seeds > 1 ? "mean of per-task accuracies, task-clustered standard error, t "
+                                "quantile"
+                              : "Wilson score interval")
         << "; Δ: paired over tasks. Baseline: " << summary.designs[size_t(summary.baseline)].name << ".\n";
     return out.str();
 }
 
 std::string ExperimentReport::table() const
 {
-    std::vector<std::vector<std::string>> rows{
-        {"design", "accuracy", "95% CI", "vs baseline", "W/L/T", "p50 wall", "p95 wall", "cost/trial", "calls",
-         "failed", "clock"}};
+    std::vector<std::vector<std::string>> rows{{"design", "accuracy", "95% CI", "vs baseline", "W/L/T", "p50 wall",
+                                                "p95 wall", "cost/trial", "calls", "failed", "clock"}};
     for (size_t i = 0; i < summary.designs.size(); ++i) {
         const auto& d = summary.designs[i];
         rows.push_back({d.name, percent(d.overall.accuracy), ciText(d.overall.ci), deltaCell(d), winsCell(d),

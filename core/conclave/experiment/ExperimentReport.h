@@ -28,8 +28,7 @@ struct ExperimentReport {
     bool judgeSimulated = false;
 
     // The experiment an id (or a unique prefix of one) names, read in one go.
-    static std::optional<ExperimentReport> load(RunQueries& reader, const std::string& idOrPrefix,
-                                                std::string& error);
+    static std::optional<ExperimentReport> load(RunQueries& reader, const std::string& idOrPrefix, std::string& error);
     // From parts already at hand (a run just finished).
     static std::optional<ExperimentReport> make(ExperimentRecord record, std::vector<TrialRecord> trials,
                                                 std::string& error);

@@ -40,7 +40,7 @@ struct ExperimentRunner::Shared {
     std::deque<Flight*> finished;
     std::vector<std::shared_ptr<Run>> going; // to cancel
     bool stopped = false;
-    bool cancel = false;
+    std::atomic<bool> cancel{false}; // read without the mutex when a run ends
     std::string note;
 };
 
@@ -84,7 +84,8 @@ void ExperimentRunner::stop(std::string why, bool cancelInFlight)
         if (!m_shared->stopped)
             m_shared->note = std::move(why);
         m_shared->stopped = true;
-        m_shared->cancel = m_shared->cancel || cancelInFlight;
+        if (cancelInFlight)
+            m_shared->cancel = true;
         if (cancelInFlight)
             going = m_shared->going;
         m_shared->changed.notify_all();
@@ -264,7 +265,8 @@ ExperimentRunner::Outcome ExperimentRunner::run()
                 done->judging = true;
                 done->record.expected = ReplyParser::normalizeAnswer(task.answer);
                 const auto input = PromptBuilder::judgeInput(
-                    {task.prompt, task.answer, result.output.answer.empty() ? result.output.text : result.output.answer});
+                    {task.prompt, task.answer,
+                     result.output.answer.empty() ? result.output.text : result.output.answer});
                 lock.unlock();
                 error = startRun(*done, teams.size() - 1, input, {});
                 if (!error.empty()) {
@@ -295,25 +297,24 @@ ExperimentRunner::Outcome ExperimentRunner::run()
         owned.reset(); // the recorder, after its run
         if (complete && m_onProgress) {
             progress.costUsd = spent;
-            progress.elapsedS =
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+            progress.elapsedS = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
             const int64_t thisRun = out.ran;
             const int64_t left = progress.total - progress.done;
-            progress.etaS = thisRun > 0 ? std::optional(progress.elapsedS / double(thisRun) * double(left))
-                                        : std::nullopt;
+            progress.etaS =
+                thisRun > 0 ? std::optional(progress.elapsedS / double(thisRun) * double(left)) : std::nullopt;
             m_onProgress(progress);
         }
         lock.lock();
     }
     const bool stopped = m_shared->stopped;
     out.note = m_shared->note;
-    const bool cancelled = m_shared->cancel;
+    const bool cancelled = m_shared->cancel.load();
     lock.unlock();
 
     out.stored = progress.done;
     out.status = progress.done == progress.total ? ExperimentStatus::Finished
-                 : stopped && cancelled         ? ExperimentStatus::Cancelled
-                                                : ExperimentStatus::Interrupted;
+                 : stopped && cancelled          ? ExperimentStatus::Cancelled
+                                                 : ExperimentStatus::Interrupted;
     if (!stopped && out.status != ExperimentStatus::Finished)
         out.note = "some trials did not finish";
     record.status = out.status;

@@ -47,11 +47,11 @@ public:
 
     struct Outcome {
         ExperimentStatus status = ExperimentStatus::Finished;
-        int64_t ran = 0;      // trials this invocation stored
-        int64_t skipped = 0;  // already stored before
-        int64_t stored = 0;   // of this run's trials, now stored
-        std::string note;     // why it stopped early
-        std::string error;    // why it could not run at all
+        int64_t ran = 0;               // trials this invocation stored
+        int64_t skipped = 0;           // already stored before
+        int64_t stored = 0;            // of this run's trials, now stored
+        std::string note;              // why it stopped early
+        std::string error;             // why it could not run at all
         std::vector<ClockKind> clocks; // per design: the clock its trials ran on
     };
 

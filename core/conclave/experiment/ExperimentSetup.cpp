@@ -43,8 +43,7 @@ LoadedTasks loadTasks(const std::string& nameOrFile, const std::filesystem::path
         std::string names;
         for (const auto& name : TaskSet::bundledNames(resourcesDir))
             names += (names.empty() ? "" : ", ") + name;
-        errors.push_back("--taskset: \"" + nameOrFile + "\" is neither a bundled task set (" + names +
-                         ") nor a file");
+        errors.push_back("--taskset: \"" + nameOrFile + "\" is neither a bundled task set (" + names + ") nor a file");
         return out;
     }
     auto loaded = TaskSet::load(path);
@@ -131,8 +130,9 @@ SetupResult ExperimentSetup::build(const EvalRequest& request, const std::filesy
             const auto c = std::filesystem::weakly_canonical(f, ec);
             return ec ? std::filesystem::path(f) : c;
         };
-        const auto it = std::find_if(files.begin(), files.end(),
-                                     [&](const std::string& f) { return canonical(f) == canonical(*request.baselineFile); });
+        const auto it = std::find_if(files.begin(), files.end(), [&](const std::string& f) {
+            return canonical(f) == canonical(*request.baselineFile);
+        });
         if (it == files.end())
             files.insert(files.begin(), *request.baselineFile); // the baseline is a design too
         else
@@ -194,7 +194,8 @@ SetupResult ExperimentSetup::resume(const ExperimentRecord& record, const std::f
         errors.push_back("experiment " + record.id + ": " + error);
         return result;
     }
-    const auto reload = [&](const ExperimentDesign& design, const std::string& what) -> std::optional<ExperimentDesign> {
+    const auto reload = [&](const ExperimentDesign& design,
+                            const std::string& what) -> std::optional<ExperimentDesign> {
         if (design.file.empty())
             return design;
         auto team = loadTeam(design.file, errors);
@@ -228,9 +229,8 @@ SetupResult ExperimentSetup::resume(const ExperimentRecord& record, const std::f
         auto subset = loaded.tasks->subset(chosen);
         if (chosen.size() != stored->taskIds.size() || subset.contentHash() != stored->tasksHash) {
             errors.push_back("the task set " + stored->tasksetName +
-                             " changed since the experiment started (content hash of its tasks " +
-                             stored->tasksHash + ", now " + subset.contentHash() +
-                             "); start a new experiment, or restore the file");
+                             " changed since the experiment started (content hash of its tasks " + stored->tasksHash +
+                             ", now " + subset.contentHash() + "); start a new experiment, or restore the file");
         } else {
             spec.tasks = std::make_shared<const TaskSet>(std::move(subset));
         }

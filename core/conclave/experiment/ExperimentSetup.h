@@ -27,7 +27,7 @@ struct EvalRequest {
 
 struct SetupResult {
     std::optional<ExperimentSpec> spec;
-    std::vector<std::string> errors;   // "FILE:LINE: message" and the like; spec unset when any
+    std::vector<std::string> errors; // "FILE:LINE: message" and the like; spec unset when any
     std::vector<std::string> warnings;
 };
 

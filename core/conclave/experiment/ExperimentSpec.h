@@ -16,8 +16,8 @@ namespace conclave {
 
 // One team evaluated in an experiment.
 struct ExperimentDesign {
-    std::string name;     // unique within the experiment
-    std::string file;     // the team file as given ("" for a team not from a file)
+    std::string name; // unique within the experiment
+    std::string file; // the team file as given ("" for a team not from a file)
     Team team;
     std::string teamJson; // the team's canonical JSON, exactly as run
     std::string hash;     // contentHash(teamJson)

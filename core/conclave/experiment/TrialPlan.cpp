@@ -25,8 +25,7 @@ std::optional<Shard> Shard::parse(std::string_view text, std::string& error)
     const auto index = slash == std::string_view::npos ? std::nullopt : parseCount(text.substr(0, slash));
     const auto count = slash == std::string_view::npos ? std::nullopt : parseCount(text.substr(slash + 1));
     if (!index || !count) {
-        error = "expected I/N (this shard's index from 0 and the number of shards), got \"" + std::string(text) +
-                "\"";
+        error = "expected I/N (this shard's index from 0 and the number of shards), got \"" + std::string(text) + "\"";
         return std::nullopt;
     }
     if (*count < 1 || *index < 0 || *index >= *count) {

@@ -26,7 +26,7 @@ struct Shard {
 struct PlannedTrial {
     size_t index = 0; // in the experiment's trial order
     int design = 0;
-    size_t task = 0;  // index into the spec's tasks
+    size_t task = 0; // index into the spec's tasks
     uint64_t seed = 0;
 };
 

@@ -13,8 +13,8 @@ namespace conclave {
 // Fills a trial's row: what it is, what its run did, and its score.
 class TrialRecordBuilder {
 public:
-    static TrialRecord start(const std::string& experimentId, const std::string& designName,
-                             const PlannedTrial& trial, const Task& task);
+    static TrialRecord start(const std::string& experimentId, const std::string& designName, const PlannedTrial& trial,
+                             const Task& task);
     // Status, answer, times, cost, tokens, calls and each agent's share, from the design's run.
     static void fillFromRun(TrialRecord& record, const RunResult& result, const Team& team);
     // Whether a judge (when the experiment has one) scores this task: a task

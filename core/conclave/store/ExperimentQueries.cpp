@@ -20,37 +20,19 @@ ExperimentRecord experimentFrom(const SqliteStatement& s, bool withSpec)
     if (withSpec)
         e.specJson = s.text(3);
     const auto designs = nlohmann::json::parse(s.textView(4), nullptr, false);
-    if (designs.is_array())
-        for (const auto& d : designs)
+    if (designs.is_array()) {
+        for (const auto& d : designs) {
             if (d.is_string())
                 e.designs.push_back(d.get<std::string>());
+        }
+    }
     e.taskset = s.text(5);
     e.plannedTrials = s.int64(6);
     e.startedAtMs = s.int64(7);
-    e.endedAtMs = s.int64(8);
+    e.endedAtMs = s.isNull(8) ? -1 : s.int64(8);
     e.note = s.text(9);
     e.storedTrials = s.int64(10);
     return e;
-}
-
-std::vector<TrialAgent> agentsFrom(std::string_view json)
-{
-    std::vector<TrialAgent> agents;
-    const auto parsed = nlohmann::json::parse(json, nullptr, false);
-    if (!parsed.is_array())
-        return agents;
-    for (const auto& a : parsed) {
-        if (!a.is_object())
-            continue;
-        TrialAgent agent;
-        agent.node = a.value("node", std::string());
-        agent.onCriticalPath = a.value("cp", false);
-        agent.costUsd = a.value("cost", 0.0);
-        agent.wallUs = a.value("wall_us", int64_t(0));
-        agent.ran = a.value("ran", false);
-        agents.push_back(std::move(agent));
-    }
-    return agents;
 }
 
 } // namespace
@@ -129,7 +111,7 @@ std::optional<std::vector<TrialRecord>> RunQueries::trials(const std::string& ex
         t.judgeCostUsd = s.real(15);
         t.tokens = s.int64(16);
         t.calls = int(s.int64(17));
-        t.agents = agentsFrom(s.textView(18));
+        t.agents = trialAgentsFromJson(s.textView(18));
         out.push_back(std::move(t));
     }
     end();

@@ -1,5 +1,7 @@
 #include "conclave/store/ExperimentRecords.h"
 
+#include <nlohmann/json.hpp>
+
 namespace conclave {
 
 std::string_view toString(ExperimentStatus status)
@@ -25,6 +27,45 @@ std::optional<ExperimentStatus> experimentStatusFromString(std::string_view text
             return status;
     }
     return std::nullopt;
+}
+
+std::string trialAgentsToJson(const std::vector<TrialAgent>& agents)
+{
+    auto out = nlohmann::json::array();
+    for (const auto& a : agents)
+        out.push_back(
+            {{"node", a.node}, {"cp", a.onCriticalPath}, {"cost", a.costUsd}, {"wall_us", a.wallUs}, {"ran", a.ran}});
+    return out.dump();
+}
+
+std::vector<TrialAgent> trialAgentsFromJson(std::string_view json)
+{
+    std::vector<TrialAgent> agents;
+    const auto parsed = nlohmann::json::parse(json, nullptr, false);
+    if (!parsed.is_array())
+        return agents;
+    for (const auto& a : parsed) {
+        if (!a.is_object())
+            continue;
+        // A field of another type reads as absent: the file may have been edited by hand.
+        const auto field = [&](const char* key) {
+            const auto it = a.find(key);
+            return it == a.end() ? nlohmann::json() : *it;
+        };
+        TrialAgent agent;
+        if (const auto v = field("node"); v.is_string())
+            agent.node = v.get<std::string>();
+        if (const auto v = field("cp"); v.is_boolean())
+            agent.onCriticalPath = v.get<bool>();
+        if (const auto v = field("cost"); v.is_number())
+            agent.costUsd = v.get<double>();
+        if (const auto v = field("wall_us"); v.is_number_integer())
+            agent.wallUs = v.get<int64_t>();
+        if (const auto v = field("ran"); v.is_boolean())
+            agent.ran = v.get<bool>();
+        agents.push_back(std::move(agent));
+    }
+    return agents;
 }
 
 } // namespace conclave

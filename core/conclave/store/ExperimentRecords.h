@@ -4,8 +4,8 @@
 
 #include <cstdint>
 #include <optional>
-#include <string_view>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace conclave {
@@ -22,17 +22,17 @@ std::string_view toString(ExperimentStatus status);
 std::optional<ExperimentStatus> experimentStatusFromString(std::string_view text);
 
 struct ExperimentRecord {
-    std::string id;       // derived from the spec: every shard of one experiment has the same id
+    std::string id; // derived from the spec: every shard of one experiment has the same id
     std::string name;
     ExperimentStatus status = ExperimentStatus::Running;
-    std::string specJson; // canonical JSON
+    std::string specJson;             // canonical JSON
     std::vector<std::string> designs; // design names, in spec order
-    std::string taskset;  // the task set's name
-    int64_t plannedTrials = 0; // designs × tasks × seeds (of the whole experiment, not one shard)
-    int64_t storedTrials = 0;  // filled in by reads: trials in this database
-    int64_t startedAtMs = 0;   // Unix time
-    int64_t endedAtMs = -1;    // -1 while running
-    std::string note;          // why it stopped early, when it did ("--max-cost 0.50 reached")
+    std::string taskset;              // the task set's name
+    int64_t plannedTrials = 0;        // designs × tasks × seeds (of the whole experiment, not one shard)
+    int64_t storedTrials = 0;         // filled in by reads: trials in this database
+    int64_t startedAtMs = 0;          // Unix time
+    int64_t endedAtMs = -1;           // -1 while running
+    std::string note;                 // why it stopped early, when it did ("--max-cost 0.50 reached")
 };
 
 // One agent's share of a trial: what the per-agent statistics are computed from.
@@ -46,17 +46,17 @@ struct TrialAgent {
 
 struct TrialRecord {
     std::string experimentId;
-    int design = 0;          // index into the spec's designs
+    int design = 0; // index into the spec's designs
     std::string designName;
-    std::string task;        // task id
+    std::string task; // task id
     std::string domain;
     uint64_t seed = 0;
     RunId runId;
     RunStatus status = RunStatus::Ok; // the run's status
-    std::string answer;      // the run's normalised answer
-    std::string expected;    // what it was compared with (the reference, or the judge's verdict source)
-    std::optional<bool> correct; // unset when unscored
-    std::string scoreDetail; // how it was scored ("exact", "numeric ±0.01", "choice", "judge: incorrect")
+    std::string answer;               // the run's normalised answer
+    std::string expected;             // what it was compared with (the reference, or the judge's verdict source)
+    std::optional<bool> correct;      // unset when unscored
+    std::string scoreDetail;          // how it was scored ("exact", "numeric ±0.01", "choice", "judge: incorrect")
     int64_t wallUs = 0;
     int64_t criticalPathUs = 0;
     double costUsd = 0;      // the design's calls
@@ -67,5 +67,11 @@ struct TrialRecord {
 
     bool failed() const { return status != RunStatus::Ok && status != RunStatus::Partial; }
 };
+
+// A trial's agents as the store keeps them (trials.agents_json):
+// [{"node": "a", "cp": true, "cost": 0.25, "wall_us": 1200, "ran": true}, ...].
+std::string trialAgentsToJson(const std::vector<TrialAgent>& agents);
+// The agents of trialAgentsToJson's text; what is not such an array reads as none.
+std::vector<TrialAgent> trialAgentsFromJson(std::string_view json);
 
 } // namespace conclave

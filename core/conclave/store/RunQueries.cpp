@@ -7,10 +7,10 @@ namespace conclave {
 namespace {
 
 // readSummary reads these; a query that wants more puts them after, from kSummaryColumnCount.
-constexpr int kSummaryColumnCount = 16;
+constexpr int kSummaryColumnCount = 17;
 constexpr std::string_view kSummaryColumns =
     "id, team_name, status, started_at_ms, ended_at_ms, input, seed, wall_us, critical_path_us, tokens_in, "
-    "tokens_out, cost_usd, calls, answer, clock, cpu_us";
+    "tokens_out, cost_usd, calls, answer, clock, cpu_us, experiment_id";
 
 RunSummary readSummary(const SqliteStatement& s)
 {
@@ -31,6 +31,7 @@ RunSummary readSummary(const SqliteStatement& s)
     r.answer = s.text(13);
     r.clock = clockKindFromString(s.textView(14)).value_or(ClockKind::Real);
     r.cpuUs = s.int64(15);
+    r.experimentId = s.text(16);
     return r;
 }
 
@@ -39,7 +40,7 @@ std::string whereClause(const RunFilter& filter)
 {
     std::string sql = " WHERE 1";
     if (!filter.includeTrials)
-        sql += " AND id NOT IN (SELECT run_id FROM experiment_runs)";
+        sql += " AND experiment_id IS NULL";
     if (!filter.team.empty())
         sql += " AND team_name = ?1";
     if (filter.status)
@@ -246,12 +247,6 @@ std::optional<StoredRun> RunQueries::load(const RunId& id, bool withText, std::s
         n.queuedUs = nodes.isNull(9) ? -1 : nodes.int64(9);
         n.finishedUs = nodes.isNull(10) ? -1 : nodes.int64(10);
         run.nodes.push_back(std::move(n));
-    }
-    {
-        auto owner = m_db.prepare("SELECT experiment_id FROM experiment_runs WHERE run_id = ?1");
-        owner.bind(1, std::string_view(id.str()));
-        if (owner.step())
-            run.summary.experimentId = owner.text(0);
     }
     if (withText) {
         auto texts = m_db.prepare("SELECT span_id, text FROM span_text WHERE run_id = ?1");

@@ -29,7 +29,7 @@ class RunQueries {
 public:
     static std::unique_ptr<RunQueries> open(const std::filesystem::path& file, std::string& error);
 
-    // Newest first.
+    // Newest first. Trials of experiments only when the filter includes them.
     std::optional<std::vector<RunSummary>> list(const RunFilter& filter, std::string& error);
     // How many runs match the filter's team, status and text (its limit and offset aside).
     std::optional<int64_t> count(const RunFilter& filter, std::string& error);
@@ -40,11 +40,12 @@ public:
     // The run an id or a unique prefix of one names.
     std::optional<RunId> resolve(const std::string& idOrPrefix, std::string& error);
 
-    // Experiments, newest first, with the trials each has stored.
+    // Experiments, newest first, with the trials each has stored; without their
+    // specs (specJson empty), which can be large: experiment() reads one whole.
     std::optional<std::vector<ExperimentRecord>> experiments(std::string& error);
-    // The experiment an id or a unique prefix of one names.
+    // The experiment an id or a unique prefix of one names, spec included.
     std::optional<ExperimentRecord> experiment(const std::string& idOrPrefix, std::string& error);
-    // An experiment's trials in (design, task, seed) order.
+    // An experiment's trials in (design, task, seed) order (none for an unknown id).
     std::optional<std::vector<TrialRecord>> trials(const std::string& experimentId, std::string& error);
 
 private:

@@ -18,9 +18,11 @@ int64_t unixMs()
 
 } // namespace
 
-RunRecorder::RunRecorder(RunId id, const Team& team, std::shared_ptr<RunStoreWriter> writer, size_t textCap)
-    : m_id(std::move(id)), m_teamName(team.name), m_teamJson(teamToJsonText(team)), m_writer(std::move(writer)),
-      m_feed(m_writer->attach(m_id.str())), m_textCap(textCap)
+RunRecorder::RunRecorder(RunId id, const Team& team, std::shared_ptr<RunStoreWriter> writer, size_t textCap,
+                         std::string experimentId)
+    : m_id(std::move(id)), m_teamName(team.name), m_teamJson(teamToJsonText(team)),
+      m_experimentId(std::move(experimentId)), m_writer(std::move(writer)), m_feed(m_writer->attach(m_id.str())),
+      m_textCap(textCap)
 {
     m_texts.resize(team.nodes.size() * 2 + 1);
 }
@@ -40,7 +42,7 @@ void RunRecorder::runStarted(std::string_view runInput, uint64_t seed, ClockKind
 {
     const auto self = ProcessIdentity::current();
     m_writer->push<write_op::RunBegin>(*m_feed, m_teamName, std::move(m_teamJson), std::string(runInput), seed, clock,
-                                       unixMs(), self.host, self.pid, self.startTime);
+                                       unixMs(), self.host, self.pid, self.startTime, m_experimentId);
 }
 
 void RunRecorder::nodeQueued(const NodeId& node, int64_t atUs)

@@ -20,7 +20,9 @@ struct Team;
 // Must outlive the run it observes (as every observer must).
 class RunRecorder : public RunObserver {
 public:
-    RunRecorder(RunId id, const Team& team, std::shared_ptr<RunStoreWriter> writer, size_t textCap);
+    // `experimentId`: the experiment the run is a trial of, or empty.
+    RunRecorder(RunId id, const Team& team, std::shared_ptr<RunStoreWriter> writer, size_t textCap,
+                std::string experimentId = {});
     RunRecorder(const RunRecorder&) = delete;
     RunRecorder& operator=(const RunRecorder&) = delete;
     ~RunRecorder() override;
@@ -49,6 +51,7 @@ private:
     RunId m_id;
     std::string m_teamName;
     std::string m_teamJson;
+    std::string m_experimentId;
     std::shared_ptr<RunStoreWriter> m_writer;
     std::shared_ptr<WriteFeed> m_feed;
     size_t m_textCap;

@@ -2,51 +2,23 @@
 
 #include "conclave/model/Team.h"
 #include "conclave/store/ProcessIdentity.h"
+#include "conclave/store/StoreFileCheck.h"
 #include "conclave/store/StoreSchema.h"
 
 #include <sqlite3.h>
 
-#include <array>
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
-#include <fstream>
 #include <iomanip>
 #include <random>
 #include <sstream>
-#include <sys/stat.h>
-#include <unistd.h>
 
 namespace conclave {
 
 namespace {
 
 namespace fs = std::filesystem;
-
-constexpr std::string_view kSqliteHeader{"SQLite format 3\0", 16};
-
-// What is wrong with an existing file, judged from its bytes and mode alone.
-std::optional<std::string> checkExistingFile(const fs::path& file)
-{
-    const std::string name = file.string();
-    struct stat st {};
-    if (::stat(file.c_str(), &st) != 0)
-        return name + ": cannot be read";
-    if (S_ISDIR(st.st_mode))
-        return name + ": is a folder, not a database file";
-    if (st.st_size == 0)
-        return name + ": the file is empty, not a Conclave run store";
-    std::ifstream in(file, std::ios::binary);
-    std::array<char, 16> header{};
-    in.read(header.data(), header.size());
-    if (!in)
-        return name + ": not an SQLite database";
-    if (std::string_view(header.data(), header.size()) != kSqliteHeader)
-        return name + ": not an SQLite database";
-    // Root may write anywhere; a file without write bits is still meant to be left alone.
-    if ((st.st_mode & 0222) == 0 || ::access(file.c_str(), W_OK) != 0)
-        return name + ": the database is read-only";
-    return std::nullopt;
-}
 
 bool isCorruption(int code)
 {
@@ -66,7 +38,7 @@ RunStore::Opened RunStore::open(const fs::path& file, Options options)
     std::error_code ec;
     const bool exists = fs::exists(file, ec);
     if (exists) {
-        if (auto problem = checkExistingFile(file))
+        if (auto problem = StoreFileCheck::file(file, StoreFileCheck::Access::Write))
             return {nullptr, *problem};
     } else if (file.has_parent_path() && !fs::exists(file.parent_path(), ec)) {
         fs::create_directories(file.parent_path(), ec);
@@ -80,18 +52,9 @@ RunStore::Opened RunStore::open(const fs::path& file, Options options)
         return {nullptr, name + ": the database is read-only"};
 
     // Reads only, until the file is known to be ours and not from the future.
-    const auto version = db.queryInt("PRAGMA user_version");
-    const auto tables = db.queryInt("SELECT count(*) FROM sqlite_master");
-    if (!version || !tables) {
-        if (isCorruption(db.lastErrorCode()))
-            return {nullptr, name + ": the database is corrupt (" + db.lastError() + ")"};
-        return {nullptr, name + ": cannot read (" + db.lastError() + ")"};
-    }
-    if (*version > StoreSchema::currentVersion())
-        return {nullptr, name + ": written by a newer Conclave (store schema version " + std::to_string(*version) +
-                             "; this one reads up to " + std::to_string(StoreSchema::currentVersion()) + ")"};
-    if (*version == 0 && *tables > 0)
-        return {nullptr, name + ": an SQLite database, but not a Conclave run store"};
+    int64_t version = 0;
+    if (auto problem = StoreFileCheck::contents(db, file, version))
+        return {nullptr, *problem};
 
     if (auto e = db.exec("PRAGMA journal_mode = WAL"))
         return {nullptr, name + ": cannot switch to WAL (" + *e + ")"};
@@ -103,7 +66,7 @@ RunStore::Opened RunStore::open(const fs::path& file, Options options)
     }
     std::unique_ptr<RunStore> store(new RunStore(file, std::move(db), options));
     store->m_recovered = store->recoverInterrupted();
-    store->recoverExperiments();
+    store->m_recoveredExperiments = store->recoverExperiments();
     return {std::move(store), {}};
 }
 
@@ -135,10 +98,8 @@ RunStore::RunStore(fs::path path, SqliteDb db, Options options)
 {
 }
 
-RunStore::~RunStore()
-{
-    flushTrials();
-}
+// The writer, when recorders no longer hold it, commits what is queued before it stops.
+RunStore::~RunStore() = default;
 
 RunId RunStore::newRunId()
 {
@@ -150,31 +111,32 @@ RunId RunStore::newRunId()
     return RunId(out.str().substr(0, 12));
 }
 
+bool RunStore::startWriter(std::string& error)
+{
+    if (m_writer)
+        return true;
+    m_writer = RunStoreWriter::start(m_path, m_options.writer, error);
+    if (!m_writer)
+        error = m_path.string() + ": cannot write (" + error + ")";
+    return bool(m_writer);
+}
+
 std::unique_ptr<RunRecorder> RunStore::record(const Team& team, std::string& error)
 {
-    if (!m_writer) {
-        m_writer = RunStoreWriter::start(m_path, m_options.writer, error);
-        if (!m_writer) {
-            error = m_path.string() + ": cannot write (" + error + ")";
-            return nullptr;
-        }
-    }
-    return std::make_unique<RunRecorder>(newRunId(), team, m_writer, m_options.textCapBytes);
+    return record(team, error, {});
 }
 
 std::unique_ptr<RunRecorder> RunStore::record(const Team& team, std::string& error, const std::string& experimentId)
 {
-    auto recorder = record(team, error);
-    if (recorder)
-        tagRun(recorder->id(), experimentId);
-    return recorder;
+    if (!startWriter(error))
+        return nullptr;
+    return std::make_unique<RunRecorder>(newRunId(), team, m_writer, m_options.textCapBytes, experimentId);
 }
 
 void RunStore::flush()
 {
     if (m_writer)
         m_writer->flush();
-    flushTrials();
 }
 
 std::unique_ptr<RunQueries> RunStore::reader(std::string& error) const
@@ -228,12 +190,16 @@ int RunStore::recoverInterrupted()
 RunStore::Deleted RunStore::remove(const std::vector<RunId>& ids)
 {
     std::vector<std::string> raw;
-    auto owner = m_db.prepare("SELECT experiment_id FROM experiment_runs WHERE run_id = ?1");
+    auto owner = m_db.prepare("SELECT experiment_id FROM runs WHERE id = ?1 AND experiment_id IS NOT NULL");
     for (const auto& id : ids) {
         owner.bind(1, std::string_view(id.str()));
-        if (owner.step())
-            return {0, "run " + id.str() + " belongs to experiment " + owner.text(0) +
-                           "; delete the experiment instead (conclave experiments delete " + owner.text(0) + ")"};
+        if (owner.step()) {
+            const auto experiment = owner.text(0);
+            return {0, "run " + id.str() + " belongs to experiment " + experiment +
+                           "; delete the experiment instead (conclave experiments delete " + experiment + ")"};
+        }
+        if (!owner.error().empty())
+            return {0, m_path.string() + ": " + owner.error()};
         owner.reset();
         raw.push_back(id.str());
     }
@@ -243,9 +209,7 @@ RunStore::Deleted RunStore::remove(const std::vector<RunId>& ids)
 RunStore::Deleted RunStore::prune(int keep)
 {
     std::vector<std::string> ids;
-    // An experiment's trials are neither counted nor removed.
-    auto s = m_db.prepare("SELECT id FROM runs WHERE status != 'running' "
-                          "AND id NOT IN (SELECT run_id FROM experiment_runs) "
+    auto s = m_db.prepare("SELECT id FROM runs WHERE status != 'running' AND experiment_id IS NULL "
                           "ORDER BY started_at_ms DESC, id DESC LIMIT -1 OFFSET ?1");
     s.bind(1, int64_t(std::max(keep, 0)));
     while (s.step())

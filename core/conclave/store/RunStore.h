@@ -4,10 +4,10 @@
 #include "conclave/store/RunQueries.h"
 #include "conclave/store/RunRecorder.h"
 #include "conclave/store/RunStoreWriter.h"
+#include "conclave/store/ShardMerger.h"
 #include "conclave/store/SqliteDb.h"
 #include "conclave/store/StoredRun.h"
 
-#include <chrono>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -18,16 +18,19 @@ namespace conclave {
 
 struct Team;
 
-// The run store: every run in one SQLite file.
+// The run store: every run in one SQLite file, and the experiments whose
+// trials some of those runs are.
 //
 // Promises: opening never overwrites a file it cannot use — a file that is
 // empty, not SQLite, corrupt, read-only or from a newer Conclave gives a clear
 // error and stays byte-for-byte as it was; a usable file is brought to the
-// current schema in one transaction and any run left `running` by a process
-// that died is marked `interrupted`, keeping its committed spans. Runs are
-// written by one writer thread (RunStoreWriter) fed by RunRecorder observers;
-// readers use connections of their own (RunQueries), so they never block it.
-// It never knows about the engine's internals, Qt or the CLI.
+// current schema in one transaction and any run or experiment left `running`
+// by a process that died is marked `interrupted`, keeping its committed spans
+// and trials. Runs, experiments and trials are written by one writer thread
+// (RunStoreWriter), so recording never waits on SQLite; readers use
+// connections of their own (RunQueries), so they never block it. A trial's run
+// is deleted only with its experiment. It never knows about the engine's
+// internals, Qt or the CLI.
 class RunStore {
 public:
     struct Options {
@@ -55,15 +58,30 @@ public:
     const std::filesystem::path& path() const { return m_path; }
     // How many runs this open marked interrupted.
     int recoveredRuns() const { return m_recovered; }
+    // How many experiments this open marked interrupted.
+    int recoveredExperiments() const { return m_recoveredExperiments; }
 
     // An observer that stores a new run of `team`; pass it to Engine::start.
     // The recorder must outlive the run; the store must outlive the recorder.
     std::unique_ptr<RunRecorder> record(const Team& team, std::string& error);
-    // The same for a trial of an experiment: the run is tagged with it, so run
-    // lists hide it and only deleting the experiment removes it.
+    // The same for a trial of experiment `experimentId` (empty: an ordinary run):
+    // its row carries the id, so run lists hide it and only deleting the
+    // experiment removes it.
     std::unique_ptr<RunRecorder> record(const Team& team, std::string& error, const std::string& experimentId);
-    // Commits everything queued so far.
+    // Commits everything queued so far: runs, experiments and trials.
     void flush();
+
+    // Queues an experiment's row for the writer: inserted when new, else its
+    // name, status, planned trials, end and note are updated (never its spec,
+    // designs, task set or start). This process becomes its writer, the one
+    // whose death marks it interrupted. An error only when nothing can be
+    // queued (no id, or the writer cannot start); write errors come from flushTrials().
+    std::optional<std::string> saveExperiment(const ExperimentRecord& experiment);
+    // Queues a trial's row, replacing one with the same (experiment, design,
+    // task, seed). Queued after its run's operations, it is committed with or after them.
+    void addTrial(const TrialRecord& trial);
+    // flush(), then the writer's first error since it started, if any.
+    std::optional<std::string> flushTrials();
 
     // A reader on its own connection (one per thread).
     std::unique_ptr<RunQueries> reader(std::string& error) const;
@@ -73,54 +91,35 @@ public:
         int count = 0;
         std::string error;
     };
+    // Refuses, deleting nothing, when one of the runs is a trial of an experiment.
     Deleted remove(const std::vector<RunId>& ids);
-    // Keeps the `keep` most recent runs that are not running; deletes the other finished ones.
+    // Keeps the `keep` most recent runs that are neither running nor trials of
+    // an experiment; deletes the other such ones. Trials are never counted nor deleted.
     Deleted prune(int keep);
+    // Deletes an experiment, its trials and its runs with their spans, texts
+    // and node results, in one transaction; the count is of runs.
+    Deleted removeExperiment(const std::string& id);
+
+    using Merged = ShardMerger::Merged;
+    // Copies every experiment of another store file (a shard) with its trials
+    // and their runs into this one, in one transaction: all or nothing. The
+    // other file is read only and never modified. See ShardMerger.
+    Merged mergeFrom(const std::filesystem::path& other);
 
     static RunId newRunId();
 
-    // Experiments (ExperimentRows.cpp). Written on this store's own connection
-    // from one thread (an experiment's runner); trials and run tags are
-    // batched and committed every 64 rows, every 200 ms and at flush().
-    // Inserts an experiment, or updates its name, status, end, note and
-    // planned trials; a stored spec never changes. Marks this process as its writer.
-    std::optional<std::string> saveExperiment(const ExperimentRecord& experiment);
-    void addTrial(const TrialRecord& trial);
-    // Commits the batched trials and run tags; the first error since the last call.
-    std::optional<std::string> flushTrials();
-    // Deletes an experiment, its trials and their runs; the count is of runs.
-    Deleted removeExperiment(const std::string& id);
-    struct Merged {
-        int experiments = 0;
-        int trials = 0;
-        int runs = 0;
-        std::string error; // nothing is merged then
-    };
-    // Copies the experiments of another store (a shard) into this one, with
-    // their trials and runs: all or nothing, the other file untouched. Refuses
-    // an experiment whose id is here with a different spec.
-    Merged mergeFrom(const std::filesystem::path& other);
-
 private:
     RunStore(std::filesystem::path path, SqliteDb db, Options options);
+    bool startWriter(std::string& error);
     int recoverInterrupted();
     int recoverExperiments();
-    void tagRun(const RunId& run, const std::string& experimentId);
-    std::optional<std::string> commitPending();
-
-    struct Pending {
-        std::vector<std::pair<std::string, std::string>> tags; // run, experiment
-        std::vector<TrialRecord> trials;
-        std::chrono::steady_clock::time_point since{};
-        std::optional<std::string> error;
-    };
-    Pending m_pending;
     Deleted removeWhere(const std::vector<std::string>& ids);
 
     std::filesystem::path m_path;
     SqliteDb m_db;
     Options m_options;
     int m_recovered = 0;
+    int m_recoveredExperiments = 0;
     std::shared_ptr<RunStoreWriter> m_writer;
 };
 

@@ -37,15 +37,6 @@ void bindOptionalInt(SqliteStatement& s, int index, int64_t value, int64_t least
         s.bind(index, value);
 }
 
-// Runs a statement that returns no rows, and readies it for the next use.
-bool stepOnce(SqliteStatement& s)
-{
-    s.step();
-    const bool ok = s.errorCode() == 0;
-    s.reset();
-    return ok;
-}
-
 } // namespace
 
 std::unique_ptr<RunStoreWriter> RunStoreWriter::start(const std::filesystem::path& file, Options options,
@@ -63,7 +54,7 @@ std::unique_ptr<RunStoreWriter> RunStoreWriter::start(const std::filesystem::pat
     }
     std::unique_ptr<RunStoreWriter> writer(new RunStoreWriter(std::move(db), options));
     if (!writer->m_insertRun.valid() || !writer->m_upsertSpan.valid() || !writer->m_insertText.valid() ||
-        !writer->m_insertNode.valid() || !writer->m_endRun.valid()) {
+        !writer->m_insertNode.valid() || !writer->m_endRun.valid() || !writer->m_experimentRows.valid()) {
         error = writer->m_db.lastError();
         return nullptr;
     }
@@ -71,11 +62,12 @@ std::unique_ptr<RunStoreWriter> RunStoreWriter::start(const std::filesystem::pat
     return writer;
 }
 
-RunStoreWriter::RunStoreWriter(SqliteDb db, Options options) : m_db(std::move(db)), m_options(options)
+RunStoreWriter::RunStoreWriter(SqliteDb db, Options options)
+    : m_db(std::move(db)), m_options(options), m_experimentRows(m_db)
 {
-    m_insertRun =
-        m_db.prepare("INSERT INTO runs (id, team_name, team_json, input, seed, status, started_at_ms, "
-                     "host, pid, pid_start, clock) VALUES (?1, ?2, ?3, ?4, ?5, 'running', ?6, ?7, ?8, ?9, ?10)");
+    m_insertRun = m_db.prepare(
+        "INSERT INTO runs (id, team_name, team_json, input, seed, status, started_at_ms, host, pid, pid_start, "
+        "clock, experiment_id) VALUES (?1, ?2, ?3, ?4, ?5, 'running', ?6, ?7, ?8, ?9, ?10, ?11)");
     m_upsertSpan = m_db.prepare(kUpsertSpan);
     m_insertText =
         m_db.prepare("INSERT OR REPLACE INTO span_text (run_id, span_id, text, truncated) VALUES (?1, ?2, ?3, ?4)");
@@ -125,6 +117,16 @@ void RunStoreWriter::wake(bool full)
     m_wake.notify_one();
 }
 
+void RunStoreWriter::pushExperiment(ExperimentWriteOp op)
+{
+    {
+        std::lock_guard lock(m_mutex);
+        m_experimentOps.push_back(std::move(op));
+        m_pending = true;
+    }
+    m_wake.notify_one();
+}
+
 void RunStoreWriter::flush()
 {
     std::unique_lock lock(m_mutex);
@@ -145,6 +147,7 @@ void RunStoreWriter::loop()
     if (m_options.lowPriority)
         setpriority(PRIO_PROCESS, id_t(::gettid()), 10);
     std::vector<Taken> batch;
+    std::vector<ExperimentWriteOp> experimentOps;
     std::unique_lock lock(m_mutex);
     for (;;) {
         // Every push that finds its feed empty sets m_pending, so when it is
@@ -158,15 +161,19 @@ void RunStoreWriter::loop()
         m_pending = false;
         m_full = false;
         const auto flushes = m_flushWanted;
+        // Experiments' operations before the feeds': a run operation pushed before
+        // one of them is then in a feed already attached, taken after it.
+        experimentOps.swap(m_experimentOps);
         for (const auto& feed : m_feeds)
             batch.push_back({feed, {}});
         lock.unlock();
         for (auto& taken : batch)
             taken.feed->take(taken.chunks);
-        write(batch);
+        write(batch, experimentOps);
         for (auto& taken : batch)
             m_pool->giveBack(taken.chunks);
         batch.clear();
+        experimentOps.clear();
         lock.lock();
         m_flushDone = flushes;
         m_committedCv.notify_all();
@@ -182,10 +189,10 @@ void RunStoreWriter::loop()
     }
 }
 
-void RunStoreWriter::write(std::vector<Taken>& batch)
+void RunStoreWriter::write(std::vector<Taken>& batch, const std::vector<ExperimentWriteOp>& experimentOps)
 {
-    size_t size = 0;
-    bool durable = false;
+    size_t size = experimentOps.size();
+    bool durable = !experimentOps.empty();
     for (const auto& taken : batch) {
         for (const auto& chunk : taken.chunks) {
             size += chunk.size();
@@ -201,7 +208,7 @@ void RunStoreWriter::write(std::vector<Taken>& batch)
     std::string failure;
     if (auto e = m_db.exec("BEGIN IMMEDIATE")) {
         failure = *e;
-    } else if (!writeAll(batch)) {
+    } else if (!writeAll(batch, experimentOps)) {
         failure = m_db.lastError();
         m_db.exec("ROLLBACK");
     } else if (auto c = m_db.exec("COMMIT")) {
@@ -223,10 +230,14 @@ void RunStoreWriter::write(std::vector<Taken>& batch)
         m_checkpointDue = true;
 }
 
-bool RunStoreWriter::writeAll(const std::vector<Taken>& batch)
+bool RunStoreWriter::writeAll(const std::vector<Taken>& batch, const std::vector<ExperimentWriteOp>& experimentOps)
 {
     for (const auto& taken : batch) {
         if (!writeOps(*taken.feed, taken.chunks))
+            return false;
+    }
+    for (const auto& op : experimentOps) {
+        if (!m_experimentRows.write(op))
             return false;
     }
     return true;
@@ -275,7 +286,8 @@ bool RunStoreWriter::writeRow(std::string_view run, const write_op::RunBegin& b)
     s.bind(1, run).bind(2, std::string_view(b.teamName)).bind(3, std::string_view(b.teamJson));
     s.bind(4, std::string_view(b.input)).bind(5, int64_t(b.seed)).bind(6, b.startedAtMs);
     s.bind(7, std::string_view(b.host)).bind(8, b.pid).bind(9, b.pidStart).bind(10, toString(b.clock));
-    return stepOnce(s);
+    bindOptionalText(s, 11, b.experimentId);
+    return s.execute();
 }
 
 bool RunStoreWriter::writeRow(std::string_view run, const write_op::SpanRow& r)
@@ -293,13 +305,13 @@ bool RunStoreWriter::writeRow(std::string_view run, const write_op::SpanRow& r)
     bindOptionalInt(s, 16, sp.ttftUs, 0);
     s.bind(17, sp.plannedMs);
     bindOptionalText(s, 18, sp.error);
-    if (!stepOnce(s))
+    if (!s.execute())
         return false;
     if (!r.hasText)
         return true;
     auto& t = m_insertText;
     t.bind(1, run).bind(2, int64_t(sp.id)).bind(3, std::string_view(r.text)).bind(4, int64_t(r.truncated ? 1 : 0));
-    return stepOnce(t);
+    return t.execute();
 }
 
 bool RunStoreWriter::writeRow(std::string_view run, const write_op::NodeRow& n, int64_t queuedUs)
@@ -312,7 +324,7 @@ bool RunStoreWriter::writeRow(std::string_view run, const write_op::NodeRow& n, 
     bindOptionalText(s, 10, res.error);
     bindOptionalInt(s, 11, queuedUs, 0);
     bindOptionalInt(s, 12, n.finishedUs, 0);
-    return stepOnce(s);
+    return s.execute();
 }
 
 bool RunStoreWriter::writeRow(std::string_view run, const write_op::RunEnd& e)
@@ -329,7 +341,7 @@ bool RunStoreWriter::writeRow(std::string_view run, const write_op::RunEnd& e)
     s.bind(8, e.wallUs).bind(9, e.criticalPathUs).bind(10, std::string_view(pathText));
     s.bind(11, e.tokensIn).bind(12, e.tokensOut).bind(13, e.costUsd).bind(14, int64_t(e.calls));
     s.bind(15, toString(e.output.status)).bind(16, e.cpuUs);
-    return stepOnce(s);
+    return s.execute();
 }
 
 void RunStoreWriter::noteProgress(const Taken& taken)

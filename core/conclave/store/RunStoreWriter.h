@@ -1,5 +1,6 @@
 #pragma once
 
+#include "conclave/store/ExperimentRowWriter.h"
 #include "conclave/store/SqliteDb.h"
 #include "conclave/store/WriteFeed.h"
 
@@ -18,8 +19,10 @@ namespace conclave {
 // and writes it in one transaction, once per `maxDelay`, or sooner when a feed
 // holds `maxBatch` operations or somebody flushes. During a run commits use
 // synchronous=NORMAL (WAL); the batch holding a run's end is committed with
-// synchronous=FULL, so a finished run survives a power cut. push() never
-// touches SQLite: it only queues.
+// synchronous=FULL, so a finished run survives a power cut. Experiments and
+// trials are queued apart (pushExperiment) and written in the same batches,
+// after the runs' operations. push() and pushExperiment() never touch SQLite:
+// they only queue.
 class RunStoreWriter {
 public:
     struct Options {
@@ -54,6 +57,10 @@ public:
             wake(queued == m_options.maxBatch);
     }
 
+    // Queues an experiment's or a trial's row. It is committed in the same batch as,
+    // or a later batch than, every run operation pushed before it, and durably.
+    void pushExperiment(ExperimentWriteOp op);
+
     // Blocks until everything pushed before the call is committed (or failed).
     void flush();
     // The first write error, if any (the batch that failed is lost; later ones still try).
@@ -69,8 +76,8 @@ private:
     RunStoreWriter(SqliteDb db, Options options);
     void wake(bool full);
     void loop();
-    void write(std::vector<Taken>& batch);
-    bool writeAll(const std::vector<Taken>& batch);
+    void write(std::vector<Taken>& batch, const std::vector<ExperimentWriteOp>& experimentOps);
+    bool writeAll(const std::vector<Taken>& batch, const std::vector<ExperimentWriteOp>& experimentOps);
     bool writeOps(WriteFeed& feed, const std::vector<WriteFeed::Chunk>& chunks);
     bool writeRow(std::string_view run, const write_op::RunBegin& begin);
     bool writeRow(std::string_view run, const write_op::SpanRow& row);
@@ -81,11 +88,13 @@ private:
     SqliteDb m_db;
     Options m_options;
     SqliteStatement m_insertRun, m_upsertSpan, m_insertText, m_insertNode, m_endRun;
+    ExperimentRowWriter m_experimentRows;
 
     mutable std::mutex m_mutex;
     std::condition_variable m_wake;
     std::condition_variable m_committedCv;
     std::vector<std::shared_ptr<WriteFeed>> m_feeds;
+    std::vector<ExperimentWriteOp> m_experimentOps; // queued, oldest first
     const std::shared_ptr<WriteChunkPool> m_pool = std::make_shared<WriteChunkPool>();
     bool m_pending = false;       // a feed has queued something since the last take
     bool m_full = false;          // a feed holds maxBatch operations

@@ -73,6 +73,14 @@ void SqliteStatement::reset()
     m_errorCode = 0;
 }
 
+bool SqliteStatement::execute()
+{
+    step();
+    const bool ok = m_errorCode == 0;
+    reset();
+    return ok;
+}
+
 int64_t SqliteStatement::int64(int column) const
 {
     return sqlite3_column_int64(m_stmt, column);
@@ -121,7 +129,10 @@ SqliteDb& SqliteDb::operator=(SqliteDb&& other) noexcept
 
 std::optional<std::string> SqliteDb::open(const std::filesystem::path& file, Mode mode, int busyTimeoutMs)
 {
-    int flags = SQLITE_OPEN_NOMUTEX;
+    // URIs let ATTACH open a database read-only ("file:...?mode=ro"); a plain
+    // path that happens to start with "file:" is kept a path.
+    int flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI;
+    const std::filesystem::path name = file.native().starts_with("file:") ? std::filesystem::path(".") / file : file;
     if (mode == Mode::ReadOnly)
         flags |= SQLITE_OPEN_READONLY;
     else
@@ -129,7 +140,7 @@ std::optional<std::string> SqliteDb::open(const std::filesystem::path& file, Mod
     if (mode == Mode::Create)
         flags |= SQLITE_OPEN_CREATE;
     sqlite3* db = nullptr;
-    const int rc = sqlite3_open_v2(file.c_str(), &db, flags, nullptr);
+    const int rc = sqlite3_open_v2(name.c_str(), &db, flags, nullptr);
     if (rc != SQLITE_OK) {
         std::string message = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
         if (db)

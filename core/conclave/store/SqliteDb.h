@@ -31,6 +31,9 @@ public:
     // true: a row is ready; false: done. Errors are reported by error().
     bool step();
     void reset();
+    // Steps a statement that returns no rows and resets it for the next use; false on an error
+    // (SQLite's message stays in the connection's lastError()).
+    bool execute();
     // The last step's error, or empty.
     const std::string& error() const { return m_error; }
     int errorCode() const { return m_errorCode; }

@@ -1,5 +1,6 @@
 #include "conclave/store/StoreSchema.h"
 
+#include <algorithm>
 #include <array>
 #include <string_view>
 
@@ -88,48 +89,47 @@ CREATE TABLE node_results (
 ALTER TABLE runs ADD COLUMN clock TEXT NOT NULL DEFAULT 'real';
 ALTER TABLE runs ADD COLUMN cpu_us INTEGER NOT NULL DEFAULT 0;
 )sql",
-    // 3: experiments, the runs that are their trials, and each trial's score.
+    // 3: experiments and their trials; a trial's run carries its experiment's id
+    // (NULL for every other run). An experiment records its writer, as a run does.
     R"sql(
+ALTER TABLE runs ADD COLUMN experiment_id TEXT;
+CREATE INDEX runs_by_experiment ON runs(experiment_id);
 CREATE TABLE experiments (
   id             TEXT PRIMARY KEY,
   name           TEXT NOT NULL,
   status         TEXT NOT NULL,
   spec_json      TEXT NOT NULL,
-  designs_json   TEXT NOT NULL,
-  taskset        TEXT NOT NULL,
-  planned_trials INTEGER NOT NULL,
+  designs_json   TEXT NOT NULL DEFAULT '[]',
+  taskset        TEXT NOT NULL DEFAULT '',
+  planned_trials INTEGER NOT NULL DEFAULT 0,
   started_at_ms  INTEGER NOT NULL,
-  ended_at_ms    INTEGER NOT NULL DEFAULT -1,
+  ended_at_ms    INTEGER,
   note           TEXT NOT NULL DEFAULT '',
   host           TEXT NOT NULL DEFAULT '',
   pid            INTEGER NOT NULL DEFAULT 0,
   pid_start      INTEGER NOT NULL DEFAULT 0
 );
-CREATE TABLE experiment_runs (
-  run_id        TEXT PRIMARY KEY,
-  experiment_id TEXT NOT NULL
-) WITHOUT ROWID;
-CREATE INDEX experiment_runs_by_experiment ON experiment_runs(experiment_id);
+CREATE INDEX experiments_by_time ON experiments(started_at_ms);
 CREATE TABLE trials (
   experiment_id    TEXT NOT NULL,
   design           INTEGER NOT NULL,
   design_name      TEXT NOT NULL,
   task             TEXT NOT NULL,
-  domain           TEXT NOT NULL,
+  domain           TEXT NOT NULL DEFAULT '',
   seed             INTEGER NOT NULL,
   run_id           TEXT NOT NULL,
   status           TEXT NOT NULL,
-  answer           TEXT NOT NULL,
-  expected         TEXT NOT NULL,
+  answer           TEXT NOT NULL DEFAULT '',
+  expected         TEXT NOT NULL DEFAULT '',
   correct          INTEGER,
-  score_detail     TEXT NOT NULL,
-  wall_us          INTEGER NOT NULL,
-  critical_path_us INTEGER NOT NULL,
-  cost_usd         REAL NOT NULL,
-  judge_cost_usd   REAL NOT NULL,
-  tokens           INTEGER NOT NULL,
-  calls            INTEGER NOT NULL,
-  agents_json      TEXT NOT NULL,
+  score_detail     TEXT NOT NULL DEFAULT '',
+  wall_us          INTEGER NOT NULL DEFAULT 0,
+  critical_path_us INTEGER NOT NULL DEFAULT 0,
+  cost_usd         REAL NOT NULL DEFAULT 0,
+  judge_cost_usd   REAL NOT NULL DEFAULT 0,
+  tokens           INTEGER NOT NULL DEFAULT 0,
+  calls            INTEGER NOT NULL DEFAULT 0,
+  agents_json      TEXT NOT NULL DEFAULT '[]',
   PRIMARY KEY (experiment_id, design, task, seed)
 ) WITHOUT ROWID;
 )sql",
@@ -144,6 +144,12 @@ int StoreSchema::currentVersion()
 
 std::optional<std::string> StoreSchema::migrate(SqliteDb& db)
 {
+    return migrate(db, currentVersion());
+}
+
+std::optional<std::string> StoreSchema::migrate(SqliteDb& db, int toVersion)
+{
+    const auto target = size_t(std::clamp(toVersion, 0, currentVersion()));
     if (auto error = db.exec("BEGIN IMMEDIATE"))
         return error;
     // Read inside the write transaction: another process may have migrated meanwhile.
@@ -153,14 +159,14 @@ std::optional<std::string> StoreSchema::migrate(SqliteDb& db)
         db.exec("ROLLBACK");
         return error;
     }
-    for (auto v = size_t(*version); v < kMigrations.size(); ++v) {
+    for (auto v = size_t(*version); v < target; ++v) {
         if (auto error = db.exec(kMigrations[v])) {
             db.exec("ROLLBACK");
             return "migration " + std::to_string(v + 1) + ": " + *error;
         }
     }
-    if (size_t(*version) < kMigrations.size()) {
-        if (auto error = db.exec("PRAGMA user_version = " + std::to_string(kMigrations.size()))) {
+    if (size_t(*version) < target) {
+        if (auto error = db.exec("PRAGMA user_version = " + std::to_string(target))) {
             db.exec("ROLLBACK");
             return error;
         }

@@ -16,6 +16,8 @@ public:
     static int currentVersion();
     // Brings `db` up to currentVersion(); an error message on failure, nothing changed.
     static std::optional<std::string> migrate(SqliteDb& db);
+    // Brings `db` up to `toVersion` only (for tests that make a file of an older schema).
+    static std::optional<std::string> migrate(SqliteDb& db, int toVersion);
 };
 
 } // namespace conclave

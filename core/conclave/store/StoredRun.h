@@ -30,8 +30,8 @@ struct RunSummary {
     int calls = 0;
     std::string answer;
     ClockKind clock = ClockKind::Real;
-    int64_t cpuUs = 0; // the real CPU time the run's work used
-    std::string experimentId; // set when the run is a trial of an experiment (by load())
+    int64_t cpuUs = 0;        // the real CPU time the run's work used
+    std::string experimentId; // the experiment the run is a trial of; empty for any other run
 };
 
 // What a node produced, as stored (queuedUs/finishedUs: -1 when unknown).

@@ -2,6 +2,7 @@
 
 #include "conclave/engine/RunResult.h"
 #include "conclave/engine/Span.h"
+#include "conclave/store/ExperimentRecords.h"
 
 #include <cstdint>
 #include <string>
@@ -25,6 +26,7 @@ struct RunBegin {
     std::string host;
     int64_t pid = 0;
     int64_t pidStart = 0;
+    std::string experimentId; // set when the run is a trial of an experiment
 };
 
 // A span as it started, or as it finished with the text streamed in it.
@@ -62,9 +64,25 @@ struct RunEnd {
     int64_t cpuUs = 0;
 };
 
+// An experiment as it starts or ends, with the process that writes it.
+struct ExperimentRow {
+    ExperimentRecord record;
+    std::string host;
+    int64_t pid = 0;
+    int64_t pidStart = 0;
+};
+
+struct TrialRow {
+    TrialRecord trial;
+};
+
 } // namespace write_op
 
 using WriteOp =
     std::variant<write_op::RunBegin, write_op::SpanRow, write_op::NodeQueued, write_op::NodeRow, write_op::RunEnd>;
+
+// Experiments' writes: a queue of their own (not a run's feed), so a run's
+// operations stay small; the writer stores them after the runs' in each batch.
+using ExperimentWriteOp = std::variant<write_op::ExperimentRow, write_op::TrialRow>;
 
 } // namespace conclave

@@ -1,0 +1,190 @@
+#include "conclave/store/ShardMerger.h"
+
+#include "conclave/store/ProcessIdentity.h"
+#include "conclave/store/StoreFileCheck.h"
+
+#include <array>
+#include <cstdio>
+#include <optional>
+#include <vector>
+
+namespace conclave {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// The first schema with experiments.
+constexpr int64_t kExperimentsVersion = 3;
+
+// A read-only SQLite URI for `file`: its absolute path, with what a URI gives meaning to escaped.
+std::string readOnlyUri(const fs::path& file, bool immutable)
+{
+    std::error_code ec;
+    const auto absolute = fs::absolute(file, ec);
+    std::string uri = "file:";
+    for (const unsigned char c : (ec ? file : absolute).string()) {
+        if (c == '%' || c == '?' || c == '#' || c <= ' ' || c >= 0x7f) {
+            std::array<char, 4> hex{};
+            std::snprintf(hex.data(), hex.size(), "%%%02X", c);
+            uri += hex.data();
+        } else {
+            uri += char(c);
+        }
+    }
+    return uri + (immutable ? "?mode=ro&immutable=1" : "?mode=ro");
+}
+
+// The columns of `table` in both databases, quoted, in this store's order: a
+// shard of an older schema lacks the newer columns, which take their defaults.
+std::optional<std::string> commonColumns(SqliteDb& db, std::string_view table)
+{
+    auto s = db.prepare("SELECT m.name FROM pragma_table_info(?1, 'main') m "
+                        "WHERE m.name IN (SELECT name FROM pragma_table_info(?1, 'shard')) ORDER BY m.cid");
+    s.bind(1, table);
+    std::string columns;
+    while (s.step())
+        columns += (columns.empty() ? "\"" : ", \"") + s.text(0) + "\"";
+    if (!s.error().empty() || columns.empty())
+        return std::nullopt;
+    return columns;
+}
+
+struct ShardExperiment {
+    std::string id;
+    bool runningHere = false; // a live process is running it into this store
+};
+
+} // namespace
+
+ShardMerger::Merged ShardMerger::merge(SqliteDb& db, const fs::path& store, const fs::path& shard)
+{
+    const std::string name = shard.string();
+    std::error_code ec;
+    if (!fs::exists(shard, ec))
+        return {0, 0, 0, name + ": no such file"};
+    if (fs::equivalent(shard, store, ec))
+        return {0, 0, 0, name + ": is the store it would be merged into"};
+    if (auto problem = StoreFileCheck::file(shard, StoreFileCheck::Access::Read))
+        return {0, 0, 0, *problem};
+    // A shard without a WAL beside it is at rest: read as immutable, SQLite
+    // creates no -wal or -shm next to it. One being written is read through its WAL.
+    const bool atRest = !fs::exists(name + "-wal", ec) && !fs::exists(name + "-shm", ec);
+    {
+        auto attach = db.prepare("ATTACH DATABASE ?1 AS shard");
+        const auto uri = readOnlyUri(shard, atRest);
+        attach.bind(1, std::string_view(uri));
+        if (!attach.execute())
+            return {0, 0, 0, name + ": cannot attach (" + db.lastError() + ")"};
+    }
+    const auto detached = [&](const std::string& error) {
+        db.exec("DETACH DATABASE shard");
+        return Merged{0, 0, 0, error};
+    };
+    int64_t version = 0;
+    if (auto problem = StoreFileCheck::contents(db, shard, version, "shard"))
+        return detached(*problem);
+    if (version == 0)
+        return detached(name + ": an SQLite database, but not a Conclave run store");
+    if (version < kExperimentsVersion)
+        return detached(name + ": a run store from before experiments (store schema version " +
+                        std::to_string(version) + "), so it holds none");
+    Merged merged;
+    const auto fail = [&](const std::string& error) {
+        db.exec("ROLLBACK");
+        return detached(error);
+    };
+    const auto cannot = [&](const std::string& what) { return fail(name + ": cannot merge (" + what + ")"); };
+    if (auto e = db.exec("BEGIN IMMEDIATE"))
+        return fail(store.string() + ": " + *e);
+
+    // Each statement on the shard is finalized (its block left) before a failure detaches it.
+    std::string clashing, error;
+    {
+        auto clash = db.prepare("SELECT s.id FROM shard.experiments s JOIN main.experiments m ON m.id = s.id "
+                                "WHERE m.spec_json != s.spec_json ORDER BY s.id LIMIT 1");
+        if (!clash.valid())
+            error = db.lastError();
+        else if (clash.step())
+            clashing = clash.text(0);
+        else
+            error = clash.error();
+    }
+    if (!error.empty())
+        return cannot(error);
+    if (!clashing.empty())
+        return fail(name + ": experiment " + clashing + " has a different spec than the one in " + store.string() +
+                    "; shards of one experiment must be run with the same designs, task set, seeds and scorer");
+
+    std::vector<ShardExperiment> experiments;
+    {
+        auto s = db.prepare("SELECT s.id, m.status, m.host, m.pid, m.pid_start FROM shard.experiments s "
+                            "LEFT JOIN main.experiments m ON m.id = s.id ORDER BY s.id");
+        while (s.valid() && s.step()) {
+            const bool running = !s.isNull(1) && s.textView(1) == "running" &&
+                                 ProcessIdentity{s.text(2), s.int64(3), s.int64(4)}.alive();
+            experiments.push_back({s.text(0), running});
+        }
+        error = s.valid() ? s.error() : db.lastError();
+    }
+    if (!error.empty())
+        return cannot(error);
+    merged.experiments = int(experiments.size());
+
+    const std::string ofShard = " WHERE experiment_id IN (SELECT id FROM shard.experiments)";
+    const std::string runsOfShard =
+        " WHERE run_id IN (SELECT id FROM shard.runs WHERE experiment_id IN (SELECT id FROM shard.experiments))";
+    struct Copy {
+        std::string_view table;
+        std::string where;
+        int* count;
+    };
+    const std::array<Copy, 6> copies{{{"experiments", "", nullptr},
+                                      {"trials", ofShard, &merged.trials},
+                                      {"runs", ofShard, &merged.runs},
+                                      {"spans", runsOfShard, nullptr},
+                                      {"span_text", runsOfShard, nullptr},
+                                      {"node_results", runsOfShard, nullptr}}};
+    for (const auto& copy : copies) {
+        const auto columns = commonColumns(db, copy.table);
+        if (!columns)
+            return cannot("no columns of " + std::string(copy.table) + " in common");
+        const std::string table(copy.table);
+        if (auto e = db.exec("INSERT OR IGNORE INTO main." + table + " (" + *columns + ") SELECT " + *columns +
+                             " FROM shard." + table + copy.where))
+            return cannot(*e);
+        if (copy.count)
+            *copy.count = int(db.changes());
+    }
+
+    // Its span of time covers both; finished once every planned trial is here.
+    {
+        auto settle = db.prepare(
+            "UPDATE main.experiments SET "
+            "started_at_ms = min(started_at_ms, (SELECT started_at_ms FROM shard.experiments WHERE id = ?1)), "
+            "ended_at_ms = nullif(max(coalesce(ended_at_ms, -1), "
+            "  coalesce((SELECT ended_at_ms FROM shard.experiments WHERE id = ?1), -1)), -1), "
+            "status = CASE WHEN (SELECT count(*) FROM main.trials WHERE experiment_id = ?1) >= planned_trials "
+            "  THEN 'finished' ELSE 'interrupted' END, "
+            "note = CASE WHEN (SELECT count(*) FROM main.trials WHERE experiment_id = ?1) >= planned_trials "
+            "  THEN '' ELSE note END "
+            "WHERE id = ?1");
+        for (const auto& e : experiments) {
+            if (e.runningHere)
+                continue;
+            settle.bind(1, std::string_view(e.id));
+            if (!settle.execute()) {
+                error = db.lastError();
+                break;
+            }
+        }
+    }
+    if (!error.empty())
+        return cannot(error);
+    if (auto e = db.exec("COMMIT"))
+        return fail(store.string() + ": " + *e);
+    db.exec("DETACH DATABASE shard");
+    return merged;
+}
+
+} // namespace conclave

@@ -1,0 +1,34 @@
+#pragma once
+
+#include "conclave/store/SqliteDb.h"
+
+#include <filesystem>
+#include <string>
+
+namespace conclave {
+
+// Merges a shard — another store file holding trials of the same experiments,
+// run elsewhere — into a store, on that store's connection.
+//
+// Promises: the shard passes the checks a store passes when opened (only read
+// access is asked) and is attached read-only, so it is never modified. The
+// merge is one transaction: everything is copied or nothing. Rows already here
+// (an experiment, a trial, a run and its spans, texts and node results) are
+// kept, so merging the same shard twice adds nothing. An experiment stored here
+// under the same id with another spec refuses the whole merge. A merged
+// experiment is `finished` when every planned trial is now here, else
+// `interrupted` — except one here that a live process is running, left as it is.
+class ShardMerger {
+public:
+    struct Merged {
+        int experiments = 0; // in the shard
+        int trials = 0;      // copied: not here before
+        int runs = 0;        // copied: not here before
+        std::string error;   // nothing was merged
+    };
+
+    // `db` is the store's connection (outside a transaction), `store` its file.
+    static Merged merge(SqliteDb& db, const std::filesystem::path& store, const std::filesystem::path& shard);
+};
+
+} // namespace conclave

@@ -25,6 +25,8 @@ int64_t unixMs()
     return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
 }
 
+constexpr size_t kRetireBatch = 256;
+
 std::string money(double usd)
 {
     char text[32];
@@ -189,6 +191,7 @@ ExperimentRunner::Outcome ExperimentRunner::run()
 
     const auto started = std::chrono::steady_clock::now();
     std::map<Flight*, std::unique_ptr<Flight>> flights;
+    std::vector<std::unique_ptr<Flight>> retired; // finished, their recorders not yet let go
     size_t next = 0;
     double spent = 0;
     std::unique_lock lock(m_shared->mutex);
@@ -291,10 +294,14 @@ ExperimentRunner::Outcome ExperimentRunner::run()
             count(done->record);
             ++out.ran;
         }
-        auto owned = std::move(flights.at(done));
+        retired.push_back(std::move(flights.at(done)));
         flights.erase(done);
         lock.unlock();
-        owned.reset(); // the recorder, after its run
+        if (retired.size() >= kRetireBatch) {
+            // Recorders go once their runs are stored: one commit for a batch, not one each.
+            m_store.flush();
+            retired.clear();
+        }
         if (complete && m_onProgress) {
             progress.costUsd = spent;
             progress.elapsedS = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -308,6 +315,10 @@ ExperimentRunner::Outcome ExperimentRunner::run()
     }
     const bool stopped = m_shared->stopped;
     out.note = m_shared->note;
+    lock.unlock();
+    m_store.flush();
+    retired.clear();
+    lock.lock();
     const bool cancelled = m_shared->cancel.load();
     lock.unlock();
 

@@ -102,7 +102,9 @@ std::shared_ptr<WriteFeed> RunStoreWriter::attach(std::string run)
 
 void RunStoreWriter::detach(const std::shared_ptr<WriteFeed>& feed)
 {
-    flush();
+    // A run's end is the last thing its feed queues: once it is stored, nothing is left to wait for.
+    if (!feed->progress().finished.load())
+        flush();
     std::lock_guard lock(m_mutex);
     std::erase(m_feeds, feed);
 }

@@ -8,6 +8,7 @@
 #include "conclave/experiment/ExperimentReport.h"
 #include "conclave/experiment/ExperimentRunner.h"
 #include "conclave/experiment/ExperimentSetup.h"
+#include "conclave/experiment/SharedEndpoints.h"
 #include "conclave/io/TeamFile.h"
 #include "conclave/store/RunStore.h"
 
@@ -373,6 +374,79 @@ private slots:
         QVERIFY(a.id() != b.id());
         QCOMPARE(a.id().size(), size_t(14));
         QVERIFY(a.id().starts_with("e-"));
+    }
+
+    void designsOnOneEndpointShareItsStrictestLimits()
+    {
+        const auto endpoint = [](std::string url, std::optional<int64_t> inFlight, std::optional<int64_t> rpm) {
+            Team team;
+            Backend b;
+            b.kind = BackendKind::OpenAi;
+            b.baseUrl = std::move(url);
+            b.maxConcurrency = inFlight;
+            b.requestsPerMinute = rpm;
+            team.backends.emplace(BackendName("remote"), b);
+            return team;
+        };
+        std::vector<Team> teams{endpoint("http://a/v1", 8, std::nullopt), endpoint("http://a/v1", 4, 600),
+                                endpoint("http://b/v1", 16, std::nullopt)};
+        shareEndpointLimits(teams);
+        const auto& a0 = teams[0].backends.at(BackendName("remote"));
+        const auto& a1 = teams[1].backends.at(BackendName("remote"));
+        const auto& b = teams[2].backends.at(BackendName("remote"));
+        QCOMPARE(a0.maxConcurrency, std::optional<int64_t>(4));
+        QCOMPARE(a1.maxConcurrency, std::optional<int64_t>(4));
+        QCOMPARE(a0.requestsPerMinute, std::optional<int64_t>(600));
+        QCOMPARE(b.maxConcurrency, std::optional<int64_t>(16));
+        QCOMPARE(b.requestsPerMinute, std::optional<int64_t>());
+    }
+
+    void samplingIsDeterministicAndKeepsTheSetsOrder()
+    {
+        EvalRequest request;
+        request.designFiles = {example("triage")};
+        request.taskset = "math";
+        request.sample = 5;
+        const auto a = ExperimentSetup::build(request, CONCLAVE_RESOURCES);
+        const auto b = ExperimentSetup::build(request, CONCLAVE_RESOURCES);
+        QVERIFY(a.spec && b.spec);
+        QCOMPARE(a.spec->tasks->tasks().size(), size_t(5));
+        QCOMPARE(a.spec->tasksHash(), b.spec->tasksHash());
+        for (size_t i = 1; i < 5; ++i)
+            QVERIFY(a.spec->tasks->tasks()[i - 1].id < a.spec->tasks->tasks()[i].id);
+        request.sampleSeed = 1;
+        const auto c = ExperimentSetup::build(request, CONCLAVE_RESOURCES);
+        QVERIFY(c.spec->tasksHash() != a.spec->tasksHash());
+        request.sample.reset();
+        request.domain = "nope";
+        const auto d = ExperimentSetup::build(request, CONCLAVE_RESOURCES);
+        QCOMPARE(d.errors, (std::vector<std::string>{"--domain: no task of domain \"nope\" in math"}));
+    }
+
+    void resumeRefusesAChangedTaskSet()
+    {
+        QTemporaryDir dir;
+        const auto file = dir.filePath("tasks.jsonl").toStdString();
+        std::ofstream(file) << R"({"id": "a", "prompt": "Calculate 2 + 2.", "answer": "4"})"
+                            << "\n";
+        EvalRequest request;
+        request.designFiles = {example("keyword-vote")};
+        request.taskset = file;
+        auto setup = ExperimentSetup::build(request, CONCLAVE_RESOURCES);
+        QVERIFY(setup.spec);
+        ExperimentRecord record;
+        record.id = setup.spec->id();
+        record.name = "x";
+        record.specJson = setup.spec->toJson().dump();
+        QVERIFY(ExperimentSetup::resume(record, CONCLAVE_RESOURCES).spec);
+        std::ofstream(file) << R"({"id": "a", "prompt": "Calculate 2 + 3.", "answer": "5"})"
+                            << "\n";
+        const auto refused = ExperimentSetup::resume(record, CONCLAVE_RESOURCES);
+        QVERIFY(!refused.spec);
+        QCOMPARE(refused.errors.size(), size_t(1));
+        QVERIFY2(refused.errors[0].starts_with("the task set " + file +
+                                               " changed since the experiment started (content hash of its tasks "),
+                 refused.errors[0].c_str());
     }
 };
 

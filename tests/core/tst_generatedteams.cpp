@@ -125,7 +125,7 @@ class TestGeneratedTeams : public QObject {
                 t->plan = prepared[i].plan;
                 t->watchdogMs = prepared[i].watchdogMs;
                 Engine::StartOptions options{
-                    c.seed, {&t->log}, t->simulated ? ClockRequest::Virtual : ClockRequest::Real, {}};
+                    c.seed, {&t->log}, t->simulated ? ClockRequest::Virtual : ClockRequest::Real, {}, {}};
                 if (kind < 2) {
                     std::string error;
                     t->recorder = m_store->record(prepared[i].team, error);

@@ -38,15 +38,7 @@ std::optional<std::string> RunStore::flushTrials()
 
 int RunStore::recoverExperiments()
 {
-    std::vector<std::string> dead;
-    {
-        auto s = m_db.prepare("SELECT id, host, pid, pid_start FROM experiments WHERE status = 'running'");
-        while (s.valid() && s.step()) {
-            const ProcessIdentity writer{s.text(1), s.int64(2), s.int64(3)};
-            if (!writer.alive())
-                dead.push_back(s.text(0));
-        }
-    }
+    const auto dead = runningWithDeadWriter("experiments");
     if (dead.empty() || m_db.exec("BEGIN IMMEDIATE"))
         return 0;
     // It ended when its last trial's run did, as far as anyone can tell.

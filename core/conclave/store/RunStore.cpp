@@ -147,17 +147,21 @@ std::unique_ptr<RunQueries> RunStore::reader(std::string& error) const
     return queries;
 }
 
-int RunStore::recoverInterrupted()
+std::vector<std::string> RunStore::runningWithDeadWriter(std::string_view table)
 {
     std::vector<std::string> dead;
-    {
-        auto s = m_db.prepare("SELECT id, host, pid, pid_start FROM runs WHERE status = 'running'");
-        while (s.valid() && s.step()) {
-            const ProcessIdentity writer{s.text(1), s.int64(2), s.int64(3)};
-            if (!writer.alive())
-                dead.push_back(s.text(0));
-        }
+    auto s = m_db.prepare("SELECT id, host, pid, pid_start FROM " + std::string(table) + " WHERE status = 'running'");
+    while (s.valid() && s.step()) {
+        const ProcessIdentity writer{s.text(1), s.int64(2), s.int64(3)};
+        if (!writer.alive())
+            dead.push_back(s.text(0));
     }
+    return dead;
+}
+
+int RunStore::recoverInterrupted()
+{
+    const auto dead = runningWithDeadWriter("runs");
     if (dead.empty() || m_db.exec("BEGIN IMMEDIATE"))
         return 0;
     // Totals from what was committed, so the run reads back as far as it got.

@@ -111,6 +111,8 @@ public:
 private:
     RunStore(std::filesystem::path path, SqliteDb db, Options options);
     bool startWriter(std::string& error);
+    // The ids of a table's rows left `running` by a process that is gone.
+    std::vector<std::string> runningWithDeadWriter(std::string_view table);
     int recoverInterrupted();
     int recoverExperiments();
     Deleted removeWhere(const std::vector<std::string>& ids);

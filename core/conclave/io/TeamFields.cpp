@@ -14,41 +14,53 @@ constexpr std::array<K, 4> kEdge{"from", "to", "when", "role"};
 constexpr std::array<K, 4> kParams{"temperature", "max_tokens", "top_p", "stop"};
 constexpr std::array<K, 5> kDefaults{"backend", "model", "timeout_ms", "retries", "params"};
 constexpr std::array<K, 3> kBudget{"max_cost_usd", "max_tokens", "max_wall_ms"};
-constexpr std::array<K, 7> kProfile{"skills",         "ttft_ms",        "tokens_per_s", "output_tokens",
-                                    "price_per_mtok", "context_tokens", "failure_rate"};
+constexpr std::array<K, 10> kProfile{"skills",         "ttft_ms",        "tokens_per_s", "output_tokens",
+                                     "price_per_mtok", "context_tokens", "failure_rate", "error_agreement",
+                                     "skills_ci",      "trials"};
 constexpr std::array<K, 2> kDistribution{"median", "p95"};
 constexpr std::array<K, 2> kPrice{"input", "output"};
 
 constexpr std::array<K, 4> kLocalBackend{"kind", "seed", "time_scale", "models"};
-constexpr std::array<K, 11> kOpenAiBackend{"kind",          "base_url",       "api_key_env",        "max_concurrency",
-                                           "requests_per_minute", "stream", "max_tokens_param", "ca_file",
-                                           "connect_timeout_ms",  "headers", "prices"};
-constexpr std::array<K, 14> kAnyBackend{"kind",   "seed",           "time_scale", "models", "base_url",
-                                        "api_key_env",        "max_concurrency", "requests_per_minute",
-                                        "stream", "max_tokens_param", "ca_file", "connect_timeout_ms",
-                                        "headers", "prices"};
+constexpr std::array<K, 11> kOpenAiBackend{
+    "kind",   "base_url",         "api_key_env", "max_concurrency",    "requests_per_minute",
+    "stream", "max_tokens_param", "ca_file",     "connect_timeout_ms", "headers",
+    "prices"};
+constexpr std::array<K, 14> kAnyBackend{"kind",
+                                        "seed",
+                                        "time_scale",
+                                        "models",
+                                        "base_url",
+                                        "api_key_env",
+                                        "max_concurrency",
+                                        "requests_per_minute",
+                                        "stream",
+                                        "max_tokens_param",
+                                        "ca_file",
+                                        "connect_timeout_ms",
+                                        "headers",
+                                        "prices"};
 
 // Canonical node key order: identity, meaning, model call, layout.
 constexpr std::array<K, 25> kAnyNode{
-    "id",          "kind",          "label",       "strategy",   "mode",      "routes",         "default",
-    "top_k",       "min_weight",    "quorum",      "min_confidence", "deadline_ms", "max_rounds", "consensus",
-    "threshold",   "backend",       "model",       "fallback_model", "system",  "prompt",         "params",
-    "timeout_ms",  "retries",       "weight",      "pos"};
+    "id",         "kind",           "label",          "strategy",    "mode",       "routes",     "default",   "top_k",
+    "min_weight", "quorum",         "min_confidence", "deadline_ms", "max_rounds", "consensus",  "threshold", "backend",
+    "model",      "fallback_model", "system",         "prompt",      "params",     "timeout_ms", "retries",   "weight",
+    "pos"};
 
 constexpr std::array<K, 4> kInputNode{"id", "kind", "label", "pos"};
 constexpr std::array<K, 4> kOutputNode{"id", "kind", "label", "pos"};
-constexpr std::array<K, 17> kRouterNode{"id",      "kind",       "label",   "strategy", "routes",         "default",
-                                        "top_k",   "min_weight", "backend", "model",    "fallback_model", "system",
-                                        "prompt",  "params",     "timeout_ms", "retries", "pos"};
-constexpr std::array<K, 13> kExpertNode{"id",     "kind",   "label",      "backend", "model",  "fallback_model",
-                                        "system", "prompt", "params",     "timeout_ms", "retries", "weight",
+constexpr std::array<K, 17> kRouterNode{
+    "id",    "kind",           "label",  "strategy", "routes", "default",    "top_k",   "min_weight", "backend",
+    "model", "fallback_model", "system", "prompt",   "params", "timeout_ms", "retries", "pos"};
+constexpr std::array<K, 13> kExpertNode{"id",     "kind",   "label",  "backend",    "model",   "fallback_model",
+                                        "system", "prompt", "params", "timeout_ms", "retries", "weight",
                                         "pos"};
-constexpr std::array<K, 16> kAggregatorNode{"id",      "kind",  "label",          "strategy", "quorum",
-                                            "min_confidence", "deadline_ms", "backend", "model", "fallback_model",
-                                            "system",  "prompt", "params",        "timeout_ms", "retries", "pos"};
-constexpr std::array<K, 16> kCoordinatorNode{"id",      "kind",    "label",          "mode",   "max_rounds",
-                                             "consensus", "threshold", "backend",    "model",  "fallback_model",
-                                             "system",  "prompt",  "params",         "timeout_ms", "retries", "pos"};
+constexpr std::array<K, 16> kAggregatorNode{
+    "id",    "kind",           "label",  "strategy", "quorum", "min_confidence", "deadline_ms", "backend",
+    "model", "fallback_model", "system", "prompt",   "params", "timeout_ms",     "retries",     "pos"};
+constexpr std::array<K, 16> kCoordinatorNode{
+    "id",    "kind",           "label",  "mode",   "max_rounds", "consensus",  "threshold", "backend",
+    "model", "fallback_model", "system", "prompt", "params",     "timeout_ms", "retries",   "pos"};
 
 } // namespace
 
@@ -116,7 +128,7 @@ namespace {
 
 constexpr double kBig = 1e300;
 
-constexpr std::array<FieldRule, 25> kRules{{
+constexpr std::array<FieldRule, 27> kRules{{
     {"conclave", "format version 1", true, 1, kBig, false},
     {"timeout_ms", "a positive integer", true, 0, kBig, true},
     {"deadline_ms", "a positive integer", true, 0, kBig, true},
@@ -137,6 +149,8 @@ constexpr std::array<FieldRule, 25> kRules{{
     {"min_confidence", "a number from 0 to 1", false, 0, 1, false},
     {"threshold", "a number from 0 to 1", false, 0, 1, false},
     {"failure_rate", "a number from 0 to 1", false, 0, 1, false},
+    {"error_agreement", "a number from 0 to 1", false, 0, 1, false},
+    {"trials", "a non-negative integer", true, 0, kBig, false},
     {"skill", "a number from 0 to 1", false, 0, 1, false},
     {"consensus", "a number above 0 and at most 1", false, 0, 1, true},
     {"weight", "a non-negative number", false, 0, kBig, false},

@@ -77,6 +77,42 @@ std::optional<Price> readPrice(const json& value, const std::string& pointer, st
     return Price{*input, *output};
 }
 
+// {domain: [low, high]}: the shape only; the validator checks the range.
+std::optional<std::map<std::string, std::pair<double, double>>> readIntervals(JsonFieldReader& r, std::string_view key)
+{
+    const auto* value = r.object(key);
+    if (!value)
+        return std::nullopt;
+    std::map<std::string, std::pair<double, double>> out;
+    for (const auto& [domain, interval] : value->items()) {
+        if (!interval.is_array() || interval.size() != 2 || !interval[0].is_number() || !interval[1].is_number()) {
+            const auto shown =
+                interval.is_array() && interval.dump().size() <= 40 ? interval.dump() : describeJsonValue(interval);
+            r.failAt(childPointer(r.pointerTo(key), domain),
+                     "expected [low, high] (two numbers from 0 to 1), got " + shown);
+            continue;
+        }
+        out.emplace(domain, std::pair{interval[0].get<double>(), interval[1].get<double>()});
+    }
+    return out;
+}
+
+// {domain: count}.
+std::optional<std::map<std::string, int64_t>> readCounts(JsonFieldReader& parent, std::string_view key,
+                                                         std::vector<Problem>& problems)
+{
+    const auto* value = parent.object(key);
+    if (!value)
+        return std::nullopt;
+    JsonFieldReader r(*value, parent.pointerTo(key), problems);
+    std::map<std::string, int64_t> out;
+    for (const auto& [domain, count] : value->items()) {
+        if (const auto n = r.integer(domain, fieldRule(key).expected))
+            out.emplace(domain, *n);
+    }
+    return out;
+}
+
 ModelCall readModelCall(JsonFieldReader& r, std::vector<Problem>& problems)
 {
     ModelCall call;
@@ -311,8 +347,8 @@ bool readVersion(JsonFieldReader& r, Team& team)
 {
     const auto* value = r.take("conclave");
     if (!value) {
-        r.fail("conclave", "missing format version; a team file starts with \"conclave\": " +
-                               std::to_string(kTeamFormatVersion));
+        r.fail("conclave",
+               "missing format version; a team file starts with \"conclave\": " + std::to_string(kTeamFormatVersion));
         return false;
     }
     if (!value->is_number_integer() || value->get<int64_t>() < 1) {
@@ -321,9 +357,8 @@ bool readVersion(JsonFieldReader& r, Team& team)
     }
     const auto version = value->get<int64_t>();
     if (version > kTeamFormatVersion) {
-        r.fail("conclave", "format version " + std::to_string(version) +
-                               " is newer than this Conclave understands (" + std::to_string(kTeamFormatVersion) +
-                               "); upgrade Conclave to open this team");
+        r.fail("conclave", "format version " + std::to_string(version) + " is newer than this Conclave understands (" +
+                               std::to_string(kTeamFormatVersion) + "); upgrade Conclave to open this team");
         return false;
     }
     // Older versions would be upgraded here, one step at a time; 1 is the first.
@@ -367,6 +402,9 @@ std::optional<ModelProfile> profileFromJson(const json& value, const std::string
         profile.pricePerMtok = readPrice(*price, r.pointerTo("price_per_mtok"), problems);
     profile.contextTokens = readInteger(r, "context_tokens");
     profile.failureRate = readNumber(r, "failure_rate");
+    profile.errorAgreement = readNumber(r, "error_agreement");
+    profile.skillsCi = readIntervals(r, "skills_ci");
+    profile.trials = readCounts(r, "trials", problems);
     profile.extra = r.leftovers();
     if (problems.size() != before)
         return std::nullopt;

@@ -18,8 +18,7 @@ ordered_json numberJson(double value)
     return value;
 }
 
-template <class T>
-void put(ordered_json& out, std::string_view key, const std::optional<T>& value)
+template <class T> void put(ordered_json& out, std::string_view key, const std::optional<T>& value)
 {
     if (value)
         out[std::string(key)] = *value;
@@ -184,6 +183,19 @@ ordered_json profileToJson(const ModelProfile& profile)
         out["price_per_mtok"] = priceJson(*profile.pricePerMtok);
     put(out, "context_tokens", profile.contextTokens);
     putNumber(out, "failure_rate", profile.failureRate);
+    putNumber(out, "error_agreement", profile.errorAgreement);
+    if (profile.skillsCi) {
+        ordered_json intervals = ordered_json::object();
+        for (const auto& [domain, interval] : *profile.skillsCi)
+            intervals[domain] = ordered_json::array({numberJson(interval.first), numberJson(interval.second)});
+        out["skills_ci"] = intervals;
+    }
+    if (profile.trials) {
+        ordered_json counts = ordered_json::object();
+        for (const auto& [domain, count] : *profile.trials)
+            counts[domain] = count;
+        out["trials"] = counts;
+    }
     putExtra(out, profile.extra);
     return out;
 }

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "conclave/model/NodeKind.h"
 #include "conclave/model/Node.h"
+#include "conclave/model/NodeKind.h"
 
 #include <nlohmann/json.hpp>
 
@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 
 namespace conclave {
 
@@ -38,7 +39,13 @@ struct ModelProfile {
     std::optional<Price> pricePerMtok;
     std::optional<int64_t> contextTokens;
     std::optional<double> failureRate;
-    nlohmann::json extra;  // unknown keys; null when none
+    // Among its wrong answers, the share that is a task's shared (most common) wrong answer.
+    std::optional<double> errorAgreement;
+    // Informative only (a calibration's evidence; the simulator ignores them):
+    // the 95 % interval of each skill, and the scored answers behind it.
+    std::optional<std::map<std::string, std::pair<double, double>>> skillsCi;
+    std::optional<std::map<std::string, int64_t>> trials;
+    nlohmann::json extra; // unknown keys; null when none
 
     friend bool operator==(const ModelProfile&, const ModelProfile&) = default;
 };
@@ -63,7 +70,7 @@ struct Backend {
     std::optional<std::map<std::string, std::string>> headers;
     std::optional<std::map<std::string, Price>> prices;
 
-    nlohmann::json extra;  // unknown keys; null when none
+    nlohmann::json extra; // unknown keys; null when none
 
     friend bool operator==(const Backend&, const Backend&) = default;
 };
@@ -74,7 +81,7 @@ struct Defaults {
     std::optional<int64_t> timeoutMs;
     std::optional<int64_t> retries;
     std::optional<ModelParams> params;
-    nlohmann::json extra;  // unknown keys; null when none
+    nlohmann::json extra; // unknown keys; null when none
 
     friend bool operator==(const Defaults&, const Defaults&) = default;
 };
@@ -83,7 +90,7 @@ struct Budget {
     std::optional<double> maxCostUsd;
     std::optional<int64_t> maxTokens;
     std::optional<int64_t> maxWallMs;
-    nlohmann::json extra;  // unknown keys; null when none
+    nlohmann::json extra; // unknown keys; null when none
 
     friend bool operator==(const Budget&, const Budget&) = default;
 };

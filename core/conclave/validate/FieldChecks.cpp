@@ -34,10 +34,19 @@ std::string formatNumber(double value)
     return std::string(buffer.data(), end);
 }
 
-std::string formatNumber(std::integral auto value) { return std::to_string(value); }
+std::string formatNumber(std::integral auto value)
+{
+    return std::to_string(value);
+}
 
-bool endsWith(std::string_view text, std::string_view suffix) { return text.ends_with(suffix); }
-bool contains(std::string_view text, std::string_view part) { return text.find(part) != std::string_view::npos; }
+bool endsWith(std::string_view text, std::string_view suffix)
+{
+    return text.ends_with(suffix);
+}
+bool contains(std::string_view text, std::string_view part)
+{
+    return text.find(part) != std::string_view::npos;
+}
 
 // A key of the team file that holds a secret. "token" must end the key: max_tokens
 // or tokenizer are not secrets, access_token and bearer_token are.
@@ -108,8 +117,8 @@ private:
                 m_sink.error(childPointer(pointer, key), kSecretMessage, node, edge);
                 continue;
             }
-            m_sink.warning(childPointer(pointer, key),
-                           "unknown key for " + std::string(owner) + "; it is kept as is", node, edge);
+            m_sink.warning(childPointer(pointer, key), "unknown key for " + std::string(owner) + "; it is kept as is",
+                           node, edge);
             findNestedSecrets(childPointer(pointer, key), value, node, edge);
         }
     }
@@ -148,12 +157,12 @@ private:
         }
         if (tailIsSlower && d.p95 < d.median)
             m_sink.error(childPointer(pointer, "p95"), "p95 (" + formatNumber(d.p95) +
-                                                           ") must not be below the median (" +
-                                                           formatNumber(d.median) + ")");
+                                                           ") must not be below the median (" + formatNumber(d.median) +
+                                                           ")");
         if (!tailIsSlower && d.p95 > d.median)
-            m_sink.error(childPointer(pointer, "p95"),
-                         "p95 (" + formatNumber(d.p95) + ") is the slow tail and must not exceed the median (" +
-                             formatNumber(d.median) + ")");
+            m_sink.error(childPointer(pointer, "p95"), "p95 (" + formatNumber(d.p95) +
+                                                           ") is the slow tail and must not exceed the median (" +
+                                                           formatNumber(d.median) + ")");
         return true;
     }
 
@@ -186,6 +195,23 @@ private:
             checkPrice(childPointer(pointer, "price_per_mtok"), *profile.pricePerMtok);
         range(pointer, "context_tokens", profile.contextTokens);
         range(pointer, "failure_rate", profile.failureRate);
+        range(pointer, "error_agreement", profile.errorAgreement);
+        if (profile.skillsCi) {
+            for (const auto& [domain, ci] : *profile.skillsCi) {
+                if (!(0 <= ci.first && ci.first <= ci.second && ci.second <= 1))
+                    m_sink.error(childPointer(childPointer(pointer, "skills_ci"), domain),
+                                 "expected [low, high] with 0 <= low <= high <= 1, got [" + formatNumber(ci.first) +
+                                     ", " + formatNumber(ci.second) + "]");
+            }
+        }
+        if (profile.trials) {
+            const auto& rule = fieldRule("trials");
+            for (const auto& [domain, count] : *profile.trials) {
+                if (!rule.accepts(double(count)))
+                    m_sink.error(childPointer(childPointer(pointer, "trials"), domain),
+                                 "expected " + std::string(rule.expected) + ", got " + formatNumber(count));
+            }
+        }
         unknownKeys(pointer, profile.extra, "a model profile");
     }
 
@@ -325,8 +351,7 @@ private:
                m_context.localModels.contains(model) || (backend.models && backend.models->contains(model));
     }
 
-    void checkModelName(const std::string& where, const std::string& model, const Backend& backend,
-                        const NodeId& node)
+    void checkModelName(const std::string& where, const std::string& model, const Backend& backend, const NodeId& node)
     {
         if (!knowsModel(backend, model))
             reportUnknownModel(where, model, node);
@@ -337,8 +362,7 @@ private:
         std::string known;
         for (const auto& name : m_context.localModels)
             known += (known.empty() ? "" : ", ") + name;
-        m_sink.error(where,
-                     "unknown local model \"" + model + "\"; the local-moe backend has " + known, node);
+        m_sink.error(where, "unknown local model \"" + model + "\"; the local-moe backend has " + known, node);
     }
 
     void checkModelCall(const std::string& pointer, const Node& node, std::string_view why)

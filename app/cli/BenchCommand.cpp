@@ -1,4 +1,5 @@
 #include "Commands.h"
+#include "FixedText.h"
 #include "FanOutBreakdown.h"
 
 #include "conclave/analysis/Quantile.h"
@@ -51,13 +52,6 @@ Measured runOnce(Engine& engine, const Team& team, std::string_view input)
     m.threads = std::max(m.threads, threadCount());
     m.result = started.run->wait();
     return m;
-}
-
-std::string fixed(double v, int digits)
-{
-    std::ostringstream out;
-    out << std::fixed << std::setprecision(digits) << v;
-    return out.str();
 }
 
 void fanOut(const CliContext& context, Engine& engine, const BenchArgs& args)
@@ -157,6 +151,10 @@ int runBench(const CliContext& context, const BenchArgs& args)
         }
         if (args.which == "all" || args.which == "store") {
             if (const int code = storeBench(context, engine, args); code != kExitOk)
+                return code;
+        }
+        if (args.which == "all" || args.which == "sim") {
+            if (const int code = simBench(context, engine, args); code != kExitOk)
                 return code;
         }
         if (args.which == "eval") { // long: only when asked for

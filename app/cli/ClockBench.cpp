@@ -2,6 +2,7 @@
 // fan-out, one triage run in process, and the throughput of many small runs
 // sharing one engine, with and without the run store.
 #include "Commands.h"
+#include "FixedText.h"
 
 #include "conclave/analysis/Quantile.h"
 #include "conclave/bench/BenchTeams.h"
@@ -28,13 +29,6 @@ using SteadyClock = std::chrono::steady_clock;
 double msSince(SteadyClock::time_point start)
 {
     return std::chrono::duration<double, std::milli>(SteadyClock::now() - start).count();
-}
-
-std::string fixed(double v, int digits)
-{
-    std::ostringstream out;
-    out << std::fixed << std::setprecision(digits) << v;
-    return out.str();
 }
 
 double peakRssMb()

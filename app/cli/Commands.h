@@ -106,7 +106,7 @@ struct ExperimentsArgs {
 int runExperiments(const CliContext& context, const ExperimentsArgs& args);
 
 struct BenchArgs {
-    std::string which = "all";     // all, fanout, chain, early, clock, store, eval
+    std::string which = "all";     // all, fanout, chain, early, clock, store, eval, sim
     std::optional<std::string> db; // store: where to measure (default: a temporary file)
     int runs = 3;
     size_t maxN = 10000;
@@ -118,6 +118,9 @@ int runBench(const CliContext& context, const BenchArgs& args);
 
 // `conclave bench eval`: an experiment of the six examples on every bundled task, and one against a test server.
 int evalBench(const CliContext& context, Engine& engine, const BenchArgs& args);
+
+// `conclave bench sim`: how the simulator's errors agree and correlate, and its accuracy against its profiles.
+int simBench(const CliContext& context, Engine& engine, const BenchArgs& args);
 
 // `conclave bench clock`: the virtual clock's figures (a wide fan-out, one run in process, throughput).
 int clockBench(const CliContext& context, Engine& engine, const BenchArgs& args);

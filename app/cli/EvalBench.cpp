@@ -1,6 +1,7 @@
 // `conclave bench eval`: an experiment's throughput on the simulated clock, and against a test endpoint.
 #include "BenchServer.h"
 #include "Commands.h"
+#include "FixedText.h"
 
 #include "conclave/analysis/Quantile.h"
 #include "conclave/experiment/ExperimentRunner.h"
@@ -22,13 +23,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
-
-std::string fixed(double value, int digits)
-{
-    std::ostringstream out;
-    out << std::fixed << std::setprecision(digits) << value;
-    return out.str();
-}
 
 double secondsSince(Clock::time_point start)
 {

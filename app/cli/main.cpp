@@ -214,9 +214,10 @@ int main(int argc, char** argv)
 
     BenchArgs benchArgs;
     auto* bench = app.add_subcommand(
-        "bench", "Measure the engine: fan-out, scheduler overhead, early termination, the virtual clock, the store");
-    bench->add_option("which", benchArgs.which, "all, fanout, chain, early, clock, store or eval")
-        ->check(CLI::IsMember({"all", "fanout", "chain", "early", "clock", "store", "eval"}));
+        "bench", "Measure the engine: fan-out, scheduler overhead, early termination, the virtual clock, the store, "
+                 "the simulator");
+    bench->add_option("which", benchArgs.which, "all, fanout, chain, early, clock, store, sim or eval")
+        ->check(CLI::IsMember({"all", "fanout", "chain", "early", "clock", "store", "sim", "eval"}));
     std::string benchDb;
     auto* benchDbOption =
         bench->add_option("--db", benchDb, "store: the database file to measure in (default: a temporary file)");

@@ -3,6 +3,8 @@
 #include "conclave/engine/DeterministicRandom.h"
 #include "conclave/engine/PromptBuilder.h"
 #include "conclave/engine/ReplyParser.h"
+#include "conclave/local/ArithmeticQuestion.h"
+#include "conclave/local/WrongAnswers.h"
 
 #include <algorithm>
 #include <array>
@@ -17,7 +19,18 @@ namespace {
 using R = DeterministicRandom;
 
 // Named streams of draws, so adding one never shifts another.
-enum Stream : uint64_t { kFailure = 1, kCorrect, kConfidence, kTtft, kSpeed, kLength, kWrong, kWording, kRoute };
+enum Stream : uint64_t {
+    kFailure = 1,
+    kCorrect,
+    kConfidence,
+    kTtft,
+    kSpeed,
+    kLength,
+    kWrong,
+    kWording,
+    kRoute,
+    kOther
+};
 
 constexpr double kZ95 = 1.6448536269514722;
 
@@ -41,9 +54,6 @@ std::string withAnswer(std::string lead, std::string_view answer, double confide
     lead.append(kAnswer).append(answer).append(kConfidence).append(number, end);
     return lead;
 }
-
-// A free prompt's hidden "best" answer is one of these, by the prompt's hash.
-constexpr std::array<std::string_view, 6> kFreeAnswers{"alpha", "bravo", "charlie", "delta", "echo", "foxtrot"};
 
 constexpr std::array<std::string_view, 4> kLeads{"Let me work through this step by step.",
                                                  "Here is my reasoning in brief.",
@@ -94,6 +104,28 @@ double ResolvedProfile::skill(std::string_view domain) const
     return it == skills.end() ? 0.5 : it->second;
 }
 
+double ResolvedProfile::agreement() const
+{
+    if (errorAgreement)
+        return *errorAgreement;
+    double sum = 0;
+    for (const auto& [domain, s] : skills)
+        sum += s;
+    return 0.57 + 0.3 * (skills.empty() ? 0.5 : sum / double(skills.size()));
+}
+
+const std::vector<std::string>& LocalResponder::freeAnswers()
+{
+    // Lower case and without a final full stop: as ReplyParser normalises them.
+    static const std::vector<std::string> answers{"it depends mostly on the constraints you set",
+                                                  "start with the simplest option and measure it",
+                                                  "the first approach is the better choice here",
+                                                  "yes, provided the risks are managed",
+                                                  "no, not without more information",
+                                                  "a staged plan of prototype, test, then scale"};
+    return answers;
+}
+
 LocalResponder::LocalResponder(std::map<std::string, ResolvedProfile> profiles, std::shared_ptr<const Gate> gate,
                                std::shared_ptr<const TaskSet> tasks, uint64_t seed)
     : LocalResponder(std::make_shared<const Profiles>(std::make_move_iterator(profiles.begin()),
@@ -128,6 +160,8 @@ std::map<std::string, ResolvedProfile> LocalResponder::resolve(const std::map<st
             r.contextTokens = *p.contextTokens;
         if (p.failureRate)
             r.failureRate = *p.failureRate;
+        if (p.errorAgreement)
+            r.errorAgreement = *p.errorAgreement;
     };
     for (const auto& [name, profile] : catalog)
         apply(out[name], profile);
@@ -146,7 +180,7 @@ void LocalResponder::prepareFor(std::string_view runInput)
 {
     m_runInput = std::string(runInput);
     m_runJudge = PromptBuilder::parseJudgeInput(runInput);
-    m_runTask = m_tasks ? m_tasks->find(m_runJudge ? std::string_view(m_runJudge->question) : runInput) : nullptr;
+    m_runItem = itemFor(m_runJudge ? std::string_view(m_runJudge->question) : runInput);
     m_runSkill.clear();
     if (m_gate) {
         const auto weights = m_gate->weigh(runInput);
@@ -190,15 +224,65 @@ std::vector<double> LocalResponder::gateScores(std::string_view prompt, const st
     return scores;
 }
 
-const Task* LocalResponder::taskFor(const ModelRequest& request) const
+LocalResponder::Item LocalResponder::itemFor(std::string_view text) const
 {
-    if (!m_tasks)
-        return nullptr;
-    if (const Task* t = m_tasks->find(request.prompt))
-        return t;
+    // A task without an answer (a judge scores it) is a free prompt here.
+    Item item;
+    if (const Task* t = m_tasks ? m_tasks->find(text) : nullptr; t && !t->answer.empty())
+        return Item{.task = t};
+    const auto key = std::to_string(R::hash(text));
+    if (auto computed = ArithmeticQuestion::answer(text)) {
+        item.made = std::make_shared<const Task>(
+            Task{.id = "calc:" + key, .domain = "math", .prompt = std::string(text), .answer = std::move(*computed)});
+    } else {
+        const auto& answers = freeAnswers();
+        item.made = std::make_shared<const Task>(Task{.id = "free:" + key,
+                                                      .prompt = std::string(text),
+                                                      .answer = answers[R::hash(text) % answers.size()],
+                                                      .choices = answers});
+        item.free = true;
+        item.text = std::string(text);
+    }
+    item.task = item.made.get();
+    return item;
+}
+
+LocalResponder::Item LocalResponder::itemFor(const ModelRequest& request) const
+{
+    // The prompt's own task or computed question first: a coordinator's
+    // subtask is not the run's question.
+    if (m_tasks) {
+        if (const Task* t = m_tasks->find(request.prompt); t && !t->answer.empty())
+            return Item{.task = t};
+    }
+    if (request.prompt != request.runInput) {
+        if (auto computed = ArithmeticQuestion::answer(request.prompt)) {
+            Item item;
+            item.made = std::make_shared<const Task>(Task{.id = "calc:" + std::to_string(R::hash(request.prompt)),
+                                                          .domain = "math",
+                                                          .prompt = request.prompt,
+                                                          .answer = std::move(*computed)});
+            item.task = item.made.get();
+            return item;
+        }
+    }
     if (request.runInput == m_runInput)
-        return m_runTask;
-    return m_tasks->find(request.runInput);
+        return m_runItem;
+    return itemFor(request.runInput.empty() ? std::string_view(request.prompt) : std::string_view(request.runInput));
+}
+
+const ItemBank& LocalResponder::items() const
+{
+    static const ItemBank none;
+    return m_tasks ? m_tasks->items() : none;
+}
+
+double LocalResponder::pCorrect(const Item& item, const ResolvedProfile& profile) const
+{
+    const double z = ItemBank::difficulty(*item.task);
+    if (item.free)
+        return items().pCorrect("", expectedSkill(item.text, profile), z);
+    return items().pCorrect(item.task->domain, profile.skill(item.task->domain), z);
 }
 
 double LocalResponder::confidenceFor(bool correct, double skill, const Draws& draws) const
@@ -208,78 +292,38 @@ double LocalResponder::confidenceFor(bool correct, double skill, const Draws& dr
     return std::clamp(mean + 0.12 * draws.normal(kConfidence), 0.05, 0.99);
 }
 
-std::string LocalResponder::wrongAnswer(const Task& task, const Draws& draws) const
+std::string LocalResponder::answer(const ModelRequest& request, const ResolvedProfile& profile, const Item& item,
+                                   const Draws& draws, double& confidence) const
 {
-    const double u = draws.unit(kWrong);
-    if (!task.choices.empty()) {
-        std::vector<std::string> others;
-        for (const auto& c : task.choices) {
-            if (ReplyParser::normalizeAnswer(c) != ReplyParser::normalizeAnswer(task.answer))
-                others.push_back(c);
-        }
-        if (!others.empty())
-            return ReplyParser::normalizeAnswer(others[static_cast<size_t>(u * double(others.size()))]);
-    }
-    char* end = nullptr;
-    const double value = std::strtod(task.answer.c_str(), &end);
-    if (end && *end == '\0' && !task.answer.empty()) {
-        // A plausible slip: off by one, by ten percent, or a digit dropped.
-        const bool integral = task.answer.find('.') == std::string::npos;
-        double wrong = u < 0.4 ? value + (u < 0.2 ? 1 : -1) : (u < 0.8 ? value * 1.1 : value / 10);
-        if (integral)
-            wrong = std::round(wrong);
-        if (wrong == value)
-            wrong = value + 2;
-        char buffer[64];
-        if (integral)
-            std::snprintf(buffer, sizeof buffer, "%lld", static_cast<long long>(wrong));
-        else
-            std::snprintf(buffer, sizeof buffer, "%g", wrong);
-        return buffer;
-    }
-    // Another task's answer from the same domain reads as a confident mistake.
-    std::vector<const Task*> same;
-    for (const auto& t : m_tasks->tasks()) {
-        if (t.domain == task.domain && t.answer != task.answer && t.choices.empty())
-            same.push_back(&t);
-    }
-    if (same.empty())
-        return "unknown";
-    return ReplyParser::normalizeAnswer(same[static_cast<size_t>(u * double(same.size()))]->answer);
-}
-
-std::string LocalResponder::answerTask(const ModelRequest& request, const ResolvedProfile& profile, const Task& task,
-                                       const Draws& draws, double& confidence) const
-{
-    double p = profile.skill(task.domain);
+    const Task& task = *item.task;
+    const auto truth = ReplyParser::normalizeAnswer(task.answer);
+    double p = pCorrect(item, profile);
     // In a meeting, seeing peers' right answers persuades; wrong ones do not.
     const auto peers = transcriptAnswers(request.prompt);
-    if (!peers.empty()) {
-        const auto truth = ReplyParser::normalizeAnswer(task.answer);
-        const double right =
-            double(std::count_if(peers.begin(), peers.end(), [&](const auto& peer) { return peer.first == truth; }));
-        p += (1 - p) * 0.5 * right / double(peers.size());
+    const auto share = [&](std::string_view answer) {
+        const auto n =
+            std::count_if(peers.begin(), peers.end(), [&](const auto& peer) { return peer.first == answer; });
+        return double(n) / double(peers.size());
+    };
+    if (!peers.empty())
+        p += (1 - p) * 0.5 * share(truth);
+    const bool correct = draws.unit(kCorrect) < p;
+    confidence = confidenceFor(correct, p, draws);
+    std::string answer = truth;
+    if (!correct) {
+        // Wrong models are drawn to the same wrong answer, the more so when
+        // peers already gave it.
+        const WrongAnswers wrong(task, items());
+        double q = profile.agreement();
+        if (!peers.empty())
+            q += (1 - q) * 0.5 * share(wrong.attractive());
+        answer = draws.unit(kWrong) < q ? wrong.attractive() : wrong.other(draws.unit(kOther));
     }
-    const bool correct = draws.unit(kCorrect) < p;
-    confidence = confidenceFor(correct, p, draws);
-    const auto answer = correct ? ReplyParser::normalizeAnswer(task.answer) : wrongAnswer(task, draws);
     const auto lead = kLeads[static_cast<size_t>(draws.unit(kWording) * double(kLeads.size()))];
-    return withAnswer(std::string(lead), answer, confidence);
-}
-
-std::string LocalResponder::answerFree(const ModelRequest& request, const ResolvedProfile& profile, const Draws& draws,
-                                       double& confidence) const
-{
-    // A free prompt has a hidden "best" answer; stronger models find it more often.
-    const double p = expectedSkill(request.runInput.empty() ? request.prompt : request.runInput, profile);
-    const auto truth = R::hash(request.runInput.empty() ? request.prompt : request.runInput) % kFreeAnswers.size();
-    const bool correct = draws.unit(kCorrect) < p;
-    const auto pick = correct ? truth : (truth + 1 + static_cast<size_t>(draws.unit(kWrong) * 5)) % kFreeAnswers.size();
-    confidence = confidenceFor(correct, p, draws);
-    std::string topic(lineOf(request.runInput.empty() ? request.prompt : request.runInput).substr(0, 60));
-    return withAnswer("(simulated reply) On \"" + topic + "\": " +
-                          std::string(kLeads[static_cast<size_t>(draws.unit(kWording) * double(kLeads.size()))]),
-                      std::string(kFreeAnswers[pick]), confidence);
+    if (!item.free)
+        return withAnswer(std::string(lead), answer, confidence);
+    const std::string topic(lineOf(task.prompt).substr(0, 60));
+    return withAnswer("(simulated reply) On \"" + topic + "\": " + std::string(lead), answer, confidence);
 }
 
 std::string LocalResponder::chooseRoute(const ModelRequest& request, const ResolvedProfile& profile,
@@ -381,15 +425,15 @@ std::string LocalResponder::synthesize(const ModelRequest& request, const Resolv
     auto best =
         std::max_element(score.begin(), score.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
     std::string chosen = best->first;
-    const Task* task = taskFor(request);
-    if (task) {
-        // A good synthesizer recognises the right candidate even when it is outvoted.
-        const auto truth = ReplyParser::normalizeAnswer(task->answer);
-        const auto right = score.find(truth);
-        if (right != score.end()) {
-            const double p = std::max(right->second / total, profile.skill("reasoning") * 0.9);
-            chosen = draws.unit(kCorrect) < p ? truth : chosen;
-        }
+    const Item item = itemFor(request);
+    // A good synthesizer recognises the right candidate even when it is
+    // outvoted, less often on a hard task.
+    const auto truth = ReplyParser::normalizeAnswer(item.task->answer);
+    if (const auto right = score.find(truth); right != score.end()) {
+        const double recognises =
+            items().pCorrect("reasoning", profile.skill("reasoning"), ItemBank::difficulty(*item.task));
+        const double p = std::max(right->second / total, recognises * 0.9);
+        chosen = draws.unit(kCorrect) < p ? truth : chosen;
     }
     confidence = std::clamp(score[chosen] / total * 0.5 + 0.45 + 0.05 * draws.normal(kConfidence), 0.05, 0.99);
     return withAnswer("Having weighed " + std::to_string(candidates.size()) + " candidate answers:", chosen,
@@ -414,22 +458,14 @@ std::string LocalResponder::judge(const PromptBuilder::JudgeCase& judged, const 
                                   const Draws& draws, double& confidence) const
 {
     // The verdict a perfect judge would give: the response against the
-    // reference, else against the task's answer, else against the hidden best
-    // answer of a free prompt (answerFree's).
+    // reference, else against the truth of the question's item (a task's
+    // answer, a computed one, a free prompt's hidden best answer).
     const auto response = ReplyParser::normalizeAnswer(judged.response);
-    std::string truth = judged.reference;
-    if (truth.empty() && m_runTask)
-        truth = m_runTask->answer;
-    bool right = false;
-    if (!truth.empty()) {
-        right = response == ReplyParser::normalizeAnswer(truth);
-    } else {
-        right = response == kFreeAnswers[R::hash(judged.question) % kFreeAnswers.size()];
-    }
+    const std::string& truth = judged.reference.empty() ? m_runItem.task->answer : judged.reference;
+    const bool right = response == ReplyParser::normalizeAnswer(truth);
     // Grading is easier than answering: a judge errs half as often as its
-    // model would answering the question.
-    const double skill = m_runTask ? profile.skill(m_runTask->domain) : expectedSkill(judged.question, profile);
-    const double p = 1 - (1 - skill) / 2;
+    // model would answering the question (hard questions are hard to grade).
+    const double p = 1 - (1 - pCorrect(m_runItem, profile)) / 2;
     const bool accurate = draws.unit(kCorrect) < p;
     confidence = confidenceFor(accurate, p, draws);
     const bool verdict = accurate ? right : !right;
@@ -457,8 +493,8 @@ SimulatedCall LocalResponder::respond(const ModelRequest& request) const
         call.reply.error = "unknown local model \"" + request.model + "\"";
         return call;
     }
-    const Task* task = taskFor(request);
-    std::string taskKey = task ? task->id : std::to_string(R::hash(request.runInput));
+    const Item item = itemFor(request);
+    std::string taskKey = item.made ? std::to_string(R::hash(request.runInput)) : item.task->id;
     if (m_runJudge)
         taskKey.insert(0, "judge:"); // a judge's luck is its own, not the judged design's
     // Common random numbers: the draws depend on which of the model's calls on
@@ -498,10 +534,8 @@ SimulatedCall LocalResponder::respond(const ModelRequest& request) const
         text = synthesize(request, *p, draws, confidence);
     else if (m_runJudge && request.runInput == m_runInput)
         text = judge(*m_runJudge, *p, draws, confidence);
-    else if (task && !task->answer.empty())
-        text = answerTask(request, *p, *task, draws, confidence);
     else
-        text = answerFree(request, *p, draws, confidence);
+        text = answer(request, *p, item, draws, confidence);
 
     auto tokensOut = std::max<int64_t>(1, std::llround(lognormal(p->outputTokens, draws.normal(kLength))));
     if (request.params.maxTokens)

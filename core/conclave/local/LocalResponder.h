@@ -24,8 +24,13 @@ struct ResolvedProfile {
     Price pricePerMtok{0, 0};
     int64_t contextTokens = 8192;
     double failureRate = 0;
+    std::optional<double> errorAgreement; // absent: defaultAgreement()
 
     double skill(std::string_view domain) const;
+    // The chance that a wrong answer is the task's attractive one
+    // (WrongAnswers): error_agreement, else 0.57 + 0.3 × the mean skill, so
+    // stronger models' errors agree more (Kim et al., ICML 2025).
+    double agreement() const;
     // The longest a successful call can take, in simulated milliseconds: every
     // draw at its clamp (3 standard deviations), the reply capped at maxTokens.
     double worstLatencyMs(std::optional<int64_t> maxTokens = std::nullopt) const;
@@ -42,8 +47,10 @@ struct SimulatedCall {
 
 // The local-moe simulator's decisions, separate from its timing machinery:
 // given a request, it decides deterministically from (seed, model, task,
-// caller, attempt) whether the call fails, whether the answer is right, how
-// confident it sounds, how many tokens it takes and how long it lasts.
+// caller, attempt) whether the call fails, whether the answer is right (the
+// task set's ItemBank: hard tasks are hard for every model), which wrong
+// answer it gives (WrongAnswers: errors agree), how confident it sounds, how
+// many tokens it takes and how long it lasts. docs/simulator.md has the rules.
 class LocalResponder {
 public:
     using Profiles = std::map<std::string, ResolvedProfile, std::less<>>;
@@ -67,13 +74,28 @@ public:
     static std::map<std::string, ResolvedProfile> resolve(const std::map<std::string, ModelProfile>& catalog,
                                                           const std::map<std::string, ModelProfile>& overrides);
 
+    // The sentences a free prompt's answers are drawn from; its hidden best
+    // answer is the one its text's hash picks.
+    static const std::vector<std::string>& freeAnswers();
+
 private:
     struct Draws;
+    // What a call is about: a task of the set, or a task made for a question
+    // the simulator computes (ArithmeticQuestion) or for a free prompt.
+    struct Item {
+        const Task* task = nullptr;
+        std::shared_ptr<const Task> made{}; // task points here when the item was made
+        bool free = false;                  // a free prompt: skill under the gate's weights
+        std::string text{};                 // a free prompt's text
+    };
+    Item itemFor(std::string_view text) const;
+    Item itemFor(const ModelRequest& request) const;
+    const ItemBank& items() const;
+    // The chance that `profile` answers the item right, before any persuasion.
+    double pCorrect(const Item& item, const ResolvedProfile& profile) const;
 
-    std::string answerTask(const ModelRequest& request, const ResolvedProfile& profile, const Task& task,
-                           const Draws& draws, double& confidence) const;
-    std::string answerFree(const ModelRequest& request, const ResolvedProfile& profile, const Draws& draws,
-                           double& confidence) const;
+    std::string answer(const ModelRequest& request, const ResolvedProfile& profile, const Item& item,
+                       const Draws& draws, double& confidence) const;
     std::string chooseRoute(const ModelRequest& request, const ResolvedProfile& profile, const Draws& draws) const;
     std::string decompose(const ModelRequest& request) const;
     std::string synthesize(const ModelRequest& request, const ResolvedProfile& profile, const Draws& draws,
@@ -81,9 +103,7 @@ private:
     std::string combine(const ModelRequest& request, double& confidence) const;
     std::string judge(const PromptBuilder::JudgeCase& judged, const ResolvedProfile& profile, const Draws& draws,
                       double& confidence) const;
-    std::string wrongAnswer(const Task& task, const Draws& draws) const;
     double confidenceFor(bool correct, double skill, const Draws& draws) const;
-    const Task* taskFor(const ModelRequest& request) const;
 
     // A model's chance of being right on a free prompt: its skills under the gate's weights.
     double expectedSkill(std::string_view text, const ResolvedProfile& profile) const;
@@ -91,9 +111,9 @@ private:
 
     std::shared_ptr<const Profiles> m_profiles;
     std::string m_runInput;
-    const Task* m_runTask = nullptr;
-    std::optional<PromptBuilder::JudgeCase> m_runJudge; // when the run's input asks to grade a response
-    std::unordered_map<const ResolvedProfile*, double> m_runSkill;  // expectedSkill() of the run's input
+    Item m_runItem; // what the run's input (or the question it asks to grade) is about
+    std::optional<PromptBuilder::JudgeCase> m_runJudge;            // when the run's input asks to grade a response
+    std::unordered_map<const ResolvedProfile*, double> m_runSkill; // expectedSkill() of the run's input
     std::shared_ptr<const Gate> m_gate;
     std::shared_ptr<const TaskSet> m_tasks;
     uint64_t m_seed;

@@ -108,6 +108,7 @@ void TaskSet::add(Task task)
 
 void TaskSet::reindex()
 {
+    m_items = std::make_shared<const ItemBank>(m_tasks, m_groupStarts);
     m_anchors.clear();
     m_anchorFilter.assign(kFilterBits / 64, 0);
     m_shortPrompts.clear();
@@ -163,6 +164,8 @@ TaskSet TaskSet::subset(const std::vector<const Task*>& tasks) const
 
 void TaskSet::merge(const TaskSet& other)
 {
+    if (m_groupStarts.back() != m_tasks.size())
+        m_groupStarts.push_back(m_tasks.size());
     for (const auto& task : other.m_tasks) {
         if (!byId(task.id))
             add(task);
@@ -221,7 +224,7 @@ const Task* TaskSet::find(std::string_view text) const
 bool TaskSet::isTaskField(std::string_view key)
 {
     return key == "id" || key == "domain" || key == "prompt" || key == "answer" || key == "choices" ||
-           key == "tolerance";
+           key == "tolerance" || key == "difficulty";
 }
 
 std::optional<Task> TaskSet::taskFromFields(const nlohmann::ordered_json& value, bool warnUnknownKeys,
@@ -282,6 +285,14 @@ std::optional<Task> TaskSet::taskFromFields(const nlohmann::ordered_json& value,
             problems.push_back(shapeProblem("/tolerance", "expected a number ≥ 0, got " + describe(*tolerance)));
         else
             task.tolerance = number;
+    }
+    if (const auto difficulty = value.find("difficulty"); difficulty != value.end()) {
+        const double number = difficulty->is_number() ? difficulty->get<double>() : 99;
+        if (!difficulty->is_number() || !(number >= -5 && number <= 5))
+            problems.push_back(
+                shapeProblem("/difficulty", "expected a number from -5 to 5, got " + describe(*difficulty)));
+        else
+            task.difficulty = number;
     }
 
     // The fields against each other, once each is fine on its own.
@@ -576,6 +587,12 @@ std::string TaskSet::contentHash() const
             field(std::string_view(buffer, static_cast<size_t>(end - buffer)));
         } else {
             text += 'n';
+        }
+        if (task.difficulty) { // absent adds nothing: older sets keep their hashes
+            char buffer[32];
+            const auto end = std::to_chars(buffer, buffer + sizeof buffer, *task.difficulty).ptr;
+            text += 'd';
+            field(std::string_view(buffer, static_cast<size_t>(end - buffer)));
         }
         text += 'm' + std::to_string(task.metadata.size());
         for (const auto& [key, value] : task.metadata) {

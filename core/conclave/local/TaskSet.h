@@ -1,6 +1,7 @@
 #pragma once
 
 #include "conclave/diagnostics/Problem.h"
+#include "conclave/local/ItemBank.h"
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -8,6 +9,7 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -30,6 +32,9 @@ struct Task {
     std::string answer{};               // empty: none; then a judge must score (callers check)
     std::vector<std::string> choices{}; // empty unless multiple choice
     std::optional<double> tolerance{};  // numeric scoring: |answer - reference| <= tolerance
+    // How hard the task is for every model, in standard units (0 typical, +1
+    // one standard deviation harder); absent: drawn from the id (ItemBank).
+    std::optional<double> difficulty{};
     // The file's other keys (JSONL) or columns (CSV), in file order; a JSON
     // value that is not a string is kept as its compact JSON text.
     std::vector<std::pair<std::string, std::string>> metadata{};
@@ -46,6 +51,8 @@ struct Task {
 //   choices      optional, distinct non-empty strings that hold the answer
 //   tolerance    optional number >= 0; the answer must then be a number
 //                (parseNumber) and is scored as one
+//   difficulty   optional number from -5 to 5, in standard units: the
+//                simulator's item difficulty (docs/simulator.md)
 //   anything else is kept as metadata, in file order
 // A UTF-8 byte order mark is ignored; columns count the file's bytes.
 //
@@ -57,7 +64,7 @@ struct Task {
 // reported, and the other lines are still checked.
 //
 // CSV (RFC 4180): a header row names the columns (id and prompt required;
-// answer, domain, choices separated by '|', tolerance; any other column is
+// answer, domain, choices separated by '|', tolerance, difficulty; any other column is
 // metadata, reported once as a warning on the header). Fields may be quoted,
 // with "" for a quote and commas or line breaks inside; lines end in LF or
 // CRLF, and a CRLF inside a quoted field reads as LF, so the convention never
@@ -109,7 +116,9 @@ public:
     static std::optional<double> parseNumber(std::string_view text);
 
     // Adds other's tasks; one whose id is already here is skipped (this set's
-    // task wins), so merging never changes what an id means.
+    // task wins), so merging never changes what an id means. The simulator's
+    // item bank then calibrates only the domains this set lacked over other's
+    // tasks (ItemBank).
     void merge(const TaskSet& other);
     // A set of some of these tasks (pointers into this set), in the order given.
     TaskSet subset(const std::vector<const Task*>& tasks) const;
@@ -125,6 +134,9 @@ public:
     // Task), as 16 hex digits: the same tasks give the same hash whichever file
     // format they came from, and editing any task changes it.
     std::string contentHash() const;
+
+    // The simulator's difficulties and abilities over these tasks; shared by copies.
+    const ItemBank& items() const { return *m_items; }
 
 private:
     // The two readers share one set of field rules (TaskSet.cpp): the CSV
@@ -166,6 +178,8 @@ private:
     void reindex();
 
     std::vector<Task> m_tasks;
+    std::vector<size_t> m_groupStarts{0}; // where each merged set's tasks begin
+    std::shared_ptr<const ItemBank> m_items = std::make_shared<const ItemBank>();
     Index m_byId;
     Index m_byPrompt;
 

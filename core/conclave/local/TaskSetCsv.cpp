@@ -244,10 +244,10 @@ TaskSet::LoadResult TaskSet::fromCsv(std::string_view text)
                     from = bar + 1;
                 }
                 fields[name] = std::move(choices);
-            } else if (name == "tolerance") {
-                // Left as text when it is not a number >= 0, for the message to quote.
+            } else if (name == "tolerance" || name == "difficulty") {
+                // Left as text when it is not a number, for the message to quote.
                 const auto number = parseNumber(value);
-                fields[name] = number && *number >= 0 ? nlohmann::ordered_json(*number) : nlohmann::ordered_json(value);
+                fields[name] = number ? nlohmann::ordered_json(*number) : nlohmann::ordered_json(value);
             } else {
                 fields[name] = value;
             }

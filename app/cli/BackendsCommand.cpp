@@ -15,7 +15,9 @@ int runBackendsCheck(const CliContext& context, const std::string& file)
     auto loaded = loadTeamFile(file);
     auto problems = std::move(loaded.problems);
     if (loaded.team) {
-        auto more = validate(*loaded.team, context.validationContext());
+        auto validation = context.validationContext();
+        validation.teamFolder = std::filesystem::path(file).parent_path();
+        auto more = validate(*loaded.team, validation);
         problems.insert(problems.end(), more.begin(), more.end());
     }
     bool invalid = !loaded.team;

@@ -10,6 +10,7 @@
 #include "conclave/session/Engine.h"
 
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -49,6 +50,7 @@ struct RunRequest {
     std::optional<std::string> db;
     std::string label; // what errors name (the team file)
     ClockRequest clock = ClockRequest::Auto;
+    std::filesystem::path teamFolder; // where a relative models_file is; empty: the current directory
 };
 
 // Runs a request, stores it and prints it as `conclave run` does.

@@ -128,7 +128,15 @@ int runTeam(const CliContext& context, const RunArgs& args)
                 backend.timeScale = *args.timeScale;
         }
     }
-    RunRequest request{*loaded.team, std::move(input), args.seed, args.json, task, args.db, args.team, clock};
+    RunRequest request{*loaded.team,
+                       std::move(input),
+                       args.seed,
+                       args.json,
+                       task,
+                       args.db,
+                       args.team,
+                       clock,
+                       std::filesystem::path(args.team).parent_path()};
     return executeRun(context, std::move(*resources), request);
 }
 
@@ -154,7 +162,13 @@ int executeRun(const CliContext& context, EngineResources resources, const RunRe
     std::vector<RunObserver*> observers{recorder.get()};
     if (showProgress)
         observers.push_back(&progress);
-    auto started = engine.start(team, input, Engine::StartOptions{request.seed, observers, request.clock, {}, {}});
+    const auto prepared = engine.prepare(team, request.teamFolder);
+    if (!prepared.team) {
+        context.err << request.label << ": " << prepared.error << '\n';
+        return kExitBadInput;
+    }
+    auto started =
+        engine.start(*prepared.team, input, Engine::StartOptions{request.seed, observers, request.clock, {}, {}});
     if (!started.run) {
         context.err << request.label << ": " << started.error << '\n';
         return kExitBadInput;

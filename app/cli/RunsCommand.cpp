@@ -251,7 +251,8 @@ int rerun(const CliContext& context, RunStore& store, const RunsArgs& args)
                        nullptr,
                        store.path().string(),
                        "run " + run->summary.id.str(),
-                       run->summary.clock == ClockKind::Virtual ? ClockRequest::Virtual : ClockRequest::Real};
+                       run->summary.clock == ClockKind::Virtual ? ClockRequest::Virtual : ClockRequest::Real,
+                       std::filesystem::path()}; // a stored team has no folder: models_file is from here
     return executeRun(context, std::move(*resources), request);
 }
 

@@ -9,9 +9,10 @@ namespace conclave::cli {
 
 int runValidate(const CliContext& context, const std::vector<std::string>& files)
 {
-    const auto validation = context.validationContext();
+    auto validation = context.validationContext();
     bool allValid = true;
     for (const auto& file : files) {
+        validation.teamFolder = std::filesystem::path(file).parent_path();
         auto result = loadTeamFile(file);
         auto problems = std::move(result.problems);
         if (result.team) {

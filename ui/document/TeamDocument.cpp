@@ -130,10 +130,20 @@ void TeamDocument::reindex()
         m_index.emplace(m_team.nodes[i].id, i); // a duplicate id keeps its first node, as the validator reports
 }
 
+std::filesystem::path TeamDocument::folder() const
+{
+    if (m_filePath.isEmpty())
+        return {};
+    return std::filesystem::path(m_filePath.toStdString()).parent_path();
+}
+
 void TeamDocument::revalidate()
 {
     m_problems = m_loadProblems;
-    auto more = validate(m_team, ValidationContext{m_localModels});
+    ValidationContext context;
+    context.localModels = m_localModels;
+    context.teamFolder = folder();
+    auto more = validate(m_team, context);
     m_problems.insert(m_problems.end(), more.begin(), more.end());
     m_problemsByNode.clear();
     for (size_t i = 0; i < m_problems.size(); ++i) {

@@ -10,6 +10,7 @@
 #include <QObject>
 #include <QString>
 
+#include <filesystem>
 #include <optional>
 #include <set>
 #include <string>
@@ -37,6 +38,8 @@ public:
     const Team& team() const { return m_team; }
     const Node* node(const NodeId& id) const;
     const QString& filePath() const { return m_filePath; }
+    // The folder of its file, where a relative models_file is found; empty when untitled.
+    std::filesystem::path folder() const;
     QString displayName() const; // file name, or "Untitled"
     const std::vector<Problem>& problems() const { return m_problems; }
     std::vector<const Problem*> problemsOf(const NodeId& id) const;

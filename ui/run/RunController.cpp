@@ -102,7 +102,7 @@ bool RunController::start(const Team& team, const std::string& input, std::optio
 }
 
 bool RunController::start(const Team& team, const std::string& input, std::optional<uint64_t> seed, ClockRequest clock,
-                          QString* error)
+                          QString* error, const std::filesystem::path& teamFolder)
 {
     const auto fail = [error](const QString& message) {
         if (error)
@@ -119,6 +119,9 @@ bool RunController::start(const Team& team, const std::string& input, std::optio
     releaseRun();
     if (!m_engine)
         m_engine = std::make_unique<Engine>(m_resources);
+    const auto prepared = m_engine->prepare(team, teamFolder);
+    if (!prepared.team)
+        return fail(QString::fromStdString(prepared.error));
 
     std::string recordError;
     auto recorder = m_store->record(team, recordError);
@@ -134,7 +137,7 @@ bool RunController::start(const Team& team, const std::string& input, std::optio
     // The adapter and recorder must exist before the run: its first events come at once.
     m_adapter = std::move(adapter);
     m_recorder = std::move(recorder);
-    auto launched = m_engine->start(team, input, Engine::StartOptions{seed, observers, clock, {}, {}});
+    auto launched = m_engine->start(*prepared.team, input, Engine::StartOptions{seed, observers, clock, {}, {}});
     if (!launched.run) {
         m_recorder.reset();
         m_adapter.reset();

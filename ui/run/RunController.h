@@ -50,10 +50,12 @@ public:
     void setExtraObservers(std::vector<RunObserver*> observers) { m_extra = std::move(observers); }
 
     // On the real clock, so the user can watch it (time_scale applies), or on
-    // the virtual one: the finished timeline at once, in simulated time.
+    // the virtual one: the finished timeline at once, in simulated time. A
+    // relative models_file is found in `teamFolder` (the team file's folder;
+    // empty: the current directory).
     bool start(const Team& team, const std::string& input, std::optional<uint64_t> seed, QString* error = nullptr);
     bool start(const Team& team, const std::string& input, std::optional<uint64_t> seed, ClockRequest clock,
-               QString* error = nullptr);
+               QString* error = nullptr, const std::filesystem::path& teamFolder = {});
     // Runs a stored run's team on its input with its seed, on the clock it used.
     bool rerun(const RunId& id, QString* error = nullptr);
     void stop();

@@ -93,7 +93,7 @@ bool RunActions::startRun()
     QString error;
     // The engine gets a snapshot of the team: editing on during the run changes nothing in it.
     const auto clock = m_bar->instant() ? ClockRequest::Virtual : ClockRequest::Real;
-    if (!m_runs->start(m_document->team(), input, m_bar->seed(), clock, &error)) {
+    if (!m_runs->start(m_document->team(), input, m_bar->seed(), clock, &error, m_document->folder())) {
         m_feedback->setLastError(error);
         m_feedback->showStatus(tr("Cannot run: %1").arg(error.section('\n', 0, 0)), StatusTimeouts::kRunRefused);
         if (m_feedback->isInteractive())

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <deque>
+#include <filesystem>
 #include <map>
 #include <set>
 #include <tuple>
@@ -108,17 +109,22 @@ ExperimentRunner::Outcome ExperimentRunner::run()
 
     // Designs and judge, prepared once each, with endpoints shared across them.
     std::vector<Team> teams;
-    for (const auto& design : m_spec.designs)
+    std::vector<std::filesystem::path> folders; // where each team's relative models_file is
+    for (const auto& design : m_spec.designs) {
         teams.push_back(design.team);
-    if (m_spec.judge)
+        folders.push_back(std::filesystem::path(design.file).parent_path());
+    }
+    if (m_spec.judge) {
         teams.push_back(m_spec.judge->team);
+        folders.push_back(std::filesystem::path(m_spec.judge->file).parent_path());
+    }
     shareEndpointLimits(teams);
     std::vector<std::shared_ptr<const PreparedTeam>> prepared;
     std::vector<ClockRequest> clocks;
     for (size_t i = 0; i < teams.size(); ++i) {
         const bool isJudge = i >= m_spec.designs.size();
         const std::string what = isJudge ? "the judge" : "design \"" + m_spec.designs[i].name + "\"";
-        auto ready = m_engine.prepare(teams[i]);
+        auto ready = m_engine.prepare(teams[i], folders[i]);
         if (!ready.team)
             return fail(what + ": " + ready.error);
         const auto choice = chooseClock(*ready.team->plan, isJudge ? ClockRequest::Auto : m_spec.clock);

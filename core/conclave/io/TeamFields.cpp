@@ -20,15 +20,16 @@ constexpr std::array<K, 10> kProfile{"skills",         "ttft_ms",        "tokens
 constexpr std::array<K, 2> kDistribution{"median", "p95"};
 constexpr std::array<K, 2> kPrice{"input", "output"};
 
-constexpr std::array<K, 4> kLocalBackend{"kind", "seed", "time_scale", "models"};
+constexpr std::array<K, 5> kLocalBackend{"kind", "seed", "time_scale", "models", "models_file"};
 constexpr std::array<K, 11> kOpenAiBackend{
     "kind",   "base_url",         "api_key_env", "max_concurrency",    "requests_per_minute",
     "stream", "max_tokens_param", "ca_file",     "connect_timeout_ms", "headers",
     "prices"};
-constexpr std::array<K, 14> kAnyBackend{"kind",
+constexpr std::array<K, 15> kAnyBackend{"kind",
                                         "seed",
                                         "time_scale",
                                         "models",
+                                        "models_file",
                                         "base_url",
                                         "api_key_env",
                                         "max_concurrency",

@@ -293,6 +293,7 @@ std::optional<Backend> readBackend(const json& value, const std::string& pointer
             }
             b.models = std::move(profiles);
         }
+        b.modelsFile = r.string("models_file");
     } else {
         b.baseUrl = r.string("base_url");
         b.apiKeyEnv = r.string("api_key_env");

@@ -138,6 +138,7 @@ ordered_json backendJson(const Backend& b)
             models[name] = profileToJson(profile);
         out["models"] = models;
     }
+    put(out, "models_file", b.modelsFile);
     put(out, "base_url", b.baseUrl);
     put(out, "api_key_env", b.apiKeyEnv);
     put(out, "max_concurrency", b.maxConcurrency);

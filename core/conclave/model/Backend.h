@@ -57,6 +57,9 @@ struct Backend {
     std::optional<int64_t> seed;
     std::optional<double> timeScale;
     std::optional<std::map<std::string, ModelProfile>> models;
+    // A ModelsFile's path as written: relative to the team file's folder, or absolute.
+    // Its profiles lie between the catalog's and the inline `models`.
+    std::optional<std::string> modelsFile;
 
     // openai
     std::optional<std::string> baseUrl;

@@ -1,8 +1,6 @@
 #include "conclave/resources/LocalModelCatalog.h"
 
-#include "conclave/io/FileIo.h"
-#include "conclave/io/JsonText.h"
-#include "conclave/io/TeamJson.h"
+#include "conclave/io/ModelsFile.h"
 
 namespace conclave {
 
@@ -14,36 +12,27 @@ std::set<std::string> LocalModelCatalog::names() const
     return out;
 }
 
+namespace {
+
+LocalModelCatalog::LoadResult fromModelsFile(ModelsFile::LoadResult read)
+{
+    LocalModelCatalog::LoadResult result;
+    result.problems = std::move(read.problems);
+    if (read.file)
+        result.catalog = LocalModelCatalog(read.file->models());
+    return result;
+}
+
+} // namespace
+
 LocalModelCatalog::LoadResult LocalModelCatalog::fromJsonText(std::string_view text)
 {
-    LoadResult result;
-    auto parsed = parseJsonText(text);
-    result.problems = std::move(parsed.problems);
-    if (!parsed.value)
-        return result;
-    const auto& doc = *parsed.value;
-    const auto models = doc.is_object() ? doc.find("models") : doc.end();
-    if (!doc.is_object() || models == doc.end() || !models->is_object()) {
-        Problem p;
-        p.pointer = "/models";
-        p.message = "expected an object of model profiles";
-        result.problems.push_back(std::move(p));
-        return result;
-    }
-    LocalModelCatalog catalog;
-    for (const auto& [name, value] : models->items()) {
-        if (auto profile = profileFromJson(value, childPointer("/models", name), result.problems))
-            catalog.m_models.emplace(name, std::move(*profile));
-    }
-    if (!hasErrors(result.problems))
-        result.catalog = std::move(catalog);
-    return result;
+    return fromModelsFile(ModelsFile::fromJsonText(text));
 }
 
 LocalModelCatalog::LoadResult LocalModelCatalog::load(const std::filesystem::path& path)
 {
-    return parseTextFile<LoadResult>(path, JsonLimits{}.maxBytes,
-                                     [](std::string_view text) { return fromJsonText(text); });
+    return fromModelsFile(ModelsFile::load(path));
 }
 
 } // namespace conclave

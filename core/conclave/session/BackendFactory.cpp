@@ -1,8 +1,11 @@
 #include "conclave/session/BackendFactory.h"
 
 #include "conclave/http/OpenAiBackend.h"
+#include "conclave/io/ModelsFile.h"
 #include "conclave/local/LocalMoeBackend.h"
 #include "conclave/model/DefaultValues.h"
+
+#include <algorithm>
 
 namespace conclave {
 
@@ -12,14 +15,29 @@ BackendFactory::BackendFactory(const EngineResources& resources, HttpHub& http, 
 }
 
 std::map<BackendName, std::shared_ptr<const LocalResponder::Profiles>>
-BackendFactory::resolveProfiles(const EngineResources& resources, const RunPlan& plan)
+BackendFactory::resolveProfiles(const EngineResources& resources, const RunPlan& plan,
+                                const std::filesystem::path& teamFolder, std::string& error)
 {
     std::map<BackendName, std::shared_ptr<const LocalResponder::Profiles>> out;
     for (const auto& [name, block] : plan.team().backends) {
         if (block.kind != BackendKind::LocalMoe)
             continue;
-        auto resolved = LocalResponder::resolve(resources.localModels,
-                                                block.models.value_or(std::map<std::string, ModelProfile>{}));
+        auto overrides = block.models.value_or(ModelsFile::Profiles{});
+        if (block.modelsFile) {
+            const auto path = ModelsFile::resolve(*block.modelsFile, teamFolder);
+            auto file = ModelsFile::load(path);
+            if (!file.file) {
+                // The validator said why already, unless the file changed since.
+                const auto first = std::find_if(file.problems.begin(), file.problems.end(),
+                                                [](const Problem& p) { return p.isError(); });
+                error = "models file of backend \"" + name.str() + "\": " +
+                        (first == file.problems.end() ? path.string() + ": cannot be read"
+                                                      : formatProblem(*first, path.string()));
+                return {};
+            }
+            overrides = ModelsFile::overlay(file.file->models(), overrides);
+        }
+        auto resolved = LocalResponder::resolve(resources.localModels, overrides);
         out.emplace(name, std::make_shared<const LocalResponder::Profiles>(std::make_move_iterator(resolved.begin()),
                                                                            std::make_move_iterator(resolved.end())));
     }

@@ -5,6 +5,7 @@
 #include "conclave/session/PreparedTeam.h"
 
 #include <cstdint>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <optional>
@@ -30,9 +31,13 @@ public:
         uint64_t seed = 0; // the run's seed: `seed`, else the default backend's own
         std::string error; // why a backend cannot be made (a missing API key); nothing else is set then
     };
-    // The local backends' profiles of a plan, resolved once for all its runs.
+    // The local backends' profiles of a plan, resolved once for all its runs:
+    // the catalog's, under the block's models_file (found from `teamFolder`,
+    // see ModelsFile::resolve), under its inline `models`, field by field.
+    // Empty, with `error` set, when a models file cannot be read.
     static std::map<BackendName, std::shared_ptr<const LocalResponder::Profiles>>
-    resolveProfiles(const EngineResources& resources, const RunPlan& plan);
+    resolveProfiles(const EngineResources& resources, const RunPlan& plan, const std::filesystem::path& teamFolder,
+                    std::string& error);
 
     // `seed`, when given, replaces every local backend's own; `tasks`, when
     // given, are the tasks local backends recognise instead of the resources'.

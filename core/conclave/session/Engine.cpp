@@ -35,10 +35,11 @@ Engine::Started Engine::start(const Team& team, std::string input, std::optional
     return start(team, std::move(input), StartOptions{seed, std::move(observers), ClockRequest::Real, {}, {}});
 }
 
-Engine::Prepared Engine::prepare(const Team& team) const
+Engine::Prepared Engine::prepare(const Team& team, const std::filesystem::path& teamFolder) const
 {
     Prepared prepared;
     ValidationContext context;
+    context.teamFolder = teamFolder;
     for (const auto& [name, profile] : m_resources.localModels)
         context.localModels.insert(name);
     for (const auto& problem : validate(team, context)) {
@@ -51,7 +52,9 @@ Engine::Prepared Engine::prepare(const Team& team) const
     if (!plan)
         return prepared;
     auto ready = std::make_shared<PreparedTeam>();
-    ready->localProfiles = BackendFactory::resolveProfiles(m_resources, *plan);
+    ready->localProfiles = BackendFactory::resolveProfiles(m_resources, *plan, teamFolder, prepared.error);
+    if (!prepared.error.empty())
+        return prepared;
     ready->plan = std::move(plan);
     prepared.team = std::move(ready);
     return prepared;

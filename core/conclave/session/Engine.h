@@ -50,8 +50,10 @@ public:
         std::shared_ptr<const PreparedTeam> team;
         std::string error; // why the team cannot run, when team is null
     };
-    // Validates the team and snapshots it, once for any number of runs.
-    Prepared prepare(const Team& team) const;
+    // Validates the team and snapshots it, once for any number of runs. A
+    // relative models_file is found in `teamFolder` (the team file's folder);
+    // empty, in the current directory.
+    Prepared prepare(const Team& team, const std::filesystem::path& teamFolder = {}) const;
     // Starts a run of a prepared team on the clock asked for.
     Started start(const PreparedTeam& team, std::string input, StartOptions options);
     // prepare() and start() in one.

@@ -2,6 +2,7 @@
 
 #include "conclave/util/AsciiText.h"
 
+#include "conclave/io/ModelsFile.h"
 #include "conclave/io/TeamFields.h"
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include <cmath>
 #include <concepts>
 #include <cstdint>
+#include <map>
 #include <set>
 
 namespace conclave::checks {
@@ -84,7 +86,7 @@ public:
         if (m_team.name.empty())
             m_sink.warning("/name", "the team has no name");
         for (const auto& [name, backend] : m_team.backends)
-            checkBackend(childPointer("/backends", name.str()), backend);
+            checkBackend(name, backend);
         if (m_team.defaults)
             checkDefaults(*m_team.defaults);
         if (m_team.budget)
@@ -215,14 +217,54 @@ private:
         unknownKeys(pointer, profile.extra, "a model profile");
     }
 
-    void checkBackend(const std::string& pointer, const Backend& b)
+    // The file is read here, so that a missing or bad one is a problem of the
+    // team like any other; its problems are reported at models_file, each
+    // naming the file and the place in it.
+    void checkModelsFile(const BackendName& name, const std::string& pointer, const Backend& b)
     {
+        const auto where = childPointer(pointer, "models_file");
+        if (b.modelsFile->empty()) {
+            m_sink.error(where, "expected the path of a models file, got \"\"");
+            return;
+        }
+        const auto path = ModelsFile::resolve(*b.modelsFile, m_context.teamFolder);
+        const auto report = [&](const Problem& p) {
+            Problem shown = p;
+            shown.severity = Severity::Error; // the severity is the whole problem's, not part of its text
+            auto message = "models file of backend \"" + name.str() + "\": " + formatProblem(shown, path.string());
+            if (p.isError())
+                m_sink.error(where, std::move(message));
+            else
+                m_sink.warning(where, std::move(message));
+        };
+        auto loaded = ModelsFile::load(path);
+        for (const auto& p : loaded.problems)
+            report(p);
+        if (!loaded.file)
+            return; // its models are taken on trust: one cause, one problem
+        ProblemSink inFile;
+        FieldChecker fileChecker(m_team, m_context, inFile);
+        std::set<std::string> names;
+        for (const auto& [model, profile] : loaded.file->models()) {
+            fileChecker.checkProfile(childPointer("/models", model), profile);
+            names.insert(model);
+        }
+        for (const auto& p : inFile.take())
+            report(p);
+        m_fileModels[&b] = std::move(names);
+    }
+
+    void checkBackend(const BackendName& name, const Backend& b)
+    {
+        const auto pointer = childPointer("/backends", name.str());
         range(pointer, "seed", b.seed);
         range(pointer, "time_scale", b.timeScale);
         if (b.models) {
-            for (const auto& [name, profile] : *b.models)
-                checkProfile(childPointer(childPointer(pointer, "models"), name), profile);
+            for (const auto& [model, profile] : *b.models)
+                checkProfile(childPointer(childPointer(pointer, "models"), model), profile);
         }
+        if (b.kind == BackendKind::LocalMoe && b.modelsFile)
+            checkModelsFile(name, pointer, b);
         if (b.kind == BackendKind::OpenAi) {
             if (!b.baseUrl || b.baseUrl->empty())
                 m_sink.error(childPointer(pointer, "base_url"), "an openai backend needs a base_url");
@@ -239,9 +281,9 @@ private:
             range(pointer, "requests_per_minute", b.requestsPerMinute);
             range(pointer, "connect_timeout_ms", b.connectTimeoutMs);
             if (b.headers) {
-                for (const auto& [name, value] : *b.headers) {
-                    if (isSecretHeader(name) || toLowerAscii(value).starts_with("bearer "))
-                        m_sink.error(childPointer(childPointer(pointer, "headers"), name), kSecretMessage);
+                for (const auto& [header, value] : *b.headers) {
+                    if (isSecretHeader(header) || toLowerAscii(value).starts_with("bearer "))
+                        m_sink.error(childPointer(childPointer(pointer, "headers"), header), kSecretMessage);
                 }
             }
             if (b.prices) {
@@ -345,10 +387,16 @@ private:
     }
 
     // Without a catalog of local models, every name is taken on trust; openai models always are.
+    // So are those of a backend whose models file cannot be read (that is reported once, at models_file).
     bool knowsModel(const Backend& backend, const std::string& model) const
     {
-        return backend.kind != BackendKind::LocalMoe || m_context.localModels.empty() ||
-               m_context.localModels.contains(model) || (backend.models && backend.models->contains(model));
+        if (backend.kind != BackendKind::LocalMoe || m_context.localModels.empty() ||
+            m_context.localModels.contains(model) || (backend.models && backend.models->contains(model)))
+            return true;
+        if (!backend.modelsFile)
+            return false;
+        const auto file = m_fileModels.find(&backend);
+        return file == m_fileModels.end() || file->second.contains(model);
     }
 
     void checkModelName(const std::string& where, const std::string& model, const Backend& backend, const NodeId& node)
@@ -436,6 +484,7 @@ private:
     const Team& m_team;
     const ValidationContext& m_context;
     ProblemSink& m_sink;
+    std::map<const Backend*, std::set<std::string>> m_fileModels; // the models of each models file read
 };
 
 } // namespace

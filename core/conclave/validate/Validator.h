@@ -3,6 +3,7 @@
 #include "conclave/diagnostics/Problem.h"
 #include "conclave/model/Team.h"
 
+#include <filesystem>
 #include <set>
 #include <string>
 #include <vector>
@@ -13,6 +14,9 @@ struct ValidationContext {
     // Models the local-moe backend knows (from local-models.json); when empty,
     // local model names are not checked.
     std::set<std::string> localModels;
+    // The team file's folder, where a relative models_file is found; empty for a
+    // team not read from a file: then it is relative to the current directory.
+    std::filesystem::path teamFolder;
 };
 
 // Everything wrong with a team, errors and warnings, each with the JSON pointer

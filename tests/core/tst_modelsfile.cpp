@@ -1,0 +1,317 @@
+// A local-moe backend's models_file (io/ModelsFile, its checks in the
+// validator, its place in BackendFactory::resolveProfiles): where a path is
+// found, catalog ← models_file ← inline models field by field, the exact
+// problems of a missing or bad file, and a team saved with models_file as
+// written.
+#include <QtTest>
+
+#include "support/ValidatorTestKit.h"
+
+#include "conclave/io/FileIo.h"
+#include "conclave/io/ModelsFile.h"
+#include "conclave/session/Engine.h"
+
+#include <QTemporaryDir>
+
+using namespace validatortest;
+
+namespace {
+
+// A team of one expert on `model`, on a local backend with `backend` as its block.
+json teamWith(const json& backend, const std::string& model)
+{
+    json block = backend;
+    block["kind"] = "local-moe";
+    return json{{"conclave", 1},
+                {"name", "t"},
+                {"backends", {{"local", block}}},
+                {"nodes", json::array({{{"id", "in"}, {"kind", "input"}},
+                                       {{"id", "e"}, {"kind", "expert"}, {"model", model}, {"prompt", "{{input}}"}},
+                                       {{"id", "out"}, {"kind", "output"}}})},
+                {"edges", json::array({{{"from", "in"}, {"to", "e"}}, {{"from", "e"}, {"to", "out"}}})}};
+}
+
+Team loadTeam(const json& document)
+{
+    auto loaded = teamFromJson(document);
+    if (!loaded.team)
+        qFatal("the test team does not load");
+    return std::move(*loaded.team);
+}
+
+void writeFile(const QString& path, const std::string& text)
+{
+    if (const auto error = writeFileAtomically(path.toStdString(), text))
+        qFatal("%s", error->c_str());
+}
+
+std::set<std::string> catalogModels()
+{
+    const auto catalog = LocalModelCatalog::load(CONCLAVE_RESOURCES "/models/local-models.json");
+    if (!catalog.catalog)
+        qFatal("the catalog does not load");
+    return catalog.catalog->names();
+}
+
+EngineResources engineResources()
+{
+    std::vector<std::string> errors;
+    auto resources = EngineResources::load(CONCLAVE_RESOURCES, errors);
+    if (!errors.empty())
+        qFatal("%s", errors.front().c_str());
+    return resources;
+}
+
+} // namespace
+
+class TestModelsFile : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { QVERIFY(m_dir.isValid()); }
+
+    void resolve_data()
+    {
+        QTest::addColumn<QString>("written");
+        QTest::addColumn<QString>("folder");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("beside the team") << "fitted.json"
+                                         << "/teams"
+                                         << "/teams/fitted.json";
+        QTest::newRow("in a sub-folder") << "models/fitted.json"
+                                         << "/teams"
+                                         << "/teams/models/fitted.json";
+        QTest::newRow("up a folder") << "../fitted.json"
+                                     << "/teams/mine"
+                                     << "/teams/fitted.json";
+        QTest::newRow("absolute") << "/data/fitted.json"
+                                  << "/teams"
+                                  << "/data/fitted.json";
+        QTest::newRow("no folder: the current directory") << "fitted.json"
+                                                          << ""
+                                                          << "fitted.json";
+        QTest::newRow("relative folder") << "fitted.json"
+                                         << "teams"
+                                         << "teams/fitted.json";
+    }
+
+    void resolve()
+    {
+        QFETCH(QString, written);
+        QFETCH(QString, folder);
+        QFETCH(QString, expected);
+        QCOMPARE(QString::fromStdString(ModelsFile::resolve(written.toStdString(), folder.toStdString()).string()),
+                 expected);
+    }
+
+    // What `above` sets wins, domain by domain for skills; the rest of `below` stays.
+    void overlayIsFieldByField()
+    {
+        ModelProfile below;
+        below.skills = std::map<std::string, double>{{"math", 0.5}, {"facts", 0.6}};
+        below.ttftMs = Distribution{100, 200};
+        below.failureRate = 0.1;
+        ModelProfile above;
+        above.skills = std::map<std::string, double>{{"math", 0.9}};
+        above.failureRate = 0.0;
+        above.errorAgreement = 0.4;
+        ModelProfile other;
+        other.contextTokens = 1024;
+        const auto out = ModelsFile::overlay({{"a", below}}, {{"a", above}, {"b", other}});
+        QCOMPARE(out.size(), size_t(2));
+        const auto& a = out.at("a");
+        QCOMPARE(*a.skills, (std::map<std::string, double>{{"facts", 0.6}, {"math", 0.9}}));
+        QVERIFY(a.ttftMs == (Distribution{100, 200}));
+        QCOMPARE(*a.failureRate, 0.0);
+        QCOMPARE(*a.errorAgreement, 0.4);
+        QVERIFY(!a.contextTokens);
+        QVERIFY(out.at("b") == other);
+    }
+
+    void writtenFileReadsBack()
+    {
+        ModelProfile p;
+        p.skills = std::map<std::string, double>{{"math", 0.75}};
+        p.trials = std::map<std::string, int64_t>{{"math", 400}};
+        const ModelsFile::Profiles models{{"real/gpt-x", p}};
+        const auto text = ModelsFile::toJsonText(models);
+        QCOMPARE(QString::fromStdString(text), QStringLiteral("{\n  \"models\": {\n    \"real/gpt-x\": {\n"
+                                                              "      \"skills\": {\n        \"math\": 0.75\n      },\n"
+                                                              "      \"trials\": {\n        \"math\": 400\n      }\n"
+                                                              "    }\n  }\n}\n"));
+        const auto back = ModelsFile::fromJsonText(text);
+        QVERIFY(back.file);
+        QVERIFY(back.file->models() == models);
+        QVERIFY(LocalModelCatalog::fromJsonText(text).catalog->models() == models);
+    }
+
+    void problems_data()
+    {
+        QTest::addColumn<QString>("fileText"); // empty: no file
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<QStringList>("expected");
+        const auto file = m_dir.filePath(QStringLiteral("fitted.json")).toStdString();
+        const std::string where = "/backends/local/models_file";
+        const std::string of = "models file of backend \"local\": " + file;
+        QTest::newRow("good") << R"({"models": {"real/x": {"failure_rate": 0.1}}})"
+                              << "real/x" << QStringList();
+        QTest::newRow("a catalog model") << R"({"models": {}})"
+                                         << "local/generalist-7b" << QStringList();
+        QTest::newRow("missing") << ""
+                                 << "real/x" << QStringList{err(where, of + ": no such file")};
+        QTest::newRow("syntax") << R"({"models": )"
+                                << "real/x"
+                                << QStringList{err(where, of + ":1:12: syntax error while parsing value - unexpected "
+                                                               "end of input; expected '[', '{', or a literal")};
+        QTest::newRow("no models") << R"({"model": {}})"
+                                   << "real/x"
+                                   << QStringList{err(where, of + ": /models: expected an object of model profiles")};
+        QTest::newRow("a mistyped field")
+            << R"({"models": {"real/x": {"failure_rate": "often"}}})"
+            << "real/x"
+            << QStringList{err(where, of + ": /models/real~1x/failure_rate: expected a number from 0 to 1, "
+                                           "got \"often\"")};
+        QTest::newRow("out of range")
+            << R"({"models": {"real/x": {"failure_rate": 1.5, "error_agreement": 2}}})"
+            << "real/x"
+            << QStringList{err(where, of + ": /models/real~1x/failure_rate: expected a number from 0 to 1, got 1.5"),
+                           err(where, of + ": /models/real~1x/error_agreement: expected a number from 0 to 1, got 2")};
+        QTest::newRow("an unknown key") << R"({"models": {"real/x": {"vram_gb": 16}}})"
+                                        << "real/x"
+                                        << QStringList{warn(where, of + ": /models/real~1x/vram_gb: unknown key for a "
+                                                                        "model profile; it is kept as is")};
+        QTest::newRow("a model in neither")
+            << R"({"models": {"real/x": {}}})"
+            << "real/y"
+            << QStringList{err("/nodes/1/model",
+                               "unknown local model \"real/y\"; the local-moe backend has " + catalogNames(),
+                               {.node = "e"})};
+    }
+
+    // A team whose models file cannot be read reports that, once, and takes its model names on trust.
+    void problems()
+    {
+        QFETCH(QString, fileText);
+        QFETCH(QString, model);
+        QFETCH(QStringList, expected);
+        const auto path = m_dir.filePath(QStringLiteral("fitted.json"));
+        QFile::remove(path);
+        if (!fileText.isEmpty())
+            writeFile(path, fileText.toStdString());
+        const auto team = loadTeam(teamWith({{"models_file", "fitted.json"}}, model.toStdString()));
+        ValidationContext context;
+        context.localModels = catalogModels();
+        context.teamFolder = m_dir.path().toStdString();
+        QCOMPARE(render(validate(team, context)), expected);
+    }
+
+    void emptyPath()
+    {
+        const auto team = loadTeam(teamWith({{"models_file", ""}}, "local/generalist-7b"));
+        QCOMPARE(render(validate(team)),
+                 QStringList{err("/backends/local/models_file", "expected the path of a models file, got \"\"")});
+    }
+
+    // catalog ← models_file ← inline models, field by field.
+    void resolutionOrder()
+    {
+        writeFile(m_dir.filePath(QStringLiteral("order.json")), R"({"models": {
+            "local/generalist-7b": {"skills": {"math": 0.11, "facts": 0.22}, "failure_rate": 0.05,
+                                    "ttft_ms": {"median": 900, "p95": 1800}},
+            "real/x": {"skills": {"math": 0.33}, "context_tokens": 2048}}})");
+        const json inlineModels{{"local/generalist-7b", {{"skills", {{"facts", 0.44}}}, {"failure_rate", 0.0}}}};
+        const auto team =
+            loadTeam(teamWith({{"models_file", "order.json"}, {"models", inlineModels}}, "local/generalist-7b"));
+        const auto resources = engineResources();
+        const auto& catalog = resources.localModels.at("local/generalist-7b");
+        Engine engine(resources, 1);
+        const auto prepared = engine.prepare(team, m_dir.path().toStdString());
+        QVERIFY2(prepared.team, prepared.error.c_str());
+        const auto& profiles = *prepared.team->localProfiles.at(BackendName("local"));
+        const auto& g = profiles.at("local/generalist-7b");
+        QCOMPARE(g.skill("math"), 0.11);                       // the file over the catalog
+        QCOMPARE(g.skill("facts"), 0.44);                      // inline over the file
+        QCOMPARE(g.skill("code"), catalog.skills->at("code")); // the catalog where neither says
+        QCOMPARE(g.failureRate, 0.0);                          // inline over the file
+        QVERIFY(g.ttftMs == (Distribution{900, 1800}));        // the file
+        QVERIFY(g.tokensPerS == *catalog.tokensPerS);          // the catalog
+        QCOMPARE(profiles.at("real/x").skill("math"), 0.33);
+        QCOMPARE(profiles.at("real/x").contextTokens, int64_t(2048));
+    }
+
+    void engineRefusesAMissingFile()
+    {
+        const auto team = loadTeam(teamWith({{"models_file", "absent.json"}}, "local/generalist-7b"));
+        Engine engine(engineResources(), 1);
+        const auto folder = m_dir.path().toStdString();
+        const auto prepared = engine.prepare(team, folder);
+        QVERIFY(!prepared.team);
+        QCOMPARE(QString::fromStdString(prepared.error),
+                 QString::fromStdString("the team is invalid: /backends/local/models_file: models file of backend "
+                                        "\"local\": " +
+                                        folder + "/absent.json: no such file"));
+    }
+
+    // A team not read from a file finds a relative models_file in the current directory.
+    void noFolderMeansTheCurrentDirectory()
+    {
+        writeFile(m_dir.filePath(QStringLiteral("here.json")),
+                  R"({"models": {"real/here": {"skills": {"math": 0.5}}}})");
+        const auto team = loadTeam(teamWith({{"models_file", "here.json"}}, "real/here"));
+        Engine engine(engineResources(), 1);
+        const auto before = QDir::currentPath();
+        QVERIFY(QDir::setCurrent(m_dir.path()));
+        const auto prepared = engine.prepare(team);
+        QVERIFY(QDir::setCurrent(before));
+        QVERIFY2(prepared.team, prepared.error.c_str());
+        QCOMPARE(prepared.team->localProfiles.at(BackendName("local"))->at("real/here").skill("math"), 0.5);
+    }
+
+    // Load → save keeps models_file as written and never copies the file's profiles in.
+    void saveKeepsThePath()
+    {
+        writeFile(m_dir.filePath(QStringLiteral("kept.json")), R"({"models": {"real/k": {"skills": {"math": 0.5}}}})");
+        const auto teamPath = m_dir.filePath(QStringLiteral("kept.team.json")).toStdString();
+        writeFile(QString::fromStdString(teamPath),
+                  teamWith({{"models_file", "kept.json"}, {"seed", 3}}, "real/k").dump());
+        const auto loaded = loadTeamFile(teamPath);
+        QVERIFY(loaded.team);
+        QCOMPARE(*loaded.team->backends.at(BackendName("local")).modelsFile, std::string("kept.json"));
+        QVERIFY(!loaded.team->backends.at(BackendName("local")).models);
+        QVERIFY(!saveTeamFile(*loaded.team, teamPath));
+        const auto text = readFileText(teamPath, 1 << 20).text.value_or("");
+        QVERIFY(text.find("\"models_file\": \"kept.json\"") != std::string::npos);
+        QVERIFY(text.find("real/k\": {") == std::string::npos);
+        const auto again = loadTeamFile(teamPath);
+        QVERIFY(again.team);
+        QVERIFY(*again.team == *loaded.team);
+    }
+
+    // models_file means nothing on an openai backend: kept as an unknown key.
+    void openAiKeepsItAsUnknown()
+    {
+        const auto loaded = teamFromJson(
+            json{{"conclave", 1},
+                 {"name", "t"},
+                 {"backends", {{"oa", {{"kind", "openai"}, {"base_url", "http://x/v1"}, {"models_file", "m.json"}}}}},
+                 {"nodes", json::array()}});
+        QVERIFY(loaded.team);
+        const auto& oa = loaded.team->backends.at(BackendName("oa"));
+        QVERIFY(!oa.modelsFile);
+        QCOMPARE(oa.extra.dump(), std::string(R"({"models_file":"m.json"})"));
+    }
+
+private:
+    static std::string catalogNames()
+    {
+        std::string out;
+        for (const auto& name : catalogModels())
+            out += (out.empty() ? "" : ", ") + name;
+        return out;
+    }
+
+    QTemporaryDir m_dir;
+};
+
+QTEST_GUILESS_MAIN(TestModelsFile)
+#include "tst_modelsfile.moc"

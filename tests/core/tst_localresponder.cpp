@@ -467,7 +467,8 @@ private slots:
 
     void freePromptGetsSynthesizedText()
     {
-        const std::set<std::string> words{"alpha", "bravo", "charlie", "delta", "echo", "foxtrot"};
+        const auto& sentences = LocalResponder::freeAnswers();
+        const std::set<std::string> words(sentences.begin(), sentences.end());
         for (const auto* prompt : {"Tell me something nice.", "Describe a sunset in one word."}) {
             const auto call = m_responder->respond(ask("jittery", prompt));
             QVERIFY(call.reply.ok);

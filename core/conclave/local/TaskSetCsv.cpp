@@ -245,9 +245,10 @@ TaskSet::LoadResult TaskSet::fromCsv(std::string_view text)
                 }
                 fields[name] = std::move(choices);
             } else if (name == "tolerance" || name == "difficulty") {
-                // Left as text when it is not a number, for the message to quote.
+                // Left as text when it is out of range, for the message to quote as written.
                 const auto number = parseNumber(value);
-                fields[name] = number ? nlohmann::ordered_json(*number) : nlohmann::ordered_json(value);
+                const bool fine = number && (name == "tolerance" ? *number >= 0 : *number >= -5 && *number <= 5);
+                fields[name] = fine ? nlohmann::ordered_json(*number) : nlohmann::ordered_json(value);
             } else {
                 fields[name] = value;
             }

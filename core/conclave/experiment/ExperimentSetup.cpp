@@ -219,22 +219,8 @@ SetupResult ExperimentSetup::resume(const ExperimentRecord& record, const std::f
         if (auto now = reload(*stored->judge, "the judge"))
             spec.judge = std::move(*now);
     }
-    auto loaded = loadTasks(stored->tasksetName, resourcesDir, errors, result.warnings);
-    if (loaded.tasks) {
-        std::vector<const Task*> chosen;
-        for (const auto& id : stored->taskIds) {
-            if (const Task* task = loaded.tasks->byId(id))
-                chosen.push_back(task);
-        }
-        auto subset = loaded.tasks->subset(chosen);
-        if (chosen.size() != stored->taskIds.size() || subset.contentHash() != stored->tasksHash) {
-            errors.push_back("the task set " + stored->tasksetName +
-                             " changed since the experiment started (content hash of its tasks " + stored->tasksHash +
-                             ", now " + subset.contentHash() + "); start a new experiment, or restore the file");
-        } else {
-            spec.tasks = std::make_shared<const TaskSet>(std::move(subset));
-        }
-    }
+    if (auto tasks = storedTasks(*stored, resourcesDir, errors, result.warnings))
+        spec.tasks = std::make_shared<const TaskSet>(std::move(*tasks));
     if (!errors.empty())
         return result;
     spec.baseline = stored->baseline;
@@ -248,6 +234,28 @@ SetupResult ExperimentSetup::resume(const ExperimentRecord& record, const std::f
     }
     result.spec = std::move(spec);
     return result;
+}
+
+std::optional<TaskSet> ExperimentSetup::storedTasks(const StoredSpec& stored, const std::filesystem::path& resourcesDir,
+                                                    std::vector<std::string>& errors,
+                                                    std::vector<std::string>& warnings)
+{
+    auto loaded = loadTasks(stored.tasksetName, resourcesDir, errors, warnings);
+    if (!loaded.tasks)
+        return std::nullopt;
+    std::vector<const Task*> chosen;
+    for (const auto& id : stored.taskIds) {
+        if (const Task* task = loaded.tasks->byId(id))
+            chosen.push_back(task);
+    }
+    auto subset = loaded.tasks->subset(chosen);
+    if (chosen.size() != stored.taskIds.size() || subset.contentHash() != stored.tasksHash) {
+        errors.push_back("the task set " + stored.tasksetName +
+                         " changed since the experiment started (content hash of its tasks " + stored.tasksHash +
+                         ", now " + subset.contentHash() + "); start a new experiment, or restore the file");
+        return std::nullopt;
+    }
+    return subset;
 }
 
 ExperimentSetup::CostEstimate ExperimentSetup::estimateCost(const ExperimentSpec& spec)

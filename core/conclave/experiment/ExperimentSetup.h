@@ -43,6 +43,12 @@ public:
     // any of them changed since (by content hash).
     static SetupResult resume(const ExperimentRecord& record, const std::filesystem::path& resourcesDir);
 
+    // The selected tasks of a stored spec, reloaded from its task set (bundled
+    // by name, else its file), in the spec's order; unset, with an error, when
+    // the set cannot be read or its tasks changed since (by content hash).
+    static std::optional<TaskSet> storedTasks(const StoredSpec& stored, const std::filesystem::path& resourcesDir,
+                                              std::vector<std::string>& errors, std::vector<std::string>& warnings);
+
     // An upper estimate of what an experiment's openai calls cost: per trial,
     // every node that calls a model, once per round, its prompt's tokens in
     // and its max_tokens (else 512) out, at the backend's prices; local calls

@@ -1,0 +1,58 @@
+#pragma once
+
+#include "conclave/store/RunQueries.h"
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace conclave {
+
+// What a model calibration is fitted from, read out of stored experiments:
+// every finished call attempt of their trials' runs, and the answer each
+// answering node gave, scored as a trial is (its reply read by ReplyParser,
+// as the engine stores it, then AnswerScorer against the task's reference)
+// and credited to the model of the node's last successful attempt, the one
+// whose reply it is.
+//
+// Answering nodes are the experts that answer the task on their own: every
+// expert but the members of a round_robin or debate coordinator (they answer
+// after reading the others' answers, which would mix the models' skills) and
+// of a decompose one (they answer subtasks). So a router's choice, an
+// aggregator's synthesis and a coordinator's plan or combine are never
+// scored, and judge runs are not stored with the trials.
+class CalibrationSamples {
+public:
+    struct Call {
+        std::string model;
+        bool ok = false;       // finished: ok, or failed (timed-out and cancelled attempts are left out)
+        double durationMs = 0; // start to end
+        double ttftMs = -1;    // -1 when no token was streamed
+        int64_t tokensIn = 0;
+        int64_t tokensOut = 0;
+        double costUsd = 0;
+    };
+    struct Answer {
+        std::string model;
+        std::string domain;
+        std::string task; // the task set's name, a newline and the task's id: one key across experiments
+        bool hasChoices = false;
+        std::string answer; // normalised
+        bool correct = false;
+    };
+
+    std::vector<Call> calls;
+    std::vector<Answer> answers;
+    std::vector<std::string> experiments; // the ids read, each once, in the order given
+    int64_t trials = 0;
+
+    // Reads the experiments an id or unique prefix each names. Unset, with
+    // `error` saying which and why, when one is unknown or its task set
+    // cannot be reloaded unchanged (ExperimentSetup::storedTasks).
+    static std::optional<CalibrationSamples> read(RunQueries& store, const std::vector<std::string>& experimentIds,
+                                                  const std::filesystem::path& resourcesDir, std::string& error);
+};
+
+} // namespace conclave

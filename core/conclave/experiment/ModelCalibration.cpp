@@ -1,0 +1,244 @@
+#include "conclave/experiment/ModelCalibration.h"
+
+#include "conclave/analysis/Quantile.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <set>
+
+namespace conclave {
+
+namespace {
+
+using Call = CalibrationSamples::Call;
+using Answer = CalibrationSamples::Answer;
+
+double rounded(double value, int decimals)
+{
+    const double scale = std::pow(10.0, decimals);
+    return std::round(value * scale) / scale;
+}
+
+double significant(double value, int digits)
+{
+    if (value == 0 || !std::isfinite(value))
+        return value;
+    char text[40];
+    std::snprintf(text, sizeof text, "%.*g", digits, value);
+    return std::strtod(text, nullptr);
+}
+
+Distribution roundedDistribution(const Distribution& d)
+{
+    return Distribution{rounded(d.median, 1), rounded(d.p95, 1)};
+}
+
+// "only 1 scored answer", "only 12 scored answers".
+std::string only(int64_t count, const std::string& what)
+{
+    return "only " + std::to_string(count) + " " + what + (count == 1 ? "" : "s");
+}
+
+struct Tally {
+    int64_t correct = 0;
+    int64_t scored = 0;
+};
+
+// One model's profile from its calls and answers.
+ModelProfile fitModel(const std::string& model, const std::vector<const Call*>& calls,
+                      const std::map<std::string, Tally>& domains,
+                      const std::optional<ModelCalibration::Agreement>& agreement, const ModelsFile::Profiles& catalog,
+                      int64_t minCount, std::vector<std::string>& warnings)
+{
+    ModelProfile p;
+    std::vector<Call> ok;
+    std::vector<double> ttft;
+    std::vector<double> speed;
+    std::vector<double> length;
+    int64_t failed = 0;
+    int64_t largestIn = 0;
+    for (const Call* c : calls) {
+        largestIn = std::max(largestIn, c->tokensIn);
+        if (!c->ok) {
+            ++failed;
+            continue;
+        }
+        ok.push_back(*c);
+        length.push_back(double(c->tokensOut));
+        if (c->ttftMs < 0)
+            continue;
+        ttft.push_back(c->ttftMs);
+        const double generatingMs = c->durationMs - c->ttftMs;
+        if (c->tokensOut > 0 && generatingMs > 0)
+            speed.push_back(double(c->tokensOut) / (generatingMs / 1000.0));
+    }
+    if (int64_t(ok.size()) < minCount)
+        warnings.push_back(model + ": " + only(int64_t(ok.size()), "successful call") + " (fewer than " +
+                           std::to_string(minCount) + "); its latency, speed and length are uncertain");
+    if (!ttft.empty())
+        p.ttftMs = roundedDistribution(ModelCalibration::distribution(ttft));
+    if (!speed.empty())
+        p.tokensPerS = roundedDistribution(ModelCalibration::distribution(speed, false));
+    if (!length.empty())
+        p.outputTokens = roundedDistribution(ModelCalibration::distribution(length));
+    if (!ok.empty())
+        p.pricePerMtok = ModelCalibration::price(ok);
+    const auto known = catalog.find(model);
+    if (known != catalog.end() && known->second.contextTokens)
+        p.contextTokens = known->second.contextTokens;
+    else if (largestIn > 0)
+        p.contextTokens = ModelCalibration::contextTokens(largestIn);
+    p.failureRate = rounded(double(failed) / double(calls.size()), 4);
+
+    if (domains.empty()) {
+        warnings.push_back(model + ": no scored answers; its skills are not fitted");
+    } else {
+        p.skills.emplace();
+        p.skillsCi.emplace();
+        p.trials.emplace();
+        for (const auto& [domain, t] : domains) {
+            (*p.skills)[domain] = rounded(double(t.correct) / double(t.scored), 4);
+            const auto ci = ExperimentStats::wilson(t.correct, t.scored);
+            (*p.skillsCi)[domain] = {rounded(ci.lo, 4), rounded(ci.hi, 4)};
+            (*p.trials)[domain] = t.scored;
+            if (t.scored < minCount)
+                warnings.push_back(model + ": " + only(t.scored, "scored answer") + " in " + domain + " (fewer than " +
+                                   std::to_string(minCount) + "); its skill there is uncertain");
+        }
+    }
+    if (agreement && agreement->wrong > 0) {
+        p.errorAgreement = rounded(double(agreement->shared) / double(agreement->wrong), 4);
+        if (agreement->wrong < minCount)
+            warnings.push_back(model + ": " + only(agreement->wrong, "wrong answer") +
+                               " on tasks with choices (fewer than " + std::to_string(minCount) +
+                               "); its error_agreement is uncertain");
+    }
+    return p;
+}
+
+} // namespace
+
+Distribution ModelCalibration::distribution(std::vector<double> values, bool higherIsSlower)
+{
+    std::sort(values.begin(), values.end());
+    return Distribution{Quantile::of(values, 0.5), Quantile::of(values, higherIsSlower ? 0.95 : 0.05)};
+}
+
+Price ModelCalibration::price(const std::vector<Call>& okCalls)
+{
+    double ii = 0, io = 0, oo = 0, ci = 0, co = 0, cc = 0, ss = 0, cs = 0;
+    for (const auto& c : okCalls) {
+        const double i = double(c.tokensIn);
+        const double o = double(c.tokensOut);
+        ii += i * i;
+        io += i * o;
+        oo += o * o;
+        ci += c.costUsd * i;
+        co += c.costUsd * o;
+        cc += c.costUsd * c.costUsd;
+        ss += (i + o) * (i + o);
+        cs += c.costUsd * (i + o);
+    }
+    if (cc == 0 || ss == 0)
+        return Price{0, 0};
+    const auto perMillion = [](double perToken) { return significant(std::max(0.0, perToken) * 1e6, 6); };
+    const double det = ii * oo - io * io;
+    if (det <= 1e-9 * ii * oo) {
+        const double both = perMillion(cs / ss);
+        return Price{both, both};
+    }
+    double a = (ci * oo - co * io) / det;
+    double b = (co * ii - ci * io) / det;
+    if (a < 0) {
+        a = 0;
+        b = oo > 0 ? co / oo : 0;
+    } else if (b < 0) {
+        b = 0;
+        a = ii > 0 ? ci / ii : 0;
+    }
+    return Price{perMillion(a), perMillion(b)};
+}
+
+int64_t ModelCalibration::contextTokens(int64_t largestTokensIn)
+{
+    int64_t out = 1;
+    while (out < largestTokensIn && out < (int64_t(1) << 62))
+        out *= 2;
+    return out;
+}
+
+std::map<std::string, ModelCalibration::Agreement> ModelCalibration::errorAgreement(const std::vector<Answer>& answers)
+{
+    std::map<std::string, std::map<std::string, int64_t>> wrongByTask; // task -> answer -> count
+    for (const auto& a : answers) {
+        if (a.hasChoices && !a.correct)
+            ++wrongByTask[a.task][a.answer];
+    }
+    std::map<std::string, std::string> modal; // task -> its most common wrong answer
+    for (const auto& [task, counts] : wrongByTask) {
+        int64_t total = 0;
+        const std::pair<const std::string, int64_t>* best = nullptr;
+        for (const auto& entry : counts) {
+            total += entry.second;
+            if (!best || entry.second > best->second)
+                best = &entry; // the map's order breaks ties: the first in byte order
+        }
+        if (total >= 2)
+            modal.emplace(task, best->first);
+    }
+    std::map<std::string, Agreement> out;
+    for (const auto& a : answers) {
+        if (!a.hasChoices || a.correct)
+            continue;
+        const auto it = modal.find(a.task);
+        if (it == modal.end())
+            continue;
+        auto& agreement = out[a.model];
+        ++agreement.wrong;
+        if (a.answer == it->second)
+            ++agreement.shared;
+    }
+    return out;
+}
+
+ModelCalibration::Result ModelCalibration::fit(const CalibrationSamples& samples, const ModelsFile::Profiles& catalog,
+                                               const Options& options)
+{
+    Result result;
+    std::map<std::string, std::vector<const Call*>> calls;
+    for (const auto& c : samples.calls)
+        calls[c.model].push_back(&c);
+    for (const auto& wanted : options.models) {
+        if (calls.contains(wanted))
+            continue;
+        std::string seen;
+        for (const auto& [model, list] : calls)
+            seen += (seen.empty() ? "" : ", ") + model;
+        result.error = "--model " + wanted + ": no call of this model in the experiments (" +
+                       (seen.empty() ? std::string("they called none") : "they called " + seen) + ")";
+        return result;
+    }
+    const std::set<std::string> wanted(options.models.begin(), options.models.end());
+    std::map<std::string, std::map<std::string, Tally>> tallies; // model -> domain
+    for (const auto& a : samples.answers) {
+        auto& t = tallies[a.model][a.domain];
+        ++t.scored;
+        t.correct += a.correct ? 1 : 0;
+    }
+    const auto agreements = errorAgreement(samples.answers);
+    for (const auto& [model, list] : calls) {
+        if (!wanted.empty() && !wanted.contains(model))
+            continue;
+        const auto t = tallies.find(model);
+        const auto a = agreements.find(model);
+        result.models.emplace(model,
+                              fitModel(model, list, t == tallies.end() ? std::map<std::string, Tally>{} : t->second,
+                                       a == agreements.end() ? std::nullopt : std::optional(a->second), catalog,
+                                       options.minCount, result.warnings));
+    }
+    return result;
+}
+
+} // namespace conclave

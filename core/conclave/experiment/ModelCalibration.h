@@ -1,0 +1,70 @@
+#pragma once
+
+#include "conclave/analysis/ExperimentStats.h"
+#include "conclave/experiment/CalibrationSamples.h"
+#include "conclave/io/ModelsFile.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace conclave {
+
+// Fits a simulator profile per model from what stored experiments measured
+// (CalibrationSamples), so the local-moe backend can stand in for real
+// models. docs/calibration.md explains each field; the formulas:
+//   ttft_ms, output_tokens   median and p95 = Quantile::of at 0.5 and 0.95
+//                            over successful attempts (ttft: those that
+//                            streamed a token)
+//   tokens_per_s             speed = tokens_out / (end − first token) of the
+//                            successful attempts that streamed; median, and
+//                            as p95 the slow tail: the 0.05 quantile (≤ median)
+//   failure_rate             failed attempts / finished attempts (ok + failed)
+//   price_per_mtok           least squares without intercept of each
+//                            successful attempt's cost on its tokens in and
+//                            out, ×10⁶: solve [Σi² Σio; Σio Σo²]·(a, b) =
+//                            (Σci, Σco); a negative price is set to 0 and the
+//                            other refitted alone; when the system is singular
+//                            (every call has one in:out ratio) both are
+//                            Σc(i+o) / Σ(i+o)²; 0 and 0 when every cost is 0
+//   context_tokens           the catalog's, for a model it knows; else the
+//                            largest tokens_in seen, rounded up to a power of 2
+//   skills, skills_ci,       per domain: correct / scored answers, Wilson's
+//   trials                   95 % interval (ExperimentStats::wilson), and the
+//                            count; answers are taken as independent
+//   error_agreement          of the model's wrong answers on tasks with
+//                            choices, the share equal to the task's most common
+//                            wrong answer over all models (ties: the first in
+//                            byte order), counting tasks with ≥ 2 wrong answers
+// Figures are rounded for reading: ms, tokens and tokens/s to 0.1, shares to
+// 4 decimals, prices to 6 significant digits. Pure: no I/O, never throws.
+class ModelCalibration {
+public:
+    struct Options {
+        std::vector<std::string> models; // only these; empty: every model seen
+        int64_t minCount = 30;           // fewer answers (or calls) than this gets a warning
+    };
+    struct Result {
+        ModelsFile::Profiles models;
+        std::vector<std::string> warnings; // thin data, one line each, naming the model and the count
+        std::string error;                 // a model asked for that the samples never called; nothing else set
+    };
+
+    static Result fit(const CalibrationSamples& samples, const ModelsFile::Profiles& catalog, const Options& options);
+
+    // The building blocks, public so they can be tested on their own.
+    // Median and p95 of values where higher is slower (Q(0.95)), or of speeds (Q(0.05)).
+    static Distribution distribution(std::vector<double> values, bool higherIsSlower = true);
+    static Price price(const std::vector<CalibrationSamples::Call>& okCalls);
+    static int64_t contextTokens(int64_t largestTokensIn);
+    struct Agreement {
+        int64_t wrong = 0;  // wrong answers on tasks with choices that have ≥ 2 wrong answers
+        int64_t shared = 0; // of them, equal to the task's most common wrong answer
+    };
+    // Per model.
+    static std::map<std::string, Agreement> errorAgreement(const std::vector<CalibrationSamples::Answer>& answers);
+};
+
+} // namespace conclave

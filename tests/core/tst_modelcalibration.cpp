@@ -1,0 +1,293 @@
+// ModelCalibration and CalibrationSamples: each formula on its own with exact
+// values, then a whole fit of the hand-made store (support/CalibrationStore.h)
+// with every fitted number, the thin-data warnings word for word, which calls
+// count as answers, --model, and the errors of an unknown experiment or model.
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "support/CalibrationStore.h"
+
+#include "conclave/experiment/ModelCalibration.h"
+#include "conclave/io/TeamJson.h"
+#include "conclave/resources/LocalModelCatalog.h"
+
+#include <cmath>
+
+using namespace conclave;
+
+namespace {
+
+using Call = CalibrationSamples::Call;
+using Answer = CalibrationSamples::Answer;
+
+Call okCall(int64_t in, int64_t out, double cost)
+{
+    Call c;
+    c.model = "m";
+    c.ok = true;
+    c.tokensIn = in;
+    c.tokensOut = out;
+    c.costUsd = cost;
+    return c;
+}
+
+Answer wrong(const std::string& model, const std::string& task, const std::string& answer, bool choices = true)
+{
+    return Answer{model, "facts", task, choices, answer, false};
+}
+
+ModelsFile::Profiles catalog()
+{
+    const auto loaded = LocalModelCatalog::load(CONCLAVE_RESOURCES "/models/local-models.json");
+    return loaded.catalog ? loaded.catalog->models() : ModelsFile::Profiles{};
+}
+
+QString profileText(const ModelProfile& p)
+{
+    return QString::fromStdString(profileToJson(p).dump());
+}
+
+} // namespace
+
+Q_DECLARE_METATYPE(std::vector<CalibrationSamples::Call>)
+
+class TestModelCalibration : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    std::unique_ptr<RunStore> m_store;
+    std::string m_experiment;
+
+    std::optional<CalibrationSamples> readHandStore(std::string& error)
+    {
+        auto reader = m_store->reader(error);
+        return reader ? CalibrationSamples::read(*reader, {m_experiment}, CONCLAVE_RESOURCES, error) : std::nullopt;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        auto opened = RunStore::open(m_dir.filePath("hand.sqlite").toStdString());
+        QVERIFY2(opened.store, opened.error.c_str());
+        m_store = std::move(opened.store);
+        m_experiment = calibration_store::fill(*m_store, m_dir.path().toStdString());
+        QVERIFY(!m_experiment.empty());
+    }
+
+    void distribution_data()
+    {
+        QTest::addColumn<QList<double>>("values");
+        QTest::addColumn<bool>("higherIsSlower");
+        QTest::addColumn<double>("median");
+        QTest::addColumn<double>("p95");
+        QTest::newRow("one value") << QList<double>{7} << true << 7.0 << 7.0;
+        QTest::newRow("latency") << QList<double>{100, 20, 20, 20, 40, 60, 80, 20} << true << 30.0 << 93.0;
+        // The slow tail of a speed is its 0.05 quantile.
+        QTest::newRow("speed") << QList<double>{50, 100, 100, 150, 200, 200, 300, 400} << false << 175.0 << 67.5;
+        QTest::newRow("two") << QList<double>{10, 20} << true << 15.0 << 19.5;
+    }
+
+    void distribution()
+    {
+        QFETCH(QList<double>, values);
+        QFETCH(bool, higherIsSlower);
+        QFETCH(double, median);
+        QFETCH(double, p95);
+        const auto d =
+            ModelCalibration::distribution(std::vector<double>(values.begin(), values.end()), higherIsSlower);
+        QCOMPARE(d.median, median);
+        QCOMPARE(d.p95, p95);
+    }
+
+    void price_data()
+    {
+        QTest::addColumn<std::vector<Call>>("calls");
+        QTest::addColumn<double>("input");
+        QTest::addColumn<double>("output");
+        const auto priced = [](int64_t in, int64_t out, double pin, double pout) {
+            return okCall(in, out, (double(in) * pin + double(out) * pout) / 1e6);
+        };
+        QTest::newRow("exact") << std::vector<Call>{priced(100, 50, 2, 10), priced(300, 20, 2, 10),
+                                                    priced(10, 400, 2, 10)}
+                               << 2.0 << 10.0;
+        QTest::newRow("free") << std::vector<Call>{okCall(100, 50, 0), okCall(3, 4, 0)} << 0.0 << 0.0;
+        // Every call with one in:out ratio: one price for both.
+        QTest::newRow("singular") << std::vector<Call>{okCall(100, 100, 0.0004), okCall(50, 50, 0.0002)} << 2.0 << 2.0;
+        // The least-squares input price would be negative: 0, and output alone.
+        QTest::newRow("negative input") << std::vector<Call>{okCall(100, 10, 0), okCall(10, 100, 0.001)} << 0.0
+                                        << 9.90099;
+    }
+
+    void price()
+    {
+        QFETCH(std::vector<Call>, calls);
+        QFETCH(double, input);
+        QFETCH(double, output);
+        const auto p = ModelCalibration::price(calls);
+        QCOMPARE(p.input, input);
+        QCOMPARE(p.output, output);
+    }
+
+    void contextTokens_data()
+    {
+        QTest::addColumn<qint64>("largest");
+        QTest::addColumn<qint64>("expected");
+        QTest::newRow("1") << qint64(1) << qint64(1);
+        QTest::newRow("3") << qint64(3) << qint64(4);
+        QTest::newRow("100") << qint64(100) << qint64(128);
+        QTest::newRow("8192") << qint64(8192) << qint64(8192);
+        QTest::newRow("8193") << qint64(8193) << qint64(16384);
+    }
+
+    void contextTokens()
+    {
+        QFETCH(qint64, largest);
+        QFETCH(qint64, expected);
+        QCOMPARE(ModelCalibration::contextTokens(largest), int64_t(expected));
+    }
+
+    // The most common wrong answer of a task over all models; ties go to the first in byte order;
+    // a task with one wrong answer, and a task without choices, do not count.
+    void errorAgreement()
+    {
+        const std::vector<Answer> answers{wrong("a", "t1", "lyon"),
+                                          wrong("b", "t1", "lyon"),
+                                          wrong("b", "t1", "nice"),
+                                          wrong("a", "t2", "x"),
+                                          wrong("b", "t2", "w"), // a tie: w is the shared one
+                                          wrong("a", "t3", "q"), // alone on its task
+                                          wrong("a", "t4", "7", false),
+                                          wrong("b", "t4", "7", false),
+                                          Answer{"a", "facts", "t1", true, "paris", true}};
+        const auto out = ModelCalibration::errorAgreement(answers);
+        QCOMPARE(out.size(), size_t(2));
+        QCOMPARE(out.at("a").wrong, int64_t(2));
+        QCOMPARE(out.at("a").shared, int64_t(1));
+        QCOMPARE(out.at("b").wrong, int64_t(3));
+        QCOMPARE(out.at("b").shared, int64_t(2));
+    }
+
+    // Every call attempt counts for timing; only lone experts' answers count as answers.
+    void samplesOfTheHandStore()
+    {
+        std::string error;
+        const auto samples = readHandStore(error);
+        QVERIFY2(samples, error.c_str());
+        QCOMPARE(samples->trials, int64_t(4));
+        QCOMPARE(samples->experiments, std::vector<std::string>{m_experiment});
+        QCOMPARE(samples->calls.size(), size_t(18));
+        QStringList answers;
+        for (const auto& a : samples->answers)
+            answers << QString::fromStdString(a.model + " " + a.domain + " " + a.answer + (a.correct ? " +" : " -") +
+                                              (a.hasChoices ? " choices" : ""));
+        QCOMPARE(answers,
+                 (QStringList{"hand/a facts paris + choices", "local/tiny-1b facts lyon - choices",
+                              "hand/a facts lyon - choices", "local/tiny-1b facts nice - choices", "hand/a math 42 +",
+                              "local/tiny-1b math 41 -", "hand/a math 42 +", "local/tiny-1b math 42 +"}));
+    }
+
+    void fitOfTheHandStore()
+    {
+        std::string error;
+        const auto samples = readHandStore(error);
+        QVERIFY2(samples, error.c_str());
+        const auto fitted = ModelCalibration::fit(*samples, catalog(), {});
+        QCOMPARE(QString::fromStdString(fitted.error), QString());
+        QCOMPARE(fitted.models.size(), size_t(3));
+        QCOMPARE(profileText(fitted.models.at("hand/a")),
+                 QStringLiteral(R"({"skills":{"facts":0.5,"math":1},"ttft_ms":{"median":30,"p95":93},)"
+                                R"("tokens_per_s":{"median":175,"p95":67.5},"output_tokens":{"median":33,"p95":182.5},)"
+                                R"("price_per_mtok":{"input":2,"output":10},"context_tokens":128,"failure_rate":0,)"
+                                R"("error_agreement":1,"skills_ci":{"facts":[0.0945,0.9055],"math":[0.3424,1]},)"
+                                R"("trials":{"facts":2,"math":2}})"));
+        // A model the catalog knows keeps its context window.
+        QCOMPARE(profileText(fitted.models.at("local/tiny-1b")),
+                 QStringLiteral(R"({"skills":{"facts":0,"math":0.5},"ttft_ms":{"median":250,"p95":300},)"
+                                R"("tokens_per_s":{"median":100,"p95":100},"output_tokens":{"median":100,"p95":100},)"
+                                R"("price_per_mtok":{"input":0,"output":0},"context_tokens":8192,)"
+                                R"("failure_rate":0.3333,"error_agreement":0.5,)"
+                                R"("skills_ci":{"facts":[0,0.6576],"math":[0.0945,0.9055]},)"
+                                R"("trials":{"facts":2,"math":2}})"));
+        // A debate member's answers are not its own: no skills.
+        QCOMPARE(profileText(fitted.models.at("hand/c")),
+                 QStringLiteral(R"({"ttft_ms":{"median":10,"p95":10},"tokens_per_s":{"median":100,"p95":100},)"
+                                R"("output_tokens":{"median":10,"p95":10},"price_per_mtok":{"input":0,"output":0},)"
+                                R"("context_tokens":32,"failure_rate":0})"));
+        QCOMPARE(fitted.warnings,
+                 (std::vector<std::string>{
+                     "hand/a: only 8 successful calls (fewer than 30); its latency, speed and length are uncertain",
+                     "hand/a: only 2 scored answers in facts (fewer than 30); its skill there is uncertain",
+                     "hand/a: only 2 scored answers in math (fewer than 30); its skill there is uncertain",
+                     "hand/a: only 1 wrong answer on tasks with choices (fewer than 30); its error_agreement is "
+                     "uncertain",
+                     "hand/c: only 4 successful calls (fewer than 30); its latency, speed and length are uncertain",
+                     "hand/c: no scored answers; its skills are not fitted",
+                     "local/tiny-1b: only 4 successful calls (fewer than 30); its latency, speed and length are "
+                     "uncertain",
+                     "local/tiny-1b: only 2 scored answers in facts (fewer than 30); its skill there is uncertain",
+                     "local/tiny-1b: only 2 scored answers in math (fewer than 30); its skill there is uncertain",
+                     "local/tiny-1b: only 2 wrong answers on tasks with choices (fewer than 30); its "
+                     "error_agreement is uncertain"}));
+    }
+
+    void enoughDataWarnsOfNothing()
+    {
+        std::string error;
+        const auto samples = readHandStore(error);
+        QVERIFY(samples);
+        ModelCalibration::Options options;
+        options.minCount = 2;
+        options.models = {"hand/a"};
+        const auto fitted = ModelCalibration::fit(*samples, catalog(), options);
+        QCOMPARE(fitted.models.size(), size_t(1));
+        QVERIFY(fitted.models.contains("hand/a"));
+        QCOMPARE(fitted.warnings,
+                 std::vector<std::string>{"hand/a: only 1 wrong answer on tasks with choices (fewer than 2); its "
+                                          "error_agreement is uncertain"});
+    }
+
+    void unknownModel()
+    {
+        std::string error;
+        const auto samples = readHandStore(error);
+        QVERIFY(samples);
+        ModelCalibration::Options options;
+        options.models = {"hand/a", "hand/z"};
+        const auto fitted = ModelCalibration::fit(*samples, catalog(), options);
+        QCOMPARE(QString::fromStdString(fitted.error),
+                 QStringLiteral("--model hand/z: no call of this model in the experiments (they called hand/a, "
+                                "hand/c, local/tiny-1b)"));
+        QVERIFY(fitted.models.empty());
+    }
+
+    void unknownExperiment()
+    {
+        std::string error;
+        auto reader = m_store->reader(error);
+        QVERIFY(reader);
+        QVERIFY(!CalibrationSamples::read(*reader, {m_experiment, "e-nope"}, CONCLAVE_RESOURCES, error));
+        QCOMPARE(QString::fromStdString(error), QStringLiteral("no experiment \"e-nope\""));
+    }
+
+    // Answers are scored against the tasks as they were run, or not at all.
+    void changedTasksAreRefused()
+    {
+        const auto file = m_dir.filePath("hand-tasks.jsonl").toStdString();
+        std::string changed = calibration_store::kTasks;
+        changed.replace(changed.find("\"42\""), 4, "\"43\"");
+        QVERIFY(!writeFileAtomically(file, changed));
+        std::string error;
+        const auto samples = readHandStore(error);
+        QVERIFY(!writeFileAtomically(file, calibration_store::kTasks));
+        QVERIFY(!samples);
+        QVERIFY2(QString::fromStdString(error).startsWith(
+                     QString::fromStdString("experiment " + m_experiment + ": the task set " + file +
+                                            " changed since the experiment started (content hash of its tasks ")),
+                 error.c_str());
+        QVERIFY(readHandStore(error));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestModelCalibration)
+#include "tst_modelcalibration.moc"

@@ -215,6 +215,10 @@ private slots:
                                               << "f:1:1: /tolerance: needs a numeric answer, got none";
         QTest::newRow("tolerance too large") << R"({"id": "a", "prompt": "p", "answer": "4", "tolerance": 1e999})"
                                              << "f:1:56: number overflow parsing '1e999'";
+        QTest::newRow("difficulty out of range") << R"({"id": "a", "prompt": "p", "answer": "4", "difficulty": 6})"
+                                                 << "f:1:1: /difficulty: expected a number from -5 to 5, got 6";
+        QTest::newRow("difficulty a string") << R"({"id": "a", "prompt": "p", "difficulty": "hard"})"
+                                             << "f:1:1: /difficulty: expected a number from -5 to 5, got \"hard\"";
         QTest::newRow("line numbers count blank lines")
             << QString(kGood) + "\n\n   \n" + R"({"id": "b", "domain": "math", "prompt": "q", "answer": 4})"
             << "f:4:1: /answer: expected a non-empty string, got 4";
@@ -304,7 +308,7 @@ private slots:
             std::string(R"({"id": "a", "prompt": "Write a haiku."})") + "\n" +
             R"({"zeta": "z", "id": "b", "prompt": "p", "answer": "1,027", "tolerance": 0.5, "level": 3, )"
             R"("tags": ["x", "y"], "extra": {"b": 1, "a": [true, null]}, "note": null, "ratio": 0.25})" +
-            "\n" + R"({"id": "c", "domain": "facts", "prompt": "q", "choices": ["x", "y"]})";
+            "\n" + R"({"id": "c", "domain": "facts", "prompt": "q", "choices": ["x", "y"], "difficulty": -1.5})";
         const auto result = TaskSet::fromJsonLines(text);
         QVERIFY(result.tasks);
         QCOMPARE(
@@ -325,7 +329,13 @@ private slots:
                                   .answer = "1,027",
                                   .tolerance = 0.5,
                                   .metadata = metadata}));
-        QVERIFY(tasks[2] == (Task{.id = "c", .domain = "facts", .prompt = "q", .choices = {"x", "y"}}));
+        QVERIFY(tasks[2] ==
+                (Task{.id = "c", .domain = "facts", .prompt = "q", .choices = {"x", "y"}, .difficulty = -1.5}));
+        // The same in CSV.
+        const auto csv = TaskSet::fromCsv("id,prompt,difficulty\na,p,1.25\nb,q,\n");
+        QVERIFY(csv.tasks);
+        QCOMPARE(csv.tasks->tasks()[0].difficulty, std::optional<double>(1.25));
+        QCOMPARE(csv.tasks->tasks()[1].difficulty, std::optional<double>());
     }
 
     void csvReads()
@@ -372,6 +382,9 @@ private slots:
         QTest::newRow("blank lines only") << QByteArray("\xEF\xBB\xBF\r\n \n")
                                           << QStringList{"f:1:1: the file is empty; expected a header row naming at "
                                                          "least the columns id and prompt"};
+        QTest::newRow("difficulty") << QByteArray("id,prompt,difficulty\na,p,-7\nb,q,hard\n")
+                                    << QStringList{"f:2:5: difficulty: expected a number from -5 to 5, got \"-7\"",
+                                                   "f:3:5: difficulty: expected a number from -5 to 5, got \"hard\""};
         QTest::newRow("no id column") << QByteArray("prompt,answer\nq,4\n")
                                       << QStringList{"f:1:1: the header has no id column"};
         QTest::newRow("no id or prompt column")
@@ -530,6 +543,8 @@ private slots:
                     line["choices"] = task.choices;
                 if (task.tolerance)
                     line["tolerance"] = *task.tolerance;
+                if (task.difficulty)
+                    line["difficulty"] = *task.difficulty;
                 for (const auto& [key, value] : task.metadata)
                     line[key] = value;
                 text += line.dump() + "\n";
@@ -558,6 +573,8 @@ private slots:
             {"choice added", [](auto& t) { t[1].choices.push_back("green"); }},
             {"tolerance", [](auto& t) { t[0].tolerance = 0.25; }},
             {"tolerance zero", [](auto& t) { t[0].tolerance = 0; }},
+            {"difficulty", [](auto& t) { t[0].difficulty = 1.5; }},
+            {"difficulty zero", [](auto& t) { t[0].difficulty = 0; }},
             {"tolerance removed", [](auto& t) { t[0].tolerance.reset(); }},
             {"metadata value", [](auto& t) { t[0].metadata[0].second = "gsm8k "; }},
             {"metadata key", [](auto& t) { t[0].metadata[0].first = "origin"; }},

@@ -38,10 +38,18 @@ bool isDigit(char c)
     return c >= '0' && c <= '9';
 }
 
-// A reader of one expression at a position of the simplified text.
+// a·x + c: an expression's value, linear in the unknown x of an equation.
+struct Linear {
+    double x = 0;
+    double c = 0;
+};
+
+// A reader of one expression at a position of the simplified text. With
+// `unknown`, "x" is the unknown ("4x", "3(x - 2)"); without, a times sign
+// between spaces ("3 x 4").
 class Reader {
 public:
-    Reader(std::string_view text, size_t at) : m_text(text), m_at(at) {}
+    Reader(std::string_view text, size_t at, bool unknown = false) : m_text(text), m_at(at), m_unknown(unknown) {}
 
     size_t at() const { return m_at; }
 
@@ -62,8 +70,8 @@ public:
             if (isDigit(c)) {
                 digits += c;
                 ++m_at;
-            } else if (c == ',' && !digits.empty() && m_at + 3 < m_text.size() + 1 && isDigit(peek(1)) &&
-                       isDigit(peek(2)) && isDigit(peek(3)) && !isDigit(peek(4))) {
+            } else if (c == ',' && !digits.empty() && isDigit(peek(1)) && isDigit(peek(2)) && isDigit(peek(3)) &&
+                       !isDigit(peek(4))) {
                 ++m_at; // a thousands comma
             } else if (c == '.' && isDigit(peek(1)) && digits.find('.') == std::string::npos) {
                 digits += c;
@@ -72,7 +80,7 @@ public:
                 break;
             }
         }
-        if (digits.empty() || digits == ".") {
+        if (digits.empty()) {
             m_at = start;
             return std::nullopt;
         }
@@ -80,21 +88,26 @@ public:
     }
 
     // expr := term (('+'|'-') term)*; term := factor (('*'|'x'|'/') factor)*;
-    // factor := '-'? (number | '(' expr ')'); counts the operators it reads.
-    std::optional<double> expression(int& operators)
+    // factor := '-'? (number | 'x' | '(' expr ')') with "4x" and "3(…)" as
+    // products; counts the operators it reads.
+    std::optional<Linear> expression(int& operators)
     {
         auto value = term(operators);
         while (value) {
+            const size_t before = m_at;
             skipSpaces();
             const char op = current();
-            if (op != '+' && op != '-')
+            if (op != '+' && op != '-') {
+                m_at = before;
                 break;
+            }
             ++m_at;
             const auto right = term(operators);
             if (!right)
                 return std::nullopt;
             ++operators;
-            value = op == '+' ? *value + *right : *value - *right;
+            const double sign = op == '+' ? 1 : -1;
+            value = Linear{value->x + sign * right->x, value->c + sign * right->c};
         }
         return value;
     }
@@ -103,7 +116,14 @@ private:
     char current() const { return m_at < m_text.size() ? m_text[m_at] : '\0'; }
     char peek(size_t ahead) const { return m_at + ahead < m_text.size() ? m_text[m_at + ahead] : '\0'; }
 
-    std::optional<double> term(int& operators)
+    static std::optional<Linear> times(const Linear& a, const Linear& b)
+    {
+        if (a.x != 0 && b.x != 0)
+            return std::nullopt; // not linear
+        return Linear{a.x * b.c + b.x * a.c, a.c * b.c};
+    }
+
+    std::optional<Linear> term(int& operators)
     {
         auto value = factor(operators);
         while (value) {
@@ -111,30 +131,28 @@ private:
             skipSpaces();
             const char op = current();
             // "x" is a times sign only between spaces ("3 x 4"), never in a word.
-            const bool times = op == '*' || (op == 'x' && peek(1) == ' ' && m_at > before);
-            if (!times && op != '/') {
+            const bool multiply = op == '*' || (!m_unknown && op == 'x' && peek(1) == ' ' && m_at > before);
+            if (!multiply && op != '/') {
                 m_at = before;
                 break;
             }
             ++m_at;
             const auto right = factor(operators);
-            if (!right)
+            if (!right || (!multiply && (right->x != 0 || right->c == 0)))
                 return std::nullopt;
             ++operators;
-            if (!times && *right == 0)
-                return std::nullopt;
-            value = times ? *value * *right : *value / *right;
+            value = multiply ? times(*value, *right) : Linear{value->x / right->c, value->c / right->c};
         }
         return value;
     }
 
-    std::optional<double> factor(int& operators)
+    std::optional<Linear> factor(int& operators)
     {
         skipSpaces();
         if (current() == '-') {
             ++m_at;
             const auto inner = factor(operators);
-            return inner ? std::optional<double>(-*inner) : std::nullopt;
+            return inner ? std::optional<Linear>(Linear{-inner->x, -inner->c}) : std::nullopt;
         }
         if (current() == '(') {
             ++m_at;
@@ -145,12 +163,52 @@ private:
             ++m_at;
             return inner;
         }
-        return number();
+        if (m_unknown && current() == 'x' && !std::isalpha(static_cast<unsigned char>(peek(1)))) {
+            ++m_at;
+            return Linear{1, 0};
+        }
+        const auto n = number();
+        if (!n)
+            return std::nullopt;
+        // "4x", "3(x - 2)": a coefficient written against what it multiplies.
+        if (m_unknown && (current() == 'x' || current() == '(')) {
+            const auto next = factor(operators);
+            return next ? times(Linear{0, *n}, *next) : std::nullopt;
+        }
+        return Linear{0, *n};
     }
 
     std::string_view m_text;
     size_t m_at;
+    bool m_unknown;
 };
+
+// "solve for x: 4x + 36 = 80", "7x + 2 = 2x - 3", "if 3(x - 2) = 12": the x
+// of the first equation with one unknown.
+std::optional<double> solveEquation(std::string_view t)
+{
+    if (t.find("solve") == std::string_view::npos && t.find("what is x") == std::string_view::npos &&
+        t.find("value of x") == std::string_view::npos)
+        return std::nullopt;
+    const size_t equals = t.find('=');
+    if (equals == std::string_view::npos)
+        return std::nullopt;
+    // The left side starts where the run of expression characters before '=' does.
+    size_t from = equals;
+    while (from > 0 && std::string_view("0123456789x+-*/(). ").find(t[from - 1]) != std::string_view::npos)
+        --from;
+    int operators = 0;
+    Reader left(t, from, true);
+    const auto l = left.expression(operators);
+    left.skipSpaces();
+    if (!l || left.at() != equals)
+        return std::nullopt;
+    Reader right(t, equals + 1, true);
+    const auto r = right.expression(operators);
+    if (!r || l->x == r->x)
+        return std::nullopt;
+    return (r->c - l->c) / (l->x - r->x);
+}
 
 // The numbers of a list after `at` ("6500, 698 and 93"), up to its end.
 std::vector<double> listAfter(std::string_view text, size_t at)
@@ -202,7 +260,47 @@ std::optional<double> numberAt(std::string_view text, size_t at, size_t* end = n
 // The value a phrase asks for, or nothing.
 std::optional<double> evaluate(std::string_view t)
 {
+    if (const auto x = solveEquation(t))
+        return x;
     size_t at = 0;
+    // "the fraction 7/20 as a decimal".
+    if ((at = t.find("fraction ")) != std::string_view::npos) {
+        size_t end = 0;
+        const auto a = numberAt(t, at + 9, &end);
+        if (a && end < t.size() && t[end] == '/') {
+            if (const auto b = numberAt(t, end + 1); b && *b != 0)
+                return *a / *b;
+        }
+    }
+    // "80 dollars is increased by 50%", "195 dollars and is discounted by 40%".
+    for (const std::string_view change : {" increased by ", " discounted by ", " decreased by ", " reduced by "}) {
+        if ((at = t.find(change)) == std::string_view::npos)
+            continue;
+        size_t end = 0;
+        const auto percent = numberAt(t, at + change.size(), &end);
+        if (!percent || !(t.substr(end).starts_with("%") || t.substr(end).starts_with(" percent")))
+            continue;
+        // The amount: the last number before the change.
+        std::optional<double> amount;
+        for (size_t i = 0; i < at; ++i) {
+            if (isDigit(t[i]) && (i == 0 || (!isDigit(t[i - 1]) && t[i - 1] != '.' && t[i - 1] != ','))) {
+                size_t stop = 0;
+                amount = numberAt(t, i, &stop);
+                i = stop;
+            }
+        }
+        if (amount)
+            return *amount * (1 + (change == " increased by " ? 1 : -1) * *percent / 100);
+    }
+    // "falls from 250 to 200 ... percentage", "rises from 40 to 50 ... percent".
+    if ((at = t.find("from ")) != std::string_view::npos && t.find("percent") != std::string_view::npos) {
+        size_t end = 0;
+        const auto before = numberAt(t, at + 5, &end);
+        if (before && *before != 0 && t.substr(end).starts_with(" to ")) {
+            if (const auto after = numberAt(t, end + 4))
+                return std::fabs(*after - *before) / *before * 100;
+        }
+    }
     if ((at = t.find("what percent of ")) != std::string_view::npos) {
         size_t end = 0;
         const auto whole = numberAt(t, at + 16, &end);
@@ -264,6 +362,13 @@ std::optional<double> evaluate(std::string_view t)
                     }
                 }
             }
+            // "32 squared", "6 cubed".
+            if (const auto a = numberAt(t, from, &end)) {
+                if (t.substr(end).starts_with(" squared"))
+                    return *a * *a;
+                if (t.substr(end).starts_with(" cubed"))
+                    return *a * *a * *a;
+            }
             Reader reader(t, from);
             int operators = 0;
             const auto value = reader.expression(operators);
@@ -271,7 +376,7 @@ std::optional<double> evaluate(std::string_view t)
             const size_t stop = reader.at();
             const char next = stop < t.size() ? t[stop] : '\0';
             if (value && operators > 0 && (next == '\0' || next == '?' || next == '.' || next == '\n' || next == ','))
-                return value;
+                return value->c;
         }
     }
     return std::nullopt;

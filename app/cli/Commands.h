@@ -107,6 +107,17 @@ struct ExperimentsArgs {
 // `conclave experiments list|show|export|delete|merge`.
 int runExperiments(const CliContext& context, const ExperimentsArgs& args);
 
+struct CalibrateArgs {
+    std::vector<std::string> experiments; // ids or unique prefixes
+    std::vector<std::string> models;      // --model: only these; empty: every model called
+    std::optional<std::string> db;
+    std::string output; // -o: the models file to write
+};
+
+// `conclave calibrate EXPERIMENT_ID... [--model NAME]... [--db FILE] -o models.json`:
+// 0 when the file is written (thin data only warns), 2 on bad input.
+int runCalibrate(const CliContext& context, const CalibrateArgs& args);
+
 struct BenchArgs {
     std::string which = "all";     // all, fanout, chain, early, clock, store, eval, sim
     std::optional<std::string> db; // store: where to measure (default: a temporary file)

@@ -212,6 +212,23 @@ int main(int argc, char** argv)
     experimentsMerge->add_option("shards", experimentsArgs.ids, "The shards' database files")->required();
     experimentsMerge->add_option("--db", experimentsDb, "The database to merge into")->required();
 
+    CalibrateArgs calibrateArgs;
+    std::string calibrateDb;
+    auto* calibrate = app.add_subcommand(
+        "calibrate", "Fit simulator profiles to the models stored experiments called: latency, speed, length, "
+                     "failures, price, skill per domain and error agreement (docs/calibration.md)");
+    calibrate->add_option("experiments", calibrateArgs.experiments, "Experiment ids (or unique prefixes)")->required();
+    calibrate->add_option("--model", calibrateArgs.models, "Only this model; repeat for more (default: every model)")
+        ->expected(1)
+        ->allow_extra_args(false)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    auto* calibrateDbOption = calibrate->add_option(
+        "--db", calibrateDb, "The run store (default: $CONCLAVE_DB, else $XDG_DATA_HOME/conclave/runs.sqlite)");
+    calibrate
+        ->add_option("-o,--output", calibrateArgs.output,
+                     "The models file to write, {\"models\": {NAME: profile}}, for a backend's models_file")
+        ->required();
+
     BenchArgs benchArgs;
     auto* bench = app.add_subcommand(
         "bench", "Measure the engine: fan-out, scheduler overhead, early termination, the virtual clock, the store, "
@@ -319,6 +336,11 @@ int main(int argc, char** argv)
         if (!experimentsDb.empty())
             experimentsArgs.db = experimentsDb;
         return runExperiments(context, experimentsArgs);
+    }
+    if (*calibrate) {
+        if (*calibrateDbOption)
+            calibrateArgs.db = calibrateDb;
+        return runCalibrate(context, calibrateArgs);
     }
     if (*backendsCheck)
         return runBackendsCheck(context, checkTeam);

@@ -1,0 +1,88 @@
+// `conclave calibrate`: fit simulator profiles to the models stored experiments called.
+#include "Commands.h"
+
+#include "conclave/experiment/ModelCalibration.h"
+#include "conclave/io/FileIo.h"
+#include "conclave/resources/LocalModelCatalog.h"
+#include "conclave/store/RunStore.h"
+
+#include <cstdio>
+#include <ostream>
+
+namespace conclave::cli {
+
+namespace {
+
+std::string shortNumber(double value)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", value);
+    return text;
+}
+
+// One line per model: what was fitted, for a reader to check at a glance.
+std::string summary(const std::string& name, const ModelProfile& p)
+{
+    std::string line = name + ":";
+    if (p.ttftMs)
+        line += " ttft " + shortNumber(p.ttftMs->median) + " ms,";
+    if (p.tokensPerS)
+        line += " " + shortNumber(p.tokensPerS->median) + " tokens/s,";
+    if (p.failureRate)
+        line += " failure rate " + shortNumber(*p.failureRate) + ",";
+    if (p.skills && !p.skills->empty()) {
+        line += " skills";
+        for (const auto& [domain, skill] : *p.skills)
+            line += " " + domain + " " + shortNumber(skill) + " (" + std::to_string(p.trials->at(domain)) + ")";
+    } else {
+        line += " no skills";
+    }
+    if (p.errorAgreement)
+        line += ", error agreement " + shortNumber(*p.errorAgreement);
+    return line;
+}
+
+} // namespace
+
+int runCalibrate(const CliContext& context, const CalibrateArgs& args)
+{
+    const auto fail = [&](const std::string& message) {
+        context.err << "calibrate: " << message << '\n';
+        return kExitBadInput;
+    };
+    if (!context.resources)
+        return fail("cannot find the resources folder (task sets, local models)");
+    const auto catalog = LocalModelCatalog::load(*context.resources / "models" / "local-models.json");
+    if (!catalog.catalog)
+        return fail("cannot read the local model catalog in " + context.resources->string());
+    auto opened = RunStore::open(RunStore::resolvePath(args.db));
+    if (!opened.store)
+        return fail(opened.error);
+    std::string error;
+    auto reader = opened.store->reader(error);
+    if (!reader)
+        return fail(error);
+    auto samples = CalibrationSamples::read(*reader, args.experiments, *context.resources, error);
+    if (!samples)
+        return fail(error);
+    ModelCalibration::Options options;
+    options.models = args.models;
+    const auto fitted = ModelCalibration::fit(*samples, catalog.catalog->models(), options);
+    if (!fitted.error.empty())
+        return fail(fitted.error);
+    if (fitted.models.empty())
+        return fail("the experiments made no finished model calls; there is nothing to fit");
+    for (const auto& warning : fitted.warnings)
+        context.err << "warning: " << warning << '\n';
+    if (const auto failed = writeFileAtomically(args.output, ModelsFile::toJsonText(fitted.models)))
+        return fail(args.output + ": " + *failed);
+    context.out << "wrote " << args.output << ": " << fitted.models.size()
+                << (fitted.models.size() == 1 ? " model" : " models") << " from " << samples->trials << " trials of "
+                << samples->experiments.size() << (samples->experiments.size() == 1 ? " experiment" : " experiments")
+                << '\n';
+    for (const auto& [name, profile] : fitted.models)
+        context.out << "  " << summary(name, profile) << '\n';
+    return kExitOk;
+}
+
+} // namespace conclave::cli

@@ -1,0 +1,389 @@
+// `conclave calibrate`: the help, usage and input errors, the exact file,
+// summary and warnings of a hand-made store, --model, and the round trip: an
+// experiment run by the simulator from known inline profiles, calibrated back
+// to them, the file then used through models_file.
+#include <QtTest>
+
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+
+#include "support/CalibrationStore.h"
+#include "support/CliProcess.h"
+
+#include "conclave/resources/LocalModelCatalog.h"
+
+#include <cmath>
+
+namespace {
+
+using Result = testsupport::CliResult;
+
+Result cli(const QStringList& args)
+{
+    return testsupport::runConclave(args);
+}
+
+QString read(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
+}
+
+void write(const QString& path, const QByteArray& text)
+{
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(text);
+}
+
+// What the round trip sets: three experts, each on its own inline model.
+struct Truth {
+    const char* model;
+    double math;
+    double facts;
+    double ttftMedian;
+    double speedMedian;
+    double failureRate;
+    double errorAgreement;
+};
+constexpr Truth kTruth[] = {
+    {"rt/alpha", 0.80, 0.60, 200, 80, 0.05, 0.6},
+    {"rt/beta", 0.55, 0.85, 500, 40, 0.10, 0.8},
+    {"rt/gamma", 0.35, 0.45, 120, 150, 0.0, 0.4},
+};
+
+QByteArray roundTripTeam()
+{
+    return R"({
+  "conclave": 1,
+  "name": "Round trip",
+  "backends": {
+    "local": {
+      "kind": "local-moe",
+      "models": {
+        "rt/alpha": {"skills": {"math": 0.8, "facts": 0.6, "code": 0.5, "writing": 0.5, "reasoning": 0.5},
+                     "ttft_ms": {"median": 200, "p95": 400}, "tokens_per_s": {"median": 80, "p95": 50},
+                     "output_tokens": {"median": 150, "p95": 300}, "price_per_mtok": {"input": 1, "output": 2},
+                     "context_tokens": 8192, "failure_rate": 0.05, "error_agreement": 0.6},
+        "rt/beta": {"skills": {"math": 0.55, "facts": 0.85, "code": 0.5, "writing": 0.5, "reasoning": 0.5},
+                    "ttft_ms": {"median": 500, "p95": 900}, "tokens_per_s": {"median": 40, "p95": 25},
+                    "output_tokens": {"median": 100, "p95": 250}, "price_per_mtok": {"input": 0.5, "output": 1.5},
+                    "context_tokens": 8192, "failure_rate": 0.1, "error_agreement": 0.8},
+        "rt/gamma": {"skills": {"math": 0.35, "facts": 0.45, "code": 0.5, "writing": 0.5, "reasoning": 0.5},
+                     "ttft_ms": {"median": 120, "p95": 200}, "tokens_per_s": {"median": 150, "p95": 100},
+                     "output_tokens": {"median": 80, "p95": 160}, "price_per_mtok": {"input": 0.1, "output": 0.2},
+                     "context_tokens": 8192, "failure_rate": 0, "error_agreement": 0.4}
+      }
+    }
+  },
+  "defaults": {"backend": "local", "retries": 3},
+  "nodes": [
+    {"id": "in", "kind": "input"},
+    {"id": "a", "kind": "expert", "model": "rt/alpha", "prompt": "{{input}}"},
+    {"id": "b", "kind": "expert", "model": "rt/beta", "prompt": "{{input}}"},
+    {"id": "g", "kind": "expert", "model": "rt/gamma", "prompt": "{{input}}"},
+    {"id": "vote", "kind": "aggregator", "strategy": "majority"},
+    {"id": "out", "kind": "output"}
+  ],
+  "edges": [
+    {"from": "in", "to": "a"}, {"from": "in", "to": "b"}, {"from": "in", "to": "g"},
+    {"from": "a", "to": "vote"}, {"from": "b", "to": "vote"}, {"from": "g", "to": "vote"},
+    {"from": "vote", "to": "out"}
+  ]
+}
+)";
+}
+
+} // namespace
+
+class TestCliCalibrate : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    QString m_handDb;
+    QString m_handExperiment;
+
+    QString path(const QString& name) const { return m_dir.path() + "/" + name; }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        m_handDb = path("hand.sqlite");
+        auto opened = conclave::RunStore::open(m_handDb.toStdString());
+        QVERIFY2(opened.store, opened.error.c_str());
+        m_handExperiment = QString::fromStdString(calibration_store::fill(*opened.store, m_dir.path().toStdString()));
+        QVERIFY(!m_handExperiment.isEmpty());
+    }
+
+    void help()
+    {
+        const auto r = cli({"calibrate", "--help"});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.err, QString());
+        for (const char* word : {"Usage: conclave calibrate [OPTIONS] experiments...", "--model", "--db", "-o,--output",
+                                 "docs/calibration.md"})
+            QVERIFY2(r.out.contains(QLatin1String(word)), qPrintable(QLatin1String(word) + " not in:\n" + r.out));
+    }
+
+    void usageErrors_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("mention");
+        QTest::newRow("no experiment") << QStringList{"calibrate", "-o", "x.json"} << "experiments is required";
+        QTest::newRow("no output") << QStringList{"calibrate", "e-1"} << "--output is required";
+    }
+
+    void usageErrors()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, mention);
+        const auto r = cli(args);
+        QCOMPARE(r.exitCode, 2);
+        QCOMPARE(r.out, QString());
+        QVERIFY2(r.err.contains(mention), qPrintable(r.err));
+    }
+
+    // Every number of the hand-made store, the summary and the warnings, word for word.
+    void handMadeStore()
+    {
+        const auto out = path("hand-models.json");
+        const auto r = cli({"calibrate", m_handExperiment, "--db", m_handDb, "-o", out});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.out, "wrote " + out +
+                            ": 3 models from 4 trials of 1 experiment\n"
+                            "  hand/a: ttft 30 ms, 175 tokens/s, failure rate 0, skills facts 0.5 (2) math 1 (2), "
+                            "error agreement 1\n"
+                            "  hand/c: ttft 10 ms, 100 tokens/s, failure rate 0, no skills\n"
+                            "  local/tiny-1b: ttft 250 ms, 100 tokens/s, failure rate 0.3333, skills facts 0 (2) "
+                            "math 0.5 (2), error agreement 0.5\n");
+        QCOMPARE(r.err,
+                 QStringLiteral(
+                     "warning: hand/a: only 8 successful calls (fewer than 30); its latency, speed and length are "
+                     "uncertain\n"
+                     "warning: hand/a: only 2 scored answers in facts (fewer than 30); its skill there is uncertain\n"
+                     "warning: hand/a: only 2 scored answers in math (fewer than 30); its skill there is uncertain\n"
+                     "warning: hand/a: only 1 wrong answer on tasks with choices (fewer than 30); its "
+                     "error_agreement is uncertain\n"
+                     "warning: hand/c: only 4 successful calls (fewer than 30); its latency, speed and length are "
+                     "uncertain\n"
+                     "warning: hand/c: no scored answers; its skills are not fitted\n"
+                     "warning: local/tiny-1b: only 4 successful calls (fewer than 30); its latency, speed and length "
+                     "are uncertain\n"
+                     "warning: local/tiny-1b: only 2 scored answers in facts (fewer than 30); its skill there is "
+                     "uncertain\n"
+                     "warning: local/tiny-1b: only 2 scored answers in math (fewer than 30); its skill there is "
+                     "uncertain\n"
+                     "warning: local/tiny-1b: only 2 wrong answers on tasks with choices (fewer than 30); its "
+                     "error_agreement is uncertain\n"));
+        QCOMPARE(read(out), QStringLiteral(R"({
+  "models": {
+    "hand/a": {
+      "skills": {
+        "facts": 0.5,
+        "math": 1
+      },
+      "ttft_ms": {
+        "median": 30,
+        "p95": 93
+      },
+      "tokens_per_s": {
+        "median": 175,
+        "p95": 67.5
+      },
+      "output_tokens": {
+        "median": 33,
+        "p95": 182.5
+      },
+      "price_per_mtok": {
+        "input": 2,
+        "output": 10
+      },
+      "context_tokens": 128,
+      "failure_rate": 0,
+      "error_agreement": 1,
+      "skills_ci": {
+        "facts": [0.0945, 0.9055],
+        "math": [0.3424, 1]
+      },
+      "trials": {
+        "facts": 2,
+        "math": 2
+      }
+    },
+    "hand/c": {
+      "ttft_ms": {
+        "median": 10,
+        "p95": 10
+      },
+      "tokens_per_s": {
+        "median": 100,
+        "p95": 100
+      },
+      "output_tokens": {
+        "median": 10,
+        "p95": 10
+      },
+      "price_per_mtok": {
+        "input": 0,
+        "output": 0
+      },
+      "context_tokens": 32,
+      "failure_rate": 0
+    },
+    "local/tiny-1b": {
+      "skills": {
+        "facts": 0,
+        "math": 0.5
+      },
+      "ttft_ms": {
+        "median": 250,
+        "p95": 300
+      },
+      "tokens_per_s": {
+        "median": 100,
+        "p95": 100
+      },
+      "output_tokens": {
+        "median": 100,
+        "p95": 100
+      },
+      "price_per_mtok": {
+        "input": 0,
+        "output": 0
+      },
+      "context_tokens": 8192,
+      "failure_rate": 0.3333,
+      "error_agreement": 0.5,
+      "skills_ci": {
+        "facts": [0, 0.6576],
+        "math": [0.0945, 0.9055]
+      },
+      "trials": {
+        "facts": 2,
+        "math": 2
+      }
+    }
+  }
+}
+)"));
+        // The catalog reader takes it as it is.
+        const auto catalog = conclave::LocalModelCatalog::load(out.toStdString());
+        QVERIFY(catalog.catalog);
+        QCOMPARE(catalog.catalog->models().size(), size_t(3));
+    }
+
+    void onlyTheModelsAsked()
+    {
+        const auto out = path("only-a.json");
+        const auto r = cli({"calibrate", m_handExperiment.left(6), "--model", "hand/a", "--db", m_handDb, "-o", out,
+                            m_handExperiment});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.startsWith("wrote " + out + ": 1 model from 4 trials of 1 experiment\n  hand/a: "),
+                 qPrintable(r.out));
+        QVERIFY(!r.err.contains("tiny-1b"));
+        const auto models = QJsonDocument::fromJson(read(out).toUtf8()).object()["models"].toObject();
+        QCOMPARE(models.keys(), QStringList{"hand/a"});
+    }
+
+    void inputErrors_data()
+    {
+        QTest::addColumn<QStringList>("extra");
+        QTest::addColumn<QString>("error");
+        QTest::newRow("unknown experiment") << QStringList{"e-nope"} << "calibrate: no experiment \"e-nope\"\n";
+        QTest::newRow("unknown model") << QStringList{"--model", "hand/z"}
+                                       << "calibrate: --model hand/z: no call of this model in the experiments "
+                                          "(they called hand/a, hand/c, local/tiny-1b)\n";
+    }
+
+    // Exit 2, nothing on stdout, no file written.
+    void inputErrors()
+    {
+        QFETCH(QStringList, extra);
+        QFETCH(QString, error);
+        const auto out = path("never.json");
+        const auto r = cli(QStringList{"calibrate", m_handExperiment, "--db", m_handDb, "-o", out} + extra);
+        QCOMPARE(r.exitCode, 2);
+        QCOMPARE(r.out, QString());
+        QCOMPARE(r.err, error);
+        QVERIFY(!QFile::exists(out));
+    }
+
+    void unwritableOutput()
+    {
+        const auto out = path("no/such/folder/models.json");
+        const auto r = cli({"calibrate", m_handExperiment, "--db", m_handDb, "-o", out});
+        QCOMPARE(r.exitCode, 2);
+        QCOMPARE(r.out, QString());
+        QVERIFY2(r.err.endsWith("calibrate: " + out + ": cannot create a temporary file in " + path("no/such/folder") +
+                                ": No such file or directory\n"),
+                 qPrintable(r.err));
+    }
+
+    // Known profiles in, an experiment by the simulator, the profiles back out
+    // within sampling error; then the fitted file drives a team through models_file.
+    void roundTrip()
+    {
+        const auto team = path("rt.team.json");
+        write(team, roundTripTeam());
+        const auto db = path("rt.sqlite");
+        QStringList ids;
+        for (const char* taskset : {"math", "facts"}) {
+            const auto r = cli({"eval", team, "--taskset", taskset, "--seeds", "24", "--db", db, "--json"});
+            QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+            ids << QJsonDocument::fromJson(r.out.toUtf8()).object()["experiment_id"].toString();
+        }
+        const auto fitted = path("fitted.json");
+        const auto r = cli(QStringList{"calibrate"} + ids + QStringList{"--db", db, "-o", fitted});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(r.err, QString()); // 24 seeds: no thin data
+        const auto models = QJsonDocument::fromJson(read(fitted).toUtf8()).object()["models"].toObject();
+        QCOMPARE(models.keys(), (QStringList{"rt/alpha", "rt/beta", "rt/gamma"}));
+        for (const auto& truth : kTruth) {
+            const auto m = models[truth.model].toObject();
+            const auto skills = m["skills"].toObject();
+            const auto trials = m["trials"].toObject();
+            const double ttft = m["ttft_ms"].toObject()["median"].toDouble();
+            const double speed = m["tokens_per_s"].toObject()["median"].toDouble();
+            const double failures = m["failure_rate"].toDouble();
+            qInfo("%s: math %.4f (%d answers, set %.2f), facts %.4f (%d, set %.2f), ttft median %.1f ms (set %.0f), "
+                  "tokens/s median %.1f (set %.0f), failure rate %.4f (set %.2f), error agreement %.4f (set %.1f)",
+                  truth.model, skills["math"].toDouble(), trials["math"].toInt(), truth.math,
+                  skills["facts"].toDouble(), trials["facts"].toInt(), truth.facts, ttft, truth.ttftMedian, speed,
+                  truth.speedMedian, failures, truth.failureRate, m["error_agreement"].toDouble(),
+                  truth.errorAgreement);
+            QVERIFY(trials["math"].toInt() >= 300);
+            QVERIFY(trials["facts"].toInt() >= 300);
+            QVERIFY(std::fabs(skills["math"].toDouble() - truth.math) <= 0.05);
+            QVERIFY(std::fabs(skills["facts"].toDouble() - truth.facts) <= 0.05);
+            QVERIFY(std::fabs(ttft / truth.ttftMedian - 1) <= 0.10);
+            QVERIFY(std::fabs(speed / truth.speedMedian - 1) <= 0.10);
+            QVERIFY(std::fabs(failures - truth.failureRate) <= 0.02);
+            // Looser: the shared wrong answer is itself estimated from the wrong answers.
+            QVERIFY(std::fabs(m["error_agreement"].toDouble() - truth.errorAgreement) <= 0.10);
+        }
+        // Prices come back exactly: each call's cost is linear in its tokens.
+        QCOMPARE(models["rt/beta"].toObject()["price_per_mtok"].toObject()["input"].toDouble(), 0.5);
+        QCOMPARE(models["rt/beta"].toObject()["price_per_mtok"].toObject()["output"].toDouble(), 1.5);
+
+        // The same team with its profiles from the file, by reference.
+        auto json = QJsonDocument::fromJson(roundTripTeam()).object();
+        auto backends = json["backends"].toObject();
+        auto local = backends["local"].toObject();
+        local.remove("models");
+        local["models_file"] = "fitted.json";
+        backends["local"] = local;
+        json["backends"] = backends;
+        const auto fromFile = path("from-file.team.json");
+        write(fromFile, QJsonDocument(json).toJson());
+        const auto valid = cli({"validate", fromFile});
+        QCOMPARE(valid.out, fromFile + ": valid (0 warnings)\n");
+        const auto run = cli({"run", fromFile, "--input", "Calculate 323 + 460.", "--db", path("runs.sqlite")});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliCalibrate)
+#include "tst_clicalibrate.moc"

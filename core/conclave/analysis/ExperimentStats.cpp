@@ -20,15 +20,14 @@ constexpr double kEpsilon = 1e-12; // below this two task accuracies are the sam
 
 using Trials = std::vector<const TrialRecord*>;
 
-// A failed trial is scored, and wrong, whatever its `correct` says.
 bool scored(const TrialRecord& t)
 {
-    return t.failed() || t.correct.has_value();
+    return ExperimentStats::scored(t);
 }
 
 bool right(const TrialRecord& t)
 {
-    return !t.failed() && t.correct.value_or(false);
+    return ExperimentStats::right(t);
 }
 
 double clamp(double v, double lo, double hi)

@@ -97,6 +97,11 @@ public:
     static ExperimentSummary summarize(const std::vector<std::string>& designs, int baseline,
                                        const std::vector<TrialRecord>& trials);
 
+    // The one rule for a trial's outcome: a failed trial is scored, and
+    // wrong, whatever its `correct` says; an unscored one counts nowhere.
+    static bool scored(const TrialRecord& trial) { return trial.failed() || trial.correct.has_value(); }
+    static bool right(const TrialRecord& trial) { return !trial.failed() && trial.correct.value_or(false); }
+
     // The building blocks, public so they can be tested on their own.
     static Interval wilson(int64_t correct, int64_t trials, double z = 1.959963984540054);
     // The two-sided 95 % t quantile (the 0.975 quantile of Student's t with df degrees of freedom).

@@ -322,6 +322,36 @@ private slots:
         QVERIFY2(r.err.contains(team + " changed since the experiment started (content hash "), qPrintable(r.err));
     }
 
+    void resumeRefusesAChangedModelsFile()
+    {
+        // The profiles a models_file gives are part of the design.
+        const auto db = path("models-changed.sqlite");
+        const auto team = path("fitted.team.json");
+        const auto models = path("fitted-models.json");
+        write(models, R"({"models": {"local/generalist-7b": {"skills": {"math": 0.9}}}})");
+        auto json = QJsonDocument::fromJson(read(kExamples + "keyword-vote.team.json").toUtf8()).object();
+        auto backends = json["backends"].toObject();
+        auto local = backends["local"].toObject();
+        local["models_file"] = "fitted-models.json";
+        backends["local"] = local;
+        json["backends"] = backends;
+        write(team, QJsonDocument(json).toJson());
+        const QStringList args{"eval", team, "--taskset", "math", "--max-cost", "0", "--db", db};
+        QCOMPARE(conclave(args).exitCode, 1); // stopped by the cost limit: resumable
+        const auto id = onlyExperiment(db);
+        write(models, R"({"models": {"local/generalist-7b": {"skills": {"math": 0.1}}}})");
+        const auto r = conclave({"eval", "--resume", id, "--db", db});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(team + " or a models_file it reads changed since the experiment started"),
+                 qPrintable(r.err));
+        // The same command makes a new experiment rather than mixing the two.
+        QCOMPARE(conclave(args).exitCode, 1);
+        QCOMPARE(QJsonDocument::fromJson(conclave({"experiments", "list", "--json", "--db", db}).out.toUtf8())
+                     .array()
+                     .size(),
+                 2);
+    }
+
     void shardsMerge()
     {
         const QStringList spec{kExamples + "triage.team.json",

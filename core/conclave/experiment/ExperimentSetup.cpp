@@ -203,8 +203,11 @@ SetupResult ExperimentSetup::resume(const ExperimentRecord& record, const std::f
             return std::nullopt;
         auto now = makeDesign(design.name, design.file, std::move(*team));
         if (now.hash != design.hash) {
-            errors.push_back(what + ": " + design.file + " changed since the experiment started (content hash " +
-                             design.hash + ", now " + now.hash + "); start a new experiment, or restore the file");
+            const bool modelsFile = std::any_of(now.team.backends.begin(), now.team.backends.end(),
+                                                [](const auto& b) { return b.second.modelsFile.has_value(); });
+            errors.push_back(what + ": " + design.file + (modelsFile ? " or a models_file it reads" : "") +
+                             " changed since the experiment started (content hash " + design.hash + ", now " +
+                             now.hash + "); start a new experiment, or restore the file");
             return std::nullopt;
         }
         return now;

@@ -1,7 +1,9 @@
 #include "conclave/experiment/ExperimentSpec.h"
 
 #include "conclave/io/ContentHash.h"
+#include "conclave/io/FileIo.h"
 #include "conclave/io/JsonText.h"
+#include "conclave/io/ModelsFile.h"
 #include "conclave/io/TeamJson.h"
 
 #include <filesystem>
@@ -34,6 +36,9 @@ std::optional<ExperimentDesign> designFromJson(const nlohmann::json& j, const st
         return std::nullopt;
     }
     auto design = makeDesign(j["name"].get<std::string>(), j.value("file", std::string()), std::move(*loaded.team));
+    // The hash as it was at the start: a models_file read now may differ.
+    if (const auto hash = j.find("hash"); hash != j.end() && hash->is_string())
+        design.hash = hash->get<std::string>();
     return design;
 }
 
@@ -45,7 +50,19 @@ ExperimentDesign makeDesign(std::string name, std::string file, Team team)
     design.name = std::move(name);
     design.file = std::move(file);
     design.teamJson = teamToJsonText(team);
-    design.hash = contentHash(design.teamJson);
+    // The profiles a models_file gives are part of what runs: their bytes are
+    // hashed too (teams without one keep the hash of their JSON alone).
+    std::string hashed = design.teamJson;
+    const auto folder =
+        design.file.empty() ? std::filesystem::path() : std::filesystem::path(design.file).parent_path();
+    for (const auto& [backend, block] : team.backends) {
+        if (!block.modelsFile)
+            continue;
+        const auto read = readFileText(ModelsFile::resolve(*block.modelsFile, folder), size_t(64) << 20);
+        const auto& bytes = read.text ? *read.text : read.error;
+        hashed += "\nmodels_file " + backend.str() + " " + std::to_string(bytes.size()) + ":" + bytes;
+    }
+    design.hash = contentHash(hashed);
     design.team = std::move(team);
     return design;
 }

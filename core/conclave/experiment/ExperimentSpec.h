@@ -20,7 +20,7 @@ struct ExperimentDesign {
     std::string file; // the team file as given ("" for a team not from a file)
     Team team;
     std::string teamJson; // the team's canonical JSON, exactly as run
-    std::string hash;     // contentHash(teamJson)
+    std::string hash;     // contentHash(teamJson), with the bytes of any models_file it reads
 };
 
 // What an experiment is: its designs, the tasks, the seeds and the scorer.

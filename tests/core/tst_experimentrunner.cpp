@@ -423,6 +423,40 @@ private slots:
         QCOMPARE(d.errors, (std::vector<std::string>{"--domain: no task of domain \"nope\" in math"}));
     }
 
+    void aTeamAsOnScreenIsADesign()
+    {
+        // The studio's open team with unsaved edits: given as a team, first,
+        // with no file; it resumes from its stored JSON.
+        auto edited = *loadTeamFile(example("triage")).team;
+        edited.name = "Triage, edited";
+        EvalRequest request;
+        request.designTeams = {edited};
+        request.designFiles = {example("keyword-vote")};
+        request.baselineFile = example("keyword-vote");
+        request.taskset = "mixed-small";
+        const auto setup = ExperimentSetup::build(request, CONCLAVE_RESOURCES);
+        QVERIFY2(setup.spec, setup.errors.empty() ? "" : setup.errors.front().c_str());
+        QCOMPARE(setup.spec->designs.size(), size_t(2));
+        QCOMPARE(QString::fromStdString(setup.spec->designs[0].name), QStringLiteral("Triage, edited"));
+        QCOMPARE(QString::fromStdString(setup.spec->designs[0].file), QString());
+        QCOMPARE(QString::fromStdString(setup.spec->designs[1].file), QString::fromStdString(example("keyword-vote")));
+        QCOMPARE(setup.spec->baseline, 1);
+        QCOMPARE(QString::fromStdString(setup.spec->name),
+                 QStringLiteral("Keyword routing with a vote vs Triage, edited on mixed-small"));
+        ExperimentRecord record;
+        record.id = setup.spec->id();
+        record.name = setup.spec->name;
+        record.specJson = setup.spec->toJson().dump();
+        const auto resumed = ExperimentSetup::resume(record, CONCLAVE_RESOURCES);
+        QVERIFY2(resumed.spec, resumed.errors.empty() ? "" : resumed.errors.front().c_str());
+        QCOMPARE(resumed.spec->designs[0].teamJson, setup.spec->designs[0].teamJson);
+        // Nothing at all is still refused.
+        EvalRequest none;
+        none.taskset = "math";
+        QCOMPARE(ExperimentSetup::build(none, CONCLAVE_RESOURCES).errors.front(),
+                 std::string("eval: give at least one design (a team file)"));
+    }
+
     void resumeRefusesAChangedTaskSet()
     {
         QTemporaryDir dir;

@@ -117,12 +117,21 @@ SetupResult ExperimentSetup::build(const EvalRequest& request, const std::filesy
 {
     SetupResult result;
     auto& errors = result.errors;
-    if (request.designFiles.empty())
+    if (request.designFiles.empty() && request.designTeams.empty())
         errors.push_back("eval: give at least one design (a team file)");
     if (request.seeds.empty())
         errors.push_back("eval: give at least one seed");
 
-    std::vector<std::string> files = request.designFiles;
+    // Each design's source: a team given in memory (no file), or a file.
+    struct Source {
+        std::string file;
+        const Team* team = nullptr;
+    };
+    std::vector<Source> sources;
+    for (const auto& team : request.designTeams)
+        sources.push_back({"", &team});
+    for (const auto& file : request.designFiles)
+        sources.push_back({file, nullptr});
     int baseline = 0;
     if (request.baselineFile) {
         const auto canonical = [](const std::string& f) {
@@ -130,22 +139,24 @@ SetupResult ExperimentSetup::build(const EvalRequest& request, const std::filesy
             const auto c = std::filesystem::weakly_canonical(f, ec);
             return ec ? std::filesystem::path(f) : c;
         };
-        const auto it = std::find_if(files.begin(), files.end(), [&](const std::string& f) {
-            return canonical(f) == canonical(*request.baselineFile);
+        const auto it = std::find_if(sources.begin(), sources.end(), [&](const Source& s) {
+            return !s.team && canonical(s.file) == canonical(*request.baselineFile);
         });
-        if (it == files.end())
-            files.insert(files.begin(), *request.baselineFile); // the baseline is a design too
+        if (it == sources.end())
+            sources.insert(sources.begin(), {*request.baselineFile, nullptr}); // the baseline is a design too
         else
-            baseline = int(it - files.begin());
+            baseline = int(it - sources.begin());
     }
 
     std::vector<Team> teams;
+    std::vector<std::string> files;
     std::vector<std::pair<std::string, std::string>> teamAndFile;
-    for (const auto& file : files) {
-        auto team = loadTeam(file, errors);
+    for (const auto& source : sources) {
+        auto team = source.team ? std::optional<Team>(*source.team) : loadTeam(source.file, errors);
         if (!team)
             continue;
-        teamAndFile.emplace_back(team->name, file);
+        teamAndFile.emplace_back(team->name, source.file);
+        files.push_back(source.file);
         teams.push_back(std::move(*team));
     }
     std::optional<Team> judge;

@@ -12,6 +12,10 @@ namespace conclave {
 
 // What a user asks an evaluation for, before anything is loaded.
 struct EvalRequest {
+    // Designs given as teams rather than files (the studio's open team, with
+    // its unsaved edits, as on screen): they come first, have no file, and
+    // resume from their stored JSON.
+    std::vector<Team> designTeams;
     std::vector<std::string> designFiles;
     std::string taskset;              // a bundled set's name or a file (JSONL or CSV)
     std::vector<std::string> taskIds; // --tasks; empty: all

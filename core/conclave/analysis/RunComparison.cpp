@@ -7,7 +7,7 @@ namespace conclave {
 RunComparison::RunComparison(const StoredRun& a, const StoredRun& b) : m_a(RunAnalysis::of(a)), m_b(RunAnalysis::of(b))
 {
     std::map<NodeId, size_t> index;
-    const auto fill = [&](const RunAnalysis& analysis, AgentFigures AgentComparison::*side) {
+    const auto fill = [&](const RunAnalysis& analysis, AgentRunFigures AgentComparison::*side) {
         for (const auto& st : analysis.agents) {
             auto [it, added] = index.emplace(st.node, m_agents.size());
             if (added)

@@ -8,7 +8,7 @@
 namespace conclave {
 
 // One agent's figures in one run of a comparison.
-struct AgentFigures {
+struct AgentRunFigures {
     bool present = false;  // whether the run's analysis has the agent
     int64_t latencyUs = 0; // the agent's wall time (first start to last end)
     int64_t tokens = 0;    // in + out
@@ -19,7 +19,7 @@ struct AgentFigures {
 // One agent in two runs A and B: its figures in each, and B − A.
 struct AgentComparison {
     NodeId node;
-    AgentFigures a, b;
+    AgentRunFigures a, b;
     int64_t latencyDelta() const { return b.latencyUs - a.latencyUs; }
     int64_t tokensDelta() const { return b.tokens - a.tokens; }
     double costDelta() const { return b.costUsd - a.costUsd; }

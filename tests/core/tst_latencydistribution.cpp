@@ -92,6 +92,45 @@ private slots:
         QCOMPARE(b->median, 8.7);
         QCOMPARE(b->max, 11.6);
     }
+
+    // Trial rows of two designs: design 1's agents only, in first-met order,
+    // an agent that did not run in a trial giving no sample there.
+    void overOneDesignsTrials()
+    {
+        auto trial = [](int design, std::vector<TrialAgent> agents) {
+            TrialRecord t;
+            t.design = design;
+            t.agents = std::move(agents);
+            return t;
+        };
+        const std::vector<TrialRecord> trials = {
+            trial(0, {{"x", true, 0, 99000, true}}),
+            trial(1, {{"r", false, 0, 2000, true}, {"e", true, 0, 10000, true}}),
+            trial(1, {{"r", false, 0, 4000, true}, {"e", true, 0, 0, false}, {"f", true, 0, 6000, true}}),
+            trial(1, {{"r", false, 0, 6000, true}, {"e", true, 0, 30000, true}}),
+            trial(1, {{"r", false, 0, 8000, true}, {"e", true, 0, 20000, true}}),
+        };
+        const auto agents = LatencyDistribution::perAgent(trials, 1);
+        QStringList nodes;
+        for (const auto& a : agents)
+            nodes << q(a.node.str());
+        QCOMPARE(nodes, QStringList({"r", "e", "f"}));
+        // r: 2, 4, 6, 8 ms → quartiles at h = 0.75, 1.5, 2.25.
+        QCOMPARE(agents[0].samples, 4);
+        QCOMPARE(agents[0].min, 2.0);
+        QCOMPARE(agents[0].q1, 3.5);
+        QCOMPARE(agents[0].median, 5.0);
+        QCOMPARE(agents[0].q3, 6.5);
+        QCOMPARE(agents[0].max, 8.0);
+        // e: 10, 20, 30 ms (it did not run in the second trial).
+        QCOMPARE(agents[1].samples, 3);
+        QCOMPARE(agents[1].q1, 15.0);
+        QCOMPARE(agents[1].median, 20.0);
+        QCOMPARE(agents[1].max, 30.0);
+        QCOMPARE(agents[2].samples, 1);
+        QCOMPARE(agents[2].median, 6.0);
+        QVERIFY(LatencyDistribution::perAgent(trials, 2).empty());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestLatencyDistribution)

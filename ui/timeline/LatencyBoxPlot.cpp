@@ -11,6 +11,7 @@
 #include <QValueAxis>
 
 #include <algorithm>
+#include <utility>
 
 namespace conclave::ui {
 
@@ -34,12 +35,18 @@ QChart* LatencyBoxPlot::chart() const
 
 void LatencyBoxPlot::setRuns(const std::vector<StoredRun>& runs, const QString& title)
 {
-    m_boxes = LatencyDistribution::perAgent(runs);
+    setBoxes(LatencyDistribution::perAgent(runs),
+             title.isEmpty() ? tr("Latency per agent over %1 runs (ms)").arg(runs.size()) : title);
+}
+
+void LatencyBoxPlot::setBoxes(std::vector<AgentLatency> boxes, const QString& title)
+{
+    m_boxes = std::move(boxes);
     QChart* c = chart();
     c->removeAllSeries();
     for (auto* axis : c->axes())
         c->removeAxis(axis);
-    c->setTitle(title.isEmpty() ? tr("Latency per agent over %1 runs (ms)").arg(runs.size()) : title);
+    c->setTitle(title);
     auto* series = new QBoxPlotSeries;
     series->setBrush(QColor(0x90, 0xca, 0xf9));
     series->setPen(QPen(QColor(0x15, 0x65, 0xc0), 1.2));

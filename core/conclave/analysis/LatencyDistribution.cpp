@@ -4,7 +4,6 @@
 #include "conclave/analysis/RunAnalysis.h"
 
 #include <algorithm>
-#include <map>
 
 namespace conclave {
 
@@ -21,6 +20,31 @@ std::vector<AgentLatency> LatencyDistribution::perAgent(const std::vector<Stored
                 v.push_back(double(st.wallUs) / 1000.0);
         }
     }
+    return summarize(order, samples);
+}
+
+std::vector<AgentLatency> LatencyDistribution::perAgent(const std::vector<TrialRecord>& trials, int design)
+{
+    std::vector<NodeId> order;
+    std::map<NodeId, std::vector<double>> samples;
+    for (const auto& trial : trials) {
+        if (trial.design != design)
+            continue;
+        for (const auto& agent : trial.agents) {
+            const NodeId node(agent.node);
+            if (!samples.contains(node))
+                order.push_back(node);
+            auto& v = samples[node];
+            if (agent.ran)
+                v.push_back(double(agent.wallUs) / 1000.0);
+        }
+    }
+    return summarize(order, samples);
+}
+
+std::vector<AgentLatency> LatencyDistribution::summarize(const std::vector<NodeId>& order,
+                                                         std::map<NodeId, std::vector<double>>& samples)
+{
     std::vector<AgentLatency> agents;
     for (const auto& node : order) {
         auto v = samples[node];

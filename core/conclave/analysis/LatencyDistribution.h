@@ -1,7 +1,9 @@
 #pragma once
 
+#include "conclave/store/ExperimentRecords.h"
 #include "conclave/store/StoredRun.h"
 
+#include <map>
 #include <vector>
 
 namespace conclave {
@@ -24,6 +26,15 @@ public:
     // Agents in the order they are first met: the first run's team order,
     // then any others; agents without a sample are left out.
     static std::vector<AgentLatency> perAgent(const std::vector<StoredRun>& runs);
+    // The same summary over one design's trials of an experiment, from what
+    // the trial rows keep: an agent's sample in a trial is its wall time
+    // (TrialAgent::wallUs) when it ran. Agents in the order they are first met
+    // among the design's trials; other designs' trials are ignored.
+    static std::vector<AgentLatency> perAgent(const std::vector<TrialRecord>& trials, int design);
+
+private:
+    static std::vector<AgentLatency> summarize(const std::vector<NodeId>& order,
+                                               std::map<NodeId, std::vector<double>>& samples);
 };
 
 } // namespace conclave

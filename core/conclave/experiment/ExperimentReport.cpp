@@ -1,6 +1,7 @@
 #include "conclave/experiment/ExperimentReport.h"
 
 #include "conclave/engine/RunPlan.h"
+#include "conclave/experiment/ReportText.h"
 #include "conclave/io/CsvField.h"
 #include "conclave/session/ClockChoice.h"
 #include "conclave/store/RunQueries.h"
@@ -40,49 +41,6 @@ nlohmann::ordered_json optionalNumber(const std::optional<double>& value)
     return value ? number(*value) : nlohmann::ordered_json();
 }
 
-std::string format(const char* pattern, double value)
-{
-    char text[64];
-    std::snprintf(text, sizeof text, pattern, value);
-    return text;
-}
-
-std::string percent(double fraction)
-{
-    return std::isfinite(fraction) ? format("%.1f%%", fraction * 100) : "n/a";
-}
-
-std::string ciText(const Interval& ci)
-{
-    if (!std::isfinite(ci.lo) || !std::isfinite(ci.hi))
-        return "n/a";
-    return "[" + format("%.1f", ci.lo * 100) + ", " + format("%.1f", ci.hi * 100) + "]";
-}
-
-std::string signedPoints(double delta)
-{
-    return format("%+.1f", delta * 100) + " pt";
-}
-
-std::string duration(double ms)
-{
-    if (ms >= 10000)
-        return format("%.1f s", ms / 1000);
-    if (ms >= 1000)
-        return format("%.2f s", ms / 1000);
-    return format("%.0f ms", ms);
-}
-
-std::string money(double usd)
-{
-    return usd == 0 ? "$0" : usd < 0.01 ? format("$%.5f", usd) : format("$%.4f", usd);
-}
-
-std::string ratio(const std::optional<double>& value)
-{
-    return value ? format("%.2fx", *value) : "n/a";
-}
-
 // Columns padded to their widest cell; the first left-aligned, the rest right.
 std::string aligned(const std::vector<std::vector<std::string>>& rows)
 {
@@ -104,22 +62,6 @@ std::string aligned(const std::vector<std::vector<std::string>>& rows)
         out += line + "\n";
     }
     return out;
-}
-
-std::string deltaCell(const DesignSummary& d)
-{
-    if (!d.vsBaseline)
-        return "baseline";
-    const auto& v = *d.vsBaseline;
-    return signedPoints(v.accuracyDelta) + " " + ciText(v.accuracyDeltaCi);
-}
-
-std::string winsCell(const DesignSummary& d)
-{
-    if (!d.vsBaseline)
-        return "-";
-    return std::to_string(d.vsBaseline->wins) + "/" + std::to_string(d.vsBaseline->losses) + "/" +
-           std::to_string(d.vsBaseline->ties);
 }
 
 } // namespace
@@ -267,11 +209,12 @@ std::string ExperimentReport::markdown() const
                                : d.paretoCost                  ? "cost"
                                : d.paretoLatency               ? "latency"
                                                                : "";
-        out << "| " << d.name << (simulated[i] ? " (sim)" : "") << " | " << percent(d.overall.accuracy) << " "
-            << ciText(d.overall.ci) << " | " << deltaCell(d) << " | " << winsCell(d) << " | "
-            << (d.vsBaseline ? std::to_string(d.vsBaseline->regressions) : "-") << " | " << duration(d.wallMs.p50)
-            << " / " << duration(d.wallMs.p95) << " | " << money(d.meanCostUsd) << " | " << format("%.1f", d.meanCalls)
-            << " | " << d.failed << " | " << frontier << " |\n";
+        out << "| " << d.name << (simulated[i] ? " (sim)" : "") << " | " << ReportText::percent(d.overall.accuracy)
+            << " " << ReportText::ciText(d.overall.ci) << " | " << ReportText::delta(d) << " | " << ReportText::wins(d)
+            << " | " << (d.vsBaseline ? std::to_string(d.vsBaseline->regressions) : "-") << " | "
+            << ReportText::duration(d.wallMs.p50) << " / " << ReportText::duration(d.wallMs.p95) << " | "
+            << ReportText::money(d.meanCostUsd) << " | " << ReportText::fixed("%.1f", d.meanCalls) << " | " << d.failed
+            << " | " << frontier << " |\n";
     }
     std::vector<std::string> domains;
     for (const auto& d : summary.designs)
@@ -291,7 +234,7 @@ std::string ExperimentReport::markdown() const
             out << "| " << d.name << " |";
             for (const auto& domain : domains) {
                 const auto it = d.byDomain.find(domain);
-                out << " " << (it == d.byDomain.end() ? "-" : percent(it->second.accuracy)) << " |";
+                out << " " << (it == d.byDomain.end() ? "-" : ReportText::percent(it->second.accuracy)) << " |";
             }
             out << "\n";
         }
@@ -319,9 +262,11 @@ std::string ExperimentReport::table() const
                                                 "p95 wall", "cost/trial", "calls", "failed", "clock"}};
     for (size_t i = 0; i < summary.designs.size(); ++i) {
         const auto& d = summary.designs[i];
-        rows.push_back({d.name, percent(d.overall.accuracy), ciText(d.overall.ci), deltaCell(d), winsCell(d),
-                        duration(d.wallMs.p50), duration(d.wallMs.p95), money(d.meanCostUsd),
-                        format("%.1f", d.meanCalls), std::to_string(d.failed), std::string(toString(clocks[i]))});
+        rows.push_back({d.name, ReportText::percent(d.overall.accuracy), ReportText::ciText(d.overall.ci),
+                        ReportText::delta(d), ReportText::wins(d), ReportText::duration(d.wallMs.p50),
+                        ReportText::duration(d.wallMs.p95), ReportText::money(d.meanCostUsd),
+                        ReportText::fixed("%.1f", d.meanCalls), std::to_string(d.failed),
+                        std::string(toString(clocks[i]))});
     }
     std::string out = aligned(rows);
     for (const auto& d : summary.designs) {
@@ -329,8 +274,8 @@ std::string ExperimentReport::table() const
             continue;
         const auto& v = *d.vsBaseline;
         out += d.name + ": " + std::to_string(v.regressions) + (v.regressions == 1 ? " task" : " tasks") +
-               " below the baseline, cost " + ratio(v.costRatio) + ", p50 wall " + ratio(v.wallP50Ratio) +
-               " the baseline's\n";
+               " below the baseline, cost " + ReportText::ratio(v.costRatio) + ", p50 wall " +
+               ReportText::ratio(v.wallP50Ratio) + " the baseline's\n";
     }
     std::vector<std::string> frontier;
     for (const auto& d : summary.designs)

@@ -1,0 +1,33 @@
+#pragma once
+
+#include "conclave/analysis/ExperimentStats.h"
+
+#include <optional>
+#include <string>
+
+namespace conclave {
+
+// How an experiment's figures are written, one way for every reader: the
+// CLI's table, the Markdown report and the studio's experiment view.
+struct ReportText {
+    // printf of one number ("%.1f").
+    static std::string fixed(const char* pattern, double value);
+    // "72.0%"; "n/a" when not finite.
+    static std::string percent(double fraction);
+    // "[60.1, 81.5]" in percentage points; "n/a" when a bound is not finite.
+    static std::string ciText(const Interval& ci);
+    // "+4.0 pt".
+    static std::string signedPoints(double delta);
+    // "850 ms", "1.25 s", "12.5 s".
+    static std::string duration(double ms);
+    // "$0", "$0.00042", "$0.0123".
+    static std::string money(double usd);
+    // "1.25x"; "n/a" when unset.
+    static std::string ratio(const std::optional<double>& value);
+    // Δ against the baseline with its CI ("+4.0 pt [-2.1, 10.1]"); "baseline" for the baseline.
+    static std::string delta(const DesignSummary& design);
+    // Wins/losses/ties against the baseline ("3/1/16"); "-" for the baseline.
+    static std::string wins(const DesignSummary& design);
+};
+
+} // namespace conclave

@@ -1,9 +1,12 @@
 #include "studio/RunViewCommand.h"
 
+#include "experiment/ExperimentWindow.h"
+#include "studio/ThemeManager.h"
 #include "timeline/CompareView.h"
 #include "timeline/ReplayView.h"
 #include "timeline/RunView.h"
 
+#include "conclave/experiment/ExperimentReport.h"
 #include "conclave/store/RunQueries.h"
 #include "conclave/store/RunStore.h"
 
@@ -57,7 +60,7 @@ int present(QApplication& app, QWidget& widget, const QString& screenshot, int h
 
 std::optional<int> runRunViewCommand(QApplication& app, const QStringList& args)
 {
-    static const QStringList triggers = {"--run", "--replay", "--compare", "--bench-timeline"};
+    static const QStringList triggers = {"--run", "--replay", "--compare", "--experiment", "--bench-timeline"};
     bool wanted = false;
     for (const auto& a : args)
         wanted = wanted || triggers.contains(a.section('=', 0, 0));
@@ -71,10 +74,13 @@ std::optional<int> runRunViewCommand(QApplication& app, const QStringList& args)
     const QCommandLineOption replay("replay", "Replay a stored run (with --at).", "RUN_ID");
     const QCommandLineOption at("at", "The replay's instant, in milliseconds from the run's start.", "MS", "0");
     const QCommandLineOption compare("compare", "Compare two stored runs: --compare RUN_A RUN_B.", "RUN_A");
+    const QCommandLineOption experiment("experiment", "Show a stored experiment: its trade-offs, tasks and agents.",
+                                        "EXPERIMENT_ID");
+    const QCommandLineOption theme("theme", "Draw the view in this theme: light or dark.", "THEME");
     const QCommandLineOption db("db", "The run store (default: $CONCLAVE_DB, else the user's data folder).", "FILE");
     const QCommandLineOption screenshot("screenshot", "Render the view to OUT.png and exit.", "OUT.png");
     const QCommandLineOption bench("bench-timeline", "Benchmark opening, drawing and scrubbing large runs.");
-    parser.addOptions({run, replay, at, compare, db, screenshot, bench});
+    parser.addOptions({run, replay, at, compare, experiment, theme, db, screenshot, bench});
     parser.addPositionalArgument("RUN_B", "The second run of --compare.", "[RUN_B]");
     if (!parser.parse(args))
         return fail(parser.errorText());
@@ -95,7 +101,22 @@ std::optional<int> runRunViewCommand(QApplication& app, const QStringList& args)
     if (!queries)
         return fail(QString::fromStdString(error));
 
+    // Not kept for next time, unlike the editor's --theme: a screenshot must not change the user's settings.
+    ui::ThemeManager themes;
+    if (parser.isSet(theme))
+        themes.setTheme(ui::ThemeManager::fromName(parser.value(theme)));
+
     const QString out = parser.value(screenshot);
+    if (parser.isSet(experiment)) {
+        std::string e;
+        auto report = ExperimentReport::load(*queries, parser.value(experiment).toStdString(), e);
+        if (!report)
+            return fail(QString::fromStdString(e));
+        ui::ExperimentWindow window(*queries);
+        window.setWindowTitle(QStringLiteral("Experiment - Conclave Studio"));
+        window.setReport(std::move(*report));
+        return present(app, window, out);
+    }
     QString loadError;
     if (parser.isSet(compare)) {
         const auto rest = parser.positionalArguments();

@@ -12,11 +12,13 @@ namespace conclave::studio {
 //   --run RUN_ID [--db FILE] [--screenshot OUT.png]
 //   --replay RUN_ID --at MS [--db FILE] [--screenshot OUT.png]
 //   --compare RUN_A RUN_B [--db FILE] [--screenshot OUT.png]
+//   --experiment ID [--db FILE] [--screenshot OUT.png]
 //   --bench-timeline [--db FILE]
 // Returns the exit code when the arguments name one of these, else nothing
 // (and main() goes on to open the editor). Without --screenshot the view is
 // shown until closed. The database is found as the CLI finds it
 // (--db, else $CONCLAVE_DB, else $XDG_DATA_HOME/conclave/runs.sqlite).
+// Every view accepts --theme light|dark.
 std::optional<int> runRunViewCommand(QApplication& app, const QStringList& args);
 
 // `--bench-timeline`: stores synthetic runs of 10,000 and 100,000 spans and

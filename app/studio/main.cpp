@@ -41,7 +41,7 @@ int main(int argc, char** argv)
     QApplication::setOrganizationName("Conclave");
     QApplication::setApplicationVersion(conclave::kVersion);
     QApplication::setWindowIcon(QIcon::fromTheme("conclave"));
-    // --run, --replay, --compare and --bench-timeline open the run views instead of the editor.
+    // --run, --replay, --compare, --experiment and --bench-timeline open the run views instead of the editor.
     if (const auto code = conclave::studio::runRunViewCommand(app, QApplication::arguments()))
         return *code;
 

@@ -1,0 +1,112 @@
+#include "experiment/DesignAgentsView.h"
+
+#include "experiment/ChartStyle.h"
+#include "timeline/LatencyBoxPlot.h"
+
+#include "conclave/analysis/LatencyDistribution.h"
+#include "conclave/experiment/ReportText.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace conclave::ui {
+
+namespace {
+
+QTableWidgetItem* cell(const std::string& text, bool number = true)
+{
+    auto* item = new QTableWidgetItem(QString::fromStdString(text));
+    item->setTextAlignment(number ? (Qt::AlignRight | Qt::AlignVCenter) : (Qt::AlignLeft | Qt::AlignVCenter));
+    return item;
+}
+
+} // namespace
+
+DesignAgentsView::DesignAgentsView(QWidget* parent)
+    : QWidget(parent), m_design(new QComboBox(this)), m_table(new QTableWidget(this)), m_boxes(new LatencyBoxPlot(this))
+{
+    m_table->setColumnCount(5);
+    m_table->setHorizontalHeaderLabels(
+        {tr("Agent"), tr("Critical path"), tr("Cost share"), tr("p50 wall"), tr("p95 wall")});
+    m_table->verticalHeader()->hide();
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->horizontalHeaderItem(1)->setToolTip(
+        tr("The share of the design's trials whose critical path runs through the agent"));
+    m_table->horizontalHeaderItem(2)->setToolTip(tr("The agent's share of the design's cost"));
+    m_table->horizontalHeader()->setStretchLastSection(true);
+
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(new QLabel(tr("Design:"), this));
+    bar->addWidget(m_design);
+    bar->addStretch(1);
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(m_table);
+    split->addWidget(m_boxes);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 3);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 4, 0, 0);
+    layout->addLayout(bar);
+    layout->addWidget(split, 1);
+    connect(m_design, &QComboBox::currentIndexChanged, this, [this](int i) { fill(i); });
+}
+
+void DesignAgentsView::setReport(const ExperimentReport* report)
+{
+    m_report = report;
+    const QSignalBlocker block(m_design);
+    m_design->clear();
+    if (report)
+        for (const auto& d : report->summary.designs)
+            m_design->addItem(QString::fromStdString(d.name));
+    const int first = report ? report->summary.baseline : -1;
+    m_design->setCurrentIndex(first);
+    fill(first);
+}
+
+void DesignAgentsView::setDesign(int design)
+{
+    m_design->setCurrentIndex(design);
+}
+
+int DesignAgentsView::design() const
+{
+    return m_design->currentIndex();
+}
+
+void DesignAgentsView::fill(int design)
+{
+    m_table->setRowCount(0);
+    if (!m_report || design < 0 || size_t(design) >= m_report->summary.designs.size()) {
+        m_boxes->setBoxes({}, {});
+        return;
+    }
+    const auto& d = m_report->summary.designs[size_t(design)];
+    m_table->setRowCount(int(d.agents.size()));
+    for (int r = 0; r < int(d.agents.size()); ++r) {
+        const auto& a = d.agents[size_t(r)];
+        m_table->setItem(r, 0, cell(a.node, false));
+        m_table->setItem(r, 1, cell(ReportText::percent(a.criticalPathShare)));
+        m_table->setItem(r, 2, cell(ReportText::percent(a.costShare)));
+        m_table->setItem(r, 3, cell(ReportText::duration(a.wallMs.p50)));
+        m_table->setItem(r, 4, cell(ReportText::duration(a.wallMs.p95)));
+    }
+    m_table->resizeColumnsToContents();
+
+    m_boxes->setBoxes(LatencyDistribution::perAgent(m_report->trials, design),
+                      tr("Latency per agent over the %1 trials of %2 (ms)")
+                          .arg(std::count_if(m_report->trials.begin(), m_report->trials.end(),
+                                             [&](const TrialRecord& t) { return t.design == design; }))
+                          .arg(QString::fromStdString(d.name)));
+    ChartStyle::apply(m_boxes->chart(), palette());
+}
+
+} // namespace conclave::ui

@@ -1,0 +1,41 @@
+#pragma once
+
+#include "conclave/experiment/ExperimentReport.h"
+
+#include <QWidget>
+
+class QComboBox;
+class QTableWidget;
+
+namespace conclave::ui {
+
+class LatencyBoxPlot;
+
+// One design's agents, chosen in a combo: each agent's share of the
+// critical path and of the cost and its p50/p95 wall time (core's
+// AgentFigures), and the latency box plot over the design's trials
+// (LatencyDistribution over the trial rows).
+class DesignAgentsView : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit DesignAgentsView(QWidget* parent = nullptr);
+
+    // `report` must outlive the view's use of it (the experiment view keeps it).
+    void setReport(const ExperimentReport* report);
+    void setDesign(int design);
+    int design() const;
+    QComboBox* designBox() const { return m_design; }
+    QTableWidget* table() const { return m_table; }
+    LatencyBoxPlot* boxPlot() const { return m_boxes; }
+
+private:
+    void fill(int design);
+
+    const ExperimentReport* m_report = nullptr;
+    QComboBox* m_design;
+    QTableWidget* m_table;
+    LatencyBoxPlot* m_boxes;
+};
+
+} // namespace conclave::ui

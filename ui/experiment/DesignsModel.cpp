@@ -1,0 +1,158 @@
+#include "experiment/DesignsModel.h"
+
+#include "timeline/StatusPalette.h"
+
+#include "conclave/experiment/ReportText.h"
+
+#include <QFont>
+
+#include <utility>
+
+namespace conclave::ui {
+
+namespace {
+
+QString q(const std::string& text)
+{
+    return QString::fromStdString(text);
+}
+
+} // namespace
+
+DesignsModel::DesignsModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void DesignsModel::setSummary(ExperimentSummary summary)
+{
+    beginResetModel();
+    m_summary = std::move(summary);
+    endResetModel();
+}
+
+int DesignsModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : int(m_summary.designs.size());
+}
+
+int DesignsModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : Columns;
+}
+
+QString DesignsModel::text(const DesignSummary& d, int column) const
+{
+    switch (column) {
+    case Design:
+        return q(d.name);
+    case Accuracy:
+        return q(ReportText::percent(d.overall.accuracy) + " " + ReportText::ciText(d.overall.ci));
+    case Delta:
+        return q(ReportText::delta(d));
+    case WinsLossesTies:
+        return q(ReportText::wins(d));
+    case WallP50:
+        return q(ReportText::duration(d.wallMs.p50));
+    case WallP95:
+        return q(ReportText::duration(d.wallMs.p95));
+    case CostPerTrial:
+        return q(ReportText::money(d.meanCostUsd));
+    case Calls:
+        return q(ReportText::fixed("%.1f", d.meanCalls));
+    case Failures:
+        return QString::number(d.failed);
+    }
+    return {};
+}
+
+QVariant DesignsModel::sortValue(int row, int column) const
+{
+    const auto& d = m_summary.designs[size_t(row)];
+    switch (column) {
+    case Design:
+        return row;
+    case Accuracy:
+        return d.overall.accuracy;
+    case Delta:
+        return d.vsBaseline ? d.vsBaseline->accuracyDelta : 0.0;
+    case WinsLossesTies:
+        return d.vsBaseline ? double(d.vsBaseline->wins - d.vsBaseline->losses) : 0.0;
+    case WallP50:
+        return d.wallMs.p50;
+    case WallP95:
+        return d.wallMs.p95;
+    case CostPerTrial:
+        return d.meanCostUsd;
+    case Calls:
+        return d.meanCalls;
+    case Failures:
+        return qlonglong(d.failed);
+    }
+    return {};
+}
+
+// Green or red only when the interval excludes 0: otherwise the difference may be noise.
+QVariant DesignsModel::deltaColour(const DesignSummary& d) const
+{
+    if (!d.vsBaseline)
+        return {};
+    const auto& ci = d.vsBaseline->accuracyDeltaCi;
+    if (ci.lo > 0)
+        return StatusPalette::color(Status::Ok);
+    if (ci.hi < 0)
+        return StatusPalette::color(Status::Failed);
+    return {};
+}
+
+QVariant DesignsModel::data(const QModelIndex& index, int role) const
+{
+    if (!index.isValid() || index.row() >= rowCount())
+        return {};
+    const auto& d = m_summary.designs[size_t(index.row())];
+    const bool baseline = index.row() == m_summary.baseline;
+    switch (role) {
+    case Qt::DisplayRole:
+        return text(d, index.column());
+    case SortRole:
+        return sortValue(index.row(), index.column());
+    case Qt::ForegroundRole:
+        return index.column() == Delta ? deltaColour(d) : QVariant();
+    case Qt::TextAlignmentRole:
+        return index.column() == Design ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+                                        : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    case Qt::FontRole: {
+        if (!baseline)
+            return {};
+        QFont font;
+        font.setBold(true);
+        return font;
+    }
+    case Qt::ToolTipRole: {
+        if (index.column() == Design)
+            return baseline ? tr("%1 (the baseline)").arg(q(d.name)) : q(d.name);
+        if (!d.vsBaseline || (index.column() != Delta && index.column() != WinsLossesTies))
+            return {};
+        const auto& v = *d.vsBaseline;
+        return tr("%1 tasks below the baseline; cost %2, p50 wall %3 the baseline's")
+            .arg(v.regressions)
+            .arg(q(ReportText::ratio(v.costRatio)), q(ReportText::ratio(v.wallP50Ratio)));
+    }
+    }
+    return {};
+}
+
+QVariant DesignsModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal)
+        return {};
+    if (role == Qt::ToolTipRole && section == WinsLossesTies)
+        return tr("Wins, losses and ties against the baseline, over (task, seed) pairs");
+    if (role == Qt::ToolTipRole && section == Accuracy)
+        return tr("Accuracy with its 95 % confidence interval");
+    if (role != Qt::DisplayRole)
+        return {};
+    static const char* names[] = {
+        "Design", "Accuracy [95% CI]", "Δ vs baseline [95% CI]", "W/L/T", "p50 wall", "p95 wall", "Cost/trial",
+        "Calls",  "Failures"};
+    return section >= 0 && section < Columns ? tr(names[section]) : QVariant();
+}
+
+} // namespace conclave::ui

@@ -1,0 +1,117 @@
+#include "experiment/ExperimentView.h"
+
+#include "experiment/DesignAgentsView.h"
+#include "experiment/DesignsModel.h"
+#include "experiment/ParetoChart.h"
+#include "experiment/TaskMatrixView.h"
+
+#include "conclave/analysis/TaskMatrix.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <utility>
+
+namespace conclave::ui {
+
+namespace {
+
+QString seedsText(const std::vector<uint64_t>& seeds)
+{
+    QStringList parts;
+    for (size_t i = 0; i < seeds.size() && i < 8; ++i)
+        parts << QString::number(seeds[i]);
+    if (seeds.size() > 8)
+        parts << QStringLiteral("… (%1 seeds)").arg(seeds.size());
+    return parts.join(QStringLiteral(", "));
+}
+
+} // namespace
+
+ExperimentView::ExperimentView(QWidget* parent)
+    : QWidget(parent), m_header(new QLabel(this)), m_pareto(new ParetoChart(this)), m_designs(new DesignsModel(this)),
+      m_sorted(new QSortFilterProxyModel(this)), m_designsTable(new QTableView(this)),
+      m_matrix(new TaskMatrixView(this)), m_agents(new DesignAgentsView(this)), m_tabs(new QTabWidget(this))
+{
+    m_header->setTextFormat(Qt::PlainText);
+    m_header->setWordWrap(true);
+    m_header->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    QFont bold = m_header->font();
+    bold.setBold(true);
+    m_header->setFont(bold);
+
+    m_sorted->setSourceModel(m_designs);
+    m_sorted->setSortRole(DesignsModel::SortRole);
+    m_designsTable->setModel(m_sorted);
+    m_designsTable->setSortingEnabled(true);
+    m_designsTable->sortByColumn(-1, Qt::AscendingOrder); // spec order until a header is clicked
+    m_designsTable->verticalHeader()->hide();
+    m_designsTable->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_designsTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_designsTable->setWordWrap(false);
+
+    m_tabs->addTab(m_matrix, tr("Task matrix"));
+    m_tabs->addTab(m_agents, tr("Agents"));
+
+    // The table across the whole width (its nine columns need it), the chart beside the matrix below.
+    auto* lower = new QSplitter(Qt::Horizontal, this);
+    lower->addWidget(m_pareto);
+    lower->addWidget(m_tabs);
+    lower->setStretchFactor(0, 4);
+    lower->setStretchFactor(1, 5);
+    m_pareto->setMinimumWidth(500);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 6);
+    layout->addWidget(m_header);
+    layout->addWidget(m_designsTable);
+    layout->addWidget(lower, 1);
+
+    connect(m_matrix, &TaskMatrixView::openRun, this, &ExperimentView::openRun);
+    connect(m_matrix, &TaskMatrixView::compareRuns, this, &ExperimentView::compareRuns);
+}
+
+QString ExperimentView::headerText(const ExperimentReport& report)
+{
+    const auto& r = report.record;
+    QString text = tr("%1 — experiment %2 · %3 · task set %4 · %5 of %6 trials · seeds %7")
+                       .arg(QString::fromStdString(r.name), QString::fromStdString(r.id),
+                            QString::fromStdString(std::string(toString(r.status))), QString::fromStdString(r.taskset))
+                       .arg(qlonglong(report.trials.size()))
+                       .arg(r.plannedTrials)
+                       .arg(seedsText(report.spec.seeds));
+    if (report.anySimulated())
+        text += tr(" · simulated: its results come from the local-moe simulator, not from real models");
+    if (!r.note.empty())
+        text += tr(" · stopped: %1").arg(QString::fromStdString(r.note));
+    return text;
+}
+
+void ExperimentView::setReport(ExperimentReport report)
+{
+    m_report = std::move(report);
+    m_header->setText(headerText(m_report));
+    m_pareto->setSummary(m_report.summary);
+    m_designs->setSummary(m_report.summary);
+    m_designsTable->resizeColumnsToContents();
+    m_designsTable->horizontalHeader()->setSectionResizeMode(DesignsModel::Design, QHeaderView::Stretch);
+    // As tall as its rows (up to eight; more scroll), so the space below goes to the chart and the matrix.
+    const int rows = std::min(m_designs->rowCount(), 8);
+    m_designsTable->setFixedHeight(m_designsTable->horizontalHeader()->sizeHint().height() +
+                                   rows * m_designsTable->verticalHeader()->defaultSectionSize() +
+                                   2 * m_designsTable->frameWidth() + 2);
+    QStringList names;
+    for (const auto& d : m_report.summary.designs)
+        names << QString::fromStdString(d.name);
+    m_matrix->model()->setMatrix(TaskMatrix::build(m_report.record.designs, m_report.summary, m_report.trials), names,
+                                 m_report.summary.baseline);
+    m_matrix->fitColumns();
+    m_agents->setReport(&m_report);
+}
+
+} // namespace conclave::ui

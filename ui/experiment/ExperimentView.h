@@ -1,0 +1,62 @@
+#pragma once
+
+#include "conclave/experiment/ExperimentReport.h"
+
+#include <QWidget>
+
+class QLabel;
+class QSortFilterProxyModel;
+class QTabWidget;
+class QTableView;
+
+namespace conclave::ui {
+
+class DesignAgentsView;
+class DesignsModel;
+class ParetoChart;
+class TaskMatrixView;
+
+// One stored experiment (finished, running or interrupted), as a tab: a
+// header (name, status, task set, trials, seeds, "simulated"), the Pareto
+// chart beside the sortable designs table, and below them the task matrix
+// and the per-agent figures of a chosen design. Everything it shows is
+// core's (ExperimentReport, ExperimentStats, TaskMatrix, AgentFigures); it
+// opens nothing itself: the matrix's drill-down is re-emitted for the
+// window that holds it.
+class ExperimentView : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit ExperimentView(QWidget* parent = nullptr);
+
+    void setReport(ExperimentReport report);
+    const ExperimentReport& report() const { return m_report; }
+
+    QLabel* header() const { return m_header; }
+    ParetoChart* pareto() const { return m_pareto; }
+    DesignsModel* designsModel() const { return m_designs; }
+    QTableView* designsTable() const { return m_designsTable; }
+    TaskMatrixView* matrix() const { return m_matrix; }
+    DesignAgentsView* agents() const { return m_agents; }
+    QTabWidget* lowerTabs() const { return m_tabs; }
+
+    // The header's text: name, id, status, task set, trials stored of planned, seeds, "simulated".
+    static QString headerText(const ExperimentReport& report);
+
+signals:
+    void openRun(const conclave::RunId& id);
+    void compareRuns(const conclave::RunId& a, const conclave::RunId& b);
+
+private:
+    ExperimentReport m_report;
+    QLabel* m_header;
+    ParetoChart* m_pareto;
+    DesignsModel* m_designs;
+    QSortFilterProxyModel* m_sorted;
+    QTableView* m_designsTable;
+    TaskMatrixView* m_matrix;
+    DesignAgentsView* m_agents;
+    QTabWidget* m_tabs;
+};
+
+} // namespace conclave::ui

@@ -192,6 +192,10 @@ private slots:
             << QList<bool>{true, false, true, true, true, false};
         QTest::newRow("equal cost, less accurate")
             << QList<double>{0.5, 0.7} << QList<double>{1.0, 1.0} << QList<bool>{false, true};
+        // 41 of 75 as two designs' means of per-task accuracies came out (summed in
+        // other orders): the same accuracy, so the dearer one is beaten.
+        QTest::newRow("a tie by rounding") << QList<double>{0.5466666666666667, 0.5466666666666666}
+                                           << QList<double>{0.00229, 0.00016} << QList<bool>{false, true};
         QTest::newRow("one point") << QList<double>{0.0} << QList<double>{0.0} << QList<bool>{true};
         QTest::newRow("none") << QList<double>{} << QList<double>{} << QList<bool>{};
     }

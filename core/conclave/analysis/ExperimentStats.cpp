@@ -205,7 +205,6 @@ PairedFigures paired(const DesignSummary& design, const Trials& trials, const De
     return p;
 }
 
-
 } // namespace
 
 Interval ExperimentStats::wilson(int64_t correct, int64_t trials, double z)
@@ -254,13 +253,18 @@ std::pair<double, Interval> ExperimentStats::meanWithCi(const std::vector<double
 
 std::vector<bool> ExperimentStats::paretoFrontier(const std::vector<double>& accuracy, const std::vector<double>& cost)
 {
+    // Figures that differ only by rounding are equal: 41 of 75 is the same
+    // accuracy whatever order the per-task means were summed in.
+    const auto same = [](double a, double b) { return std::fabs(a - b) <= 1e-9 * std::max(1.0, std::fabs(b)); };
     const size_t n = std::min(accuracy.size(), cost.size());
     std::vector<bool> onFrontier(accuracy.size(), false);
     for (size_t i = 0; i < n; ++i) {
         bool dominated = false;
         for (size_t j = 0; j < n && !dominated; ++j) {
-            dominated = j != i && accuracy[j] >= accuracy[i] && cost[j] <= cost[i] &&
-                        (accuracy[j] > accuracy[i] || cost[j] < cost[i]);
+            const bool sameAccuracy = same(accuracy[j], accuracy[i]);
+            const bool sameCost = same(cost[j], cost[i]);
+            dominated = j != i && (sameAccuracy || accuracy[j] > accuracy[i]) && (sameCost || cost[j] < cost[i]) &&
+                        !(sameAccuracy && sameCost);
         }
         onFrontier[i] = !dominated;
     }

@@ -110,6 +110,7 @@ public:
     static std::pair<double, Interval> meanWithCi(const std::vector<double>& values);
     // For each point, whether no other point dominates it (higher or equal accuracy at
     // lower or equal cost, one of them strictly): identical points are all on it.
+    // Figures within 1e-9 (relative) of each other count as equal.
     static std::vector<bool> paretoFrontier(const std::vector<double>& accuracy, const std::vector<double>& cost);
 };
 

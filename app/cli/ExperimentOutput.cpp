@@ -10,17 +10,6 @@
 
 namespace conclave::cli {
 
-std::optional<std::string> experimentText(const ExperimentReport& report, const std::string& format)
-{
-    if (format == "json")
-        return report.json().dump(2) + "\n";
-    if (format == "csv")
-        return report.csv();
-    if (format == "md")
-        return report.markdown();
-    return std::nullopt;
-}
-
 int printExperiment(const CliContext& context, RunStore& store, const std::string& id, bool json,
                     const std::string& output, const EvalGates& gates, bool finished)
 {
@@ -46,7 +35,7 @@ int printExperiment(const CliContext& context, RunStore& store, const std::strin
             context.err << "eval: -o " << output << ": expected a .md, .json or .csv file\n";
             return kExitBadInput;
         }
-        if (const auto failed = writeFileAtomically(output, *experimentText(*report, format))) {
+        if (const auto failed = writeFileAtomically(output, *report->text(format))) {
             context.err << "eval: -o " << output << ": " << *failed << '\n';
             return kExitBadInput;
         }

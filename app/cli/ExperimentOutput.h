@@ -7,7 +7,6 @@
 
 namespace conclave {
 class RunStore;
-struct ExperimentReport;
 } // namespace conclave
 
 namespace conclave::cli {
@@ -24,8 +23,5 @@ struct EvalGates {
 // 1 when a gate is not met or the experiment did not finish; 2 on bad input.
 int printExperiment(const CliContext& context, RunStore& store, const std::string& id, bool json,
                     const std::string& output, const EvalGates& gates, bool finished);
-
-// The report in a format: "json", "csv" or "md".
-std::optional<std::string> experimentText(const ExperimentReport& report, const std::string& format);
 
 } // namespace conclave::cli

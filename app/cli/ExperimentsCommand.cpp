@@ -106,7 +106,7 @@ int runExperiments(const CliContext& context, const ExperimentsArgs& args)
     if (args.action == "show")
         return printExperiment(context, store, report->record.id, args.json, "", {}, true);
     if (args.action == "export") {
-        const auto text = experimentText(*report, args.format);
+        const auto text = report->text(args.format);
         if (!text) {
             context.err << "experiments export: --format must be json, csv or md\n";
             return kExitBadInput;

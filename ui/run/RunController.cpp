@@ -337,4 +337,40 @@ bool RunController::exportRun(const RunId& id, ExportFormat format, const QStrin
     return true;
 }
 
+std::optional<std::vector<ExperimentRecord>> RunController::experiments(QString* error)
+{
+    return read<std::vector<ExperimentRecord>>([](RunQueries& q, std::string& e) { return q.experiments(e); }, {},
+                                               error);
+}
+
+std::optional<ExperimentReport> RunController::loadExperiment(const std::string& id, QString* error)
+{
+    QString e;
+    auto* q = queries(&e);
+    if (!q) {
+        if (error)
+            *error = e.isEmpty() ? tr("no run store at %1").arg(QString::fromStdString(m_dbFile.string())) : e;
+        return std::nullopt;
+    }
+    std::string loadError;
+    auto report = ExperimentReport::load(*q, id, loadError);
+    if (!report && error)
+        *error = QString::fromStdString(loadError);
+    return report;
+}
+
+bool RunController::deleteExperiment(const std::string& id, QString* error)
+{
+    auto* s = store(error);
+    if (!s)
+        return false;
+    const auto deleted = s->removeExperiment(id);
+    if (!deleted.error.empty()) {
+        if (error)
+            *error = QString::fromStdString(deleted.error);
+        return false;
+    }
+    return true;
+}
+
 } // namespace conclave::ui

@@ -3,6 +3,7 @@
 #include "run/LiveNode.h"
 #include "run/RunEvent.h"
 
+#include "conclave/experiment/ExperimentReport.h"
 #include "conclave/export/RunExport.h"
 #include "conclave/session/Engine.h"
 #include "conclave/store/RunStore.h"
@@ -42,6 +43,9 @@ public:
 
     // Problems loading models, gate or task sets; empty when all is well.
     const QString& resourceError() const { return m_resourceError; }
+    // What every engine of the studio runs on (the models, the gate, the task sets), and where it was found.
+    const EngineResources& resources() const { return m_resources; }
+    const std::filesystem::path& resourcesDir() const { return m_resourcesDir; }
     const TaskSet* tasks() const { return m_resources.tasks.get(); }
     const std::filesystem::path& dbFile() const { return m_dbFile; }
     // Another store; refused (false) while a run is going.
@@ -80,6 +84,13 @@ public:
     std::optional<StoredRun> loadRun(const RunId& id, bool withText, QString* error = nullptr);
     bool deleteRuns(const std::vector<RunId>& ids, QString* error = nullptr);
     bool exportRun(const RunId& id, ExportFormat format, const QString& path, QString* error = nullptr);
+
+    // The stored experiments, newest first, without their specs; an empty list when no store file exists yet.
+    std::optional<std::vector<ExperimentRecord>> experiments(QString* error = nullptr);
+    // A stored experiment (an id or a unique prefix of one) with everything computed from it.
+    std::optional<ExperimentReport> loadExperiment(const std::string& id, QString* error = nullptr);
+    // Deletes an experiment with its trials and their runs.
+    bool deleteExperiment(const std::string& id, QString* error = nullptr);
 
 signals:
     void started(const conclave::RunId& id);

@@ -292,4 +292,15 @@ std::string ExperimentReport::table() const
     return out;
 }
 
+std::optional<std::string> ExperimentReport::text(std::string_view format) const
+{
+    if (format == "json")
+        return json().dump(2) + "\n";
+    if (format == "csv")
+        return csv();
+    if (format == "md")
+        return markdown();
+    return std::nullopt;
+}
+
 } // namespace conclave

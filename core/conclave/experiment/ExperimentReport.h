@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace conclave {
@@ -44,6 +45,9 @@ struct ExperimentReport {
     std::string markdown() const;
     // The terminal summary: one aligned row per design, then what it means.
     std::string table() const;
+    // The report as an export format: "json" (json(), indented), "csv" or
+    // "md"; unset for any other format.
+    std::optional<std::string> text(std::string_view format) const;
 };
 
 } // namespace conclave

@@ -1,5 +1,6 @@
 // conclave-studio: the desktop workbench. Parses its command line and shows the main window.
 #include "StudioBench.h"
+#include "studio/ExperimentBench.h"
 
 #include "editor/TeamScene.h"
 #include "run/RunController.h"
@@ -53,6 +54,8 @@ int main(int argc, char** argv)
     QCommandLineOption screenshot("screenshot", "Render the window after loading to OUT.png and exit.", "OUT.png");
     QCommandLineOption theme("theme", "Use this theme: system, light or dark (kept for next time).", "THEME");
     QCommandLineOption bench("bench", "Time opening a 500-node team and auto layout, print medians and exit.");
+    QCommandLineOption benchExperiment(
+        "bench-experiment", "Measure the GUI's longest stall while a 7,000-trial experiment runs; print and exit.");
     QCommandLineOption select("select", "Select this node after loading (for screenshots).", "NODE");
     QCommandLineOption runTeam(
         "run-team", "Run the team on INPUT after loading; with --screenshot, shoot once it has finished.", "INPUT");
@@ -67,10 +70,13 @@ int main(int argc, char** argv)
     parser.addOption(select);
     parser.addOption(theme);
     parser.addOption(bench);
+    parser.addOption(benchExperiment);
     parser.process(app);
 
     if (parser.isSet(bench))
         return conclave::studio::StudioBench::run(7);
+    if (parser.isSet(benchExperiment))
+        return conclave::studio::runExperimentBench(3);
 
     conclave::ui::MainWindow window;
     if (parser.isSet(theme))

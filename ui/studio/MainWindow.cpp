@@ -6,10 +6,12 @@
 #include "editor/CanvasView.h"
 #include "editor/KindStyle.h"
 #include "editor/TeamScene.h"
+#include "experiment/ExperimentController.h"
 #include "inspector/Inspector.h"
 #include "panels/Palette.h"
 #include "panels/ProblemsPanel.h"
 #include "run/CanvasRunStates.h"
+#include "run/ExperimentHistoryPanel.h"
 #include "run/RunController.h"
 #include "run/RunHistoryPanel.h"
 #include "run/RunOutputPanel.h"
@@ -133,10 +135,17 @@ void MainWindow::buildRunUi()
     m_runStates = new CanvasRunStates(m_scene, m_runs, this);
     m_output = new RunOutputPanel(m_runs);
     m_history = new RunHistoryPanel(m_runs);
+    m_experimentHistory = new ExperimentHistoryPanel(m_runs);
     m_runTabs = new RunTabs(m_runs, m_scene, m_runStates, m_output, m_feedback, m_split, this);
 
     addDock(tr("Run output"), QStringLiteral("runOutputDock"), m_output, Qt::RightDockWidgetArea);
-    auto* history = addDock(tr("Run history"), QStringLiteral("runHistoryDock"), m_history, Qt::BottomDockWidgetArea);
+    // The history dock: the runs, and the experiments.
+    auto* historyTabs = new QTabWidget;
+    historyTabs->setObjectName("historyTabs");
+    historyTabs->setDocumentMode(true);
+    historyTabs->addTab(m_history, tr("Runs"));
+    historyTabs->addTab(m_experimentHistory, tr("Experiments"));
+    auto* history = addDock(tr("Run history"), QStringLiteral("runHistoryDock"), historyTabs, Qt::BottomDockWidgetArea);
     if (auto* problems = findChild<QDockWidget*>(QStringLiteral("problemsDock")))
         tabifyDockWidget(problems, history);
     history->raise();
@@ -144,6 +153,9 @@ void MainWindow::buildRunUi()
 
     m_runBar = new RunToolBar(this);
     m_runActions = new RunActions(m_runs, m_document, m_runBar, m_history, m_runTabs, m_feedback, this);
+    m_experiments =
+        new ExperimentActions(m_runs, m_document, m_centre, m_runTabs, m_experimentHistory, m_feedback, this);
+    m_experimentHistory->refresh();
     connect(m_runTabs, &RunTabs::spanClicked, m_views, &ViewActions::focusNode);
     connect(m_document, &TeamDocument::teamReset, m_runStates, &CanvasRunStates::clear);
 }
@@ -183,7 +195,8 @@ void MainWindow::buildMenus()
 
     auto* run = new QMenu(tr("&Run"), this);
     menuBar()->insertMenu(view->menuAction(), run); // after Insert, before View
-    addNamedActions(run, *this, {"actionRun", "actionStop", "actionReplay", "", "actionExportChart"});
+    addNamedActions(run, *this,
+                    {"actionRun", "actionStop", "actionReplay", "", "actionEvaluate", "", "actionExportChart"});
     addToolBar(m_runBar); // after the main toolbar
 }
 
@@ -222,6 +235,20 @@ void MainWindow::connectWidgets()
                                                         : tr("%1 errors, %2 warnings").arg(errors).arg(warnings));
     });
     connect(m_inspector, &Inspector::teamSettingsRequested, m_edits, &EditActions::editTeamSettings);
+}
+
+bool MainWindow::setRunStore(const QString& file)
+{
+    if (m_experiments->controller()->isRunning() || !m_runActions->setRunStore(file))
+        return false;
+    m_experimentHistory->refresh();
+    return true;
+}
+
+void MainWindow::refreshHistory()
+{
+    m_runActions->refreshHistory();
+    m_experimentHistory->refresh();
 }
 
 void MainWindow::restoreSettings()

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "studio/EditActions.h"
+#include "studio/ExperimentActions.h"
 #include "studio/FileActions.h"
 #include "studio/RunActions.h"
 #include "studio/RunTabs.h"
@@ -25,6 +26,7 @@ namespace conclave::ui {
 
 class CanvasRunStates;
 class CanvasView;
+class ExperimentHistoryPanel;
 class Inspector;
 class Palette;
 class ProblemsPanel;
@@ -38,10 +40,9 @@ class ThemeManager;
 
 // The studio's main window, a shell: palette left, canvas centre with the run
 // views (run, replay, compare, latency tabs) below it, inspector and run
-// output right, problems and run history below, and the menus, toolbars and
-// status bar. It makes the widgets and lays them out; the work is the
-// controllers': FileActions (files), EditActions (edits), ViewActions (the
-// canvas's view and themes), RunActions (running and the history) and
+// output right, problems and the history (runs and experiments) below, experiment tabs beside the canvas, and the
+// menus, toolbars and status bar. It makes the widgets and lays them out; the work is the controllers': FileActions
+// (files), EditActions (edits), ViewActions (the canvas's view and themes), RunActions (running and the history) and
 // RunTabs (the run views and which one is current). They answer through one
 // StudioFeedback, which this window shows on its status bar. It holds no team
 // or run data of its own; its public calls forward to the controllers.
@@ -78,11 +79,11 @@ public:
     CanvasRunStates* canvasRunStates() const { return m_runStates; }
     QTabWidget* runTabs() const { return m_runTabs->tabs(); }
     // Uses this run store instead of the default ($CONCLAVE_DB, else the user's data folder).
-    bool setRunStore(const QString& file) { return m_runActions->setRunStore(file); }
+    bool setRunStore(const QString& file);
     // Runs the document's team on the toolbar's input and seed.
     bool startRun() { return m_runActions->startRun(); }
     void stopRun() { m_runActions->stopRun(); }
-    void refreshHistory() { m_runActions->refreshHistory(); }
+    void refreshHistory();
     // Each opens a tab below the canvas and makes it current; false (and a status message) on failure.
     bool openRunTab(const RunId& id) { return m_runTabs->openRunTab(id); }
     bool openReplayTab(const RunId& id) { return m_runTabs->openReplayTab(id); }
@@ -90,6 +91,11 @@ public:
     bool openLatencyTab(const QString& team, int lastRuns = 20) { return m_runTabs->openLatencyTab(team, lastRuns); }
     bool rerunStored(const RunId& id) { return m_runActions->rerunStored(id); }
     bool deleteRuns(const std::vector<RunId>& ids) { return m_runActions->deleteRuns(ids); }
+    // Experiments: Run > Evaluate Designs…, the history's experiments, the experiment tabs beside the canvas.
+    ExperimentActions* experiments() const { return m_experiments; }
+    ExperimentHistoryPanel* experimentHistory() const { return m_experimentHistory; }
+    QTabWidget* centreTabs() const { return m_centre; }
+    bool openExperimentTab(const QString& id) { return m_experiments->openExperimentTab(id); }
     // The current run tab's view as PNG or SVG (by suffix).
     bool exportChartTo(const QString& path, QString* error = nullptr) { return m_runTabs->exportChartTo(path, error); }
 
@@ -146,6 +152,8 @@ private:
     RunToolBar* m_runBar = nullptr;
     RunTabs* m_runTabs = nullptr;
     RunActions* m_runActions = nullptr;
+    ExperimentHistoryPanel* m_experimentHistory = nullptr;
+    ExperimentActions* m_experiments = nullptr;
 };
 
 } // namespace conclave::ui

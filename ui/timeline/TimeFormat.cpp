@@ -40,4 +40,9 @@ QString TimeFormat::cost(double usd)
     return QStringLiteral("$%1").arg(usd, 0, 'f', decimals);
 }
 
+QString TimeFormat::count(int64_t n, const QString& one, const QString& many)
+{
+    return QStringLiteral("%1 %2").arg(n).arg(n == 1 ? one : many);
+}
+
 } // namespace conclave::ui

@@ -14,6 +14,8 @@ public:
     // A signed difference: "+1.20 s", "-35.0 ms", "0".
     static QString delta(int64_t us);
     static QString cost(double usd);
+    // A count with its noun: "1 task", "82 tasks" (English plurals; the studio has no translations).
+    static QString count(int64_t n, const QString& one, const QString& many);
 };
 
 } // namespace conclave::ui

@@ -1,0 +1,60 @@
+#pragma once
+
+#include <QObject>
+#include <QString>
+
+class QAction;
+class QTabWidget;
+class QWidget;
+
+namespace conclave::ui {
+
+class EvaluateDialog;
+class ExperimentController;
+class ExperimentHistoryPanel;
+class ExperimentView;
+class RunController;
+class RunTabs;
+class StudioFeedback;
+class TeamDocument;
+
+// Run > Evaluate Designs… (Ctrl+Shift+E) and the experiments of the history
+// dock: the evaluation dialog over one ExperimentController, and the
+// experiment tabs beside the canvas's "Design" tab. An experiment's tab opens
+// when it finishes and on the history's Open; its drill-down opens the trial's
+// run (or two trials' compare view) in the run tabs below; the history's
+// Resume continues it in the dialog.
+class ExperimentActions : public QObject {
+    Q_OBJECT
+
+public:
+    // `centre` holds the canvas as its first tab; `window` parents the dialog.
+    ExperimentActions(RunController* runs, TeamDocument* document, QTabWidget* centre, RunTabs* tabs,
+                      ExperimentHistoryPanel* history, StudioFeedback* feedback, QWidget* window);
+
+    ExperimentController* controller() const { return m_controller; }
+    // The dialog, made on first use, offering the open team as it is now.
+    EvaluateDialog* dialog();
+    void showDialog();
+    // Opens (or shows again) an experiment's tab; false and a status message when it cannot be read.
+    bool openExperimentTab(const QString& id);
+    ExperimentView* experimentTab(const QString& id) const;
+    bool resumeExperiment(const QString& id);
+
+private:
+    void onFinished(const QString& id, int status, const QString& note);
+    void closeTab(int index);
+
+    RunController* m_runs;
+    TeamDocument* m_document;
+    QTabWidget* m_centre;
+    RunTabs* m_tabs;
+    ExperimentHistoryPanel* m_history;
+    StudioFeedback* m_feedback;
+    QWidget* m_window;
+    ExperimentController* m_controller;
+    EvaluateDialog* m_dialog = nullptr;
+    QAction* m_evaluate = nullptr;
+};
+
+} // namespace conclave::ui

@@ -42,10 +42,12 @@ std::optional<StoredRun> loadRun(RunQueries& queries, const QString& idOrPrefix,
     return run;
 }
 
-// Lays the widget out at its final size (1400 wide, `height` tall), then saves it; or shows it until closed.
-int present(QApplication& app, QWidget& widget, const QString& screenshot, int height = 900)
+// Lays the widget out at its final size (`size`, else 1400 wide and `height` tall), then saves it; or shows it until
+// closed.
+int present(QApplication& app, QWidget& widget, const QString& screenshot, const std::optional<QSize>& size,
+            int height = 900)
 {
-    widget.resize(1400, height);
+    widget.resize(size.value_or(QSize(1400, height)));
     widget.show();
     if (screenshot.isEmpty())
         return QApplication::exec();
@@ -57,6 +59,21 @@ int present(QApplication& app, QWidget& widget, const QString& screenshot, int h
 }
 
 } // namespace
+
+std::optional<QSize> parseScreenSize(const QString& text, QString& error)
+{
+    const QStringList parts = text.split(QLatin1Char('x'));
+    bool wide = false;
+    bool tall = false;
+    const int w = parts.size() == 2 ? parts[0].toInt(&wide) : 0;
+    const int h = parts.size() == 2 ? parts[1].toInt(&tall) : 0;
+    if (!wide || !tall || w < 200 || h < 200 || w > 8000 || h > 8000) {
+        error = QStringLiteral("--size: expected WIDTHxHEIGHT in pixels, each 200 to 8000 (e.g. 1280x800), got \"%1\"")
+                    .arg(text);
+        return std::nullopt;
+    }
+    return QSize(w, h);
+}
 
 std::optional<int> runRunViewCommand(QApplication& app, const QStringList& args)
 {
@@ -80,7 +97,8 @@ std::optional<int> runRunViewCommand(QApplication& app, const QStringList& args)
     const QCommandLineOption db("db", "The run store (default: $CONCLAVE_DB, else the user's data folder).", "FILE");
     const QCommandLineOption screenshot("screenshot", "Render the view to OUT.png and exit.", "OUT.png");
     const QCommandLineOption bench("bench-timeline", "Benchmark opening, drawing and scrubbing large runs.");
-    parser.addOptions({run, replay, at, compare, experiment, theme, db, screenshot, bench});
+    const QCommandLineOption sizeOption("size", "The view's size for --screenshot, e.g. 1280x800.", "WxH");
+    parser.addOptions({run, replay, at, compare, experiment, theme, db, screenshot, bench, sizeOption});
     parser.addPositionalArgument("RUN_B", "The second run of --compare.", "[RUN_B]");
     if (!parser.parse(args))
         return fail(parser.errorText());
@@ -91,6 +109,13 @@ std::optional<int> runRunViewCommand(QApplication& app, const QStringList& args)
     if (parser.isSet(bench))
         return runTimelineBench(parser.value(db));
 
+    std::optional<QSize> size;
+    if (parser.isSet(sizeOption)) {
+        QString sizeError;
+        size = parseScreenSize(parser.value(sizeOption), sizeError);
+        if (!size)
+            return fail(sizeError);
+    }
     const auto dbOption = parser.isSet(db) ? std::optional<std::string>(parser.value(db).toStdString()) : std::nullopt;
     const std::filesystem::path file = RunStore::resolvePath(dbOption);
     // Reading never creates a store: a missing file is an error, not an empty database.
@@ -115,7 +140,7 @@ std::optional<int> runRunViewCommand(QApplication& app, const QStringList& args)
         ui::ExperimentWindow window(*queries);
         window.setWindowTitle(QStringLiteral("Experiment - Conclave Studio"));
         window.setReport(std::move(*report));
-        return present(app, window, out);
+        return present(app, window, out, size);
     }
     QString loadError;
     if (parser.isSet(compare)) {
@@ -129,7 +154,7 @@ std::optional<int> runRunViewCommand(QApplication& app, const QStringList& args)
         ui::CompareView view;
         view.setWindowTitle(QStringLiteral("Compare runs - Conclave Studio"));
         view.setRuns(std::move(*a), std::move(*b));
-        return present(app, view, out);
+        return present(app, view, out, size);
     }
     if (parser.isSet(replay)) {
         auto r = loadRun(*queries, parser.value(replay), loadError);
@@ -144,7 +169,7 @@ std::optional<int> runRunViewCommand(QApplication& app, const QStringList& args)
         view.setRun(std::move(*r));
         view.controller()->seek(int64_t(ms * 1000));
         // As tall as its lanes need (within 500 to 900 px): a short run leaves no empty band below them.
-        return present(app, view, out, std::clamp(view.sizeHint().height(), 500, 900));
+        return present(app, view, out, size, std::clamp(view.sizeHint().height(), 500, 900));
     }
     if (parser.isSet(run)) {
         auto r = loadRun(*queries, parser.value(run), loadError);
@@ -153,7 +178,7 @@ std::optional<int> runRunViewCommand(QApplication& app, const QStringList& args)
         ui::RunView view;
         view.setWindowTitle(QStringLiteral("Run - Conclave Studio"));
         view.setRun(std::move(*r));
-        return present(app, view, out);
+        return present(app, view, out, size);
     }
     return fail(QStringLiteral("--replay needs a run id"));
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QSize>
 #include <QStringList>
 
 #include <optional>
@@ -18,8 +19,11 @@ namespace conclave::studio {
 // (and main() goes on to open the editor). Without --screenshot the view is
 // shown until closed. The database is found as the CLI finds it
 // (--db, else $CONCLAVE_DB, else $XDG_DATA_HOME/conclave/runs.sqlite).
-// Every view accepts --theme light|dark.
+// Every view accepts --theme light|dark and --size WxH (default 1400 wide).
 std::optional<int> runRunViewCommand(QApplication& app, const QStringList& args);
+
+// `--size 1280x800`: a screenshot's size; unset (and `error` says why) when it is not WIDTHxHEIGHT, each 200 to 8000.
+std::optional<QSize> parseScreenSize(const QString& text, QString& error);
 
 // `--bench-timeline`: stores synthetic runs of 10,000 and 100,000 spans and
 // prints the medians of open + first draw and of a scrub step's redraw.

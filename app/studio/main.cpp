@@ -3,6 +3,7 @@
 #include "studio/ExperimentBench.h"
 
 #include "editor/TeamScene.h"
+#include "experiment/EvaluateDialog.h"
 #include "run/RunController.h"
 #include "run/RunToolBar.h"
 #include "studio/MainWindow.h"
@@ -56,6 +57,11 @@ int main(int argc, char** argv)
     QCommandLineOption bench("bench", "Time opening a 500-node team and auto layout, print medians and exit.");
     QCommandLineOption benchExperiment(
         "bench-experiment", "Measure the GUI's longest stall while a 7,000-trial experiment runs; print and exit.");
+    QCommandLineOption sizeOption("size", "The window's size for --screenshot, e.g. 1280x800.", "WxH");
+    QCommandLineOption evaluate("evaluate",
+                                "Open Run > Evaluate Designs… after loading; with --screenshot, render the dialog.");
+    QCommandLineOption openExperiment("open-experiment", "Open this stored experiment's tab after loading.",
+                                      "EXPERIMENT_ID");
     QCommandLineOption select("select", "Select this node after loading (for screenshots).", "NODE");
     QCommandLineOption runTeam(
         "run-team", "Run the team on INPUT after loading; with --screenshot, shoot once it has finished.", "INPUT");
@@ -71,6 +77,9 @@ int main(int argc, char** argv)
     parser.addOption(theme);
     parser.addOption(bench);
     parser.addOption(benchExperiment);
+    parser.addOption(sizeOption);
+    parser.addOption(evaluate);
+    parser.addOption(openExperiment);
     parser.process(app);
 
     if (parser.isSet(bench))
@@ -83,8 +92,19 @@ int main(int argc, char** argv)
         window.themes()->setTheme(conclave::ui::ThemeManager::fromName(parser.value(theme)));
     const auto args = parser.positionalArguments();
     const bool headless = parser.isSet(screenshot);
+    std::optional<QSize> size;
+    if (parser.isSet(sizeOption)) {
+        QString error;
+        size = conclave::studio::parseScreenSize(parser.value(sizeOption), error);
+        if (!size) {
+            std::fprintf(stderr, "conclave-studio: %s\n", qPrintable(error));
+            return 2;
+        }
+    }
     if (headless)
-        window.resize(parser.isSet(runTeam) ? QSize(1600, 1050) : QSize(1400, 860));
+        window.resize(size.value_or(parser.isSet(runTeam) ? QSize(1600, 1050) : QSize(1400, 860)));
+    else if (size)
+        window.resize(*size);
     if (!args.isEmpty() && !window.openFile(args.first(), !headless) && headless) {
         std::fprintf(stderr, "conclave-studio: cannot open %s\n%s\n", qPrintable(args.first()),
                      qPrintable(window.lastError()));
@@ -93,6 +113,25 @@ int main(int argc, char** argv)
     if (parser.isSet(db))
         window.setRunStore(parser.value(db));
     window.show();
+    if (parser.isSet(openExperiment) && !window.openExperimentTab(parser.value(openExperiment)) && headless) {
+        std::fprintf(stderr, "conclave-studio: cannot open experiment %s\n", qPrintable(parser.value(openExperiment)));
+        return 2;
+    }
+    if (parser.isSet(evaluate)) {
+        auto* dialog = window.experiments()->dialog();
+        window.experiments()->showDialog();
+        if (headless) {
+            const QString out = parser.value(screenshot);
+            QTimer::singleShot(0, dialog, [dialog, out] {
+                QApplication::processEvents();
+                const bool ok = dialog->grab().save(out);
+                if (!ok)
+                    std::fprintf(stderr, "conclave-studio: cannot write %s\n", qPrintable(out));
+                QApplication::exit(ok ? 0 : 2);
+            });
+            return QApplication::exec();
+        }
+    }
 
     if (parser.isSet(runTeam)) {
         window.runToolBar()->setInput(parser.value(runTeam));

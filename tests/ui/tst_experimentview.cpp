@@ -24,9 +24,11 @@
 
 #include <QChart>
 #include <QComboBox>
+#include <QGraphicsSimpleTextItem>
 #include <QLabel>
 #include <QMenu>
 #include <QPushButton>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -354,14 +356,56 @@ private slots:
                 onLatency.push_back(i);
         }
         QCOMPARE(pareto->frontier().size(), onCost.size());
-        QCOMPARE(pareto->chart()->title(), QStringLiteral("Accuracy vs mean cost per trial"));
+        const auto xTitle = [pareto] { return pareto->chart()->axes(Qt::Horizontal).value(0)->titleText(); };
+        QCOMPARE(xTitle(), QStringLiteral("mean cost per trial (USD)"));
         pareto->axisBox()->setCurrentIndex(1);
         QVERIFY(pareto->axis() == ui::ParetoChart::Axis::Latency);
-        QCOMPARE(pareto->chart()->title(), QStringLiteral("Accuracy vs p95 wall time"));
+        QCOMPARE(xTitle(), QStringLiteral("p95 wall time (s)"));
         QCOMPARE(pareto->frontier().size(), onLatency.size());
         QVERIFY(
             pareto->pointText(1).startsWith(QStringLiteral("Triage: gate or decompose\naccuracy 60.0% [8.1, 100.0]")));
         QVERIFY(pareto->pointText(0).startsWith(QStringLiteral("Cascade: tiny, mid, frontier (baseline)")));
+    }
+
+    // Every point is named beside it, inside the plot, and no two names cover each other.
+    void paretoNamesDoNotOverlap_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("wide") << QSize(1400, 900);
+        QTest::newRow("compact") << QSize(800, 700);
+    }
+
+    void paretoNamesDoNotOverlap()
+    {
+        QFETCH(QSize, size);
+        ExperimentView view;
+        // Narrow first, then its size: the chart moves into the tabs and back out, shown.
+        view.resize(600, 600);
+        view.setReport(*report());
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.resize(size);
+        QApplication::processEvents();
+        QCOMPARE(view.isCompact(), size.width() < ExperimentView::kCompactWidth);
+        if (view.isCompact()) {
+            QCOMPARE(view.lowerTabs()->tabText(0), QStringLiteral("Trade-off"));
+            view.lowerTabs()->setCurrentWidget(view.pareto());
+        } else {
+            QCOMPARE(view.lowerTabs()->indexOf(view.pareto()), -1);
+        }
+        QVERIFY(view.pareto()->isVisible());
+        QApplication::processEvents();
+        const auto& labels = view.pareto()->labels();
+        QCOMPARE(labels.size(), size_t(2));
+        QCOMPARE(labels[0]->text(), QStringLiteral("Cascade: tiny, mid, frontier (baseline)"));
+        QCOMPARE(labels[1]->text(), QStringLiteral("Triage: gate or decompose"));
+        const QRectF plot = view.pareto()->chart()->plotArea();
+        for (size_t i = 0; i < labels.size(); ++i) {
+            const QRectF r = labels[i]->sceneBoundingRect();
+            QVERIFY2(plot.contains(r), qPrintable(labels[i]->text()));
+            for (size_t j = i + 1; j < labels.size(); ++j)
+                QVERIFY(!r.intersects(labels[j]->sceneBoundingRect()));
+        }
     }
 
     void agentsOfAChosenDesign()

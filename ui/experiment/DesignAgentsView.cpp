@@ -6,6 +6,7 @@
 #include "conclave/analysis/LatencyDistribution.h"
 #include "conclave/experiment/ReportText.h"
 
+#include <QChartView>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -47,6 +48,8 @@ DesignAgentsView::DesignAgentsView(QWidget* parent)
     bar->addWidget(new QLabel(tr("Design:"), this));
     bar->addWidget(m_design);
     bar->addStretch(1);
+    // Shorter than the box plot's own tab needs: this one shares the main window with its docks.
+    m_boxes->chartView()->setMinimumSize(300, 180);
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(m_table);
     split->addWidget(m_boxes);

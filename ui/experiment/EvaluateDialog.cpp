@@ -186,7 +186,7 @@ QWidget* EvaluateDialog::buildProgress()
     m_progress->setObjectName("evalProgress");
     m_progress->setRange(0, 1);
     m_progress->setValue(0);
-    m_progress->setFormat(tr("%v of %m trials"));
+    m_progress->setFormat(QString());
     m_status = new QLabel(tr("Not started"), box);
     m_status->setObjectName("evalStatus");
     m_status->setWordWrap(true);
@@ -403,6 +403,7 @@ void EvaluateDialog::onStarted()
     setRunning(true);
     m_progress->setRange(0, 1);
     m_progress->setValue(0);
+    m_progress->setFormat(tr("%v of %m trials"));
     m_status->setText(tr("Experiment %1 started").arg(m_controller->experimentId()));
     m_accuracy->clear();
     for (const QString& design : m_controller->designNames())

@@ -9,6 +9,7 @@
 
 #include <QHeaderView>
 #include <QLabel>
+#include <QScrollBar>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTabWidget>
@@ -60,20 +61,63 @@ ExperimentView::ExperimentView(QWidget* parent)
     m_tabs->addTab(m_agents, tr("Agents"));
 
     // The table across the whole width (its nine columns need it), the chart beside the matrix below.
-    auto* lower = new QSplitter(Qt::Horizontal, this);
-    lower->addWidget(m_pareto);
-    lower->addWidget(m_tabs);
-    lower->setStretchFactor(0, 4);
-    lower->setStretchFactor(1, 5);
-    m_pareto->setMinimumWidth(500);
+    m_lower = new QSplitter(Qt::Horizontal, this);
+    m_lower->addWidget(m_pareto);
+    m_lower->addWidget(m_tabs);
+    m_lower->setStretchFactor(0, 4);
+    m_lower->setStretchFactor(1, 5);
+    m_lower->setChildrenCollapsible(false);
+    m_pareto->setMinimumWidth(400);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
     layout->addWidget(m_header);
     layout->addWidget(m_designsTable);
-    layout->addWidget(lower, 1);
+    layout->addWidget(m_lower, 1);
 
     connect(m_matrix, &TaskMatrixView::openRun, this, &ExperimentView::openRun);
     connect(m_matrix, &TaskMatrixView::compareRuns, this, &ExperimentView::compareRuns);
+}
+
+void ExperimentView::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    setCompact(width() < kCompactWidth);
+    fitDesignColumn();
+}
+
+// The names get what the figures leave, but never less than kMinDesignWidth (the table scrolls then).
+void ExperimentView::fitDesignColumn()
+{
+    constexpr int kMinDesignWidth = 200;
+    int figures = 0;
+    for (int c = 0; c < m_designs->columnCount(); ++c)
+        figures += c == DesignsModel::Design ? 0 : m_designsTable->columnWidth(c);
+    const int room = m_designsTable->width() - 2 * m_designsTable->frameWidth() - figures;
+    m_designsTable->setColumnWidth(DesignsModel::Design, std::max(kMinDesignWidth, room));
+    // As tall as its rows (up to eight; more scroll) and the scroll bar when the figures overflow, so the
+    // space below goes to the chart and the matrix.
+    const int rows = std::min(m_designs->rowCount(), 8);
+    const bool overflows = room < kMinDesignWidth;
+    m_designsTable->setFixedHeight(m_designsTable->horizontalHeader()->sizeHint().height() +
+                                   rows * m_designsTable->verticalHeader()->defaultSectionSize() +
+                                   2 * m_designsTable->frameWidth() + 2 +
+                                   (overflows ? m_designsTable->horizontalScrollBar()->sizeHint().height() : 0));
+}
+
+void ExperimentView::setCompact(bool compact)
+{
+    if (compact == m_compact)
+        return;
+    m_compact = compact;
+    if (compact) {
+        m_tabs->insertTab(0, m_pareto, tr("Trade-off"));
+        m_tabs->setCurrentIndex(0);
+    } else {
+        m_tabs->removeTab(m_tabs->indexOf(m_pareto));
+        m_lower->insertWidget(0, m_pareto);
+        m_lower->setStretchFactor(0, 4);
+        m_pareto->show(); // the tab widget hid it when it was not the current tab
+    }
 }
 
 QString ExperimentView::headerText(const ExperimentReport& report)
@@ -99,12 +143,7 @@ void ExperimentView::setReport(ExperimentReport report)
     m_pareto->setSummary(m_report.summary);
     m_designs->setSummary(m_report.summary);
     m_designsTable->resizeColumnsToContents();
-    m_designsTable->horizontalHeader()->setSectionResizeMode(DesignsModel::Design, QHeaderView::Stretch);
-    // As tall as its rows (up to eight; more scroll), so the space below goes to the chart and the matrix.
-    const int rows = std::min(m_designs->rowCount(), 8);
-    m_designsTable->setFixedHeight(m_designsTable->horizontalHeader()->sizeHint().height() +
-                                   rows * m_designsTable->verticalHeader()->defaultSectionSize() +
-                                   2 * m_designsTable->frameWidth() + 2);
+    fitDesignColumn();
     QStringList names;
     for (const auto& d : m_report.summary.designs)
         names << QString::fromStdString(d.name);

@@ -6,6 +6,7 @@
 
 class QLabel;
 class QSortFilterProxyModel;
+class QSplitter;
 class QTabWidget;
 class QTableView;
 
@@ -22,11 +23,15 @@ class TaskMatrixView;
 // and the per-agent figures of a chosen design. Everything it shows is
 // core's (ExperimentReport, ExperimentStats, TaskMatrix, AgentFigures); it
 // opens nothing itself: the matrix's drill-down is re-emitted for the
-// window that holds it.
+// window that holds it. Narrower than kCompactWidth (the main window, with
+// its docks, at 1280 or 1366 px) the chart becomes the first of the lower
+// tabs ("Trade-off") instead of standing beside them, so neither is squeezed.
 class ExperimentView : public QWidget {
     Q_OBJECT
 
 public:
+    static constexpr int kCompactWidth = 1100;
+
     explicit ExperimentView(QWidget* parent = nullptr);
 
     void setReport(ExperimentReport report);
@@ -39,6 +44,8 @@ public:
     TaskMatrixView* matrix() const { return m_matrix; }
     DesignAgentsView* agents() const { return m_agents; }
     QTabWidget* lowerTabs() const { return m_tabs; }
+    // The chart is a tab of its own (narrow), or beside the tabs (wide).
+    bool isCompact() const { return m_compact; }
 
     // The header's text: name, id, status, task set, trials stored of planned, seeds, "simulated".
     static QString headerText(const ExperimentReport& report);
@@ -47,8 +54,16 @@ signals:
     void openRun(const conclave::RunId& id);
     void compareRuns(const conclave::RunId& a, const conclave::RunId& b);
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
+    void setCompact(bool compact);
+    void fitDesignColumn();
+
     ExperimentReport m_report;
+    bool m_compact = false;
+    QSplitter* m_lower;
     QLabel* m_header;
     ParetoChart* m_pareto;
     DesignsModel* m_designs;

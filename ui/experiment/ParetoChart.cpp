@@ -8,6 +8,7 @@
 #include <QChartView>
 #include <QComboBox>
 #include <QCursor>
+#include <QGraphicsSimpleTextItem>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLegendMarker>
@@ -70,7 +71,7 @@ ParetoChart::ParetoChart(QWidget* parent) : QWidget(parent), m_axisBox(new QComb
     chart->legend()->setAlignment(Qt::AlignBottom);
     m_view = new QChartView(chart, this);
     m_view->setRenderHint(QPainter::Antialiasing);
-    m_view->setMinimumSize(420, 300);
+    m_view->setMinimumSize(320, 200);
 
     auto* bar = new QHBoxLayout;
     bar->addWidget(new QLabel(tr("Trade-off:"), this));
@@ -82,6 +83,7 @@ ParetoChart::ParetoChart(QWidget* parent) : QWidget(parent), m_axisBox(new QComb
     layout->addWidget(m_view, 1);
     connect(m_axisBox, &QComboBox::currentIndexChanged, this,
             [this] { setAxis(Axis(m_axisBox->currentData().toInt())); });
+    connect(chart, &QChart::plotAreaChanged, this, &ParetoChart::placeLabels);
 }
 
 QChart* ParetoChart::chart() const
@@ -132,11 +134,15 @@ QString ParetoChart::pointText(int design) const
 void ParetoChart::rebuild()
 {
     QChart* c = chart();
+    for (auto* label : m_labels)
+        delete label;
+    m_labels.clear();
+    m_points.clear();
     c->removeAllSeries();
     for (auto* axis : c->axes())
         c->removeAxis(axis);
     m_frontier.clear();
-    c->setTitle(m_axis == Axis::Cost ? tr("Accuracy vs mean cost per trial") : tr("Accuracy vs p95 wall time"));
+    // No title: the trade-off box above names what is drawn, and the plot gets the height.
 
     auto* x = new QValueAxis;
     auto* y = new QValueAxis;
@@ -197,11 +203,12 @@ void ParetoChart::rebuild()
         point->setBorderColor(baseline ? palette().color(QPalette::Text) : colour);
         point->setMarkerShape(baseline ? QScatterSeries::MarkerShapeRectangle : QScatterSeries::MarkerShapeCircle);
         point->setMarkerSize(baseline ? 16 : 12);
-        // Named on the chart, not in a legend that would elide long names; '@' would start a placeholder.
-        point->setPointLabelsFormat(point->name().replace(QLatin1Char('@'), QStringLiteral("(at)")));
-        point->setPointLabelsVisible(true);
-        point->setPointLabelsClipping(false);
         attach(point);
+        // Named on the chart, not in a legend that would elide long names.
+        auto* label = new QGraphicsSimpleTextItem(point->name(), c);
+        label->setZValue(10);
+        m_labels.push_back(label);
+        m_points.push_back(point);
         hideFromLegend(point);
         const int design = int(i);
         connect(point, &QScatterSeries::hovered, this, [this, design](const QPointF&, bool state) {
@@ -222,9 +229,65 @@ void ParetoChart::rebuild()
     y->setTitleText(tr("accuracy (%)"));
     roundTicks(y, yBottom, 100 + yStep * 0.6, yStep, {}, QStringLiteral("%"));
     ChartStyle::apply(c, palette());
-    for (auto* s : c->series())
-        if (auto* scatter = qobject_cast<QScatterSeries*>(s))
-            scatter->setPointLabelsColor(palette().color(QPalette::Text));
+    for (auto* label : m_labels) {
+        label->setBrush(palette().color(QPalette::Text));
+        label->setFont(x->labelsFont());
+    }
+    placeLabels();
+}
+
+// Greedy, in design order: each name takes the first place beside its point
+// that overlaps no name placed before and no point; else it goes above.
+void ParetoChart::placeLabels()
+{
+    QChart* c = chart();
+    constexpr qreal kGap = 9;
+    std::vector<QRectF> taken;
+    std::vector<QPointF> at;
+    for (auto* point : m_points) {
+        at.push_back(c->mapToPosition(point->at(0), point));
+        taken.emplace_back(at.back() - QPointF(kGap, kGap), QSizeF(2 * kGap, 2 * kGap));
+    }
+    // Inside the plot, clear of the axes' labels and titles; a place that would leave it is slid back in.
+    const QRectF room = c->plotArea();
+    const auto inside = [&room](QRectF r) {
+        r.moveLeft(std::clamp(r.left(), room.left(), std::max(room.left(), room.right() - r.width())));
+        r.moveTop(std::clamp(r.top(), room.top(), std::max(room.top(), room.bottom() - r.height())));
+        return r;
+    };
+    for (size_t i = 0; i < m_labels.size(); ++i) {
+        const QSizeF size = m_labels[i]->boundingRect().size();
+        const QPointF p = at[i];
+        const QRectF above(p.x() - size.width() / 2, p.y() - kGap - size.height(), size.width(), size.height());
+        const QRectF candidates[] = {
+            inside(above),
+            inside(above.translated(0, 2 * kGap + size.height())),
+            inside(QRectF(p.x() + kGap, p.y() - size.height() / 2, size.width(), size.height())),
+            inside(QRectF(p.x() - kGap - size.width(), p.y() - size.height() / 2, size.width(), size.height())),
+        };
+        // The first free place; when none is, the one that covers least of the others.
+        const auto overlap = [&taken](const QRectF& r) {
+            qreal area = 0;
+            for (const QRectF& t : taken) {
+                const QRectF common = t.intersected(r);
+                area += common.isValid() ? common.width() * common.height() : 0;
+            }
+            return area;
+        };
+        QRectF chosen = candidates[0];
+        qreal least = overlap(chosen);
+        for (const QRectF& r : candidates) {
+            const qreal covered = overlap(r);
+            if (covered < least) {
+                chosen = r;
+                least = covered;
+            }
+            if (covered == 0)
+                break;
+        }
+        taken.push_back(chosen);
+        m_labels[i]->setPos(chosen.topLeft());
+    }
 }
 
 } // namespace conclave::ui

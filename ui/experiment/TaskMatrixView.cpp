@@ -57,16 +57,19 @@ TaskMatrixView::TaskMatrixView(QWidget* parent)
     m_table->horizontalHeader()->setHighlightSections(false);
     m_table->horizontalHeader()->setTextElideMode(Qt::ElideRight);
 
+    // The legend has a row of its own, so the matrix fits beside the chart in a 1280 px window.
     auto* bar = new QHBoxLayout;
     bar->addWidget(new QLabel(tr("Show:"), this));
     bar->addWidget(m_filter);
-    bar->addSpacing(12);
-    bar->addWidget(legend(this));
     bar->addStretch(1);
     bar->addWidget(m_compare);
+    auto* key = new QHBoxLayout;
+    key->addWidget(legend(this));
+    key->addStretch(1);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 4, 0, 0);
     layout->addLayout(bar);
+    layout->addLayout(key);
     layout->addWidget(m_table, 1);
 
     connect(m_filter, &QComboBox::currentIndexChanged, this, [this] {

@@ -146,7 +146,8 @@ void TaskSetPicker::showTasks()
         const QString answer = t.answer.empty() ? tr("(judged)") : qstr(t.answer);
         const QStringList cells{qstr(t.id), qstr(t.domain), qstr(t.prompt), answer};
         for (int c = 0; c < cells.size(); ++c) {
-            auto* item = new QTableWidgetItem(cells[c]);
+            // One line per task: a prompt's line breaks read as spaces here, and in full in the tool tip.
+            auto* item = new QTableWidgetItem(cells[c].simplified());
             item->setToolTip(cells[c]);
             m_preview->setItem(r, c, item);
         }

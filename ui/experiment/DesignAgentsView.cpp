@@ -105,7 +105,7 @@ void DesignAgentsView::fill(int design)
     m_table->resizeColumnsToContents();
 
     m_boxes->setBoxes(LatencyDistribution::perAgent(m_report->trials, design),
-                      tr("Latency per agent over the %1 trials of %2 (ms)")
+                      tr("Latency per agent over the %1 trials of %2")
                           .arg(std::count_if(m_report->trials.begin(), m_report->trials.end(),
                                              [&](const TrialRecord& t) { return t.design == design; }))
                           .arg(QString::fromStdString(d.name)));

@@ -1,6 +1,7 @@
 #include "experiment/ParetoChart.h"
 
 #include "experiment/ChartStyle.h"
+#include "timeline/ChartAxes.h"
 
 #include "conclave/experiment/ReportText.h"
 
@@ -38,26 +39,6 @@ QColor designColour(int i)
 bool finite(const Interval& ci)
 {
     return std::isfinite(ci.lo) && std::isfinite(ci.hi);
-}
-
-// A round step near a fifth of the span: 1, 2 or 5 times a power of ten.
-double roundStep(double span)
-{
-    const double raw = span / 5;
-    const double power = std::pow(10.0, std::floor(std::log10(raw)));
-    const double m = raw / power;
-    return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * power;
-}
-
-// Ticks on multiples of a round step whatever the range, labelled with as many decimals as the step needs.
-void roundTicks(QValueAxis* axis, double lo, double hi, double step, const QString& prefix, const QString& suffix)
-{
-    axis->setRange(lo, hi);
-    axis->setTickType(QValueAxis::TicksDynamic);
-    axis->setTickAnchor(0);
-    axis->setTickInterval(step);
-    const int decimals = std::clamp(int(std::ceil(-std::log10(step) - 1e-9)), 0, 6);
-    axis->setLabelFormat(prefix + QStringLiteral("%.%1f").arg(decimals) + suffix);
 }
 
 } // namespace
@@ -220,14 +201,14 @@ void ParetoChart::rebuild()
     }
     // Room to the right of the last point and above 100 % for the points' names.
     const double xTop = xMax > 0 ? xMax * 1.3 : 1;
-    const double xStep = roundStep(xTop);
+    const double xStep = ChartAxes::roundStep(xTop);
     x->setTitleText(m_axis == Axis::Cost ? tr("mean cost per trial (USD)") : tr("p95 wall time (s)"));
-    roundTicks(x, 0, xTop, xStep, m_axis == Axis::Cost ? QStringLiteral("$") : QString(),
-               m_axis == Axis::Cost ? QString() : QStringLiteral(" s"));
+    ChartAxes::roundTicks(x, 0, xTop, xStep, m_axis == Axis::Cost ? QStringLiteral("$") : QString(),
+                          m_axis == Axis::Cost ? QString() : QStringLiteral(" s"));
     const double yBottom = std::max(0.0, std::floor(yLo / 10) * 10);
-    const double yStep = roundStep(100 - yBottom);
+    const double yStep = ChartAxes::roundStep(100 - yBottom);
     y->setTitleText(tr("accuracy (%)"));
-    roundTicks(y, yBottom, 100 + yStep * 0.6, yStep, {}, QStringLiteral("%"));
+    ChartAxes::roundTicks(y, yBottom, 100 + yStep * 0.6, yStep, {}, QStringLiteral("%"));
     ChartStyle::apply(c, palette());
     for (auto* label : m_labels) {
         label->setBrush(palette().color(QPalette::Text));

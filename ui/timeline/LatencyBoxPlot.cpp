@@ -36,7 +36,7 @@ QChart* LatencyBoxPlot::chart() const
 void LatencyBoxPlot::setRuns(const std::vector<StoredRun>& runs, const QString& title)
 {
     setBoxes(LatencyDistribution::perAgent(runs),
-             title.isEmpty() ? tr("Latency per agent over %1 runs (ms)").arg(runs.size()) : title);
+             title.isEmpty() ? tr("Latency per agent over %1 runs").arg(runs.size()) : title);
 }
 
 void LatencyBoxPlot::setBoxes(std::vector<AgentLatency> boxes, const QString& title)
@@ -50,17 +50,21 @@ void LatencyBoxPlot::setBoxes(std::vector<AgentLatency> boxes, const QString& ti
     auto* series = new QBoxPlotSeries;
     series->setBrush(QColor(0x90, 0xca, 0xf9));
     series->setPen(QPen(QColor(0x15, 0x65, 0xc0), 1.2));
+    double topMs = 0;
+    for (const auto& b : m_boxes)
+        topMs = std::max(topMs, b.max);
+    // Seconds once the longest reaches ten of them: "40 s", not "40000".
+    const bool seconds = topMs >= 10000;
+    const double scale = seconds ? 1e-3 : 1;
     QStringList names;
-    double top = 0;
     for (const auto& b : m_boxes) {
         const QString name = QString::fromStdString(b.node.str());
-        series->append(new QBoxSet(b.min, b.q1, b.median, b.q3, b.max, name));
+        series->append(new QBoxSet(b.min * scale, b.q1 * scale, b.median * scale, b.q3 * scale, b.max * scale, name));
         names << name;
-        top = std::max(top, b.max);
     }
     c->addSeries(series);
     auto* x = ChartAxes::agents(names);
-    auto* y = ChartAxes::amounts(top, QStringLiteral("%.0f"), tr("ms"));
+    auto* y = ChartAxes::amounts(topMs * scale, seconds ? tr("s") : tr("ms"));
     c->addAxis(x, Qt::AlignBottom);
     c->addAxis(y, Qt::AlignLeft);
     series->attachAxis(x);

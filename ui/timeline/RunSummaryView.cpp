@@ -162,7 +162,7 @@ void RunSummaryView::fillTimeChart(const std::vector<const AgentStats*>& agents,
     series->append(busy);
     chart->addSeries(series);
     auto* x = ChartAxes::agents(names);
-    auto* y = ChartAxes::amounts(top, QStringLiteral("%.0f"));
+    auto* y = ChartAxes::amounts(top);
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     series->attachAxis(x);
@@ -197,8 +197,8 @@ void RunSummaryView::fillTokensChart(const std::vector<const AgentStats*>& agent
     chart->addSeries(bars);
     chart->addSeries(cost);
     auto* x = ChartAxes::agents(names);
-    auto* yTokens = ChartAxes::amounts(topTokens, QStringLiteral("%.0f"), tr("tokens"));
-    auto* yCost = ChartAxes::amounts(topCost, QStringLiteral("%.5f"), tr("USD"));
+    auto* yTokens = ChartAxes::amounts(topTokens, tr("tokens"));
+    auto* yCost = ChartAxes::amounts(topCost, tr("USD"), QStringLiteral("$"));
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(yTokens, Qt::AlignLeft);
     chart->addAxis(yCost, Qt::AlignRight);

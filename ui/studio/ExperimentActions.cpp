@@ -28,8 +28,10 @@ ExperimentActions::ExperimentActions(RunController* runs, TeamDocument* document
     m_evaluate = makeStudioAction(this, "actionEvaluate", tr("&Evaluate Designs…"), QKeySequence(tr("Ctrl+Shift+E")),
                                   &ExperimentActions::showDialog);
     m_centre->setTabsClosable(true);
-    if (m_centre->count() > 0) // the canvas stays
+    if (m_centre->count() > 0) { // the canvas stays: no close button, on whichever side the style puts it
+        m_centre->tabBar()->setTabButton(0, QTabBar::LeftSide, nullptr);
         m_centre->tabBar()->setTabButton(0, QTabBar::RightSide, nullptr);
+    }
     connect(m_centre, &QTabWidget::tabCloseRequested, this, &ExperimentActions::closeTab);
 
     connect(m_controller, &ExperimentController::started, this, [this](const QString& id) {
@@ -101,10 +103,11 @@ bool ExperimentActions::openExperimentTab(const QString& id)
         view->setProperty(kExperimentProperty, fullId);
         connect(view, &ExperimentView::openRun, m_tabs, &RunTabs::openRunTab);
         connect(view, &ExperimentView::compareRuns, m_tabs, &RunTabs::openCompareTab);
-        const int index = m_centre->addTab(view, tr("Experiment · %1").arg(name));
-        m_centre->setTabToolTip(index, ExperimentView::headerText(*report));
+        m_centre->addTab(view, tr("Experiment · %1").arg(name));
     }
-    view->setReport(std::move(*report)); // again when it is open: it may have run on since
+    // Both again when it is open: it may have run on since.
+    m_centre->setTabToolTip(m_centre->indexOf(view), ExperimentView::headerText(*report));
+    view->setReport(std::move(*report));
     m_centre->setCurrentWidget(view);
     return true;
 }

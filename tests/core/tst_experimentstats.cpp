@@ -5,6 +5,7 @@
 #include <QtTest>
 
 #include "conclave/analysis/ExperimentStats.h"
+#include "conclave/experiment/ReportText.h"
 
 #include <cmath>
 #include <map>
@@ -307,13 +308,15 @@ private slots:
         QCOMPARE_NEAR(better.overall.ci.lo, 0.651462807893, 1e-9);
         QCOMPARE(better.overall.ci.hi, 1.0);
 
-        // base per domain, clustered too. math: a_t = (2/3, 2/3), sd 0 → [2/3, 2/3].
+        // base per domain, clustered too. math: a_t = (2/3, 2/3), sd 0: no spread to measure, so the
+        // Wilson interval at p = 2/3 with the 2 tasks as its trials: centre 0.557063371251,
+        // half 0.397681542929 → [0.159381828322, 0.954744914180].
         const auto& math = base.byDomain.at("math");
         QCOMPARE(math.trials, 6);
         QCOMPARE(math.correct, 4);
         QCOMPARE(math.accuracy, 2.0 / 3.0);
-        QVERIFY(math.ci.lo == 2.0 / 3.0);
-        QVERIFY(math.ci.hi == 2.0 / 3.0);
+        QCOMPARE_NEAR(math.ci.lo, 0.159381828322, 1e-9);
+        QCOMPARE_NEAR(math.ci.hi, 0.954744914180, 1e-9);
         // code: a_t = (1/3, 2/3), mean 0.5, sd = √(1/18), SE = 1/6, half = 12.706204736/6 = 2.117700789
         // → [−1.617700789, 2.617700789], clamped to [0, 1].
         const auto& code = base.byDomain.at("code");
@@ -347,6 +350,20 @@ private slots:
         QCOMPARE(twice.losses, 0);
         QCOMPARE(twice.ties, 12);
         QCOMPARE(twice.regressions, 0);
+    }
+
+    void tasksAllRightUnderSeveralSeedsStillHaveACi()
+    {
+        // Four tasks, two seeds, every trial right: sd 0, so Wilson with n = 4 at p = 1: [0.510109163545, 1].
+        std::vector<TrialRecord> trials;
+        for (const char* task : {"a", "b", "c", "d"})
+            for (uint64_t seed : {1, 2})
+                trials.push_back(trial(0, task, seed, true));
+        const auto s = ExperimentStats::summarize({"only"}, 0, trials);
+        QCOMPARE(s.designs[0].overall.accuracy, 1.0);
+        QCOMPARE_NEAR(s.designs[0].overall.ci.lo, 0.510109163545, 1e-9);
+        QCOMPARE(s.designs[0].overall.ci.hi, 1.0);
+        QCOMPARE(QString::fromStdString(ReportText::ciText(s.designs[0].overall.ci)), QStringLiteral("[51.0, 100.0]"));
     }
 
     void oneTaskUnderSeveralSeedsHasNoCi()

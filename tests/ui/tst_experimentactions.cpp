@@ -259,6 +259,12 @@ private slots:
         QVERIFY(!s.window.document()->isModified());
         QCOMPARE(s.pressEvaluate(), dialog);
         QCOMPARE(items(dialog->designs()), QStringList{kCascade + QStringLiteral(" (open team)")});
+
+        // Left open, it follows the document: an edit, then its undo.
+        QVERIFY(s.window.document()->requestRename(NodeId("tiny"), NodeId("small")));
+        QCOMPARE(items(dialog->designs()), QStringList{kCascade + QStringLiteral(" (open team, with unsaved edits)")});
+        s.window.document()->undoStack()->undo();
+        QCOMPARE(items(dialog->designs()), QStringList{kCascade + QStringLiteral(" (open team)")});
     }
 
     void anExperimentOpensItsTabAndItsHistoryRow()

@@ -63,11 +63,20 @@ EvaluateDialog* ExperimentActions::dialog()
         m_dialog = new EvaluateDialog(m_controller, m_runs->resourcesDir(), m_window);
         m_dialog->setConfirmPaid(m_feedback->isInteractive());
         connect(m_dialog, &EvaluateDialog::openResults, this, &ExperimentActions::openExperimentTab);
+        // The open team's line follows the document while the dialog stays open.
+        connect(m_document, &TeamDocument::modifiedChanged, m_dialog, [this] { offerOpenTeam(); });
+        connect(m_document, &TeamDocument::teamReset, m_dialog, [this] { offerOpenTeam(); });
+        connect(m_document, &TeamDocument::settingsChanged, m_dialog, [this] { offerOpenTeam(); });
     }
+    offerOpenTeam();
+    return m_dialog;
+}
+
+void ExperimentActions::offerOpenTeam()
+{
     const Team& team = m_document->team();
     m_dialog->setOpenTeam(team.name.empty() ? m_document->displayName() : QString::fromStdString(team.name),
                           m_document->isModified(), [document = m_document] { return document->team(); });
-    return m_dialog;
 }
 
 void ExperimentActions::showDialog()

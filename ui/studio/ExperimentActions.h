@@ -42,6 +42,7 @@ public:
     bool resumeExperiment(const QString& id);
 
 private:
+    void offerOpenTeam();
     void onFinished(const QString& id, int status, const QString& note);
     void closeTab(int index);
 

@@ -84,6 +84,12 @@ AccuracyFigures accuracyOf(const Trials& trials, bool clustered)
     const auto [mean, ci] = ExperimentStats::meanWithCi(tasks);
     f.accuracy = mean;
     f.ci = clamped(ci, 0, 1);
+    // Every task at the same accuracy (all right, say) has no spread to measure: the clustered
+    // interval would have no width. The tasks are then counted as the trials of a Wilson interval
+    // (one task alone still has none: a single task says nothing of the others).
+    const bool spread = std::any_of(tasks.begin(), tasks.end(), [&](double a) { return a != tasks.front(); });
+    if (tasks.size() >= 2 && !spread)
+        f.ci = ExperimentStats::wilsonAt(mean, int64_t(tasks.size()));
     return f;
 }
 
@@ -209,10 +215,15 @@ PairedFigures paired(const DesignSummary& design, const Trials& trials, const De
 
 Interval ExperimentStats::wilson(int64_t correct, int64_t trials, double z)
 {
+    return trials <= 0 ? Interval{kNaN, kNaN} : wilsonAt(double(correct) / double(trials), trials, z);
+}
+
+Interval ExperimentStats::wilsonAt(double proportion, int64_t trials, double z)
+{
     if (trials <= 0)
         return {kNaN, kNaN};
     const double n = double(trials);
-    const double p = double(correct) / n;
+    const double p = proportion;
     const double z2 = z * z;
     const double denominator = 1 + z2 / n;
     const double centre = (p + z2 / (2 * n)) / denominator;

@@ -104,6 +104,8 @@ public:
 
     // The building blocks, public so they can be tested on their own.
     static Interval wilson(int64_t correct, int64_t trials, double z = 1.959963984540054);
+    // The same formula at a proportion that need not be a count over n (a mean of per-task accuracies).
+    static Interval wilsonAt(double proportion, int64_t n, double z = 1.959963984540054);
     // The two-sided 95 % t quantile (the 0.975 quantile of Student's t with df degrees of freedom).
     static double t975(int64_t df);
     // The mean of values with a 95 % CI of mean ± t975(n−1)·sd/√n; NaN bounds when n < 2.

@@ -34,7 +34,7 @@ private slots:
         QVERIFY(file.open(QIODevice::ReadOnly));
         const QByteArray text = file.readAll();
         QVERIFY(text.contains("<svg"));
-        QVERIFY(text.contains("Per agent: wall vs busy time"));  // the title, as text
+        QVERIFY(text.contains("Per agent: wall vs busy time")); // the title, as text
         QVERIFY(text.contains("<path") || text.contains("<rect") || text.contains("<polygon"));
     }
 
@@ -50,7 +50,7 @@ private slots:
         QVERIFY(file.open(QIODevice::ReadOnly));
         const QByteArray text = file.readAll();
         QVERIFY(text.contains("Expert A"));
-        QVERIFY(text.contains("#43a047"));  // ok green
+        QVERIFY(text.contains("#43a047")); // ok green
     }
 
     void unknownFormatsAreRefused()

@@ -56,7 +56,7 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&view));
         auto* a = view.timelineA();
         const auto& vp = a->viewport();
-        const QPoint at(int(vp.xOf(6000)), vp.laneTop(4) + 10);  // panel
+        const QPoint at(int(vp.xOf(6000)), vp.laneTop(4) + 10); // panel
         QSignalSpy clicked(a, &conclave::ui::TimelineView::spanClicked);
         QTest::mouseClick(a, Qt::LeftButton, {}, at);
         QCOMPARE(clicked.size(), 1);

@@ -162,7 +162,7 @@ private slots:
         QCOMPARE(status.size(), 0);
         e.scene.selectNodes({NodeId("in")});
         e.action("actionCopy")->trigger();
-        QCOMPARE(status.messages(), QStringList{StatusSpy::format("Copied 1 node(s) as team JSON", 4000)});
+        QCOMPARE(status.messages(), QStringList{StatusSpy::format("Copied 1 node as team JSON", 4000)});
         e.action("actionPaste")->trigger();
         QCOMPARE(e.ids(), (std::vector<std::string>{"in", "route", "math", "general", "vote", "out", "in_2"}));
         QCOMPARE(e.scene.selectedNodes(), std::vector<NodeId>{NodeId("in_2")});

@@ -27,8 +27,8 @@ private slots:
         QStringList states;
         for (int row = 0; row < view.states()->rowCount(); ++row)
             states << view.states()->item(row, 0)->text() + "=" + view.states()->item(row, 1)->text();
-        QCOMPARE(states, QStringList({"in=done", "Expert A=running", "b=cancelled", "spare=skipped",
-                                      "panel=running", "m1=done", "join=queued", "out=queued"}));
+        QCOMPARE(states, QStringList({"in=done", "Expert A=running", "b=cancelled", "spare=skipped", "panel=running",
+                                      "m1=done", "join=queued", "out=queued"}));
         QCOMPARE(view.states()->item(1, 1)->background().color(), StatusPalette::color(Status::Running));
     }
 

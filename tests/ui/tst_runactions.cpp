@@ -190,7 +190,7 @@ private slots:
 
         status.clear();
         emit r.history->deleteRequested({again}); // not interactive: not asked
-        QCOMPARE(status.messages(), QStringList{StatusSpy::format("Deleted 1 run(s)", 6000)});
+        QCOMPARE(status.messages(), QStringList{StatusSpy::format("Deleted 1 run", 6000)});
         QCOMPARE(r.history->visibleRuns(), std::vector<RunId>{*first});
     }
 

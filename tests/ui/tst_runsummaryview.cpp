@@ -9,7 +9,7 @@
 #include <QBarSeries>
 #include <QBarSet>
 #include <QChart>
-#include <QLineSeries>
+#include <QScatterSeries>
 
 using namespace conclave;
 using conclave::ui::RunSummaryView;
@@ -73,13 +73,17 @@ private slots:
         auto* series = bars(view.tokensChart());
         QCOMPARE(values(series->barSets()[0]), QList<qreal>({0, 100, 30, 0, 100, 0, 0}));
         QCOMPARE(values(series->barSets()[1]), QList<qreal>({0, 50, 0, 0, 40, 0, 0}));
-        QLineSeries* cost = nullptr;
+        QScatterSeries* cost = nullptr;
         for (auto* s : view.tokensChart()->series())
-            cost = cost ? cost : qobject_cast<QLineSeries*>(s);
+            cost = cost ? cost : qobject_cast<QScatterSeries*>(s);
         QVERIFY(cost);
         QCOMPARE(cost->count(), 7);
         QCOMPARE(cost->at(1).y(), 0.01);
         QCOMPARE(cost->at(2).y(), 0.002);
+        // A marker on each agent's category, no line across them.
+        QCOMPARE(cost->at(2).x(), 2.0);
+        for (auto* s : view.tokensChart()->series())
+            QVERIFY(s->type() != QAbstractSeries::SeriesTypeLine);
     }
 
     void settingAnotherRunReplacesTheCharts()

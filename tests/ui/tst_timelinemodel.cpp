@@ -76,9 +76,8 @@ private slots:
     {
         const TimelineModel m(known_runs::review());
         QCOMPARE(bars(m), QStringList({"in:0-100:1", "a:100-5100:2", "b:100-3000:5", "panel:100-9100:7",
-                                       "m1:100-4000:9", "m1:4100-9000:12", "join:9100-9200:14",
-                                       "out:9200-9300:15"}));
-        QCOMPARE(int(m.barsInLane(3).size()), 0);  // spare was skipped
+                                       "m1:100-4000:9", "m1:4100-9000:12", "join:9100-9200:14", "out:9200-9300:15"}));
+        QCOMPARE(int(m.barsInLane(3).size()), 0); // spare was skipped
         QCOMPARE(int(m.barsInLane(5).size()), 2);
         QCOMPARE(m.firstBarInLane(5), 4);
     }
@@ -137,7 +136,7 @@ private slots:
     void openSpansRunToTheEnd()
     {
         auto run = known_runs::review();
-        run.spans[6].endUs = -1;  // panel never ended
+        run.spans[6].endUs = -1; // panel never ended
         run.spans[6].status = Status::Running;
         const TimelineModel m(std::move(run));
         const auto& b = m.bars()[size_t(barOfSpan(m, 7))];
@@ -192,8 +191,11 @@ private slots:
         const TimelineModel m(oneLane({{0, 5}, {8, 12}, {30, 34}, {36, 100}, {100, 103}, {105, 108}, {109, 110}}, 1));
         QStringList got;
         for (const auto& it : m.levelOfDetail(0, 0, 200, usPerPixel))
-            got << QString("%1-%2x%3%4").arg(it.startUs).arg(it.endUs).arg(it.count).arg(
-                       it.status == Status::Failed ? "F" : "");
+            got << QString("%1-%2x%3%4")
+                       .arg(it.startUs)
+                       .arg(it.endUs)
+                       .arg(it.count)
+                       .arg(it.status == Status::Failed ? "F" : "");
         QCOMPARE(got, items);
     }
 

@@ -54,8 +54,8 @@ private slots:
         const QImage image = view->grab().toImage();
         QCOMPARE(image.size(), QSize(1000, 300));
         QVERIFY(countColour(image, StatusPalette::color(Status::Ok)) > 500);
-        QVERIFY(countColour(image, StatusPalette::color(Status::Failed)) > 100);     // a's first attempt
-        QVERIFY(countColour(image, StatusPalette::color(Status::Cancelled)) > 100);  // b
+        QVERIFY(countColour(image, StatusPalette::color(Status::Failed)) > 100);    // a's first attempt
+        QVERIFY(countColour(image, StatusPalette::color(Status::Cancelled)) > 100); // b
         QVERIFY(countColour(image, StatusPalette::criticalPath().darker(115)) > 50);
         QCOMPARE(countColour(image, StatusPalette::playhead()), 0);
     }
@@ -78,7 +78,7 @@ private slots:
         QCOMPARE(clicked.size(), 1);
         QCOMPARE(q(clicked[0][0].value<NodeId>().str()), QString("panel"));
         QTest::mouseClick(view.get(), Qt::LeftButton, {}, pointOf(*view, "spare", 6000));
-        QCOMPARE(clicked.size(), 1);  // an empty lane
+        QCOMPARE(clicked.size(), 1); // an empty lane
     }
 
     void hoverTextDescribesTheBar()
@@ -125,8 +125,8 @@ private slots:
         auto view = makeView();
         const QPoint from = pointOf(*view, "a", 2000), to = pointOf(*view, "a", 4000);
         QTest::mousePress(view.get(), Qt::RightButton, {}, from);
-        QMouseEvent move(QEvent::MouseMove, QPointF(to), view->mapToGlobal(QPointF(to)), Qt::NoButton,
-                         Qt::RightButton, Qt::NoModifier);
+        QMouseEvent move(QEvent::MouseMove, QPointF(to), view->mapToGlobal(QPointF(to)), Qt::NoButton, Qt::RightButton,
+                         Qt::NoModifier);
         QApplication::sendEvent(view.get(), &move);
         QTest::mouseRelease(view.get(), Qt::RightButton, {}, to);
         QVERIFY(std::abs(view->viewStartUs() - 2000) <= 20);
@@ -140,8 +140,8 @@ private slots:
         const QPoint from = pointOf(*view, "a", 3000);
         QTest::mousePress(view.get(), Qt::LeftButton, {}, from);
         const QPoint to = from - QPoint(100, 0);
-        QMouseEvent move(QEvent::MouseMove, QPointF(to), view->mapToGlobal(QPointF(to)), Qt::NoButton,
-                         Qt::LeftButton, Qt::NoModifier);
+        QMouseEvent move(QEvent::MouseMove, QPointF(to), view->mapToGlobal(QPointF(to)), Qt::NoButton, Qt::LeftButton,
+                         Qt::NoModifier);
         QApplication::sendEvent(view.get(), &move);
         QTest::mouseRelease(view.get(), Qt::LeftButton, {}, to);
         QVERIFY(view->viewStartUs() > 2000);

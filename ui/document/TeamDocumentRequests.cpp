@@ -9,6 +9,7 @@
 #include "document/SetEdgeCommand.h"
 #include "document/SetNodeConfigCommand.h"
 #include "document/SetTeamSettingsCommand.h"
+#include "timeline/TimeFormat.h"
 
 #include "conclave/layout/LayeredLayout.h"
 #include "conclave/model/NodeFactory.h"
@@ -126,9 +127,11 @@ bool TeamDocument::requestRemove(const std::vector<NodeId>& nodes, const std::ve
     }
     if (items.empty())
         return false;
-    const QString text = items.nodes.size() == 1 && items.edges.size() <= 1 && items.nodes.empty() == false
-                             ? tr("Delete %1").arg(q(items.nodes.front().second.id.str()))
-                             : tr("Delete %n item(s)", nullptr, int(items.nodes.size() + items.edges.size()));
+    const QString text =
+        items.nodes.size() == 1 && items.edges.size() <= 1 && items.nodes.empty() == false
+            ? tr("Delete %1").arg(q(items.nodes.front().second.id.str()))
+            : tr("Delete %1")
+                  .arg(TimeFormat::count(int64_t(items.nodes.size() + items.edges.size()), tr("item"), tr("items")));
     m_undo->push(new RemoveItemsCommand(this, std::move(items), text));
     return true;
 }
@@ -146,8 +149,9 @@ bool TeamDocument::requestMove(const std::vector<std::pair<NodeId, Position>>& m
     }
     if (after.empty())
         return false;
-    m_undo->push(new MoveNodesCommand(this, std::move(before), std::move(after),
-                                      text.isEmpty() ? tr("Move %n node(s)", nullptr, int(after.size())) : text));
+    m_undo->push(new MoveNodesCommand(
+        this, std::move(before), std::move(after),
+        text.isEmpty() ? tr("Move %1").arg(TimeFormat::count(int64_t(after.size()), tr("node"), tr("nodes"))) : text));
     return true;
 }
 

@@ -2,6 +2,7 @@
 
 #include "editor/KindStyle.h"
 #include "editor/TeamScene.h"
+#include "timeline/TimeFormat.h"
 
 #include "document/TeamDocument.h"
 
@@ -129,7 +130,7 @@ QString NodeItem::subtitle(const Node& node)
         if (c.mode)
             parts << QString::fromUtf8(toString(*c.mode));
         if (c.maxRounds)
-            parts << QObject::tr("%n round(s)", nullptr, int(*c.maxRounds));
+            parts << TimeFormat::count(int64_t(*c.maxRounds), QObject::tr("round"), QObject::tr("rounds"));
         break;
     case NodeKind::Aggregator:
         if (c.aggregatorStrategy)

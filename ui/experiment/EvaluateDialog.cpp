@@ -365,9 +365,9 @@ bool EvaluateDialog::start(SetupResult setup)
     showErrors(setup.warnings);
     const auto estimate = ExperimentSetup::estimateCost(*setup.spec);
     if (estimate.paidTrials > 0 && m_confirmPaid) {
-        const QString text =
-            tr("%n trial(s) call paid endpoints; they may cost up to %1.", nullptr, int(estimate.paidTrials))
-                .arg(qstr(ReportText::money(estimate.usd)));
+        const QString text = tr("%1 call paid endpoints; they may cost up to %2.")
+                                 .arg(TimeFormat::count(estimate.paidTrials, tr("trial"), tr("trials")),
+                                      qstr(ReportText::money(estimate.usd)));
         if (QMessageBox::question(this, tr("Evaluate Designs"), text + QLatin1Char('\n') + tr("Start?")) !=
             QMessageBox::Yes)
             return false;

@@ -6,6 +6,7 @@
 #include "inspector/EndpointForm.h"
 #include "inspector/ExpertForm.h"
 #include "inspector/RouterForm.h"
+#include "timeline/TimeFormat.h"
 
 #include "document/TeamDocument.h"
 #include "editor/KindStyle.h"
@@ -125,7 +126,8 @@ void Inspector::refresh()
     const auto& team = m_document->team();
     m_title->setText(QString::fromStdString(team.name));
     QString summary = team.description ? QString::fromStdString(*team.description) + "\n\n" : QString();
-    summary += tr("%n node(s), ", nullptr, int(team.nodes.size())) + tr("%n edge(s)", nullptr, int(team.edges.size()));
+    summary += TimeFormat::count(int64_t(team.nodes.size()), tr("node"), tr("nodes")) + QStringLiteral(", ") +
+               TimeFormat::count(int64_t(team.edges.size()), tr("edge"), tr("edges"));
     summary += '\n' + tr("Select a node to edit it, or drag one in from the palette.");
     m_teamSummary->setText(summary);
     m_stack->setCurrentWidget(m_teamPage);

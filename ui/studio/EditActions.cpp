@@ -2,6 +2,7 @@
 
 #include "studio/StudioAction.h"
 #include "studio/StudioFeedback.h"
+#include "timeline/TimeFormat.h"
 
 #include "document/TeamDocument.h"
 #include "editor/CanvasView.h"
@@ -131,7 +132,9 @@ void EditActions::copySelection()
     if (nodes.empty())
         return;
     QApplication::clipboard()->setText(TeamClipboard::toText(TeamClipboard::fragment(m_document->team(), nodes)));
-    m_feedback->showStatus(tr("Copied %n node(s) as team JSON", nullptr, int(nodes.size())), StatusTimeouts::kEditNote);
+    m_feedback->showStatus(
+        tr("Copied %1 as team JSON").arg(TimeFormat::count(int64_t(nodes.size()), tr("node"), tr("nodes"))),
+        StatusTimeouts::kEditNote);
 }
 
 void EditActions::paste()

@@ -1,6 +1,7 @@
 #include "studio/MainWindow.h"
 
 #include "studio/ThemeManager.h"
+#include "timeline/TimeFormat.h"
 
 #include "document/TeamDocument.h"
 #include "editor/CanvasView.h"
@@ -282,8 +283,9 @@ void MainWindow::updateTitle()
 void MainWindow::updateCounts()
 {
     const auto& team = m_document->team();
-    m_countsLabel->setText(tr("%n node(s)", nullptr, int(team.nodes.size())) + QStringLiteral(" · ") +
-                           tr("%n edge(s)", nullptr, int(team.edges.size())));
+    m_countsLabel->setText(TimeFormat::count(int64_t(team.nodes.size()), tr("node"), tr("nodes")) +
+                           QStringLiteral(" · ") +
+                           TimeFormat::count(int64_t(team.edges.size()), tr("edge"), tr("edges")));
 }
 
 void MainWindow::onSelectionChanged()

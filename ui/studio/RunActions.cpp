@@ -5,6 +5,7 @@
 #include "studio/ShortRunId.h"
 #include "studio/StudioAction.h"
 #include "studio/StudioFeedback.h"
+#include "timeline/TimeFormat.h"
 
 #include "document/TeamDocument.h"
 #include "run/RunController.h"
@@ -173,7 +174,8 @@ bool RunActions::deleteRuns(const std::vector<RunId>& ids)
 {
     QString error;
     const bool ok = m_runs->deleteRuns(ids, &error);
-    m_feedback->showStatus(ok ? tr("Deleted %n run(s)", nullptr, int(ids.size())) : tr("Cannot delete: %1").arg(error),
+    m_feedback->showStatus(ok ? tr("Deleted %1").arg(TimeFormat::count(int64_t(ids.size()), tr("run"), tr("runs")))
+                              : tr("Cannot delete: %1").arg(error),
                            StatusTimeouts::kRunStoreDone);
     refreshHistory();
     return ok;

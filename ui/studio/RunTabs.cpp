@@ -2,6 +2,7 @@
 
 #include "studio/ShortRunId.h"
 #include "studio/StudioFeedback.h"
+#include "timeline/TimeFormat.h"
 
 #include "editor/TeamScene.h"
 #include "run/CanvasRunStates.h"
@@ -169,7 +170,8 @@ bool RunTabs::openLatencyTab(const QString& team, int lastRuns)
         return false;
     }
     auto* view = new LatencyBoxPlot;
-    view->setRuns(runs, tr("%1: latency per agent over its last %n run(s)", nullptr, int(runs.size())).arg(team));
+    view->setRuns(runs, tr("%1: latency per agent over its last %2")
+                            .arg(team, TimeFormat::count(int64_t(runs.size()), tr("run"), tr("runs"))));
     addTab(view, tr("Latency · %1").arg(team), {});
     return true;
 }

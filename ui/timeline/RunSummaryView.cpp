@@ -12,7 +12,6 @@
 #include <QChartView>
 #include <QGridLayout>
 #include <QLabel>
-#include <QLineSeries>
 #include <QScatterSeries>
 #include <QVBoxLayout>
 #include <QValueAxis>
@@ -179,10 +178,13 @@ void RunSummaryView::fillTokensChart(const std::vector<const AgentStats*>& agent
     auto* out = new QBarSet(tr("tokens out"));
     in->setColor(QColor(0x00, 0x89, 0x7b));
     out->setColor(QColor(0x80, 0xcb, 0xc4));
-    auto* cost = new QLineSeries;
+    // A marker per agent on the category axis: a line would join agents as if they were a continuous axis.
+    auto* cost = new QScatterSeries;
     cost->setName(tr("cost (USD)"));
     cost->setColor(QColor(0x8e, 0x24, 0xaa));
-    cost->setPointsVisible(true);
+    cost->setBorderColor(QColor(0x8e, 0x24, 0xaa));
+    cost->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+    cost->setMarkerSize(9);
     double topTokens = 0, topCost = 0;
     for (size_t i = 0; i < agents.size(); ++i) {
         *in << double(agents[i]->tokensIn);

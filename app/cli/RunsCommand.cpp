@@ -159,7 +159,7 @@ J analysisJson(const StoredRun& run, const RunAnalysis& a)
         J nodes = J::array();
         for (const auto& n : s.nodes)
             nodes.push_back(n.str());
-        serial.push_back(nodes);
+        serial.push_back({{"nodes", nodes}, {"why", s.why}});
     }
     j["serialised_branches"] = serial;
     return j;
@@ -201,13 +201,14 @@ int show(const CliContext& context, RunStore& store, const RunsArgs& args)
     for (size_t i = 0; i < a.criticalPath.size(); ++i)
         out << (i ? " -> " : " ") << a.criticalPath[i].str();
     out << (a.criticalPath.empty() ? " (none recorded)\n" : "\n");
-    out << "drawn in parallel, ran one after another:";
+    out << "could have run in parallel, ran one after another:";
     if (a.serialised.empty())
         out << " none";
     for (size_t i = 0; i < a.serialised.size(); ++i) {
         out << (i ? ";" : "");
         for (size_t k = 0; k < a.serialised[i].nodes.size(); ++k)
             out << (k ? ", " : " ") << a.serialised[i].nodes[k].str();
+        out << " (" << a.serialised[i].why << ")";
     }
     out << '\n';
     return kExitOk;

@@ -108,7 +108,7 @@ private slots:
         // --time-scale ran it on the real clock, and the CPU it used is said beside it.
         QVERIFY2(r.out.contains("\nclock: real, CPU "), qPrintable(r.out));
         QVERIFY(r.out.contains("\ncritical path: in -> "));
-        QVERIFY(r.out.contains("\ndrawn in parallel, ran one after another: "));
+        QVERIFY(r.out.contains("\ncould have run in parallel, ran one after another: "));
         const auto j = json(conclave(withDb({"runs", "show", m_runId, "--json"})).out).object();
         QCOMPARE(j.value("run_id").toString(), m_runId);
         QCOMPARE(j.value("clock").toString(), QString("real"));

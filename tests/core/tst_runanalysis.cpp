@@ -1,5 +1,5 @@
-// RunAnalysis: per-agent rows, parallelism, and branches drawn in parallel
-// that ran one after another, from hand-made stored runs.
+// RunAnalysis: per-agent rows, parallelism, and branches that could have run
+// in parallel and ran one after another (ParallelismAudit), from hand-made stored runs.
 #include <QtTest>
 
 #include "support/QtStrings.h"
@@ -93,6 +93,9 @@ private slots:
         QCOMPARE(serial.serialised[0].nodes.size(), size_t(2));
         QCOMPARE(q(serial.serialised[0].nodes[0].str()), QString("a"));
         QCOMPARE(q(serial.serialised[0].nodes[1].str()), QString("b"));
+        // Both ready from 5 µs (the input's end) until a's end at 1005: 1 ms in common; a local backend has no limit.
+        QCOMPARE(q(serial.serialised[0].why),
+                 QString("no backend limit explains it (the engine's workers may have been busy)"));
         // in 5 + a 1000 + b 1000 + join 5 + out 10, over a wall of 2025.
         QCOMPARE(serial.parallelism, 2020.0 / 2025.0);
 

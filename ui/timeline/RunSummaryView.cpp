@@ -124,7 +124,8 @@ void RunSummaryView::setRun(const StoredRun& run)
         QStringList nodes;
         for (const auto& n : s.nodes)
             nodes << QString::fromStdString(n.str());
-        lines << tr("Drawn in parallel but ran one after another: %1").arg(nodes.join(QStringLiteral(", ")));
+        lines << tr("Could have run in parallel but ran one after another: %1 (%2)")
+                     .arg(nodes.join(QStringLiteral(", ")), QString::fromStdString(s.why));
     }
     m_serialised->setText(lines.join('\n'));
 

@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <map>
-#include <set>
 #include <utility>
 
 namespace conclave {
@@ -116,47 +115,7 @@ RunAnalysis RunAnalysis::of(const StoredRun& run)
 
     if (!team)
         return a;
-    // Siblings: nodes with the same (non-empty) set of inputs, member edges included.
-    std::map<NodeId, std::set<NodeId>> inputs;
-    for (const auto& e : team->edges)
-        inputs[e.to].insert(e.from);
-    std::map<std::set<NodeId>, std::vector<NodeId>> groups;
-    for (const auto& node : team->nodes) {
-        const auto it = inputs.find(node.id);
-        if (it != inputs.end() && !it->second.empty())
-            groups[it->second].push_back(node.id);
-    }
-    for (const auto& [from, members] : groups) {
-        std::vector<std::pair<Interval, NodeId>> ran;
-        for (const auto& m : members) {
-            const auto it = spans.find(m);
-            if (it == spans.end() || it->second.node.empty())
-                continue;
-            for (const auto& iv : it->second.node)
-                ran.emplace_back(iv, m);
-        }
-        // Zero-length spans (zero-latency models) cannot tell serial from parallel.
-        const bool instant =
-            std::any_of(ran.begin(), ran.end(), [](const auto& r) { return r.first.second <= r.first.first; });
-        if (ran.size() < 2 || instant)
-            continue;
-        std::sort(ran.begin(), ran.end());
-        bool overlapped = false;
-        int64_t end = ran.front().first.second;
-        for (size_t i = 1; i < ran.size() && !overlapped; ++i) {
-            overlapped = ran[i].first.first < end;
-            end = std::max(end, ran[i].first.second);
-        }
-        if (overlapped)
-            continue;
-        SerialisedBranches sb;
-        for (const auto& [iv, node] : ran) {
-            if (std::find(sb.nodes.begin(), sb.nodes.end(), node) == sb.nodes.end())
-                sb.nodes.push_back(node);
-        }
-        if (sb.nodes.size() >= 2)
-            a.serialised.push_back(std::move(sb));
-    }
+    a.serialised = ParallelismAudit::find(*team, run.spans, runEnd);
     return a;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "conclave/analysis/ParallelismAudit.h"
 #include "conclave/store/StoredRun.h"
 
 #include <cstdint>
@@ -24,12 +25,6 @@ struct AgentStats {
     Status status = Status::Queued;
 };
 
-// Nodes that the team draws in parallel (they have exactly the same inputs)
-// but whose executions never overlapped: they ran one after another.
-struct SerialisedBranches {
-    std::vector<NodeId> nodes; // in the order they ran
-};
-
 // What `runs show` and the studio's run view say about a run: per-agent rows,
 // the critical path, the parallelism achieved, and parallel branches that ran
 // serially. Pure computation over a stored run; no I/O. A span that never
@@ -38,9 +33,7 @@ struct SerialisedBranches {
 //   agent busy    = length of the union of its attempts (else of its node spans)
 //   parallelism   = Σ agent busy / run wall (0 when the wall is 0)
 //   critical path = as the run recorded it (CriticalPathFinder, when it finished)
-//   serialised    = siblings (nodes with the same non-empty set of inputs, member
-//                   edges included) of which at least two ran, none of zero
-//                   length, and no two of whose node spans overlap
+//   serialised    = pairs that could have overlapped and did not, with why (ParallelismAudit)
 class RunAnalysis {
 public:
     static RunAnalysis of(const StoredRun& run);

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "conclave/model/DefaultValues.h"
+
 #include "conclave/model/Backend.h"
 
 #include <cstdint>
@@ -15,18 +17,18 @@ namespace conclave {
 // environment variable, defaults applied. The key is only ever put into the
 // Authorization header; nothing that prints settings may print it.
 struct OpenAiSettings {
-    std::string name;      // the backend's name in the team, for messages
-    std::string baseUrl;   // without a trailing slash
-    std::string apiKey;    // empty: no Authorization header (local servers)
+    std::string name;    // the backend's name in the team, for messages
+    std::string baseUrl; // without a trailing slash
+    std::string apiKey;  // empty: no Authorization header (local servers)
     std::map<std::string, std::string> headers;
     bool stream = true;
     std::string maxTokensParam = "max_tokens";
     std::string caFile;
     int64_t connectTimeoutMs = 10000;
-    int64_t stallMs = 60000;  // streamed calls: silence this long after the first byte is a stall
+    int64_t stallMs = 60000; // streamed calls: silence this long after the first byte is a stall
     std::map<std::string, Price> prices;
 
-    static constexpr int64_t kDefaultMaxConcurrency = 8;  // as docs/team-format.md says
+    static constexpr int64_t kDefaultMaxConcurrency = defaults::kOpenAiMaxConcurrency; // as docs/team-format.md says
 
     using Environment = std::function<std::optional<std::string>(const std::string& name)>;
     // The process environment.

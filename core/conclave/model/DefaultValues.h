@@ -7,9 +7,10 @@
 // studio. docs/team-format.md states the same numbers.
 namespace conclave::defaults {
 
-inline constexpr int64_t kTimeoutMs = 30000; // per call attempt
-inline constexpr int kRetries = 2;           // retries after the first attempt
-inline constexpr uint64_t kSeed = 42;        // a local-moe backend's seed
-inline constexpr int kMaxRounds = 3;         // a meeting's rounds
+inline constexpr int64_t kTimeoutMs = 30000;        // per call attempt
+inline constexpr int kRetries = 2;                  // retries after the first attempt
+inline constexpr int64_t kOpenAiMaxConcurrency = 8; // calls in flight per openai backend without max_concurrency
+inline constexpr uint64_t kSeed = 42;               // a local-moe backend's seed
+inline constexpr int kMaxRounds = 3;                // a meeting's rounds
 
 } // namespace conclave::defaults

@@ -1,12 +1,15 @@
 #include "editor/CanvasView.h"
 
+#include "editor/NodeItem.h"
 #include "editor/TeamScene.h"
 
 #include <QMimeData>
 #include <QScrollBar>
 #include <QWheelEvent>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace conclave::ui {
 
@@ -50,23 +53,71 @@ void CanvasView::zoomBy(double factor)
     emit zoomChanged(zoom());
 }
 
-void CanvasView::fitToTeam()
+double CanvasView::minFitZoom()
+{
+    return NodeItem::kTitleDetailLod;
+}
+
+double CanvasView::fitZoom(const QSizeF& viewport, const QRectF& teamBounds)
+{
+    const QRectF framed = teamBounds.adjusted(-kFitMargin, -kFitMargin, kFitMargin, kFitMargin);
+    const double whole = std::min(viewport.width() / framed.width(), viewport.height() / framed.height());
+    return std::clamp(whole, minFitZoom(), kMaxFitZoom);
+}
+
+QRectF CanvasView::teamBounds() const
 {
     QRectF bounds;
     for (auto* item : scene()->items()) {
         if (!item->parentItem())
             bounds |= item->sceneBoundingRect();
     }
+    return bounds;
+}
+
+void CanvasView::fitToTeam()
+{
+    const QRectF bounds = teamBounds();
     if (bounds.isEmpty()) {
         setZoom(1.0);
         centerOn(0, 0);
         return;
     }
-    fitInView(bounds.adjusted(-40, -40, 40, 40), Qt::KeepAspectRatio);
-    if (zoom() > 1.25)
-        setZoom(1.25);
-    centerOn(bounds.center());
+    // Twice at most: the new zoom may show or hide a scroll bar, which resizes the viewport.
+    for (int pass = 0; pass < 2; ++pass) {
+        const QSize viewportSize = viewport()->size();
+        const double z = fitZoom(viewportSize, bounds);
+        setTransform(QTransform::fromScale(z, z));
+        centerOn(fitCentre(bounds, z));
+        if (viewport()->size() == viewportSize)
+            break;
+    }
     emit zoomChanged(zoom());
+}
+
+QPointF CanvasView::fitCentre(const QRectF& bounds, double zoom) const
+{
+    const QRectF framed = bounds.adjusted(-kFitMargin, -kFitMargin, kFitMargin, kFitMargin);
+    const QSizeF visible = QSizeF(viewport()->size()) / zoom;
+    QPointF centre = bounds.center();
+    if (framed.width() > visible.width()) // the flow starts at the left: show its start
+        centre.setX(framed.left() + visible.width() / 2);
+    if (framed.height() > visible.height()) {
+        // Level with the leftmost column of nodes, as far as the team reaches.
+        double left = std::numeric_limits<double>::max();
+        for (auto* item : scene()->items()) {
+            if (item->type() == NodeItem::Type)
+                left = std::min(left, item->scenePos().x());
+        }
+        QRectF column;
+        for (auto* item : scene()->items()) {
+            if (item->type() == NodeItem::Type && item->scenePos().x() < left + NodeItem::kWidth / 2)
+                column |= item->mapRectToScene(QRectF(0, 0, NodeItem::kWidth, NodeItem::kHeight));
+        }
+        const double y = column.isNull() ? bounds.center().y() : column.center().y();
+        centre.setY(std::clamp(y, framed.top() + visible.height() / 2, framed.bottom() - visible.height() / 2));
+    }
+    return centre;
 }
 
 void CanvasView::centreOn(const QPointF& scenePos)

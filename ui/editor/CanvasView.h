@@ -18,10 +18,21 @@ public:
 
     explicit CanvasView(TeamScene* scene, QWidget* parent = nullptr);
 
+    // Fit to Window never zooms in past this, nor out past the zoom at which
+    // node titles still read (NodeItem's Title detail); wheel and keys go further.
+    static constexpr double kMaxFitZoom = 1.25;
+    static double minFitZoom();
+    static constexpr double kFitMargin = 40; // scene units kept around the team
+
     double zoom() const;
     void setZoom(double zoom, const QPointF* anchorScene = nullptr);
     void zoomBy(double factor);
+    // The whole team in view, or, when it would not read at that zoom, the
+    // team at minFitZoom() from its start: the leftmost nodes, vertically centred.
     void fitToTeam();
+    // The zoom fitToTeam picks for a team's bounds in a viewport of that size.
+    static double fitZoom(const QSizeF& viewport, const QRectF& teamBounds);
+    QRectF teamBounds() const; // every top-level item of the scene
     void centreOn(const QPointF& scenePos);
     QPointF visibleCentre() const;
 
@@ -44,6 +55,7 @@ protected:
 
 private:
     void startPan(const QPoint& at);
+    QPointF fitCentre(const QRectF& bounds, double zoom) const;
 
     bool m_spaceHeld = false;
     bool m_panning = false;

@@ -10,6 +10,10 @@
 #include <QGraphicsScene>
 #include <QPainter>
 #include <QStyleOptionGraphicsItem>
+#include <QTextLayout>
+
+#include <algorithm>
+#include <utility>
 
 namespace conclave::ui {
 
@@ -18,6 +22,47 @@ namespace {
 QString number(double value)
 {
     return QString::number(value, 'g', 4);
+}
+
+constexpr double kFullDisc = 26;        // the icon disc beside the title at Full detail
+constexpr double kIconDisc = 40;        // the icon disc alone at Icon detail
+constexpr double kCaptionOverhang = 10; // the run caption may be a little wider than the card
+
+QFont textFont(int px)
+{
+    QFont font;
+    font.setPixelSize(px);
+    return font;
+}
+
+double fullDiscLeft(NodeKind kind)
+{
+    return kind == NodeKind::Router || kind == NodeKind::Coordinator ? 16 : 12;
+}
+
+double fullTextLeft(NodeKind kind)
+{
+    return fullDiscLeft(kind) + kFullDisc + 8;
+}
+
+// Left and right margins of the title alone, clear of each shape's slanted or
+// rounded ends where two centred lines' capitals reach (about 9 below the top).
+std::pair<double, double> titleInsets(NodeKind kind)
+{
+    switch (kind) {
+    case NodeKind::Input: // a pill
+        return {12, 12};
+    case NodeKind::Output: // a pill inside a pill
+        return {16, 16};
+    case NodeKind::Router: // the hexagon's edge is 11 in there
+        return {13, 13};
+    case NodeKind::Aggregator: // the funnel narrows on the right
+        return {10, 16};
+    case NodeKind::Coordinator: // the octagon's corner is 7 in there
+    case NodeKind::Expert:
+        break;
+    }
+    return {10, 10};
 }
 
 } // namespace
@@ -46,7 +91,7 @@ void NodeItem::refresh()
     ensure(m_out, PortItem::Role::Out, kind != NodeKind::Output);
     ensure(m_members, PortItem::Role::Members, kind == NodeKind::Coordinator);
     placePorts();
-    setToolTip(n ? QString::fromStdString(n->id.str()) + " (" + QString::fromUtf8(toString(kind)) + ")" : QString());
+    setToolTip(n ? toolTipFor(*n) : QString());
     update();
 }
 
@@ -95,7 +140,9 @@ void NodeItem::setRunState(std::optional<QColor> colour, const QString& text)
 
 QRectF NodeItem::boundingRect() const
 {
-    return QRectF(-8, -12, kWidth + 20, kHeight + 24);
+    // The card, the state ring, the problems badge on the top-right corner and
+    // the run caption below, each at its largest (Title detail).
+    return QRectF(-kCaptionOverhang - 2, -kLargeTitlePx, kWidth + 2 * kCaptionOverhang + 14, kHeight + 52);
 }
 
 QPainterPath NodeItem::shape() const
@@ -142,7 +189,89 @@ QString NodeItem::subtitle(const Node& node)
     return parts.join(QStringLiteral(" · "));
 }
 
-void NodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget*)
+NodeDetail NodeItem::detailFor(double lod)
+{
+    // Relative: the painter's transform is the view's scale composed with
+    // translations, which can land a set zoom an ulp or two below it.
+    constexpr double tolerance = 1e-9;
+    if (lod >= kFullDetailLod * (1 - tolerance))
+        return NodeDetail::Full;
+    if (lod >= kTitleDetailLod * (1 - tolerance))
+        return NodeDetail::Title;
+    return NodeDetail::Icon;
+}
+
+NodeDetail NodeItem::detailFor(const QTransform& worldTransform)
+{
+    return detailFor(QStyleOptionGraphicsItem::levelOfDetailFromTransform(worldTransform));
+}
+
+int NodeItem::titlePx(double lod)
+{
+    if (detailFor(lod) == NodeDetail::Full)
+        return kTitlePx;
+    const double keepsItsSize = kTitlePx * kFullDetailLod / lod;
+    return int(std::clamp(std::lround(keepsItsSize), long(kTitlePx), long(kLargeTitlePx)));
+}
+
+QFont NodeItem::titleFont(double lod)
+{
+    QFont font = textFont(titlePx(lod));
+    font.setBold(true);
+    return font;
+}
+
+double NodeItem::titleWidth(NodeKind kind, NodeDetail detail)
+{
+    switch (detail) {
+    case NodeDetail::Full:
+        return kWidth - fullTextLeft(kind) - (kind == NodeKind::Router ? 16 : 10);
+    case NodeDetail::Title: {
+        const auto [left, right] = titleInsets(kind);
+        return kWidth - left - right;
+    }
+    case NodeDetail::Icon:
+        break;
+    }
+    return 0;
+}
+
+QStringList NodeItem::titleLines(const QString& title, NodeKind kind, double lod)
+{
+    const NodeDetail detail = detailFor(lod);
+    if (detail == NodeDetail::Icon || title.isEmpty())
+        return {};
+    const QFont font = titleFont(lod);
+    const QFontMetricsF metrics(font);
+    const double width = titleWidth(kind, detail);
+    const QString oneLine = metrics.elidedText(title, Qt::ElideRight, width);
+    if (detail == NodeDetail::Full || oneLine == title)
+        return {oneLine};
+    // Two lines, broken where the text allows (between words), the second elided.
+    QTextLayout layout(title, font);
+    QTextOption option;
+    option.setWrapMode(QTextOption::WordWrap);
+    layout.setTextOption(option);
+    layout.beginLayout();
+    QTextLine first = layout.createLine();
+    first.setLineWidth(width);
+    layout.endLayout();
+    const QString head = title.left(first.textLength()).trimmed();
+    const QString rest = title.mid(first.textLength()).trimmed();
+    if (head.isEmpty() || rest.isEmpty() || metrics.horizontalAdvance(head) > width)
+        return {oneLine}; // one word wider than the card
+    return {head, metrics.elidedText(rest, Qt::ElideRight, width)};
+}
+
+QString NodeItem::toolTipFor(const Node& node)
+{
+    const QString id = QString::fromStdString(node.id.str());
+    const QString idAndKind = id + " (" + QString::fromUtf8(toString(node.kind)) + ")";
+    const QString name = QString::fromStdString(node.displayName());
+    return name == id ? idAndKind : name + "\n" + idAndKind;
+}
+
+void NodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*)
 {
     const Node* n = m_document->node(m_id);
     if (!n)
@@ -152,7 +281,8 @@ void NodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidge
     const QRectF body(0, 0, kWidth, kHeight);
     const QPainterPath outline = KindStyle::shape(n->kind, body);
     const bool dark = palette.color(QPalette::Base).lightness() < 128;
-    const double lod = option->levelOfDetailFromTransform(p->worldTransform());
+    const double lod = QStyleOptionGraphicsItem::levelOfDetailFromTransform(p->worldTransform());
+    const NodeDetail detail = detailFor(lod);
 
     p->setRenderHint(QPainter::Antialiasing);
     // Body: the card colour with a tint of the kind.
@@ -176,59 +306,103 @@ void NodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidge
     if (n->kind == NodeKind::Output) // a double border: the end of the line
         p->drawPath(KindStyle::shape(n->kind, body.adjusted(4, 4, -4, -4)));
 
-    if (lod < 0.35) // far out: colour and shape say enough
+    if (detail == NodeDetail::Icon) {
+        // Too far out for any text: the kind's glyph, large, says what the node is.
+        const QRectF disc(kWidth / 2 - kIconDisc / 2, kHeight / 2 - kIconDisc / 2, kIconDisc, kIconDisc);
+        p->setPen(Qt::NoPen);
+        p->setBrush(kindColour);
+        p->drawEllipse(disc);
+        const double inset = kIconDisc * 0.23;
+        KindStyle::paintGlyph(*p, n->kind, disc.adjusted(inset, inset, -inset, -inset), Qt::white);
+    } else {
+        paintTitle(p, *n, lod);
+    }
+    paintBadge(p, lod);
+    paintCaption(p, lod);
+}
+
+void NodeItem::paintTitle(QPainter* p, const Node& node, double lod) const
+{
+    const NodeDetail detail = detailFor(lod);
+    const QPalette palette = scene()->palette();
+    const QString name = QString::fromStdString(node.displayName());
+    const QStringList lines = titleLines(name, node.kind, lod);
+    const QFont font = titleFont(lod);
+    const QFontMetricsF metrics(font);
+    const double width = titleWidth(node.kind, detail);
+    if (detail == NodeDetail::Title) {
+        // The title alone, centred on the card.
+        const double left = titleInsets(node.kind).first;
+        const double top = (kHeight - (lines.size() - 1) * metrics.lineSpacing() - metrics.height()) / 2;
+        p->setFont(font);
+        p->setPen(palette.color(QPalette::Text));
+        for (int i = 0; i < lines.size(); ++i)
+            p->drawText(QRectF(left, top + i * metrics.lineSpacing(), width, metrics.height()), Qt::AlignCenter,
+                        lines[i]);
         return;
-
-    // Icon disc.
-    const double disc = 26;
-    const double left = n->kind == NodeKind::Router || n->kind == NodeKind::Coordinator ? 16 : 12;
-    const QRectF discRect(left, (kHeight - disc) / 2, disc, disc);
+    }
+    // Icon disc, title and subtitle.
+    const double left = fullDiscLeft(node.kind);
+    const QRectF discRect(left, (kHeight - kFullDisc) / 2, kFullDisc, kFullDisc);
     p->setPen(Qt::NoPen);
-    p->setBrush(kindColour);
+    p->setBrush(KindStyle::colour(node.kind));
     p->drawEllipse(discRect);
-    KindStyle::paintGlyph(*p, n->kind, discRect.adjusted(6, 6, -6, -6), Qt::white);
+    KindStyle::paintGlyph(*p, node.kind, discRect.adjusted(6, 6, -6, -6), Qt::white);
 
-    // Title and subtitle.
-    const double textLeft = discRect.right() + 8;
-    const double textWidth = kWidth - textLeft - (n->kind == NodeKind::Router ? 16 : 10);
-    QFont titleFont = p->font();
-    titleFont.setPointSizeF(9.5);
-    titleFont.setBold(true);
-    QFont subFont = p->font();
-    subFont.setPointSizeF(8);
+    const double textLeft = fullTextLeft(node.kind);
     p->setPen(palette.color(QPalette::Text));
-    p->setFont(titleFont);
-    const QString title =
-        QFontMetricsF(titleFont).elidedText(QString::fromStdString(n->displayName()), Qt::ElideRight, textWidth);
-    p->drawText(QRectF(textLeft, 8, textWidth, kHeight / 2 - 6), Qt::AlignLeft | Qt::AlignBottom, title);
+    p->setFont(font);
+    p->drawText(QRectF(textLeft, 8, width, kHeight / 2 - 6), Qt::AlignLeft | Qt::AlignBottom, lines.value(0));
+    const QFont subFont = textFont(kSubtitlePx);
     p->setFont(subFont);
     QColor muted = palette.color(QPalette::Text);
     muted.setAlphaF(0.65);
     p->setPen(muted);
-    const QString sub = QFontMetricsF(subFont).elidedText(subtitle(*n), Qt::ElideRight, textWidth);
-    p->drawText(QRectF(textLeft, kHeight / 2 + 1, textWidth, kHeight / 2 - 8), Qt::AlignLeft | Qt::AlignTop, sub);
+    const QString sub = QFontMetricsF(subFont).elidedText(subtitle(node), Qt::ElideRight, width);
+    p->drawText(QRectF(textLeft, kHeight / 2 + 1, width, kHeight / 2 - 8), Qt::AlignLeft | Qt::AlignTop, sub);
+}
 
-    // Problems badge.
+void NodeItem::paintBadge(QPainter* p, double lod) const
+{
+    const NodeDetail detail = detailFor(lod);
     const auto problems = m_document->problemsOf(m_id);
-    if (!problems.empty()) {
-        bool error = false;
-        for (const auto* problem : problems)
-            error = error || problem->isError();
-        const QRectF badge(kWidth - 14, -10, 22, 20);
-        p->setPen(QPen(palette.color(QPalette::Base), 2));
-        p->setBrush(error ? QColor(0xdc, 0x26, 0x26) : QColor(0xea, 0xb3, 0x08));
-        p->drawRoundedRect(badge, 10, 10);
-        QFont badgeFont = subFont;
-        badgeFont.setBold(true);
-        p->setFont(badgeFont);
-        p->setPen(error ? Qt::white : Qt::black);
-        p->drawText(badge, Qt::AlignCenter, QString::number(problems.size()));
-    }
-    if (!m_runText.isEmpty()) {
-        p->setFont(subFont);
-        p->setPen(m_runColour.value_or(palette.color(QPalette::Text)));
-        p->drawText(QRectF(0, kHeight + 2, kWidth, 14), Qt::AlignCenter, m_runText);
-    }
+    if (problems.empty())
+        return;
+    bool error = false;
+    for (const auto* problem : problems)
+        error = error || problem->isError();
+    // Sized by its count's text, which grows with the title; the colour alone
+    // still tells error from warning when the count would be unreadable.
+    const int px = detail == NodeDetail::Full ? kSubtitlePx : titlePx(lod);
+    QFont font = textFont(px);
+    font.setBold(true);
+    const QString count = QString::number(problems.size());
+    const double height = px * 1.8;
+    const double width = std::max(height * 1.1, QFontMetricsF(font).horizontalAdvance(count) + px);
+    const QRectF badge(kWidth - 3 - width / 2, -height / 2, width, height);
+    p->setPen(QPen(scene()->palette().color(QPalette::Base), 2.0 * px / kSubtitlePx));
+    p->setBrush(error ? QColor(0xdc, 0x26, 0x26) : QColor(0xea, 0xb3, 0x08));
+    p->drawRoundedRect(badge, height / 2, height / 2);
+    if (detail == NodeDetail::Icon)
+        return;
+    p->setFont(font);
+    p->setPen(error ? Qt::white : Qt::black);
+    p->drawText(badge, Qt::AlignCenter, count);
+}
+
+void NodeItem::paintCaption(QPainter* p, double lod) const
+{
+    const NodeDetail detail = detailFor(lod);
+    // The run state's words under the node, as large as the card's smallest
+    // text, so they read whenever the card's text does; the ring says the rest.
+    if (m_runText.isEmpty() || detail == NodeDetail::Icon)
+        return;
+    const QFont font = textFont(detail == NodeDetail::Full ? kSubtitlePx : titlePx(lod));
+    const QFontMetricsF metrics(font);
+    const QRectF rect(-kCaptionOverhang, kHeight + 2, kWidth + 2 * kCaptionOverhang, metrics.height());
+    p->setFont(font);
+    p->setPen(m_runColour.value_or(scene()->palette().color(QPalette::Text)));
+    p->drawText(rect, Qt::AlignCenter, metrics.elidedText(m_runText, Qt::ElideRight, rect.width()));
 }
 
 QVariant NodeItem::itemChange(GraphicsItemChange change, const QVariant& value)

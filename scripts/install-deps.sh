@@ -9,6 +9,7 @@ PACKAGES=(
   libgl-dev libxkbcommon-dev
   libcurl4-openssl-dev nlohmann-json3-dev libsqlite3-dev libcli11-dev librapidcheck-dev libboost-math-dev
   xvfb xauth fonts-dejavu-core
+  xdotool imagemagick   # scripts/xvfb-shots.sh: drive and capture the studio in a real X window
   python3 file dpkg-dev
 )
 

@@ -5,6 +5,7 @@
 #include "support/KnownRuns.h"
 
 #include "timeline/CompareView.h"
+#include "timeline/TimelineColours.h"
 #include "timeline/StatusPalette.h"
 #include "timeline/TimelineView.h"
 
@@ -63,7 +64,7 @@ private slots:
         const QImage image = view.timelineB()->grab().toImage();
         int selected = 0;
         for (int y = 0; y < image.height(); ++y)
-            selected += image.pixelColor(5, y).rgb() == QColor(0xdc, 0xea, 0xfb).rgb();
+            selected += image.pixelColor(5, y).rgb() == ui::TimelineColours::of(QApplication::palette()).selected.rgb();
         QVERIFY(selected > 10);
     }
 

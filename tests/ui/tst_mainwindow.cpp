@@ -245,6 +245,40 @@ private slots:
         QCOMPARE(window.toolBarArea(window.runToolBar()), Qt::TopToolBarArea);
     }
 
+    // Both toolbars on one row at 1280 px: nothing falls into an overflow menu.
+    void toolbarsFitAt1280()
+    {
+        MainWindow window;
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QCOMPARE(window.width(), 1280);
+        for (auto* bar : window.findChildren<QToolBar*>()) {
+            const auto* more = bar->findChild<QWidget*>("qt_toolbar_ext_button");
+            QVERIFY2(!more || !more->isVisible(), qPrintable(bar->objectName()));
+            QVERIFY2(bar->geometry().right() < window.width(), qPrintable(bar->objectName()));
+        }
+        const auto* main = window.findChild<QToolBar*>("mainToolBar");
+        QCOMPARE(window.toolBarBreak(window.runToolBar()), false);
+        QCOMPARE(main->geometry().top(), window.runToolBar()->geometry().top());
+    }
+
+    // The canvas's share of the split is remembered, and never below a third.
+    void canvasShareRemembered()
+    {
+        QSettings().setValue("window/canvasShare", 0.6);
+        {
+            MainWindow window;
+            QCOMPARE(window.canvasShare(), 0.6);
+        }
+        QSettings().setValue("window/canvasShare", 0.1);
+        MainWindow window;
+        QCOMPARE(window.canvasShare(), 1.0 / 3.0);
+        window.close();
+        QCOMPARE(QSettings().value("window/canvasShare").toDouble(), 1.0 / 3.0);
+        QSettings().remove("window/canvasShare");
+    }
+
     void recentFilesRemembered()
     {
         MainWindow window;

@@ -9,6 +9,7 @@
 #include <QBarSeries>
 #include <QBarSet>
 #include <QChart>
+#include <QAbstractAxis>
 #include <QScatterSeries>
 
 using namespace conclave;
@@ -86,6 +87,8 @@ private slots:
             QVERIFY(s->type() != QAbstractSeries::SeriesTypeLine);
     }
 
+    void chartsFollowTheTheme();
+
     void settingAnotherRunReplacesTheCharts()
     {
         RunSummaryView view;
@@ -96,6 +99,26 @@ private slots:
         QCOMPARE(view.figure("wall"), QString("18.6 ms"));
     }
 };
+
+// The charts follow the theme, also when it changes after they were drawn.
+void TestRunSummaryView::chartsFollowTheTheme()
+{
+    RunSummaryView view;
+    view.setRun(known_runs::review());
+    QPalette dark = view.palette();
+    dark.setColor(QPalette::Base, QColor(0x1e, 0x22, 0x28));
+    dark.setColor(QPalette::Text, QColor(0xe6, 0xe6, 0xe6));
+    view.setPalette(dark);
+    for (QChart* chart : {view.timeChart(), view.tokensChart()}) {
+        QCOMPARE(chart->backgroundBrush().color().name(), QString("#1e2228"));
+        QCOMPARE(chart->titleBrush().color().name(), QString("#e6e6e6"));
+        for (auto* axis : chart->axes())
+            QCOMPARE(axis->labelsColor().name(), QString("#e6e6e6"));
+    }
+    view.setRun(known_runs::review()); // rebuilt axes are styled too
+    for (auto* axis : view.tokensChart()->axes())
+        QCOMPARE(axis->labelsColor().name(), QString("#e6e6e6"));
+}
 
 QTEST_MAIN(TestRunSummaryView)
 #include "tst_runsummaryview.moc"

@@ -9,6 +9,8 @@
 #include "timeline/StatusPalette.h"
 #include "timeline/TimelineView.h"
 
+#include <QTabWidget>
+
 using namespace conclave;
 using conclave::ui::RunView;
 using conclave::ui::StatusPalette;
@@ -27,6 +29,8 @@ private slots:
         QCOMPARE(RunView::headerText(view.timelineModel()->run()),
                  QString("<b>review</b> · run run-a · ok · seed 7 · <i>What is 2 + 2?</i>"));
     }
+
+    void shortViewsAreCompact();
 
     void screenshotShowsStatusColours()
     {
@@ -50,6 +54,40 @@ private slots:
         QVERIFY(cancelled > 100);
     }
 };
+
+// The lanes of a short run view are never squeezed: below the height its
+// lanes and its summary need together, the two become tabs, and every lane
+// of the 8-lane run shows without scrolling; tall again, they stand together.
+void TestRunView::shortViewsAreCompact()
+{
+    RunView view;
+    view.resize(1000, 900);
+    view.setRun(known_runs::review());
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QVERIFY(!view.isCompact());
+    QVERIFY(view.summary()->isVisible());
+    QVERIFY(view.timeline()->height() >= 8 * 26);
+
+    view.resize(1000, 330);
+    QVERIFY(view.isCompact());
+    auto* pages = view.findChild<QTabWidget*>("runPages");
+    QVERIFY(pages && pages->isVisible());
+    QCOMPARE(pages->count(), 2);
+    QCOMPARE(pages->tabText(0), QString("Timeline"));
+    QCOMPARE(pages->tabText(1), QString("Summary"));
+    QVERIFY(view.timeline()->isVisible());
+    QVERIFY(!view.summary()->isVisible());
+    QVERIFY2(view.timeline()->height() >= 8 * 26, qPrintable(QString::number(view.timeline()->height())));
+    QCOMPARE(view.summary()->figure("wall"), QString("9.30 ms"));
+
+    view.resize(1000, 900);
+    QVERIFY(!view.isCompact());
+    QVERIFY(!pages->isVisible());
+    QVERIFY(view.summary()->isVisible());
+    QVERIFY(view.timeline()->isVisible());
+    QVERIFY(view.timeline()->height() >= 8 * 26);
+}
 
 QTEST_MAIN(TestRunView)
 #include "tst_runview.moc"

@@ -11,6 +11,7 @@
 #include "timeline/ReplayView.h"
 #include "timeline/StatusPalette.h"
 #include "timeline/TimeAxisView.h"
+#include "timeline/TimelineColours.h"
 #include "timeline/TimelineView.h"
 
 #include <QVBoxLayout>
@@ -169,7 +170,9 @@ private slots:
         // The grid in the lanes continues the axis's ticks (1 ms apart: every 100 px).
         const QImage axis = lanes.axis->grab().toImage();
         const int strip = TimeAxisView::kHeight - 3;
-        const QColor axisGrid(0xcf, 0xd8, 0xdc), laneGrid(0xe0, 0xe0, 0xe0);
+        // One grid colour, the theme's (TimelineColours), in both.
+        const QColor axisGrid = ui::TimelineColours::of(lanes.axis->palette()).grid;
+        const QColor laneGrid = ui::TimelineColours::of(lanes.timeline->palette()).grid;
         const int spare = vp.laneTop(lanes.timeline->model()->laneOf(NodeId("spare"))) + 2; // a lane with no bars
         for (const int x : {150, 250, 550, 950}) {
             QCOMPARE(axis.pixelColor(x, strip).rgb(), axisGrid.rgb());

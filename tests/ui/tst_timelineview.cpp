@@ -6,6 +6,7 @@
 #include "support/QtStrings.h"
 
 #include "timeline/StatusPalette.h"
+#include "timeline/TimelineColours.h"
 #include "timeline/TimelineView.h"
 
 using namespace conclave;
@@ -152,9 +153,26 @@ private slots:
         auto view = makeView();
         view->selectNode(NodeId("m1"));
         const QImage image = view->grab().toImage();
-        QVERIFY(countColour(image, QColor(0xdc, 0xea, 0xfb)) > 500);
+        QVERIFY(countColour(image, ui::TimelineColours::of(QApplication::palette()).selected) > 500);
         view->selectNode(NodeId("nobody"));
-        QCOMPARE(countColour(view->grab().toImage(), QColor(0xdc, 0xea, 0xfb)), 0);
+        QCOMPARE(countColour(view->grab().toImage(), ui::TimelineColours::of(QApplication::palette()).selected), 0);
+    }
+
+    // The lanes follow the theme: on a dark palette they are its base colour, not a light grey.
+    void lanesFollowTheTheme()
+    {
+        auto view = makeView();
+        QPalette dark = view->palette();
+        dark.setColor(QPalette::Base, QColor(0x1e, 0x22, 0x28));
+        dark.setColor(QPalette::Text, QColor(0xe6, 0xe6, 0xe6));
+        view->setPalette(dark);
+        const auto colours = ui::TimelineColours::of(dark);
+        QCOMPARE(colours.lane.name(), QString("#1e2228"));
+        const QImage image = view->grab().toImage();
+        const int below = view->model()->laneCount() * TimelineViewport::kLaneHeight + 4; // under the last lane
+        QVERIFY(below < image.height());
+        QCOMPARE(image.pixelColor(image.width() - 3, below).name(), colours.lane.name());
+        QCOMPARE(countColour(image, QColor(0xfa, 0xfa, 0xfa)), 0); // the light theme's lanes
     }
 };
 

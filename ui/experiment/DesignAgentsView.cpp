@@ -1,6 +1,6 @@
 #include "experiment/DesignAgentsView.h"
 
-#include "experiment/ChartStyle.h"
+#include "timeline/ChartStyle.h"
 #include "timeline/LatencyBoxPlot.h"
 
 #include "conclave/analysis/LatencyDistribution.h"

@@ -1,6 +1,6 @@
 #include "experiment/ParetoChart.h"
 
-#include "experiment/ChartStyle.h"
+#include "timeline/ChartStyle.h"
 #include "timeline/ChartAxes.h"
 
 #include "conclave/experiment/ReportText.h"

@@ -12,7 +12,7 @@ namespace conclave::ui {
 
 RunToolBar::RunToolBar(QWidget* parent)
     : QToolBar(tr("Run"), parent), m_input(new QLineEdit(this)), m_tasks(new QComboBox(this)),
-      m_seed(new QSpinBox(this)), m_instant(new QCheckBox(tr("Instant (simulated clock)"), this))
+      m_seed(new QSpinBox(this)), m_instant(new QCheckBox(tr("Instant"), this))
 {
     setObjectName("runToolBar");
     m_input->setObjectName("runInput");
@@ -22,7 +22,7 @@ RunToolBar::RunToolBar(QWidget* parent)
     addWidget(m_input);
     m_tasks->setObjectName("runTask");
     m_tasks->setToolTip(tr("A task from resources/tasksets: its prompt becomes the input"));
-    m_tasks->setMaximumWidth(220);
+    m_tasks->setMaximumWidth(180);
     m_tasks->addItem(tr("Free text"));
     addWidget(m_tasks);
     addWidget(new QLabel(tr(" Seed "), this));
@@ -33,7 +33,7 @@ RunToolBar::RunToolBar(QWidget* parent)
     m_seed->setToolTip(tr("The local backends' seed for this run (same seed, same run)"));
     addWidget(m_seed);
     m_instant->setObjectName("runInstant");
-    m_instant->setToolTip(tr("Run on the simulated (virtual) clock: the run takes only the engine's CPU time and "
+    m_instant->setToolTip(tr("Instant: run on the simulated (virtual) clock: the run takes only the engine's CPU time and "
                              "its finished timeline appears at once, with exact simulated latencies. Unchecked, "
                              "runs go on the real clock (scaled by time_scale) so you can watch them. Teams with "
                              "an openai backend always run on the real clock."));

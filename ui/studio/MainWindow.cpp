@@ -27,11 +27,13 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QMimeData>
+#include <QScreen>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QToolBar>
+#include <QToolButton>
 
 namespace conclave::ui {
 
@@ -58,7 +60,11 @@ MainWindow::MainWindow(QWidget* parent)
       m_themes(new ThemeManager(this)), m_feedback(new StudioFeedback(this)), m_countsLabel(new QLabel),
       m_problemsLabel(new QLabel), m_zoomLabel(new QLabel)
 {
-    resize(1280, 800);
+    // 1280x800, or the screen's available area when that is smaller.
+    QSize size(1280, 800);
+    if (const QScreen* screen = QGuiApplication::primaryScreen())
+        size = size.boundedTo(screen->availableGeometry().size());
+    resize(size);
     setAcceptDrops(true);
     setDockNestingEnabled(true);
     m_centre->setDocumentMode(true);
@@ -193,6 +199,13 @@ void MainWindow::buildMenus()
     addNamedActions(
         tools, *this,
         {"actionNew", "actionOpen", "actionSave", "", "actionUndo", "actionRedo", "", "actionAutoLayout", "actionFit"});
+    // File and undo buttons read by their icons (their names are in the tooltips), so both toolbars fit one
+    // row of a 1280 px window; an action the icon theme has no icon for keeps its text.
+    for (QAction* a : tools->actions()) {
+        auto* button = qobject_cast<QToolButton*>(tools->widgetForAction(a));
+        if (button && !a->icon().isNull())
+            button->setToolButtonStyle(Qt::ToolButtonIconOnly);
+    }
 
     auto* run = new QMenu(tr("&Run"), this);
     menuBar()->insertMenu(view->menuAction(), run); // after Insert, before View
@@ -257,6 +270,7 @@ void MainWindow::restoreSettings()
     QSettings settings;
     restoreGeometry(settings.value("window/geometry").toByteArray());
     restoreState(settings.value("window/state").toByteArray());
+    m_runTabs->setCanvasShare(settings.value("window/canvasShare", RunTabs::kDefaultCanvasShare).toDouble());
     m_themes->setTheme(ThemeManager::fromName(settings.value("theme", "system").toString()));
     const bool snap = settings.value("canvas/snapToGrid", true).toBool();
     m_scene->setSnapToGrid(snap);
@@ -269,6 +283,7 @@ void MainWindow::saveSettings() const
     QSettings settings;
     settings.setValue("window/geometry", saveGeometry());
     settings.setValue("window/state", saveState());
+    settings.setValue("window/canvasShare", m_runTabs->canvasShare());
     settings.setValue("theme", ThemeManager::nameOf(m_themes->theme()));
     settings.setValue("canvas/snapToGrid", m_scene->snapToGrid());
 }

@@ -21,6 +21,8 @@
 #include <QSplitter>
 #include <QTabWidget>
 
+#include <algorithm>
+
 namespace conclave::ui {
 
 RunTabs::RunTabs(RunController* runs, TeamScene* scene, CanvasRunStates* states, RunOutputPanel* output,
@@ -33,8 +35,14 @@ RunTabs::RunTabs(RunController* runs, TeamScene* scene, CanvasRunStates* states,
     m_tabs->setTabsClosable(true);
     m_tabs->hide();
     m_split->addWidget(m_tabs);
-    m_split->setStretchFactor(0, 2);
-    m_split->setStretchFactor(1, 3);
+    m_split->setChildrenCollapsible(false);
+    // Only a drag of the handle emits this: the share becomes the user's.
+    connect(m_split, &QSplitter::splitterMoved, this, [this] {
+        const QList<int> sizes = m_split->sizes();
+        if (sizes.size() == 2 && sizes[0] + sizes[1] > 0)
+            m_canvasShare = std::clamp(double(sizes[0]) / (sizes[0] + sizes[1]), kMinCanvasShare, kMaxCanvasShare);
+        applyCanvasShare();
+    });
     connect(m_scene, &QGraphicsScene::selectionChanged, this, &RunTabs::showSelectedNode);
     connect(m_tabs, &QTabWidget::tabCloseRequested, this, &RunTabs::closeTab);
     connect(m_tabs, &QTabWidget::currentChanged, this, &RunTabs::onCurrentChanged);
@@ -57,10 +65,28 @@ void RunTabs::addTab(QWidget* view, const QString& title, const QString& tip)
     m_tabs->setCurrentIndex(index);
     if (m_tabs->isHidden()) {
         m_tabs->show();
-        const int total = m_split->height();
-        m_split->setSizes({total * 2 / 5, total - total * 2 / 5});
+        applyCanvasShare();
     }
     emit tabOpened();
+}
+
+void RunTabs::setCanvasShare(double share)
+{
+    m_canvasShare = std::clamp(share, kMinCanvasShare, kMaxCanvasShare);
+    if (!m_tabs->isHidden())
+        applyCanvasShare();
+}
+
+void RunTabs::applyCanvasShare()
+{
+    // Stretch factors in the same ratio keep the share as the window resizes
+    // (a size policy's stretch holds at most 255).
+    const int canvas = qRound(m_canvasShare * 200);
+    m_split->setStretchFactor(0, canvas);
+    m_split->setStretchFactor(1, 200 - canvas);
+    const int total = std::max(m_split->height() - m_split->handleWidth(), 1);
+    const int top = qRound(total * m_canvasShare);
+    m_split->setSizes({top, total - top});
 }
 
 void RunTabs::closeTab(int index)

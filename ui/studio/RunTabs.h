@@ -30,6 +30,13 @@ class RunTabs : public QObject {
     Q_OBJECT
 
 public:
+    // The canvas's share of the split while run tabs are open: never below a
+    // third (the team stays readable), never above four fifths (the timeline
+    // keeps its lanes); a dragged handle sets it, and the window remembers it.
+    static constexpr double kMinCanvasShare = 1.0 / 3.0;
+    static constexpr double kMaxCanvasShare = 0.8;
+    static constexpr double kDefaultCanvasShare = 0.45;
+
     // The tab widget goes below the canvas in `split`.
     RunTabs(RunController* runs, TeamScene* scene, CanvasRunStates* states, RunOutputPanel* output,
             StudioFeedback* feedback, QSplitter* split, QObject* parent);
@@ -44,6 +51,9 @@ public:
     bool openReplayTab(const RunId& id);
     bool openCompareTab(const RunId& a, const RunId& b);
     bool openLatencyTab(const QString& team, int lastRuns = 20);
+    double canvasShare() const { return m_canvasShare; }
+    // Clamped to [kMinCanvasShare, kMaxCanvasShare]; applied at once when tabs are open.
+    void setCanvasShare(double share);
     // The current tab's view as PNG or SVG (by suffix).
     bool exportChartTo(const QString& path, QString* error = nullptr);
     // Shows the canvas's one selected node (if one is) in the output dock and
@@ -60,6 +70,7 @@ private:
     void addTab(QWidget* view, const QString& title, const QString& tip);
     void closeTab(int index);
     void onCurrentChanged();
+    void applyCanvasShare();
 
     RunController* m_runs;
     TeamScene* m_scene;
@@ -68,6 +79,7 @@ private:
     StudioFeedback* m_feedback;
     QSplitter* m_split;
     QTabWidget* m_tabs;
+    double m_canvasShare = kDefaultCanvasShare;
 };
 
 } // namespace conclave::ui

@@ -36,9 +36,14 @@ void LanesSplitter::fit()
     if (count() < 2)
         return;
     const int total = height() - handleWidth();
-    const int wanted = widget(0)->sizeHint().height();
-    const int first = std::clamp(wanted, total * 3 / 10, std::max(total * 3 / 10, int(total * m_maxShare)));
+    const int first = lanesHeightFor(total);
     setSizes({first, total - first});
+}
+
+int LanesSplitter::lanesHeightFor(int total) const
+{
+    const int wanted = count() > 0 ? widget(0)->sizeHint().height() : 0;
+    return std::clamp(wanted, total * 3 / 10, std::max(total * 3 / 10, int(total * m_maxShare)));
 }
 
 } // namespace conclave::ui

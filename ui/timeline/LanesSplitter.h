@@ -17,6 +17,8 @@ public:
 
     // Fits the first pane to its content again, and at every size from now on.
     void refit();
+    // The first pane's fitted height when the panes share `total` pixels.
+    int lanesHeightFor(int total) const;
 
 protected:
     void showEvent(QShowEvent* event) override;

@@ -1,6 +1,7 @@
 #include "timeline/LatencyBoxPlot.h"
 
 #include "timeline/ChartAxes.h"
+#include "timeline/ThemedChartView.h"
 
 #include <QBarCategoryAxis>
 #include <QBoxPlotSeries>
@@ -20,8 +21,7 @@ LatencyBoxPlot::LatencyBoxPlot(QWidget* parent) : QWidget(parent)
     auto* chart = new QChart;
     chart->setAnimationOptions(QChart::NoAnimation);
     chart->legend()->hide();
-    m_view = new QChartView(chart, this);
-    m_view->setRenderHint(QPainter::Antialiasing);
+    m_view = new ThemedChartView(chart, this);
     m_view->setMinimumSize(360, 260);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -69,6 +69,7 @@ void LatencyBoxPlot::setBoxes(std::vector<AgentLatency> boxes, const QString& ti
     c->addAxis(y, Qt::AlignLeft);
     series->attachAxis(x);
     series->attachAxis(y);
+    m_view->restyle();
 }
 
 } // namespace conclave::ui

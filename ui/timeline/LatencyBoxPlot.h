@@ -2,6 +2,8 @@
 
 #include "conclave/analysis/LatencyDistribution.h"
 
+#include "timeline/ThemedChartView.h"
+
 #include <QWidget>
 
 #include <vector>
@@ -29,7 +31,7 @@ public:
 
 private:
     std::vector<AgentLatency> m_boxes;
-    QChartView* m_view;
+    ThemedChartView* m_view;
 };
 
 } // namespace conclave::ui

@@ -20,15 +20,14 @@ namespace conclave::ui {
 
 namespace {
 
-QChartView* makeChartView(const QString& title, QWidget* parent)
+ThemedChartView* makeChartView(const QString& title, QWidget* parent)
 {
     auto* chart = new QChart;
     chart->setTitle(title);
     chart->setAnimationOptions(QChart::NoAnimation);
     chart->legend()->setAlignment(Qt::AlignBottom);
     chart->setMargins(QMargins(4, 4, 4, 4));
-    auto* view = new QChartView(chart, parent);
-    view->setRenderHint(QPainter::Antialiasing);
+    auto* view = new ThemedChartView(chart, parent);
     view->setMinimumSize(320, 205); // low enough that a run tab under the canvas keeps room for lanes
     return view;
 }
@@ -167,6 +166,7 @@ void RunSummaryView::fillTimeChart(const std::vector<const AgentStats*>& agents,
     chart->addAxis(y, Qt::AlignLeft);
     series->attachAxis(x);
     series->attachAxis(y);
+    m_timeView->restyle();
 }
 
 void RunSummaryView::fillTokensChart(const std::vector<const AgentStats*>& agents, const QStringList& names)
@@ -209,6 +209,7 @@ void RunSummaryView::fillTokensChart(const std::vector<const AgentStats*>& agent
     bars->attachAxis(yTokens);
     cost->attachAxis(x);
     cost->attachAxis(yCost);
+    m_tokensView->restyle();
 }
 
 } // namespace conclave::ui

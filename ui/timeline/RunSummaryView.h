@@ -2,6 +2,8 @@
 
 #include "conclave/analysis/RunAnalysis.h"
 
+#include "timeline/ThemedChartView.h"
+
 #include <QWidget>
 
 class QChart;
@@ -36,8 +38,8 @@ private:
 
     RunAnalysis m_analysis;
     QLabel* m_serialised;
-    QChartView* m_timeView;
-    QChartView* m_tokensView;
+    ThemedChartView* m_timeView;
+    ThemedChartView* m_tokensView;
 };
 
 } // namespace conclave::ui

@@ -7,6 +7,8 @@
 #include "timeline/TimelineView.h"
 
 #include <QLabel>
+#include <QScrollArea>
+#include <QTabWidget>
 #include <QVBoxLayout>
 
 namespace conclave::ui {
@@ -19,19 +21,73 @@ RunView::RunView(QWidget* parent)
     m_header->setTextFormat(Qt::RichText);
     layout->addWidget(m_header);
     m_splitter = new LanesSplitter(0.6, this);
-    auto* splitter = m_splitter;
-    auto* lanes = new QWidget(splitter);
-    auto* lanesLayout = new QVBoxLayout(lanes);
+    m_lanes = new QWidget(m_splitter);
+    auto* lanesLayout = new QVBoxLayout(m_lanes);
     lanesLayout->setContentsMargins(0, 0, 0, 0);
     lanesLayout->setSpacing(0);
     lanesLayout->addWidget(m_axis);
     lanesLayout->addWidget(m_timeline, 1);
     m_axis->attach(m_timeline);
-    splitter->addWidget(lanes);
-    splitter->addWidget(m_summary);
-    splitter->setStretchFactor(0, 1);
-    splitter->setStretchFactor(1, 1);
-    layout->addWidget(splitter, 1);
+    m_splitter->addWidget(m_lanes);
+    m_splitter->addWidget(m_summary);
+    m_splitter->setStretchFactor(0, 1);
+    m_splitter->setStretchFactor(1, 1);
+    layout->addWidget(m_splitter, 1);
+    // As short as its lanes can be: below its summary's least height the view turns compact, rather than
+    // holding the split above it (the canvas) to that height.
+    m_splitter->setMinimumHeight(m_lanes->minimumSizeHint().height());
+    m_summaryScroll = new QScrollArea(this);
+    m_summaryScroll->setWidgetResizable(true);
+    m_summaryScroll->setFrameShape(QFrame::NoFrame);
+    m_summaryScroll->hide();
+    m_pages = new QTabWidget(this);
+    m_pages->setObjectName("runPages");
+    m_pages->setDocumentMode(true);
+    m_pages->hide();
+    layout->addWidget(m_pages, 1);
+}
+
+void RunView::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    updateCompact();
+}
+
+void RunView::updateCompact()
+{
+    // The height the splitter would have: this view's, less the header and the layout's margins.
+    const QMargins m = layout()->contentsMargins();
+    const int room = height() - m.top() - m.bottom() - m_header->sizeHint().height() - layout()->spacing();
+    const int total = room - m_splitter->handleWidth();
+    setCompact(total - m_splitter->lanesHeightFor(total) < m_summary->minimumSizeHint().height());
+}
+
+void RunView::setCompact(bool compact)
+{
+    if (compact == m_compact)
+        return;
+    m_compact = compact;
+    if (compact) {
+        m_pages->addTab(m_lanes, tr("Timeline"));
+        m_summaryScroll->setWidget(m_summary); // a short pane scrolls the summary
+        m_pages->addTab(m_summaryScroll, tr("Summary"));
+        m_pages->setCurrentIndex(0);
+        m_splitter->hide();
+        m_pages->show();
+    } else {
+        m_pages->clear();
+        m_summaryScroll->takeWidget();
+        m_summaryScroll->hide();
+        m_splitter->insertWidget(0, m_lanes);
+        m_splitter->insertWidget(1, m_summary);
+        m_splitter->setStretchFactor(0, 1);
+        m_splitter->setStretchFactor(1, 1);
+        m_lanes->show(); // the tab widget hid the page that was not current
+        m_summary->show();
+        m_pages->hide();
+        m_splitter->show();
+        m_splitter->refit();
+    }
 }
 
 QString RunView::headerText(const StoredRun& run)
@@ -53,6 +109,7 @@ void RunView::setRun(StoredRun run)
     m_model = std::make_shared<const TimelineModel>(std::move(run));
     m_timeline->setModel(m_model);
     m_splitter->refit();
+    updateCompact();
 }
 
 } // namespace conclave::ui

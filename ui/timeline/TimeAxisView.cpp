@@ -1,6 +1,7 @@
 #include "timeline/TimeAxisView.h"
 
 #include "timeline/StatusPalette.h"
+#include "timeline/TimelineColours.h"
 #include "timeline/TimelineView.h"
 
 #include <QGraphicsLayout>
@@ -19,8 +20,6 @@ namespace {
 // The labels sit in this band above the axis line; below it, down to the
 // lanes, the ruler strip where the grid starts and the playhead is drawn.
 constexpr int kLabelBand = 20;
-const QColor kBackground(0xec, 0xef, 0xf1);
-const QColor kStrip(0xfa, 0xfa, 0xfa); // the lanes' background
 } // namespace
 
 TimeAxisView::TimeAxisView(QWidget* parent)
@@ -41,11 +40,8 @@ TimeAxisView::TimeAxisView(QWidget* parent)
     QFont font = m_axis->labelsFont();
     font.setPointSizeF(8);
     m_axis->setLabelsFont(font);
-    m_axis->setLabelsColor(QColor(0x37, 0x47, 0x4f));
     // The band is too short for QtCharts' own sizing; the labels fit it, so never elide them.
     m_axis->setTruncateLabels(false);
-    m_axis->setLinePen(QPen(QColor(0xb0, 0xbe, 0xc5)));
-    m_axis->setGridLinePen(QPen(QColor(0xcf, 0xd8, 0xdc)));
     m_axis->setMinorTickCount(0);
     m_axis->setTickAnchor(0);
     m_axis->setTickType(QValueAxis::TicksDynamic);
@@ -71,6 +67,7 @@ TimeAxisView::TimeAxisView(QWidget* parent)
         series->setVisible(false);
     }
 
+    restyle();
     setFrameShape(QFrame::NoFrame);
     setFixedHeight(kHeight);
     setRenderHint(QPainter::Antialiasing, false);
@@ -227,10 +224,27 @@ bool TimeAxisView::eventFilter(QObject* watched, QEvent* event)
     return QChartView::eventFilter(watched, event);
 }
 
+void TimeAxisView::restyle()
+{
+    const TimelineColours colours = TimelineColours::of(palette());
+    m_axis->setLabelsColor(colours.text);
+    m_axis->setLinePen(QPen(colours.rule));
+    m_axis->setGridLinePen(QPen(colours.grid));
+}
+
+void TimeAxisView::changeEvent(QEvent* event)
+{
+    QChartView::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        restyle();
+}
+
 void TimeAxisView::drawBackground(QPainter* painter, const QRectF& rect)
 {
-    painter->fillRect(rect, kBackground);
-    painter->fillRect(chart()->plotArea() & rect, kStrip);
+    // The label band as the lanes' names column, the ruler strip as the lanes.
+    const TimelineColours colours = TimelineColours::of(palette());
+    painter->fillRect(rect, colours.labels);
+    painter->fillRect(chart()->plotArea() & rect, colours.lane);
 }
 
 void TimeAxisView::resizeEvent(QResizeEvent* event)

@@ -57,6 +57,7 @@ signals:
     void seekRequested(qint64 us);
 
 protected:
+    void changeEvent(QEvent* event) override;
     bool eventFilter(QObject* watched, QEvent* event) override;
     void drawBackground(QPainter* painter, const QRectF& rect) override;
     void resizeEvent(QResizeEvent* event) override;
@@ -68,6 +69,7 @@ protected:
     void mouseDoubleClickEvent(QMouseEvent* event) override;
 
 private:
+    void restyle();
     void follow(TimelineView* from);
     void applyScale(const TimeScale& next, int64_t startUs, int64_t endUs);
     void drive(qreal min, qreal max);

@@ -1,10 +1,13 @@
 #include "timeline/TimelineRenderer.h"
 
 #include "timeline/StatusPalette.h"
+#include "timeline/TimelineColours.h"
 #include "timeline/TimeScale.h"
 
+#include <QApplication>
 #include <QFontMetrics>
 #include <QPainter>
+#include <QPalette>
 #include <QPolygonF>
 
 namespace conclave::ui {
@@ -46,11 +49,16 @@ QRectF barRect(const TimelineViewport& vp, int lane, int64_t startUs, int64_t en
     return {x0, top, x1 - x0, double(TimelineViewport::kLaneHeight - 2 * kBarInset)};
 }
 
+TimelineColours coloursOf(const TimelineRenderer::State& state)
+{
+    return TimelineColours::of(state.palette ? *state.palette : QApplication::palette());
+}
+
 } // namespace
 
 void TimelineRenderer::paint(QPainter& p, const TimelineModel& model, const TimelineViewport& vp, const State& state)
 {
-    p.fillRect(0, 0, vp.width, vp.height, QColor(0xfa, 0xfa, 0xfa));
+    p.fillRect(0, 0, vp.width, vp.height, coloursOf(state).lane);
     paintLanes(p, model, vp, state);
     p.save();
     p.setClipRect(TimelineViewport::kLabelWidth, 0, vp.plotWidth(), vp.height);
@@ -70,17 +78,16 @@ void TimelineRenderer::paint(QPainter& p, const TimelineModel& model, const Time
 void TimelineRenderer::paintLanes(QPainter& p, const TimelineModel& model, const TimelineViewport& vp,
                                   const State& state)
 {
+    const TimelineColours colours = coloursOf(state);
     const auto [first, last] = visibleLanes(model, vp);
     for (int lane = first; lane <= last; ++lane) {
         const int top = vp.laneTop(lane);
-        QColor bg = lane % 2 ? QColor(0xf0, 0xf2, 0xf5) : QColor(0xfa, 0xfa, 0xfa);
-        if (lane == state.selectedLane)
-            bg = QColor(0xdc, 0xea, 0xfb);
+        const QColor bg = lane == state.selectedLane ? colours.selected : lane % 2 ? colours.altLane : colours.lane;
         p.fillRect(TimelineViewport::kLabelWidth, top, vp.plotWidth(), TimelineViewport::kLaneHeight, bg);
     }
     // The grid continues the time axis's ticks (TimeAxisView uses the same scale).
     const int64_t step = TimeScale::at(vp.usPerPixel).stepUs;
-    p.setPen(QColor(0xe0, 0xe0, 0xe0));
+    p.setPen(colours.grid);
     for (int64_t t = (std::max<int64_t>(vp.startUs, 0) / step) * step; t <= vp.endUs(); t += step) {
         const double x = vp.xOf(t);
         if (x >= TimelineViewport::kLabelWidth)
@@ -109,14 +116,14 @@ void TimelineRenderer::paintBars(QPainter& p, const TimelineModel& model, const 
             QRectF body = member ? r.adjusted(0, 2, 0, -2) : r;
             p.fillRect(body, detailed && bar.segmentCount > 0 ? colour.lighter(150) : colour);
             if (detailed)
-                paintDetail(p, model, vp, item.bar);
+                paintDetail(p, model, vp, item.bar, state);
             if (item.critical) {
                 p.setPen(QPen(critical.darker(140), 1.5));
                 p.setBrush(Qt::NoBrush);
                 p.drawRect(body.adjusted(0.75, 0.75, -0.75, -0.75));
             }
             if (item.bar == state.hoverBar) {
-                p.setPen(QPen(Qt::black, 1.5));
+                p.setPen(QPen(coloursOf(state).text, 1.5));
                 p.setBrush(Qt::NoBrush);
                 p.drawRect(body);
             }
@@ -124,7 +131,8 @@ void TimelineRenderer::paintBars(QPainter& p, const TimelineModel& model, const 
     }
 }
 
-void TimelineRenderer::paintDetail(QPainter& p, const TimelineModel& model, const TimelineViewport& vp, int bar)
+void TimelineRenderer::paintDetail(QPainter& p, const TimelineModel& model, const TimelineViewport& vp, int bar,
+                                   const State& state)
 {
     const auto& b = model.bars()[size_t(bar)];
     const QRectF r = barRect(vp, b.lane, b.startUs, b.endUs());
@@ -169,7 +177,7 @@ void TimelineRenderer::paintDetail(QPainter& p, const TimelineModel& model, cons
             zig << QPointF(x - (i % 2 ? 4 : 0), r.top() + r.height() * i / 4);
         zig << QPointF(x + 1, r.bottom()) << QPointF(x + 1, r.top());
         p.setPen(Qt::NoPen);
-        p.setBrush(QColor(0xfa, 0xfa, 0xfa));
+        p.setBrush(coloursOf(state).lane);
         p.drawPolygon(zig);
     }
 }
@@ -190,14 +198,15 @@ void TimelineRenderer::paintReplay(QPainter& p, const TimelineModel& model, cons
     }
     // What has not happened yet at the playhead is faded.
     const double x = std::max<double>(vp.xOf(state.playheadUs), TimelineViewport::kLabelWidth);
-    p.fillRect(QRectF(x, 0, vp.width - x, vp.height), QColor(250, 250, 250, 190));
+    p.fillRect(QRectF(x, 0, vp.width - x, vp.height), coloursOf(state).fade);
 }
 
 void TimelineRenderer::paintLabels(QPainter& p, const TimelineModel& model, const TimelineViewport& vp,
                                    const State& state)
 {
-    p.fillRect(0, 0, TimelineViewport::kLabelWidth, vp.height, QColor(0xf5, 0xf5, 0xf5));
-    p.setPen(QColor(0xcf, 0xd8, 0xdc));
+    const TimelineColours colours = coloursOf(state);
+    p.fillRect(0, 0, TimelineViewport::kLabelWidth, vp.height, colours.labels);
+    p.setPen(colours.rule);
     p.drawLine(TimelineViewport::kLabelWidth - 1, 0, TimelineViewport::kLabelWidth - 1, vp.height);
     const auto [first, last] = visibleLanes(model, vp);
     QFont f = p.font();
@@ -207,12 +216,11 @@ void TimelineRenderer::paintLabels(QPainter& p, const TimelineModel& model, cons
         const auto& l = model.lane(lane);
         const int top = vp.laneTop(lane);
         if (lane == state.selectedLane)
-            p.fillRect(0, top, TimelineViewport::kLabelWidth - 1, TimelineViewport::kLaneHeight,
-                       QColor(0xdc, 0xea, 0xfb));
+            p.fillRect(0, top, TimelineViewport::kLabelWidth - 1, TimelineViewport::kLaneHeight, colours.selected);
         p.fillRect(6, top + 7, 4, TimelineViewport::kLaneHeight - 14, kindColor(l.kind));
         f.setBold(lane == state.selectedLane);
         p.setFont(f);
-        p.setPen(QColor(0x26, 0x32, 0x38));
+        p.setPen(colours.text);
         const QString text =
             fm.elidedText(QString::fromStdString(l.label), Qt::ElideRight, TimelineViewport::kLabelWidth - 22);
         p.drawText(QRect(16, top, TimelineViewport::kLabelWidth - 20, TimelineViewport::kLaneHeight),

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 class QPainter;
+class QPalette;
 
 namespace conclave::ui {
 
@@ -20,6 +21,7 @@ public:
         int64_t playheadUs = -1; // -1: no playhead
         int selectedLane = -1;
         int hoverBar = -1;
+        const QPalette* palette = nullptr; // the theme's; nullptr: the application's
     };
 
     static void paint(QPainter& p, const TimelineModel& model, const TimelineViewport& vp, const State& state);
@@ -27,7 +29,8 @@ public:
 private:
     static void paintLanes(QPainter& p, const TimelineModel& model, const TimelineViewport& vp, const State& state);
     static void paintBars(QPainter& p, const TimelineModel& model, const TimelineViewport& vp, const State& state);
-    static void paintDetail(QPainter& p, const TimelineModel& model, const TimelineViewport& vp, int bar);
+    static void paintDetail(QPainter& p, const TimelineModel& model, const TimelineViewport& vp, int bar,
+                            const State& state);
     static void paintReplay(QPainter& p, const TimelineModel& model, const TimelineViewport& vp, const State& state);
     static void paintLabels(QPainter& p, const TimelineModel& model, const TimelineViewport& vp, const State& state);
 };

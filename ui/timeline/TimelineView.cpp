@@ -198,7 +198,8 @@ void TimelineView::paintEvent(QPaintEvent*)
         p.drawText(rect(), Qt::AlignCenter, tr("No run"));
         return;
     }
-    TimelineRenderer::paint(p, *m_model, m_vp, {m_playheadUs, m_selectedLane, m_hoverBar});
+    const QPalette pal = palette();
+    TimelineRenderer::paint(p, *m_model, m_vp, {m_playheadUs, m_selectedLane, m_hoverBar, &pal});
 }
 
 void TimelineView::resizeEvent(QResizeEvent*)

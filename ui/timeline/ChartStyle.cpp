@@ -1,4 +1,4 @@
-#include "experiment/ChartStyle.h"
+#include "timeline/ChartStyle.h"
 
 #include <QAbstractAxis>
 #include <QChart>

@@ -5,6 +5,8 @@
 // do not read, and shows a team too large for it from its start.
 #include <QtTest>
 
+#include <QScrollBar>
+
 #include "document/TeamDocument.h"
 #include "editor/CanvasView.h"
 #include "editor/KindStyle.h"
@@ -282,6 +284,35 @@ private slots:
         QCOMPARE(zoomed.size(), 1);
         QCOMPARE(zoomed.at(0).at(0).toDouble(), 1.25);
         QVERIFY(c.visible().contains(c.bounds()));
+    }
+
+    // A fitted canvas stays fitted as it resizes (a run tab opening below it), until the user zooms or scrolls.
+    void aFittedCanvasRefitsWhenResized()
+    {
+        Canvas c(grid(4, 2), {1000, 700});
+        c.view.fitToTeam();
+        const QRectF b = c.bounds();
+        const double tall = c.view.zoom();
+        c.view.resize(560, 700);
+        QApplication::processEvents();
+        const double shortZoom = CanvasView::fitZoom(c.view.viewport()->size(), b);
+        QVERIFY2(shortZoom < tall, qPrintable(QString::number(shortZoom)));
+        QCOMPARE(c.view.zoom(), shortZoom);
+        QVERIFY(c.visible().contains(b));
+
+        c.view.zoomBy(1.25); // the user's zoom now
+        const double chosen = c.view.zoom();
+        c.view.resize(1000, 700);
+        QApplication::processEvents();
+        QCOMPARE(c.view.zoom(), chosen);
+        c.view.resize(560, 700);
+
+        c.view.fitToTeam();
+        emit c.view.verticalScrollBar()->actionTriggered(QAbstractSlider::SliderSingleStepAdd); // scrolled
+        const double fitted = c.view.zoom();
+        c.view.resize(1000, 700);
+        QApplication::processEvents();
+        QCOMPARE(c.view.zoom(), fitted);
     }
 
     void fitShowsAMidSizedTeamWhole()

@@ -29,6 +29,9 @@ CanvasView::CanvasView(TeamScene* scene, QWidget* parent) : QGraphicsView(scene,
     setAcceptDrops(true);
     setFocusPolicy(Qt::StrongFocus);
     setFrameShape(QFrame::NoFrame);
+    // Scrolled by the user (a scroll bar, the arrow keys): no longer fitted.
+    for (QScrollBar* bar : {horizontalScrollBar(), verticalScrollBar()})
+        connect(bar, &QScrollBar::actionTriggered, this, [this] { m_fitted = false; });
 }
 
 double CanvasView::zoom() const
@@ -38,6 +41,7 @@ double CanvasView::zoom() const
 
 void CanvasView::setZoom(double zoom, const QPointF* anchorScene)
 {
+    m_fitted = false;
     zoom = std::clamp(zoom, kMinZoom, kMaxZoom);
     const QPointF anchor = anchorScene ? *anchorScene : visibleCentre();
     setTransform(QTransform::fromScale(zoom, zoom));
@@ -48,6 +52,7 @@ void CanvasView::setZoom(double zoom, const QPointF* anchorScene)
 
 void CanvasView::zoomBy(double factor)
 {
+    m_fitted = false;
     const double target = std::clamp(zoom() * factor, kMinZoom, kMaxZoom);
     scale(target / zoom(), target / zoom());
     emit zoomChanged(zoom());
@@ -92,7 +97,17 @@ void CanvasView::fitToTeam()
         if (viewport()->size() == viewportSize)
             break;
     }
+    m_fitted = true;
     emit zoomChanged(zoom());
+}
+
+void CanvasView::resizeEvent(QResizeEvent* event)
+{
+    QGraphicsView::resizeEvent(event);
+    // Fitted and not zoomed or panned since: the team stays framed as the canvas grows or shrinks (the
+    // window laid out after a file opened, a run tab opening below).
+    if (m_fitted)
+        fitToTeam();
 }
 
 QPointF CanvasView::fitCentre(const QRectF& bounds, double zoom) const
@@ -134,6 +149,7 @@ void CanvasView::wheelEvent(QWheelEvent* event)
 {
     // Wheel zooms (about the cursor); with Shift or a horizontal swipe it scrolls.
     if (event->modifiers() & Qt::ShiftModifier || event->angleDelta().x() != 0) {
+        m_fitted = false;
         QGraphicsView::wheelEvent(event);
         return;
     }
@@ -145,6 +161,7 @@ void CanvasView::wheelEvent(QWheelEvent* event)
 void CanvasView::startPan(const QPoint& at)
 {
     m_panning = true;
+    m_fitted = false;
     m_panFrom = at;
     viewport()->setCursor(Qt::ClosedHandCursor);
 }

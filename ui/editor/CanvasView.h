@@ -42,6 +42,7 @@ signals:
     void filesDropped(const QStringList& paths);
 
 protected:
+    void resizeEvent(QResizeEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
@@ -57,6 +58,7 @@ private:
     void startPan(const QPoint& at);
     QPointF fitCentre(const QRectF& bounds, double zoom) const;
 
+    bool m_fitted = false; // by fitToTeam, and not zoomed or panned since: a resize fits again
     bool m_spaceHeld = false;
     bool m_panning = false;
     QPoint m_panFrom;

@@ -1,16 +1,19 @@
 // The run views below the canvas: opening each kind of tab (and failing to),
-// the one current tab driving the output dock, the canvas's replay states and
-// the timeline's selection, a bar's click, closing, and chart export.
+// the one current tab driving the output dock (a replay's at its playhead, with
+// the inspector's run line), the canvas's replay states and the timeline's selection, a bar's click, closing, and chart
+// export.
 #include <QtTest>
 
 #include "StatusSpy.h"
 #include "StudioRunRig.h"
 
+#include "inspector/Inspector.h"
 #include "studio/RunTabs.h"
 #include "timeline/CompareView.h"
 #include "timeline/LatencyBoxPlot.h"
 #include "timeline/ReplayView.h"
 #include "timeline/RunView.h"
+#include "timeline/TimeFormat.h"
 #include "timeline/TimelineView.h"
 
 #include <QStandardPaths>
@@ -121,6 +124,81 @@ private slots:
         m_rig->tabs->tabs()->setCurrentIndex(0); // current again: its states come back
         QVERIFY(m_rig->states.shown(NodeId("out")) != Status::Ok);
         QCOMPARE(m_rig->output->storedRun()->summary.id, m_first);
+    }
+
+    // The math question: route answers at once, math runs until it settles, then vote and out.
+    void aReplaysOutputDockFollowsItsPlayhead()
+    {
+        const auto stored = m_rig->runs.loadRun(m_first, true);
+        QVERIFY(stored);
+        const Span* math = nullptr;
+        for (const auto& s : stored->spans)
+            math = s.node == NodeId("math") && s.kind == SpanKind::Node ? &s : math;
+        QVERIFY(math && math->endUs > math->startUs + 2);
+        ui::Inspector inspector(&m_rig->document);
+        connect(m_rig->output, &ui::RunOutputPanel::runLineChanged, &inspector, &ui::Inspector::setRunLine);
+        const auto figures = [this] {
+            QStringList out;
+            for (const char* name : {"status", "answer", "confidence", "tokens", "cost"})
+                out << m_rig->output->figure(name);
+            return out << m_rig->output->text();
+        };
+        const auto select = [&](const char* node) {
+            m_rig->scene.selectNodes({NodeId(node)});
+            inspector.showNode(NodeId(node)); // as the window does on a selection
+        };
+
+        // The final results, as a run tab shows them.
+        QVERIFY(m_rig->tabs->openRunTab(m_first));
+        select("vote");
+        const QStringList finalVote = figures();
+        QCOMPARE(finalVote, (QStringList{"done", "783", "0.71", "0 in, 0 out", "$0",
+                                         "Considering the question carefully:\nAnswer: 783\nConfidence: 0.71"}));
+        QCOMPARE(inspector.runLine(), "Run " + shortId(m_first) + ": done · answer 783 · conf 0.71");
+
+        QVERIFY(m_rig->tabs->openReplayTab(m_first));
+        auto* replay = m_rig->tabs->current().replay;
+        QCOMPARE(m_rig->output->playhead(), std::optional<int64_t>(0));
+        QCOMPARE(m_rig->output->title(), "Node vote · run " + shortId(m_first) + " at 0 µs");
+        QCOMPARE(figures(), (QStringList{"queued", "–", "–", "–", "–", ""}));
+        QCOMPARE(m_rig->output->placeholder(), QString("Not started by 0 µs"));
+        QCOMPARE(inspector.runLine(), QString("At the playhead (0 µs): queued"));
+
+        replay->seek(replay->durationUs());
+        const QString end = ui::TimeFormat::duration(replay->durationUs());
+        QCOMPARE(m_rig->output->title(), "Node vote · run " + shortId(m_first) + " at " + end);
+        QCOMPARE(figures(), finalVote);
+        QCOMPARE(inspector.runLine(), "At the playhead (" + end + "): done · answer 783 · conf 0.71");
+
+        // Mid-run: route has answered, math is running (its text not revealed), vote has not started.
+        const int64_t mid = (math->startUs + math->endUs) / 2;
+        replay->seek(mid);
+        const QString at = ui::TimeFormat::duration(mid);
+        const QString since = "running since " + ui::TimeFormat::duration(math->startUs);
+        QCOMPARE(figures(), (QStringList{"queued", "–", "–", "–", "–", ""}));
+        select("route");
+        QCOMPARE(figures(), (QStringList{"done", "math", "1.00", "0 in, 0 out", "$0", "Calculate 323 + 460."}));
+        QCOMPARE(inspector.runLine(), "At the playhead (" + at + "): done · answer math · conf 1.00");
+        select("math");
+        QCOMPARE(figures(), (QStringList{since, "–", "–", "–", "–", ""}));
+        QCOMPARE(m_rig->output->placeholder(),
+                 "R" + since.mid(1) +
+                     ": the store keeps a span's text, not when each piece of it streamed, so its text shows when "
+                     "the span ends");
+        QCOMPARE(inspector.runLine(), "At the playhead (" + at + "): " + since);
+
+        // Another tab: its final results; the replay again: its playhead's.
+        m_rig->tabs->tabs()->setCurrentIndex(0);
+        QVERIFY(!m_rig->output->playhead());
+        QCOMPARE(m_rig->output->figure("status"), QString("done"));
+        QCOMPARE(inspector.runLine(), "Run " + shortId(m_first) + ": done · answer 783 · conf 0.71");
+        replay->seek(0); // not current: the dock keeps the run tab's
+        QCOMPARE(m_rig->output->figure("status"), QString("done"));
+        m_rig->tabs->tabs()->setCurrentIndex(1);
+        QCOMPARE(m_rig->output->playhead(), std::optional<int64_t>(0));
+        QCOMPARE(figures(), (QStringList{"queued", "–", "–", "–", "–", ""}));
+        inspector.showTeam();
+        QCOMPARE(inspector.runLine(), QString()); // only for a node
     }
 
     void aCompareTabHasNoOneRun()

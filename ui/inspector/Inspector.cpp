@@ -21,7 +21,8 @@ namespace conclave::ui {
 
 Inspector::Inspector(TeamDocument* document, QWidget* parent)
     : QWidget(parent), m_document(document), m_stack(new QStackedWidget), m_title(new QLabel(this)),
-      m_teamPage(new QWidget), m_teamSummary(new QLabel), m_edgeForm(new EdgeForm(document))
+      m_runLine(new QLabel(this)), m_teamPage(new QWidget), m_teamSummary(new QLabel),
+      m_edgeForm(new EdgeForm(document))
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(8, 8, 8, 8);
@@ -31,6 +32,13 @@ Inspector::Inspector(TeamDocument* document, QWidget* parent)
     m_title->setFont(titleFont);
     m_title->setTextFormat(Qt::PlainText);
     layout->addWidget(m_title);
+    m_runLine->setObjectName("inspectorRunLine");
+    m_runLine->setTextFormat(Qt::PlainText);
+    m_runLine->setWordWrap(true);
+    m_runLine->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_runLine->setForegroundRole(QPalette::PlaceholderText);
+    m_runLine->hide();
+    layout->addWidget(m_runLine);
     auto* scroll = new QScrollArea(this);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
@@ -96,6 +104,23 @@ void Inspector::showTeam()
     refresh();
 }
 
+void Inspector::setRunLine(const NodeId& node, const QString& line)
+{
+    m_runLineNode = node;
+    m_runLine->setText(line);
+    updateRunLine();
+}
+
+QString Inspector::runLine() const
+{
+    return m_runLine->isHidden() ? QString() : m_runLine->text();
+}
+
+void Inspector::updateRunLine()
+{
+    m_runLine->setHidden(!m_node || m_node != m_runLineNode || m_runLine->text().isEmpty());
+}
+
 NodeForm* Inspector::currentNodeForm() const
 {
     return qobject_cast<NodeForm*>(m_stack->currentWidget());
@@ -103,6 +128,7 @@ NodeForm* Inspector::currentNodeForm() const
 
 void Inspector::refresh()
 {
+    updateRunLine();
     if (m_node) {
         const Node* n = m_document->node(*m_node);
         if (!n) {

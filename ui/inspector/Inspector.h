@@ -18,8 +18,10 @@ class NodeForm;
 class TeamDocument;
 
 // The right-hand panel: the selected node's form (one per kind), the selected
-// edge's, or a summary of the team. Room for issue 7: a run's output for the
-// selected node can become another page here.
+// edge's, or a summary of the team. Above a node's form, one read-only line of
+// its run (setRunLine: what the output dock says of it — at a replay's
+// playhead, in a run tab's run, or in the live or last run); the full output
+// stays in the output dock.
 class Inspector : public QWidget {
     Q_OBJECT
 
@@ -31,16 +33,25 @@ public:
     void showTeam();
     NodeForm* currentNodeForm() const;
     NodeForm* formFor(NodeKind kind) const { return m_forms.at(kind); }
+    // The run line shown; empty when none is (no node shown, or none said of it).
+    QString runLine() const;
+
+public slots:
+    // The line for `node`, shown while it is the node shown; empty: none.
+    void setRunLine(const conclave::NodeId& node, const QString& line);
 
 signals:
     void teamSettingsRequested();
 
 private:
     void refresh();
+    void updateRunLine();
 
     TeamDocument* m_document;
     QStackedWidget* m_stack;
     QLabel* m_title;
+    QLabel* m_runLine;
+    std::optional<NodeId> m_runLineNode;
     QWidget* m_teamPage;
     QLabel* m_teamSummary;
     EdgeForm* m_edgeForm;

@@ -54,8 +54,24 @@ void RunOutputPanel::showNode(const std::optional<NodeId>& node)
 
 void RunOutputPanel::showStoredRun(std::shared_ptr<const StoredRun> run)
 {
-    m_stored = std::move(run);
+    setStoredRun(std::move(run));
+    m_atUs.reset();
     refresh();
+}
+
+void RunOutputPanel::showStoredRunAt(std::shared_ptr<const StoredRun> run, int64_t atUs)
+{
+    setStoredRun(std::move(run));
+    m_atUs = m_stored ? std::optional<int64_t>(atUs) : std::nullopt;
+    refresh();
+}
+
+void RunOutputPanel::setStoredRun(std::shared_ptr<const StoredRun> run)
+{
+    // Read once per run: a replay's every tick then only asks for one instant.
+    if (run != m_stored)
+        m_outputs = run ? ReplayOutputs(*run) : ReplayOutputs();
+    m_stored = std::move(run);
 }
 
 QString RunOutputPanel::title() const
@@ -65,28 +81,17 @@ QString RunOutputPanel::title() const
 
 std::string RunOutputPanel::storedText(const StoredRun& run, const NodeId& node)
 {
-    // As the live dock: the result's text once the node settled, else what it streamed.
-    for (const auto& n : run.nodes) {
-        if (n.node == node && !n.result.text.empty())
-            return n.result.text;
-    }
-    std::string text;
-    for (const auto& span : run.spans) { // in id order: the order they started
-        if (span.node != node)
-            continue;
-        const auto it = run.texts.find(span.id);
-        if (it == run.texts.end() || it->second.empty())
-            continue;
-        if (!text.empty() && text.back() != '\n')
-            text += '\n';
-        text += it->second;
-    }
-    return text;
+    return ReplayOutputs::storedText(run, node);
 }
 
 QString RunOutputPanel::text() const
 {
     return m_text->toPlainText();
+}
+
+QString RunOutputPanel::placeholder() const
+{
+    return m_text->placeholderText();
 }
 
 QString RunOutputPanel::figure(const QString& name) const
@@ -123,46 +128,63 @@ void RunOutputPanel::appendText(const NodeId& node)
     }
 }
 
+void RunOutputPanel::setRunLine(const QString& line)
+{
+    if (line == m_runLine && m_node == m_runLineNode)
+        return;
+    m_runLine = line;
+    m_runLineNode = m_node;
+    if (m_node)
+        emit runLineChanged(*m_node, m_runLine);
+}
+
 void RunOutputPanel::refresh()
 {
-    // What to show, from the stored run or the live one.
-    std::optional<Status> status;
-    const NodeResult* result = nullptr;
-    QString full;
+    // What to show: of the stored run (final, or by the playhead), else of the live one.
+    NodeOutput out;
     if (m_stored && m_node) {
-        for (const auto& n : m_stored->nodes) {
-            if (n.node == *m_node) {
-                result = &n.result;
-                status = n.result.status;
-            }
-        }
-        // A node that started but has no result (an interrupted run): its last span's status.
-        for (auto it = m_stored->spans.rbegin(); !status && it != m_stored->spans.rend(); ++it) {
-            if (it->node == *m_node && it->kind == SpanKind::Node)
-                status = it->status;
-        }
-        full = QString::fromStdString(storedText(*m_stored, *m_node));
+        out = m_atUs ? m_outputs.at(*m_node, *m_atUs) : m_outputs.finalOutput(*m_node);
     } else if (const auto* n = m_node ? m_controller->liveNode(*m_node) : nullptr) {
-        status = n->status;
-        result = n->result ? &*n->result : nullptr;
-        full = QString::fromStdString(n->text);
+        out.status = n->status;
+        out.result = n->result;
+        out.text = n->text;
     }
-    const QString run =
-        m_stored ? tr("run %1").arg(QString::fromStdString(m_stored->summary.id.str()).left(8)) : tr("live run");
+    const QString at = m_atUs ? TimeFormat::duration(*m_atUs) : QString();
+    QString run = tr("live run");
+    if (m_stored) {
+        run = tr("run %1").arg(QString::fromStdString(m_stored->summary.id.str()).left(8));
+        if (m_atUs)
+            run += tr(" at %1").arg(at);
+    }
     m_title->setText(m_node ? tr("Node %1 · %2").arg(QString::fromStdString(m_node->str()), run)
                             : tr("Select a node to see its output"));
-    if (!status) {
+    if (!m_atUs)
+        m_text->setPlaceholderText(tr("Streamed text appears here during a run"));
+    else if (out.inProgress())
+        m_text->setPlaceholderText(
+            tr("Running since %1: the store keeps a span's text, not when each piece of it streamed, "
+               "so its text shows when the span ends")
+                .arg(TimeFormat::duration(out.runningSinceUs)));
+    else if (out.status == Status::Queued)
+        m_text->setPlaceholderText(tr("Not started by %1").arg(at));
+    else
+        m_text->setPlaceholderText(tr("No text by %1").arg(at));
+    if (!out.status) {
         for (auto* label : {m_status, m_answer, m_confidence, m_tokens, m_cost})
             label->setText(QStringLiteral("–"));
         m_status->setStyleSheet({});
         m_text->clear();
+        setRunLine({});
         return;
     }
-    QString statusText = StatusPalette::label(*status);
+    const NodeResult* result = out.result ? &*out.result : nullptr;
+    QString statusText = StatusPalette::label(*out.status);
+    if (out.inProgress())
+        statusText += tr(" since %1").arg(TimeFormat::duration(out.runningSinceUs));
     if (result && !result->error.empty())
         statusText += QStringLiteral(": ") + QString::fromStdString(result->error);
     m_status->setText(statusText);
-    const QColor c = StatusPalette::color(*status);
+    const QColor c = StatusPalette::color(*out.status);
     m_status->setStyleSheet(QStringLiteral("color: %1; font-weight: bold").arg(c.name()));
     if (result) {
         m_answer->setText(QString::fromStdString(result->answer));
@@ -173,8 +195,26 @@ void RunOutputPanel::refresh()
         for (auto* label : {m_answer, m_confidence, m_tokens, m_cost})
             label->setText(QStringLiteral("–"));
     }
+    const QString full = QString::fromStdString(out.text);
     if (m_text->toPlainText() != full)
         m_text->setPlainText(full);
+
+    // The inspector's line: the status, then what the node settled with.
+    QString line = m_atUs     ? tr("At the playhead (%1)").arg(at)
+                   : m_stored ? tr("Run %1").arg(QString::fromStdString(m_stored->summary.id.str()).left(8))
+                   : m_controller->isRunning() ? tr("Live run")
+                                               : tr("Last run");
+    line += QStringLiteral(": ") + statusText;
+    if (result && !result->answer.empty()) {
+        constexpr int kAnswerChars = 40;
+        QString answer = QString::fromStdString(result->answer).simplified();
+        if (answer.size() > kAnswerChars)
+            answer = answer.left(kAnswerChars - 1) + QStringLiteral("…");
+        line += tr(" · answer %1").arg(answer);
+    }
+    if (result && result->ok())
+        line += tr(" · conf %1").arg(QString::number(result->confidence, 'f', 2));
+    setRunLine(line);
 }
 
 } // namespace conclave::ui

@@ -164,6 +164,8 @@ void MainWindow::buildRunUi()
         new ExperimentActions(m_runs, m_document, m_centre, m_runTabs, m_experimentHistory, m_feedback, this);
     m_experimentHistory->refresh();
     connect(m_runTabs, &RunTabs::spanClicked, m_views, &ViewActions::focusNode);
+    // The inspector's run line says what the output dock says of its node.
+    connect(m_output, &RunOutputPanel::runLineChanged, m_inspector, &Inspector::setRunLine);
     connect(m_document, &TeamDocument::teamReset, m_runStates, &CanvasRunStates::clear);
 }
 

@@ -104,8 +104,13 @@ void RunTabs::onCurrentChanged()
     const RunTabView tab = current();
     if (tab.replay)
         m_states->showStates(tab.replay->states());
-    // The output dock shows the run of the current tab (a run or a replay), else the live or last run.
-    m_output->showStoredRun(tab.model ? std::shared_ptr<const StoredRun>(tab.model, &tab.model->run()) : nullptr);
+    // The output dock shows the run of the current tab, else the live or last run: a run tab's
+    // final results, a replay's at its playhead.
+    auto run = tab.model ? std::shared_ptr<const StoredRun>(tab.model, &tab.model->run()) : nullptr;
+    if (tab.replay && run)
+        m_output->showStoredRunAt(std::move(run), tab.replay->position());
+    else
+        m_output->showStoredRun(std::move(run));
 }
 
 void RunTabs::showSelectedNode()
@@ -149,11 +154,16 @@ bool RunTabs::openReplayTab(const RunId& id)
     const QString tip = RunView::headerText(*run);
     view->setRun(std::move(*run));
     connect(view->timeline(), &TimelineView::spanClicked, this, &RunTabs::spanClicked);
-    // The canvas shows each agent's state at the playhead while this tab is the current one.
-    connect(view->controller(), &ReplayController::statesChanged, this, [this, view](qint64, const NodeStates& states) {
-        if (m_tabs->currentWidget() == view)
-            m_states->showStates(states);
-    });
+    // The canvas shows each agent's state at the playhead while this tab is the current one,
+    // and the output dock what the selected node had produced by then.
+    connect(view->controller(), &ReplayController::statesChanged, this,
+            [this, view](qint64 atUs, const NodeStates& states) {
+                if (m_tabs->currentWidget() != view)
+                    return;
+                m_states->showStates(states);
+                const auto model = view->timelineModel();
+                m_output->showStoredRunAt(std::shared_ptr<const StoredRun>(model, &model->run()), atUs);
+            });
     addTab(view, tr("Replay %1").arg(shortRunId(id)), tip);
     view->controller()->seek(0);
     return true;

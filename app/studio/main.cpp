@@ -9,6 +9,7 @@
 #include "studio/MainWindow.h"
 #include "studio/RunViewCommand.h"
 #include "studio/ThemeManager.h"
+#include "timeline/ReplayController.h"
 
 #include "conclave/Version.h"
 
@@ -60,6 +61,10 @@ int main(int argc, char** argv)
     QCommandLineOption sizeOption("size", "The window's size for --screenshot, e.g. 1280x800.", "WxH");
     QCommandLineOption evaluate("evaluate",
                                 "Open Run > Evaluate Designs… after loading; with --screenshot, render the dialog.");
+    QCommandLineOption openRun("open-run", "Open this stored run's tab below the canvas after loading.", "RUN_ID");
+    QCommandLineOption openReplay("open-replay", "Open this stored run's replay below the canvas (with --at).",
+                                  "RUN_ID");
+    QCommandLineOption at("at", "The replay's playhead, in milliseconds from the run's start.", "MS", "0");
     QCommandLineOption openExperiment("open-experiment", "Open this stored experiment's tab after loading.",
                                       "EXPERIMENT_ID");
     QCommandLineOption select("select", "Select this node after loading (for screenshots).", "NODE");
@@ -80,6 +85,9 @@ int main(int argc, char** argv)
     parser.addOption(sizeOption);
     parser.addOption(evaluate);
     parser.addOption(openExperiment);
+    parser.addOption(openRun);
+    parser.addOption(openReplay);
+    parser.addOption(at);
     parser.process(app);
 
     if (parser.isSet(bench))
@@ -116,6 +124,20 @@ int main(int argc, char** argv)
     if (parser.isSet(openExperiment) && !window.openExperimentTab(parser.value(openExperiment)) && headless) {
         std::fprintf(stderr, "conclave-studio: cannot open experiment %s\n", qPrintable(parser.value(openExperiment)));
         return 2;
+    }
+    if (parser.isSet(openRun) && !window.openRunTab(conclave::RunId(parser.value(openRun).toStdString())) &&
+        headless) {
+        std::fprintf(stderr, "conclave-studio: cannot open run %s\n", qPrintable(parser.value(openRun)));
+        return 2;
+    }
+    if (parser.isSet(openReplay)) {
+        if (!window.openReplayTab(conclave::RunId(parser.value(openReplay).toStdString()))) {
+            std::fprintf(stderr, "conclave-studio: cannot replay run %s\n", qPrintable(parser.value(openReplay)));
+            if (headless)
+                return 2;
+        } else if (auto* replay = window.currentRunTab().replay) {
+            replay->seek(qint64(parser.value(at).toDouble() * 1000));
+        }
     }
     if (parser.isSet(evaluate)) {
         auto* dialog = window.experiments()->dialog();

@@ -164,7 +164,7 @@ private slots:
         }
         auto opened = RunStore::open(path);
         QCOMPARE(q(opened.error), QString());
-        QCOMPARE(rows(path, "PRAGMA user_version"), int64_t(3));
+        QCOMPARE(rows(path, "PRAGMA user_version"), int64_t(4));
         QCOMPARE(rows(path, "SELECT count(*) FROM runs WHERE experiment_id IS NULL"), int64_t(1));
         QCOMPARE(rows(path, "SELECT count(*) FROM experiments"), int64_t(0));
         QCOMPARE(rows(path, "SELECT count(*) FROM trials"), int64_t(0));
@@ -181,19 +181,52 @@ private slots:
         QCOMPARE(rows(path, "SELECT count(*) FROM runs WHERE experiment_id = 'e-1'"), int64_t(1));
     }
 
+    // Version 3 to 4: spans gain a note, node results what a skipped model call left; what was stored reads
+    // as before (no note, the model called).
+    void migratesAVersion3File()
+    {
+        const auto path = file("v3.sqlite");
+        {
+            SqliteDb db;
+            QVERIFY(!db.open(path, SqliteDb::Mode::Create));
+            QVERIFY(!StoreSchema::migrate(db, 3));
+            QVERIFY(!db.exec("INSERT INTO runs (id, team_name, team_json, input, seed, status, started_at_ms) "
+                             "VALUES ('00000000000b', 'old', '{}', 'q', 1, 'ok', 5);"
+                             "INSERT INTO spans (run_id, id, node, kind, name, start_us, end_us, status) "
+                             "VALUES ('00000000000b', 1, 'j', 'node', 'j', 0, 10, 'ok');"
+                             "INSERT INTO node_results (run_id, node, status, text, answer) "
+                             "VALUES ('00000000000b', 'j', 'ok', 't', 'a')"));
+        }
+        auto opened = RunStore::open(path);
+        QCOMPARE(q(opened.error), QString());
+        QCOMPARE(rows(path, "PRAGMA user_version"), int64_t(4));
+        QCOMPARE(rows(path, "SELECT count(*) FROM spans WHERE note IS NULL"), int64_t(1));
+        QCOMPARE(rows(path, "SELECT count(*) FROM node_results WHERE skipped_model IS NULL AND agreed IS NULL"),
+                 int64_t(1));
+        std::string error;
+        auto reader = opened.store->reader(error);
+        const auto run = reader->load(RunId("00000000000b"), false, error);
+        QVERIFY2(run, error.c_str());
+        QCOMPARE(run->spans.size(), size_t(1));
+        QCOMPARE(q(run->spans.front().note), QString());
+        QCOMPARE(run->nodes.size(), size_t(1));
+        QCOMPARE(q(run->nodes.front().result.skippedModel), QString());
+        QVERIFY(run->nodes.front().result.agreed.empty());
+    }
+
     void refusesANewerFile()
     {
-        const auto path = file("v4.sqlite");
+        const auto path = file("v5.sqlite");
         {
             SqliteDb db;
             QVERIFY(!db.open(path, SqliteDb::Mode::Create));
             QVERIFY(!StoreSchema::migrate(db));
-            QVERIFY(!db.exec("PRAGMA user_version = 4"));
+            QVERIFY(!db.exec("PRAGMA user_version = 5"));
         }
         const auto before = readBytes(path);
         auto opened = RunStore::open(path);
         QCOMPARE(q(opened.error),
-                 q(path + ": written by a newer Conclave (store schema version 4; this one reads up to 3)"));
+                 q(path + ": written by a newer Conclave (store schema version 5; this one reads up to 4)"));
         QVERIFY(readBytes(path) == before);
     }
 

@@ -98,7 +98,7 @@ private slots:
         QVERIFY(opened.store);
         SqliteDb db;
         QVERIFY(!db.open(path, SqliteDb::Mode::ReadOnly));
-        QCOMPARE(db.queryInt("PRAGMA user_version").value_or(-1), int64_t(3));
+        QCOMPARE(db.queryInt("PRAGMA user_version").value_or(-1), int64_t(4));
         auto mode = db.prepare("PRAGMA journal_mode");
         QVERIFY(mode.step());
         QCOMPARE(q(mode.text(0)), QString("wal"));
@@ -194,7 +194,7 @@ private slots:
                                       << "not an SQLite database";
         QTest::newRow("newer user_version")
             << "newer.sqlite"
-            << "written by a newer Conclave (store schema version 99; this one reads up to 3)";
+            << "written by a newer Conclave (store schema version 99; this one reads up to 4)";
         QTest::newRow("read-only") << "readonly.sqlite"
                                    << "the database is read-only";
         QTest::newRow("other SQLite database") << "other.sqlite"

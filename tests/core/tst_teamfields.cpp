@@ -53,6 +53,8 @@ json sampleValue(std::string_view key)
         return "concat";
     if (key == "mode")
         return "debate";
+    if (key == "skip_when_agree")
+        return true;
     return 1;
 }
 

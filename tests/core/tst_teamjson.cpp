@@ -156,6 +156,57 @@ private slots:
         QVERIFY(*again.team == team);
     }
 
+    // A team is written at the lowest format version that holds it: 1 unless it uses a version-2 field, so
+    // a Conclave that knows only version 1 refuses what it would otherwise run differently.
+    void formatVersionFollowsTheFields_data()
+    {
+        QTest::addColumn<QString>("node");
+        QTest::addColumn<int>("version");
+        QTest::newRow("none") << R"({"id":"j","kind":"aggregator","strategy":"synthesize","quorum":2})" << 1;
+        QTest::newRow("skip_when_agree")
+            << R"({"id":"j","kind":"aggregator","strategy":"synthesize","skip_when_agree":true})" << 2;
+        QTest::newRow("skip_when_agree false")
+            << R"({"id":"j","kind":"aggregator","strategy":"synthesize","skip_when_agree":false})" << 2;
+        QTest::newRow("agree_fraction")
+            << R"({"id":"j","kind":"aggregator","strategy":"synthesize","agree_fraction":0.6})" << 2;
+        QTest::newRow("cascade") << R"({"id":"c","kind":"coordinator","mode":"cascade"})" << 1;
+        QTest::newRow("adaptive") << R"({"id":"c","kind":"coordinator","mode":"adaptive"})" << 2;
+        QTest::newRow("initial") << R"({"id":"c","kind":"coordinator","mode":"debate","initial":3})" << 2;
+    }
+
+    void formatVersionFollowsTheFields()
+    {
+        QFETCH(QString, node);
+        QFETCH(int, version);
+        for (const int written : {1, 2}) {
+            const auto text = QStringLiteral(R"({"conclave":%1,"name":"v","nodes":[%2],"edges":[]})")
+                                  .arg(written)
+                                  .arg(node)
+                                  .toStdString();
+            const auto loaded = teamFromJsonText(text);
+            QVERIFY2(loaded.team, loaded.problems.empty() ? "" : loaded.problems.front().message.c_str());
+            QCOMPARE(formatVersionNeeded(*loaded.team), int64_t(version));
+            const auto saved = nlohmann::json::parse(teamToJsonText(*loaded.team));
+            QCOMPARE(saved.at("conclave").get<int>(), version);
+        }
+    }
+
+    // A meeting among a meeting's members needs version 2 as well.
+    void aNestedMeetingNeedsVersion2()
+    {
+        Team team;
+        Node outer{NodeId("outer"), NodeKind::Coordinator, {}, {}, {}};
+        outer.config.mode = CoordinatorMode::Cascade;
+        Node inner{NodeId("inner"), NodeKind::Coordinator, {}, {}, {}};
+        inner.config.mode = CoordinatorMode::Debate;
+        Node expert{NodeId("e"), NodeKind::Expert, {}, {}, {}};
+        team.nodes = {outer, inner, expert};
+        team.edges = {{NodeId("outer"), NodeId("e"), {}, EdgeRole::Member, {}}};
+        QCOMPARE(formatVersionNeeded(team), int64_t(1));
+        team.edges.push_back({NodeId("outer"), NodeId("inner"), {}, EdgeRole::Member, {}});
+        QCOMPARE(formatVersionNeeded(team), int64_t(2));
+    }
+
     void syntaxErrorsHaveLineAndColumn()
     {
         const auto result = teamFromJsonText("{\n  \"conclave\": 1,\n  \"name\": \"x\"\n  \"nodes\": []\n}\n");
@@ -176,7 +227,7 @@ private slots:
             << R"(/nodes/3/timeout_ms: expected a positive integer, got "abc")";
         QTest::newRow("newer version") << R"({"conclave":99,"name":"x","nodes":[]})"
                                        << "/conclave: format version 99 is newer than this Conclave understands "
-                                          "(1); upgrade Conclave to open this team";
+                                          "(2); upgrade Conclave to open this team";
         QTest::newRow("no version") << R"({"name":"x","nodes":[]})"
                                     << R"(/conclave: missing format version; a team file starts with "conclave": 1)";
         QTest::newRow("kind") << R"({"conclave":1,"name":"x","nodes":[{"id":"q","kind":"wizard"}]})"

@@ -128,11 +128,12 @@ void TestValidator::formatVersion_data()
 {
     QTest::addColumn<int>("version");
     QTest::addColumn<QStringList>("expected");
-    QTest::newRow("0") << 0 << QStringList{err("/conclave", "expected format version 1, got 0")};
-    QTest::newRow("-1") << -1 << QStringList{err("/conclave", "expected format version 1, got -1")};
+    QTest::newRow("0") << 0 << QStringList{err("/conclave", "expected format version 1 to 2, got 0")};
+    QTest::newRow("-1") << -1 << QStringList{err("/conclave", "expected format version 1 to 2, got -1")};
     QTest::newRow("1") << 1 << QStringList();
-    QTest::newRow("2") << 2
-                       << QStringList{err("/conclave", "format version 2 is newer than this Conclave understands (1); "
+    QTest::newRow("2") << 2 << QStringList();
+    QTest::newRow("3") << 3
+                       << QStringList{err("/conclave", "format version 3 is newer than this Conclave understands (2); "
                                                        "upgrade Conclave to open this team")};
 }
 

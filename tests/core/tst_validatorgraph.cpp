@@ -375,7 +375,7 @@ void TestValidatorGraph::coordinators_data()
 {
     addColumns();
     row("no mode", edit(coordinatorTeam, [](json& t) { t["nodes"][1].erase("mode"); }),
-        {err("/nodes/1/mode", "a coordinator needs a mode: round_robin, debate, decompose or cascade", {.node = "c"})});
+        {err("/nodes/1/mode", "a coordinator needs a mode: round_robin, debate, decompose, cascade or adaptive", {.node = "c"})});
     row("no members", edit(coordinatorTeam, [](json& t) { t["edges"][1].erase("role"); }),
         {err("/nodes/1", "coordinator \"c\" has no members (edges with role member)", {.node = "c"}),
          warn("/nodes/2", "\"m\" has no outgoing edges; its result is not used", {.node = "m"}),

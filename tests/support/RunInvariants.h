@@ -274,6 +274,7 @@ inline double worstPathMs(const RunPlan& plan, const std::map<std::string, Resol
                 own[i] = rounds * sum;
                 break;
             case CoordinatorMode::Debate:
+            case CoordinatorMode::Adaptive:
                 own[i] = rounds * longest;
                 break;
             case CoordinatorMode::Cascade:

@@ -78,6 +78,7 @@ public:
     RunToolBar* runToolBar() const { return m_runBar; }
     CanvasRunStates* canvasRunStates() const { return m_runStates; }
     QTabWidget* runTabs() const { return m_runTabs->tabs(); }
+    RunTabView currentRunTab() const { return m_runTabs->current(); }
     // The canvas's share of the centre while run tabs are open (remembered across sessions).
     double canvasShare() const { return m_runTabs->canvasShare(); }
     // Uses this run store instead of the default ($CONCLAVE_DB, else the user's data folder).

@@ -60,7 +60,8 @@ void Meeting::startRound()
         m_nextSpeaker = 1;
         callMember(pn.members[0], m_task, transcript(m_round, true));
         break;
-    case CoordinatorMode::Debate: {
+    case CoordinatorMode::Debate:
+    case CoordinatorMode::Adaptive: { // until adaptive has its own rounds: asks everyone, as a debate
         const auto previous = transcript(m_round, false);
         m_outstanding = pn.members.size();
         for (const size_t member : pn.members)
@@ -144,6 +145,7 @@ void Meeting::onMemberDone(size_t member, SpanId span, size_t part, CallOutcome 
         roundFinished();
         return;
     case CoordinatorMode::Debate:
+    case CoordinatorMode::Adaptive:
     case CoordinatorMode::Decompose:
         if (--m_outstanding == 0)
             roundFinished();

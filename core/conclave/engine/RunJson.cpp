@@ -32,6 +32,8 @@ nlohmann::ordered_json spanToJson(const Span& span)
         j["planned_ms"] = std::round(span.plannedMs * 100.0) / 100.0;
     if (!span.error.empty())
         j["error"] = span.error;
+    if (!span.note.empty())
+        j["note"] = span.note;
     return j;
 }
 

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace conclave {
 
@@ -45,6 +46,10 @@ struct Span {
     int64_t ttftUs = -1;      // time to first token, from the span's start; -1 when none
     double plannedMs = 0;     // simulated latency the local backend drew (0 for real endpoints)
     std::string error;
+    // What the node decided here, when it decided something a reader needs to
+    // see: an adaptive round's "stop: …" or "ask m2: …", a synthesize that
+    // skipped its model ("skipped_model: agreement (a, b)").
+    std::string note;
 
     int64_t durationUs() const { return endUs < 0 ? 0 : endUs - startUs; }
 
@@ -61,6 +66,10 @@ struct NodeResult {
     int64_t tokensOut = 0;
     double costUsd = 0;
     std::string error;
+    // A synthesize aggregator that answered without calling its model:
+    // "agreement", and the inputs that agreed (in arrival order).
+    std::string skippedModel;
+    std::vector<std::string> agreed;
 
     bool ok() const { return status == Status::Ok; }
 

@@ -72,6 +72,10 @@ nlohmann::ordered_json storedRunToJson(const StoredRun& run)
         o["cost_usd"] = n.result.costUsd;
         if (!n.result.error.empty())
             o["error"] = n.result.error;
+        if (!n.result.skippedModel.empty()) {
+            o["skipped_model"] = n.result.skippedModel;
+            o["agreed"] = n.result.agreed;
+        }
         nodes.push_back(o);
     }
     j["nodes"] = nodes;

@@ -42,10 +42,11 @@ constexpr std::array<K, 15> kAnyBackend{"kind",
                                         "prices"};
 
 // Canonical node key order: identity, meaning, model call, layout.
-constexpr std::array<K, 25> kAnyNode{
-    "id",         "kind",           "label",          "strategy",    "mode",       "routes",     "default",   "top_k",
-    "min_weight", "quorum",         "min_confidence", "deadline_ms", "max_rounds", "consensus",  "threshold", "backend",
-    "model",      "fallback_model", "system",         "prompt",      "params",     "timeout_ms", "retries",   "weight",
+constexpr std::array<K, 28> kAnyNode{
+    "id",          "kind",       "label",           "strategy",       "mode",       "routes",    "default",
+    "top_k",       "min_weight", "quorum",          "min_confidence", "deadline_ms", "skip_when_agree",
+    "agree_fraction", "max_rounds", "consensus",    "threshold",      "initial",    "backend",   "model",
+    "fallback_model", "system",  "prompt",          "params",         "timeout_ms", "retries",   "weight",
     "pos"};
 
 constexpr std::array<K, 4> kInputNode{"id", "kind", "label", "pos"};
@@ -56,11 +57,12 @@ constexpr std::array<K, 17> kRouterNode{
 constexpr std::array<K, 13> kExpertNode{"id",     "kind",   "label",  "backend",    "model",   "fallback_model",
                                         "system", "prompt", "params", "timeout_ms", "retries", "weight",
                                         "pos"};
-constexpr std::array<K, 16> kAggregatorNode{
-    "id",    "kind",           "label",  "strategy", "quorum", "min_confidence", "deadline_ms", "backend",
-    "model", "fallback_model", "system", "prompt",   "params", "timeout_ms",     "retries",     "pos"};
-constexpr std::array<K, 16> kCoordinatorNode{
-    "id",    "kind",           "label",  "mode",   "max_rounds", "consensus",  "threshold", "backend",
+constexpr std::array<K, 18> kAggregatorNode{
+    "id",          "kind",           "label",          "strategy", "quorum",  "min_confidence",
+    "deadline_ms", "skip_when_agree", "agree_fraction", "backend",  "model",   "fallback_model",
+    "system",      "prompt",         "params",         "timeout_ms", "retries", "pos"};
+constexpr std::array<K, 17> kCoordinatorNode{
+    "id",    "kind",    "label",          "mode",   "max_rounds", "consensus", "threshold",  "initial", "backend",
     "model", "fallback_model", "system", "prompt", "params",     "timeout_ms", "retries",   "pos"};
 
 } // namespace
@@ -129,8 +131,8 @@ namespace {
 
 constexpr double kBig = 1e300;
 
-constexpr std::array<FieldRule, 27> kRules{{
-    {"conclave", "format version 1", true, 1, kBig, false},
+constexpr std::array<FieldRule, 29> kRules{{
+    {"conclave", "format version 1 to 2", true, 1, kBig, false},
     {"timeout_ms", "a positive integer", true, 0, kBig, true},
     {"deadline_ms", "a positive integer", true, 0, kBig, true},
     {"max_wall_ms", "a positive integer", true, 0, kBig, true},
@@ -141,6 +143,7 @@ constexpr std::array<FieldRule, 27> kRules{{
     {"requests_per_minute", "a positive integer", true, 0, kBig, true},
     {"retries", "an integer from 0 to 10", true, 0, 10, false},
     {"top_k", "an integer of at least 1", true, 1, kBig, false},
+    {"initial", "an integer of at least 1", true, 1, kBig, false},
     {"quorum", "an integer of at least 1", true, 1, kBig, false},
     {"max_rounds", "an integer from 1 to 100", true, 1, 100, false},
     {"seed", "a non-negative integer", true, 0, kBig, false},
@@ -154,6 +157,7 @@ constexpr std::array<FieldRule, 27> kRules{{
     {"trials", "a non-negative integer", true, 0, kBig, false},
     {"skill", "a number from 0 to 1", false, 0, 1, false},
     {"consensus", "a number above 0 and at most 1", false, 0, 1, true},
+    {"agree_fraction", "a number above 0 and at most 1", false, 0, 1, true},
     {"weight", "a non-negative number", false, 0, kBig, false},
     {"time_scale", "a positive number", false, 0, kBig, true},
     {"max_cost_usd", "a positive number", false, 0, kBig, true},

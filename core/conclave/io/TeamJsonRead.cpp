@@ -206,6 +206,8 @@ std::optional<Node> readNode(const json& value, const std::string& pointer, std:
         c.quorum = readInteger(r, "quorum");
         c.minConfidence = readNumber(r, "min_confidence");
         c.deadlineMs = readInteger(r, "deadline_ms");
+        c.skipWhenAgree = r.boolean("skip_when_agree");
+        c.agreeFraction = readNumber(r, "agree_fraction");
         c.call = readModelCall(r, problems);
         break;
     case NodeKind::Coordinator:
@@ -213,6 +215,7 @@ std::optional<Node> readNode(const json& value, const std::string& pointer, std:
         c.maxRounds = readInteger(r, "max_rounds");
         c.consensus = readNumber(r, "consensus");
         c.threshold = readNumber(r, "threshold");
+        c.initial = readInteger(r, "initial");
         c.call = readModelCall(r, problems);
         break;
     case NodeKind::Input:
@@ -344,16 +347,15 @@ std::optional<Budget> readBudget(JsonFieldReader& parent, std::vector<Problem>& 
 }
 
 // Reads and checks the format version; false means the rest must not be read.
-bool readVersion(JsonFieldReader& r, Team& team)
+bool readVersion(JsonFieldReader& r)
 {
     const auto* value = r.take("conclave");
     if (!value) {
-        r.fail("conclave",
-               "missing format version; a team file starts with \"conclave\": " + std::to_string(kTeamFormatVersion));
+        r.fail("conclave", "missing format version; a team file starts with \"conclave\": 1");
         return false;
     }
     if (!value->is_number_integer() || value->get<int64_t>() < 1) {
-        r.expected("conclave", "format version " + std::to_string(kTeamFormatVersion), *value);
+        r.expected("conclave", "format version 1 to " + std::to_string(kTeamFormatVersion), *value);
         return false;
     }
     const auto version = value->get<int64_t>();
@@ -362,8 +364,8 @@ bool readVersion(JsonFieldReader& r, Team& team)
                                std::to_string(kTeamFormatVersion) + "); upgrade Conclave to open this team");
         return false;
     }
-    // Older versions would be upgraded here, one step at a time; 1 is the first.
-    team.formatVersion = kTeamFormatVersion;
+    // Version 2 only added fields: a version-1 file reads as it always did. Nothing keeps the version read:
+    // a team is written at the version its fields need (formatVersionNeeded).
     return true;
 }
 
@@ -424,7 +426,7 @@ TeamLoadResult teamFromJson(const json& document)
     }
     JsonFieldReader r(document, "", problems);
     Team team;
-    if (!readVersion(r, team))
+    if (!readVersion(r))
         return result;
     team.name = r.string("name", true).value_or("");
     team.description = r.string("description");

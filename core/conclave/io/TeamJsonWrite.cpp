@@ -103,9 +103,12 @@ ordered_json nodeJson(const Node& node)
     put(out, "quorum", c.quorum);
     putNumber(out, "min_confidence", c.minConfidence);
     put(out, "deadline_ms", c.deadlineMs);
+    put(out, "skip_when_agree", c.skipWhenAgree);
+    putNumber(out, "agree_fraction", c.agreeFraction);
     put(out, "max_rounds", c.maxRounds);
     putNumber(out, "consensus", c.consensus);
     putNumber(out, "threshold", c.threshold);
+    put(out, "initial", c.initial);
     putModelCall(out, c.call);
     putNumber(out, "weight", c.weight);
     if (node.pos)
@@ -204,7 +207,8 @@ ordered_json profileToJson(const ModelProfile& profile)
 ordered_json teamToJson(const Team& team)
 {
     ordered_json out = ordered_json::object();
-    out["conclave"] = team.formatVersion;
+    // The lowest version that holds the team: a Conclave that knows only version 1 refuses what it would misrun.
+    out["conclave"] = formatVersionNeeded(team);
     out["name"] = team.name;
     put(out, "description", team.description);
     if (!team.backends.empty()) {

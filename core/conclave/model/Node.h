@@ -58,12 +58,17 @@ struct NodeConfig {
     std::optional<int64_t> quorum;
     std::optional<double> minConfidence;
     std::optional<int64_t> deadlineMs;
+    // synthesize: return the inputs' shared answer without a model call when
+    // at least agreeFraction of them agree (format version 2)
+    std::optional<bool> skipWhenAgree;
+    std::optional<double> agreeFraction;
 
     // coordinator
     std::optional<CoordinatorMode> mode;
     std::optional<int64_t> maxRounds;
     std::optional<double> consensus;
     std::optional<double> threshold;
+    std::optional<int64_t> initial; // adaptive: members asked in the first round (format version 2)
 
     // expert, and any other node that calls a model
     ModelCall call;

@@ -27,10 +27,11 @@ constexpr Names<AggregatorStrategy, 6> kAggregatorStrategies{
      {AggregatorStrategy::First, "first"},
      {AggregatorStrategy::Concat, "concat"},
      {AggregatorStrategy::Synthesize, "synthesize"}}};
-constexpr Names<CoordinatorMode, 4> kCoordinatorModes{{{CoordinatorMode::RoundRobin, "round_robin"},
+constexpr Names<CoordinatorMode, 5> kCoordinatorModes{{{CoordinatorMode::RoundRobin, "round_robin"},
                                                        {CoordinatorMode::Debate, "debate"},
                                                        {CoordinatorMode::Decompose, "decompose"},
-                                                       {CoordinatorMode::Cascade, "cascade"}}};
+                                                       {CoordinatorMode::Cascade, "cascade"},
+                                                       {CoordinatorMode::Adaptive, "adaptive"}}};
 constexpr Names<BackendKind, 2> kBackendKinds{{{BackendKind::LocalMoe, "local-moe"},
                                                {BackendKind::OpenAi, "openai"}}};
 

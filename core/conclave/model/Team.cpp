@@ -24,4 +24,22 @@ Node* Team::findNode(const NodeId& id)
     return index ? &nodes[*index] : nullptr;
 }
 
+int64_t formatVersionNeeded(const Team& team)
+{
+    for (const auto& n : team.nodes) {
+        const auto& c = n.config;
+        if (c.skipWhenAgree || c.agreeFraction || c.initial || c.mode == CoordinatorMode::Adaptive)
+            return 2;
+    }
+    // A meeting with a meeting among its members.
+    for (const auto& e : team.edges) {
+        if (!e.isMember())
+            continue;
+        const Node* member = team.findNode(e.to);
+        if (member && member->kind == NodeKind::Coordinator)
+            return 2;
+    }
+    return 1;
+}
+
 } // namespace conclave

@@ -13,7 +13,11 @@
 
 namespace conclave {
 
-inline constexpr int64_t kTeamFormatVersion = 1;
+// The newest team format this build reads and writes. A team is written at
+// the lowest version that holds its fields (TeamFormat::versionNeeded): 1,
+// or 2 for the adaptive fields (skip_when_agree, agree_fraction, mode
+// adaptive, initial, a coordinator among a meeting's members).
+inline constexpr int64_t kTeamFormatVersion = 2;
 
 // A team: a directed graph of nodes, plus where its model calls go.
 //
@@ -21,8 +25,12 @@ inline constexpr int64_t kTeamFormatVersion = 1;
 // validate()'s job) so that an editor can hold a half-built team. Node and edge
 // order is the order of the file and is kept, so saved files diff well.
 // It never knows about files, Qt or a run.
+struct Team;
+
+// The lowest team format version that holds everything `team` uses (1 or 2).
+int64_t formatVersionNeeded(const Team& team);
+
 struct Team {
-    int64_t formatVersion = kTeamFormatVersion;
     std::string name;
     std::optional<std::string> description;
     std::map<BackendName, Backend> backends;

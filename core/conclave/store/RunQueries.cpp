@@ -205,7 +205,7 @@ std::optional<StoredRun> RunQueries::load(const RunId& id, bool withText, std::s
     }
 
     auto spans = m_db.prepare("SELECT id, parent, node, kind, name, start_us, end_us, status, attempt, round, model, "
-                              "tokens_in, tokens_out, cost_usd, ttft_us, planned_ms, error FROM spans "
+                              "tokens_in, tokens_out, cost_usd, ttft_us, planned_ms, error, note FROM spans "
                               "WHERE run_id = ?1 ORDER BY id");
     spans.bind(1, std::string_view(id.str()));
     while (spans.step()) {
@@ -227,11 +227,13 @@ std::optional<StoredRun> RunQueries::load(const RunId& id, bool withText, std::s
         sp.ttftUs = spans.isNull(14) ? -1 : spans.int64(14);
         sp.plannedMs = spans.real(15);
         sp.error = spans.text(16);
+        sp.note = spans.text(17);
         run.spans.push_back(std::move(sp));
     }
 
     auto nodes = m_db.prepare("SELECT node, status, text, answer, confidence, tokens_in, tokens_out, cost_usd, "
-                              "error, queued_us, finished_us FROM node_results WHERE run_id = ?1 ORDER BY rowid");
+                              "error, queued_us, finished_us, skipped_model, agreed FROM node_results "
+                              "WHERE run_id = ?1 ORDER BY rowid");
     nodes.bind(1, std::string_view(id.str()));
     while (nodes.step()) {
         StoredNode n;
@@ -246,6 +248,13 @@ std::optional<StoredRun> RunQueries::load(const RunId& id, bool withText, std::s
         n.result.error = nodes.text(8);
         n.queuedUs = nodes.isNull(9) ? -1 : nodes.int64(9);
         n.finishedUs = nodes.isNull(10) ? -1 : nodes.int64(10);
+        n.result.skippedModel = nodes.text(11);
+        if (const auto agreed = nlohmann::json::parse(nodes.textView(12), nullptr, false); agreed.is_array()) {
+            for (const auto& source : agreed) {
+                if (source.is_string())
+                    n.result.agreed.push_back(source.get<std::string>());
+            }
+        }
         run.nodes.push_back(std::move(n));
     }
     if (withText) {

@@ -13,12 +13,12 @@ namespace {
 
 constexpr std::string_view kUpsertSpan =
     "INSERT INTO spans (run_id, id, parent, node, kind, name, start_us, end_us, status, attempt, round, model, "
-    "tokens_in, tokens_out, cost_usd, ttft_us, planned_ms, error) "
-    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18) "
+    "tokens_in, tokens_out, cost_usd, ttft_us, planned_ms, error, note) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19) "
     "ON CONFLICT (run_id, id) DO UPDATE SET end_us = excluded.end_us, status = excluded.status, "
     "model = excluded.model, tokens_in = excluded.tokens_in, tokens_out = excluded.tokens_out, "
     "cost_usd = excluded.cost_usd, ttft_us = excluded.ttft_us, planned_ms = excluded.planned_ms, "
-    "error = excluded.error";
+    "error = excluded.error, note = excluded.note";
 
 void bindOptionalText(SqliteStatement& s, int index, const std::string& text)
 {
@@ -72,8 +72,9 @@ RunStoreWriter::RunStoreWriter(SqliteDb db, Options options)
     m_insertText =
         m_db.prepare("INSERT OR REPLACE INTO span_text (run_id, span_id, text, truncated) VALUES (?1, ?2, ?3, ?4)");
     m_insertNode = m_db.prepare("INSERT OR REPLACE INTO node_results (run_id, node, status, text, answer, "
-                                "confidence, tokens_in, tokens_out, cost_usd, error, queued_us, finished_us) "
-                                "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)");
+                                "confidence, tokens_in, tokens_out, cost_usd, error, queued_us, finished_us, "
+                                "skipped_model, agreed) "
+                                "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)");
     m_endRun = m_db.prepare("UPDATE runs SET status = ?2, ended_at_ms = ?3, output = ?4, answer = ?5, "
                             "confidence = ?6, output_error = ?7, wall_us = ?8, critical_path_us = ?9, "
                             "critical_path = ?10, tokens_in = ?11, tokens_out = ?12, cost_usd = ?13, calls = ?14, "
@@ -307,6 +308,7 @@ bool RunStoreWriter::writeRow(std::string_view run, const write_op::SpanRow& r)
     bindOptionalInt(s, 16, sp.ttftUs, 0);
     s.bind(17, sp.plannedMs);
     bindOptionalText(s, 18, sp.error);
+    bindOptionalText(s, 19, sp.note);
     if (!s.execute())
         return false;
     if (!r.hasText)
@@ -326,6 +328,8 @@ bool RunStoreWriter::writeRow(std::string_view run, const write_op::NodeRow& n, 
     bindOptionalText(s, 10, res.error);
     bindOptionalInt(s, 11, queuedUs, 0);
     bindOptionalInt(s, 12, n.finishedUs, 0);
+    bindOptionalText(s, 13, res.skippedModel);
+    bindOptionalText(s, 14, res.agreed.empty() ? std::string() : nlohmann::json(res.agreed).dump());
     return s.execute();
 }
 

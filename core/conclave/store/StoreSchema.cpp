@@ -9,7 +9,7 @@ namespace conclave {
 namespace {
 
 // Never edit a migration that has shipped: add the next one.
-constexpr std::array<std::string_view, 3> kMigrations{
+constexpr std::array<std::string_view, 4> kMigrations{
     // 1: runs, spans, streamed text, node results.
     R"sql(
 CREATE TABLE runs (
@@ -132,6 +132,13 @@ CREATE TABLE trials (
   agents_json      TEXT NOT NULL DEFAULT '[]',
   PRIMARY KEY (experiment_id, design, task, seed)
 ) WITHOUT ROWID;
+)sql",
+    // 4: what a node decided (an adaptive round's stop or next speaker, a skipped synthesize), and a
+    // synthesize that answered without its model: why, and which inputs agreed (a JSON array).
+    R"sql(
+ALTER TABLE spans ADD COLUMN note TEXT;
+ALTER TABLE node_results ADD COLUMN skipped_model TEXT;
+ALTER TABLE node_results ADD COLUMN agreed TEXT;
 )sql",
 };
 

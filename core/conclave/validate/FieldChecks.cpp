@@ -463,15 +463,31 @@ private:
             range(pointer, "quorum", c.quorum, id);
             range(pointer, "min_confidence", c.minConfidence, id);
             range(pointer, "deadline_ms", c.deadlineMs, id);
+            range(pointer, "agree_fraction", c.agreeFraction, id);
+            if ((c.skipWhenAgree || c.agreeFraction) && c.aggregatorStrategy &&
+                *c.aggregatorStrategy != AggregatorStrategy::Synthesize)
+                m_sink.warning(childPointer(pointer, c.skipWhenAgree ? "skip_when_agree" : "agree_fraction"),
+                               "only a synthesize aggregator can skip its model; this one is " +
+                                   std::string(toString(*c.aggregatorStrategy)),
+                               id);
+            else if (c.agreeFraction && !c.skipWhenAgree.value_or(false))
+                m_sink.warning(childPointer(pointer, "agree_fraction"),
+                               "agree_fraction does nothing without \"skip_when_agree\": true", id);
             checkModelCall(pointer, node, "a synthesize aggregator");
             break;
         case NodeKind::Coordinator:
             if (!c.mode)
                 m_sink.error(childPointer(pointer, "mode"),
-                             "a coordinator needs a mode: round_robin, debate, decompose or cascade", id);
+                             "a coordinator needs a mode: round_robin, debate, decompose, cascade or adaptive", id);
             range(pointer, "max_rounds", c.maxRounds, id);
             range(pointer, "consensus", c.consensus, id);
             range(pointer, "threshold", c.threshold, id);
+            range(pointer, "initial", c.initial, id);
+            if (c.initial && c.mode && *c.mode != CoordinatorMode::Adaptive)
+                m_sink.warning(childPointer(pointer, "initial"),
+                               "initial is read only in mode adaptive; this coordinator's mode is " +
+                                   std::string(toString(*c.mode)),
+                               id);
             checkModelCall(pointer, node, "a decompose coordinator");
             break;
         case NodeKind::Input:

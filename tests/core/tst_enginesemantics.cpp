@@ -29,6 +29,7 @@ private slots:
         QTest::newRow("triage, single question") << "triage.team.json" << kFrance;
         QTest::newRow("review-board") << "review-board.team.json" << kYesNo;
         QTest::newRow("keyword-vote") << "keyword-vote.team.json" << kMath;
+        QTest::newRow("adaptive-panel") << "adaptive-panel.team.json" << kYesNo;
     }
 
     void determinism()

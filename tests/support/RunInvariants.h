@@ -162,6 +162,65 @@ inline std::vector<std::string> check(const RunPlan& plan, const RunResult& r, c
         }
     }
 
+    // Adaptive meetings: rounds one after another, numbered from 1; the first
+    // asks min(initial, members) members together, each later one the single
+    // member the round before named ("ask m3: …"); nobody is asked twice; a
+    // round that ended ok says what it decided, and only the last one stops.
+    for (size_t c = 0; c < plan.size(); ++c) {
+        const auto& pn = plan.at(c);
+        if (pn.node->kind != NodeKind::Coordinator || pn.node->config.mode != CoordinatorMode::Adaptive)
+            continue;
+        const auto& id = pn.node->id.str();
+        std::vector<const Span*> rounds;
+        std::map<SpanId, std::vector<std::string>> askedIn;
+        std::map<std::string, int> timesAsked;
+        for (const auto& s : r.spans) {
+            if (s.node == pn.node->id && s.kind == SpanKind::Round)
+                rounds.push_back(&s);
+            if (s.kind == SpanKind::Node && s.parent > 0 && r.spans[s.parent - 1].node == pn.node->id) {
+                askedIn[s.parent].push_back(s.node.str());
+                ++timesAsked[s.node.str()];
+            }
+        }
+        for (const auto& [member, times] : timesAsked) {
+            if (times > 1)
+                say("adaptive " + id + " asked " + member + " " + std::to_string(times) + " times");
+        }
+        const size_t initial =
+            size_t(std::max<int64_t>(1, pn.node->config.initial.value_or(defaults::kInitialMembers)));
+        for (size_t k = 0; k < rounds.size(); ++k) {
+            const Span& round = *rounds[k];
+            const std::string where = "adaptive " + id + " " + round.name;
+            if (round.round != int(k + 1) || round.name != "round " + std::to_string(k + 1))
+                say(where + " is round " + std::to_string(round.round) + " at place " + std::to_string(k + 1));
+            if (k > 0 && rounds[k - 1]->endUs >= 0 && round.startUs < rounds[k - 1]->endUs)
+                say(where + " starts before the round before it ended");
+            const auto& asked = askedIn[round.id];
+            const size_t expected = k == 0 ? std::min(initial, pn.members.size()) : 1;
+            if (asked.size() != expected)
+                say(where + " asked " + std::to_string(asked.size()) + " members, not " + std::to_string(expected));
+            const bool last = k + 1 == rounds.size();
+            if (round.status == Status::Ok) {
+                const bool stops = round.note.rfind("stop: ", 0) == 0;
+                if (stops != last || (!stops && round.note.rfind("ask ", 0) != 0))
+                    say(where + " ended ok with the note \"" + round.note + "\"");
+                if (!last && !stops) {
+                    const auto& nextAsked = askedIn[rounds[k + 1]->id];
+                    if (nextAsked.size() != 1 || round.note.rfind("ask " + nextAsked.front() + ": ", 0) != 0)
+                        say(where + " said \"" + round.note + "\" but the next round asked someone else");
+                }
+            } else if (!last) {
+                say(where + " ended " + std::string(toString(round.status)) + " and yet another round followed");
+            }
+        }
+        for (const size_t m : pn.members) {
+            const auto& member = plan.at(m).node->id;
+            const auto it = r.results.find(member);
+            if (!timesAsked.count(member.str()) && it != r.results.end() && it->second.status == Status::Ok)
+                say("adaptive " + id + "'s member " + member.str() + " is ok without having been asked");
+        }
+    }
+
     // The status says whether there is an answer.
     const bool answered = r.output.ok();
     if (answered && r.status == RunStatus::Failed)
@@ -274,10 +333,10 @@ inline double worstPathMs(const RunPlan& plan, const std::map<std::string, Resol
                 own[i] = rounds * sum;
                 break;
             case CoordinatorMode::Debate:
-            case CoordinatorMode::Adaptive:
                 own[i] = rounds * longest;
                 break;
             case CoordinatorMode::Cascade:
+            case CoordinatorMode::Adaptive: // each member at most once, never two rounds at a time
                 own[i] = sum;
                 break;
             case CoordinatorMode::Decompose:

@@ -327,7 +327,8 @@ private:
     {
         const auto id = newId("c");
         json fields = json::object();
-        const std::string mode = *rc::gen::element<std::string>("round_robin", "debate", "cascade", "decompose");
+        const std::string mode =
+            *rc::gen::element<std::string>("round_robin", "debate", "cascade", "decompose", "adaptive");
         fields["mode"] = mode;
         if (mode == "decompose") {
             fields["model"] = model();
@@ -335,12 +336,17 @@ private:
         }
         if (mode != "cascade" && pick(2))
             fields["max_rounds"] = *rc::gen::inRange(1, 5);
-        if ((mode == "round_robin" || mode == "debate") && pick(2))
+        if ((mode == "round_robin" || mode == "debate" || mode == "adaptive") && pick(2))
             fields["consensus"] = *rc::gen::element(0.5, 0.67, 1.0);
-        if (mode == "cascade" && pick(2))
+        if ((mode == "cascade" || mode == "adaptive") && pick(2))
             fields["threshold"] = *rc::gen::element(0.5, 0.8, 0.95);
+        if (mode == "adaptive") {
+            if (pick(2))
+                fields["initial"] = *rc::gen::inRange(1, 5); // up to more than the members there are
+            m_doc["conclave"] = 2;
+        }
         addNode(id, "coordinator", fields);
-        const int members = *rc::gen::inRange(1, 4);
+        const int members = *rc::gen::inRange(1, mode == "adaptive" ? 6 : 4);
         for (int i = 0; i < members; ++i)
             m_doc["edges"].push_back(json{{"from", id}, {"to", expert(true)}, {"role", "member"}});
         return id;

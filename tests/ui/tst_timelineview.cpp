@@ -103,6 +103,29 @@ private slots:
         QVERIFY2(panel.contains("critical path"), qPrintable(panel));
     }
 
+    void hoverTextShowsTheNotes()
+    {
+        // An adaptive meeting's rounds note their decisions; a node's own span may note one too.
+        auto run = known_runs::review();
+        run.spans[7].note = "ask m1: 1 of 2 agree, confidence 0.40 < 0.70"; // round 1
+        run.spans[10].note = "stop: 2 of 3 agree (consensus 0.60)";         // round 2
+        run.spans[13].note = "skipped_model: agreement (a, b)";             // join
+        auto view = std::make_unique<TimelineView>();
+        view->resize(1000, 300);
+        view->setModel(std::make_shared<const TimelineModel>(std::move(run)));
+        view->show();
+        const QString panel = view->tooltipText(view->barAt(pointOf(*view, "panel", 1000)));
+        QVERIFY2(panel.endsWith("<br>round 1: ask m1: 1 of 2 agree, confidence 0.40 &lt; 0.70"
+                                "<br>round 2: stop: 2 of 3 agree (consensus 0.60)"),
+                 qPrintable(panel));
+        QVERIFY2(!panel.contains("note:"), qPrintable(panel));
+        const QString join = view->tooltipText(view->barAt(pointOf(*view, "join", 9150)));
+        QVERIFY2(join.endsWith("<br>note: skipped_model: agreement (a, b)"), qPrintable(join));
+        // No note, no line.
+        const QString a = view->tooltipText(view->barAt(pointOf(*view, "a", 3000)));
+        QVERIFY2(!a.contains("note") && !a.contains("round 1:"), qPrintable(a));
+    }
+
     void wheelZoomsAtTheCursorAndDoubleClickFits()
     {
         auto view = makeView();

@@ -6,6 +6,8 @@
 
 #include "document/TeamDocument.h"
 
+#include "conclave/model/DefaultValues.h"
+
 #include <QFontMetricsF>
 #include <QGraphicsScene>
 #include <QPainter>
@@ -176,6 +178,8 @@ QString NodeItem::subtitle(const Node& node)
     case NodeKind::Coordinator:
         if (c.mode)
             parts << QString::fromUtf8(toString(*c.mode));
+        if (c.mode == CoordinatorMode::Adaptive)
+            parts << QObject::tr("%1 first").arg(c.initial.value_or(defaults::kInitialMembers));
         if (c.maxRounds)
             parts << TimeFormat::count(int64_t(*c.maxRounds), QObject::tr("round"), QObject::tr("rounds"));
         break;

@@ -4,7 +4,8 @@
 
 namespace conclave::ui {
 
-// A coordinator: the meeting's mode and its limits, a model for decompose.
+// A coordinator: the meeting's mode and its limits (the initial members of
+// an adaptive meeting, shown in that mode only), a model for decompose.
 class CoordinatorForm : public NodeForm {
     Q_OBJECT
 

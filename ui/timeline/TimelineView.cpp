@@ -187,6 +187,16 @@ QString TimelineView::tooltipText(int bar) const
                       (b.flags & TimelineModel::Critical) ? QStringLiteral(" · critical path") : QString());
     if (!s.error.empty())
         lines << QStringLiteral("error: %1").arg(QString::fromStdString(s.error).toHtmlEscaped());
+    // What the node decided: its own span's note, and each of its rounds'
+    // (an adaptive meeting's "stop: …" or "ask m3: …").
+    if (!s.note.empty())
+        lines << QStringLiteral("note: %1").arg(QString::fromStdString(s.note).toHtmlEscaped());
+    for (const auto& seg : m_model->segments(bar)) {
+        const Span& round = m_model->run().spans[seg.span];
+        if (seg.kind == SpanKind::Round && !round.note.empty())
+            lines << QStringLiteral("%1: %2").arg(QString::fromStdString(round.name).toHtmlEscaped(),
+                                                  QString::fromStdString(round.note).toHtmlEscaped());
+    }
     return lines.join(QStringLiteral("<br>"));
 }
 

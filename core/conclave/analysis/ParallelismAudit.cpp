@@ -23,7 +23,9 @@ struct Execution {
 bool speaksInTurn(const Node& coordinator)
 {
     const auto mode = coordinator.config.mode.value_or(CoordinatorMode::RoundRobin);
-    return mode == CoordinatorMode::RoundRobin || mode == CoordinatorMode::Cascade;
+    // An adaptive meeting asks its first members together, then one more a
+    // round: a member it asks later waits, by design, for the answers before.
+    return mode == CoordinatorMode::RoundRobin || mode == CoordinatorMode::Cascade || mode == CoordinatorMode::Adaptive;
 }
 
 } // namespace

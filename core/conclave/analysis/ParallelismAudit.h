@@ -21,7 +21,7 @@ struct SerialisedBranches {
 //   - neither reaches the other over ordinary edges and from a coordinator to
 //     its members (TeamGraph::reachableFrom): no data waits on the other;
 //   - they are not both members of a meeting that speaks in turn
-//     (round_robin, cascade): taking turns is that meeting's design;
+//     (round_robin, cascade, adaptive): taking turns is that meeting's design;
 //   - neither is the input nor the output;
 //   - both were ready during a common interval of at least kMinCommonUs: a
 //     node is ready from when all its inputs settled (the last end of its

@@ -1,11 +1,14 @@
 #include "conclave/engine/Meeting.h"
 
+#include "conclave/engine/AdaptiveLogic.h"
 #include "conclave/engine/CallRunner.h"
 #include "conclave/engine/PromptBuilder.h"
 #include "conclave/engine/ReplyParser.h"
+#include "conclave/engine/RouterLogic.h"
 #include "conclave/engine/Run.h"
 
 #include <algorithm>
+#include <cmath>
 #include <tuple>
 
 namespace conclave {
@@ -41,6 +44,8 @@ void Meeting::start()
     }
     if (mode == CoordinatorMode::Cascade)
         m_maxRounds = static_cast<int>(m_run->plan().at(m_node).members.size());
+    if (mode == CoordinatorMode::Adaptive)
+        m_order = adaptiveOrder();
     startRound();
 }
 
@@ -60,12 +65,22 @@ void Meeting::startRound()
         m_nextSpeaker = 1;
         callMember(pn.members[0], m_task, transcript(m_round, true));
         break;
-    case CoordinatorMode::Debate:
-    case CoordinatorMode::Adaptive: { // until adaptive has its own rounds: asks everyone, as a debate
+    case CoordinatorMode::Debate: {
         const auto previous = transcript(m_round, false);
         m_outstanding = pn.members.size();
         for (const size_t member : pn.members)
             callMember(member, m_task, previous);
+        break;
+    }
+    case CoordinatorMode::Adaptive: {
+        // MOSAIC's loop asks the next most useful expert, one at a time: each
+        // round after the first adds the one member the gate ranks next.
+        const auto initial = size_t(std::max<int64_t>(1, pn.node->config.initial.value_or(defaults::kInitialMembers)));
+        const size_t count = m_round == 1 ? std::min(initial, m_order.size()) : 1;
+        const auto previous = transcript(m_round, false);
+        m_outstanding = count;
+        for (size_t k = 0; k < count; ++k)
+            callMember(m_order[m_asked++], m_task, previous);
         break;
     }
     case CoordinatorMode::Cascade:
@@ -85,13 +100,20 @@ void Meeting::callMember(size_t member, std::string task, std::string transcript
     const auto& settings = *pn.call;
     const SpanId span = m_run->openSpan(SpanKind::Node, pn.node->id, m_roundSpan, pn.node->displayName(), m_round);
     m_run->nodeStartedMember(member);
-    std::string tmpl = settings.prompt.value_or(transcriptText.empty() ? "{{task}}"
-                                                                       : "{{task}}\n\nThe discussion so far:\n"
-                                                                         "{{transcript}}");
+    // An adaptive meeting's members answer alone: the agreement its stop rule
+    // trusts is between independent answers. Each answers once, so its call
+    // is told apart as a first round's is, and draws what the same member
+    // would draw in the first round of a debate (common random numbers).
+    const bool adaptive = m_run->plan().at(m_node).node->config.mode == CoordinatorMode::Adaptive;
+    std::string tmpl =
+        settings.prompt.value_or(transcriptText.empty() || adaptive ? "{{task}}"
+                                                                    : "{{task}}\n\nThe discussion so far:\n"
+                                                                      "{{transcript}}");
+    const int drawRound = adaptive ? 1 : m_round;
     auto spec = m_run->callSpec(
         member, span, m_round,
         settings.system + (settings.system.empty() ? "" : "\n\n") + std::string(PromptBuilder::answerFormat()),
-        m_run->renderPrompt(member, tmpl, task, transcriptText, m_round), "#" + std::to_string(m_round) + "#" + task);
+        m_run->renderPrompt(member, tmpl, task, transcriptText, m_round), "#" + std::to_string(drawRound) + "#" + task);
     auto self = shared_from_this();
     auto runner = std::make_shared<CallRunner>(m_run, std::move(spec), [self, member, span, part](CallOutcome outcome) {
         self->onMemberDone(member, span, part, std::move(outcome));
@@ -172,9 +194,13 @@ void Meeting::onMemberDone(size_t member, SpanId span, size_t part, CallOutcome 
 
 void Meeting::roundFinished()
 {
-    m_run->closeSpan(m_roundSpan, Status::Ok);
     const auto& pn = m_run->plan().at(m_node);
     const auto mode = pn.node->config.mode.value_or(CoordinatorMode::RoundRobin);
+    if (mode == CoordinatorMode::Adaptive) {
+        adaptiveRoundFinished();
+        return;
+    }
+    m_run->closeSpan(m_roundSpan, Status::Ok);
     if (mode == CoordinatorMode::Decompose) {
         // Parts in subtask order, whatever order they finished in.
         auto turns = m_turns;
@@ -200,6 +226,84 @@ void Meeting::roundFinished()
         }
     }
     auto result = AggregatorLogic::conclude({AggregatorStrategy::Majority, {}, {}}, votes);
+    if (result.ok())
+        result.text = transcript(m_round, true) + "\nAnswer: " + result.answer;
+    conclude(std::move(result));
+}
+
+std::vector<size_t> Meeting::adaptiveOrder() const
+{
+    const auto& members = m_run->plan().at(m_node).members;
+    std::vector<std::string> models;
+    for (const size_t member : members) {
+        const auto& call = m_run->plan().at(member).call;
+        models.push_back(call ? call->model : std::string());
+    }
+    const auto scores = m_run->gateScores(m_task, models);
+    std::vector<size_t> order;
+    if (scores.size() != members.size()) {
+        order = members; // no gate: edge order
+        return order;
+    }
+    for (const size_t k : RouterLogic::ranked(scores))
+        order.push_back(members[k]);
+    return order;
+}
+
+void Meeting::adaptiveRoundFinished()
+{
+    const auto& pn = m_run->plan().at(m_node);
+    const auto& config = pn.node->config;
+    if (m_run->cancelled()) {
+        // The run's cancel() stops the calls before it reaches the meeting: ask nobody else.
+        m_run->closeSpan(m_roundSpan, Status::Cancelled, "the run was cancelled");
+        NodeResult cancelled;
+        cancelled.status = Status::Cancelled;
+        cancelled.error = "the run was cancelled";
+        conclude(std::move(cancelled));
+        return;
+    }
+    // Every member asked so far, in edge order: each has answered once.
+    std::vector<Vote> votes;
+    for (const size_t member : pn.members) {
+        for (const auto& t : m_turns) {
+            if (t.member == member)
+                votes.push_back({memberId(t.member), t.result, 1});
+        }
+    }
+    const auto standing = AdaptiveLogic::stand(votes);
+
+    AdaptiveLogic::NextCall next;
+    if (m_asked < m_order.size()) {
+        const size_t member = m_order[m_asked];
+        next.member = memberId(member);
+        const double calls = double(std::max<size_t>(m_turns.size(), 1));
+        const auto meanIn = int64_t(std::llround(double(m_usage.tokensIn) / calls));
+        const auto meanOut = int64_t(std::llround(double(m_usage.tokensOut) / calls));
+        next.expectedTokens = meanIn + meanOut;
+        const auto& settings = *m_run->plan().at(member).call;
+        if (const auto* backend = m_run->backend(settings.backend))
+            next.expectedUsd = backend->costOf(settings.model, meanIn, meanOut);
+        if (const auto& budget = m_run->plan().team().budget) {
+            next.maxCostUsd = budget->maxCostUsd;
+            next.maxTokens = budget->maxTokens;
+        }
+        next.spentUsd = m_run->m_costUsd;
+        next.spentTokens = m_run->m_tokensIn + m_run->m_tokensOut;
+        if (const auto error = m_run->budgetCheck())
+            next.exhausted = *error;
+    }
+    const AdaptiveLogic::Rules rules{config.consensus.value_or(kDefaultConsensus),
+                                     config.threshold.value_or(kDefaultThreshold), m_maxRounds};
+    const auto decision = AdaptiveLogic::decide(rules, standing, m_round, next);
+    // The note is set before the span closes, so every observer (the run store) sees it.
+    m_run->span(m_roundSpan).note = decision.note;
+    m_run->closeSpan(m_roundSpan, Status::Ok);
+    if (!decision.stop) {
+        startRound();
+        return;
+    }
+    auto result = standing.result;
     if (result.ok())
         result.text = transcript(m_round, true) + "\nAnswer: " + result.answer;
     conclude(std::move(result));

@@ -17,7 +17,10 @@ class CallRunner;
 // turn over a shared transcript), debate (all answer each round, then see
 // each other), decompose (the coordinator's model splits the task, members
 // solve the parts in parallel, the coordinator combines) and cascade
-// (members cheapest first, escalating while confidence < threshold).
+// (members cheapest first, escalating while confidence < threshold) and
+// adaptive (MOSAIC's loop: the `initial` members the gate scores highest
+// first, then one more member a round until the answers agree or are sure
+// enough; AdaptiveLogic decides, and each round's span notes why).
 // Rounds are spans under the coordinator's span; each member call is a node
 // span of the member under its round. Driven by call completions; every
 // method expects the run's lock held.
@@ -42,6 +45,9 @@ private:
     void callMember(size_t member, std::string task, std::string transcript, size_t part = 0);
     void onMemberDone(size_t member, SpanId span, size_t part, struct CallOutcome outcome);
     void roundFinished();
+    // adaptive: the members in the order they are asked (by gate score, ties in edge order)
+    std::vector<size_t> adaptiveOrder() const;
+    void adaptiveRoundFinished();
     void callCoordinator(std::string system, std::string prompt, bool planning);
     void onCoordinatorDone(bool planning, struct CallOutcome outcome);
     bool consensusReached() const;
@@ -57,6 +63,8 @@ private:
     SpanId m_roundSpan = 0;
     size_t m_outstanding = 0;
     size_t m_nextSpeaker = 0;      // round_robin and cascade: the member index to call next
+    std::vector<size_t> m_order;   // adaptive: members (plan indices) in the order they are asked
+    size_t m_asked = 0;            // adaptive: how many of m_order have been asked
     std::vector<std::string> m_subtasks;
     std::vector<Turn> m_turns;
     std::vector<std::shared_ptr<CallRunner>> m_calls;

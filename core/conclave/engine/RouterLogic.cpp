@@ -50,11 +50,17 @@ std::vector<std::string> RouterLogic::keywordLabels(const RouteTable& routes,
     return labels;
 }
 
-std::vector<size_t> RouterLogic::topTargets(const std::vector<double>& scores, size_t topK, double minWeight)
+std::vector<size_t> RouterLogic::ranked(const std::vector<double>& scores)
 {
     std::vector<size_t> order(scores.size());
     std::iota(order.begin(), order.end(), size_t(0));
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return scores[a] > scores[b]; });
+    return order;
+}
+
+std::vector<size_t> RouterLogic::topTargets(const std::vector<double>& scores, size_t topK, double minWeight)
+{
+    const auto order = ranked(scores);
     const double total = std::accumulate(scores.begin(), scores.end(), 0.0);
     std::vector<size_t> chosen;
     for (const size_t i : order) {

@@ -22,6 +22,10 @@ public:
     // one always stays). Ties go to the earlier target.
     static std::vector<size_t> topTargets(const std::vector<double>& scores, size_t topK, double minWeight);
 
+    // Every index, best score first; ties keep index order (edge order, for
+    // targets or members). The one order a gate's scores are read in.
+    static std::vector<size_t> ranked(const std::vector<double>& scores);
+
     static bool keywordMatches(std::string_view keyword, std::string_view text);
 };
 

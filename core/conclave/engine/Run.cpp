@@ -46,6 +46,11 @@ ModelBackend* Run::backend(const BackendName& name) const
     return it == m_backends.end() ? nullptr : it->second.get();
 }
 
+std::vector<double> Run::gateScores(std::string_view text, const std::vector<std::string>& models) const
+{
+    return m_gate ? m_gate(text, models) : std::vector<double>{};
+}
+
 void Run::start()
 {
     auto self = shared_from_this();

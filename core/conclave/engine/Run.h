@@ -99,6 +99,10 @@ public:
     const std::string& input() const { return m_options.input; }
     uint64_t seed() const { return m_options.seed; }
     ModelBackend* backend(const BackendName& name) const;
+    // The mixture-of-experts gate's score of each model for `text` (a moe_gate
+    // router's targets, an adaptive meeting's members); empty when the run has
+    // no gate (no local backend), and then nothing is preferred.
+    std::vector<double> gateScores(std::string_view text, const std::vector<std::string>& models) const;
     bool cancelled() const { return m_cancelled; }
     bool finishedLocked() const { return m_finished; }
     // Returns an error when a budget forbids another call (and records that it ran out).

@@ -111,7 +111,9 @@ void Run::runRouter(size_t node, RunLock& lock)
                 owner.push_back(k);
             }
         }
-        const auto modelScores = m_gate ? m_gate(text, models) : std::vector<double>(models.size(), 1.0);
+        auto modelScores = gateScores(text, models);
+        if (modelScores.empty())
+            modelScores.assign(models.size(), 1.0);
         std::vector<double> scores(pn.out.size(), 0.0);
         for (size_t m = 0; m < models.size() && m < modelScores.size(); ++m)
             scores[owner[m]] = std::max(scores[owner[m]], modelScores[m]);

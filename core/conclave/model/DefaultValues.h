@@ -12,5 +12,6 @@ inline constexpr int kRetries = 2;                  // retries after the first a
 inline constexpr int64_t kOpenAiMaxConcurrency = 8; // calls in flight per openai backend without max_concurrency
 inline constexpr uint64_t kSeed = 42;               // a local-moe backend's seed
 inline constexpr int kMaxRounds = 3;                // a meeting's rounds
+inline constexpr int kInitialMembers = 2;           // members an adaptive meeting asks in its first round
 
 } // namespace conclave::defaults

@@ -181,6 +181,66 @@ private slots:
         QCOMPARE(AggregatorLogic::canStopEarly(rules(strategy, quorum, minConfidence), makeVotes(votes)), stop);
     }
 
+    // skip_when_agree's decision: "answer [agreeing vote indices] agreeing/ok mean" or "none".
+    void agreement_data()
+    {
+        QTest::addColumn<double>("fraction");
+        QTest::addColumn<double>("minConfidence"); // < 0: none
+        QTest::addColumn<QStringList>("votes");
+        QTest::addColumn<QString>("expected");
+
+        QTest::newRow("2 of 2 agree") << 1.0 << -1.0 << QStringList{"a=x@0.9", "b=x@0.7"} << "x [0,1] 2/2 0.8";
+        QTest::newRow("one input only") << 1.0 << -1.0 << QStringList{"a=x@0.9"} << "none";
+        QTest::newRow("one ok input and a failed one") << 1.0 << -1.0 << QStringList{"a=x@0.9", "b!"} << "none";
+        QTest::newRow("nothing") << 1.0 << -1.0 << QStringList{} << "none";
+        QTest::newRow("a failed input does not count")
+            << 1.0 << -1.0 << QStringList{"a=x@0.9", "b!", "c=x@0.7"} << "x [0,2] 2/2 0.8";
+        QTest::newRow("2 of 2 disagree") << 1.0 << -1.0 << QStringList{"a=x@0.9", "b=y@0.7"} << "none";
+        QTest::newRow("2 of 3 at 0.6") << 0.6 << -1.0 << QStringList{"a=x@0.9", "b=y@0.5", "c=x@0.7"}
+                                       << "x [0,2] 2/3 0.8";
+        QTest::newRow("2 of 3 at 0.7") << 0.7 << -1.0 << QStringList{"a=x@0.9", "b=y@0.5", "c=x@0.7"} << "none";
+        QTest::newRow("2 of 3 at exactly 2/3")
+            << 2.0 / 3.0 << -1.0 << QStringList{"a=x@0.9", "b=y@0.5", "c=x@0.7"} << "x [0,2] 2/3 0.8";
+        QTest::newRow("2 of 3 at 0.6666666667, within 1e-9")
+            << 0.6666666667 << -1.0 << QStringList{"a=x@0.9", "b=y@0.5", "c=x@0.7"} << "x [0,2] 2/3 0.8";
+        QTest::newRow("2 of 3 at 0.666668, beyond 1e-9")
+            << 0.666668 << -1.0 << QStringList{"a=x@0.9", "b=y@0.5", "c=x@0.7"} << "none";
+        QTest::newRow("one voice is no agreement, whatever the fraction")
+            << 0.3 << -1.0 << QStringList{"a=x@0.9", "b=y@0.5", "c=z@0.7"} << "none";
+        QTest::newRow("1 of 2 at 0.5") << 0.5 << -1.0 << QStringList{"a=x@0.9", "b=y@0.5"} << "none";
+        QTest::newRow("half and half: the surer side")
+            << 0.5 << -1.0 << QStringList{"a=x@0.5", "b=y@0.9", "c=x@0.5", "d=y@0.7"} << "y [1,3] 2/4 0.8";
+        QTest::newRow("min_confidence: mean below") << 1.0 << 0.6 << QStringList{"a=x@0.5", "b=x@0.5"} << "none";
+        QTest::newRow("min_confidence: the mean, not the surest input")
+            << 1.0 << 0.65 << QStringList{"a=x@0.9", "b=x@0.3"} << "none";
+        QTest::newRow("min_confidence: mean equal")
+            << 1.0 << 0.75 << QStringList{"a=x@0.5", "b=x@1"} << "x [0,1] 2/2 0.75";
+        QTest::newRow("min_confidence of the agreeing group only")
+            << 0.6 << 0.8 << QStringList{"a=x@0.9", "b=y@0.1", "c=x@0.7"} << "x [0,2] 2/3 0.8";
+    }
+
+    void agreement()
+    {
+        QFETCH(double, fraction);
+        QFETCH(double, minConfidence);
+        QFETCH(QStringList, votes);
+        QFETCH(QString, expected);
+        const auto a = AggregatorLogic::agreement(
+            fraction, minConfidence < 0 ? std::nullopt : std::optional(minConfidence), makeVotes(votes));
+        QString actual = QStringLiteral("none");
+        if (a) {
+            QStringList indices;
+            for (const size_t i : a->votes)
+                indices << QString::number(i);
+            actual = QStringLiteral("%1 [%2] %3/%4 %5")
+                         .arg(q(a->answer), indices.join(QLatin1Char(',')))
+                         .arg(a->votes.size())
+                         .arg(a->okVotes)
+                         .arg(a->confidence);
+        }
+        QCOMPARE(actual, expected);
+    }
+
     void tally_data()
     {
         QTest::addColumn<bool>("weighted");

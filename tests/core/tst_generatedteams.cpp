@@ -60,6 +60,7 @@ class TestGeneratedTeams : public QObject {
     std::atomic<int> m_runs{0};
     std::atomic<int> m_timingFree{0};
     std::atomic<int> m_cancelled{0};
+    std::atomic<int> m_agreementSkips{0}; // synthesize nodes that answered without their model
     // The case of the last failure, and when the first failure was seen:
     // shrinking stops after kShrinkSeconds, keeping the smallest failing team found by then.
     std::optional<GeneratedCase> m_failed;
@@ -235,6 +236,10 @@ class TestGeneratedTeams : public QObject {
             }
         }
         m_passedRuns += int(trials.size());
+        for (const auto& t : trials) {
+            for (const auto& [id, result] : t->result.results)
+                m_agreementSkips += result.skippedModel.empty() ? 0 : 1;
+        }
         for (const auto& c : batch) {
             m_timingFree += c.timingFree ? 1 : 0;
             m_cancelled += c.cancelAtMs ? 1 : 0;
@@ -303,9 +308,10 @@ private slots:
         }
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
         qInfo("%d generated runs passed (each case twice on the virtual clock and once on the real one; %d "
-              "timing-free cases, %d cancelled) in %.1f s, %d RapidCheck rounds",
-              m_passedRuns.load(), m_timingFree.load(), m_cancelled.load(), seconds, rounds);
+              "timing-free cases, %d cancelled; %d synthesize skips on agreement) in %.1f s, %d RapidCheck rounds",
+              m_passedRuns.load(), m_timingFree.load(), m_cancelled.load(), m_agreementSkips.load(), seconds, rounds);
         QVERIFY(m_passedRuns >= target);
+        QVERIFY(m_agreementSkips > 0); // the generator reaches the skip
     }
 
     // Timing-free generated teams on both clocks, the real one slowed to a

@@ -162,6 +162,51 @@ inline std::vector<std::string> check(const RunPlan& plan, const RunResult& r, c
         }
     }
 
+    // A synthesize answers either by its model (an attempt) or, with
+    // skip_when_agree, by its inputs' agreement: then no attempt, no usage.
+    for (const auto& pn : plan.nodes()) {
+        const auto& id = pn.node->id.str();
+        const auto it = r.results.find(pn.node->id);
+        if (it == r.results.end())
+            continue;
+        const auto& result = it->second;
+        const auto& config = pn.node->config;
+        const bool synthesize =
+            pn.node->kind == NodeKind::Aggregator && config.aggregatorStrategy == AggregatorStrategy::Synthesize;
+        const auto attempts = std::count_if(r.spans.begin(), r.spans.end(), [&](const Span& s) {
+            return s.node == pn.node->id && s.kind == SpanKind::Attempt;
+        });
+        if (result.skippedModel.empty()) {
+            if (synthesize && result.ok() && attempts == 0)
+                say("synthesize " + id + " is ok without a model call or an agreement");
+            if (!result.agreed.empty())
+                say("node " + id + " lists agreeing inputs without having skipped its model");
+            continue;
+        }
+        if (!synthesize || !config.skipWhenAgree.value_or(false))
+            say("node " + id + " skipped its model (" + result.skippedModel + ") without skip_when_agree");
+        if (result.skippedModel != "agreement" || !result.ok())
+            say("node " + id + " skipped its model as " + result.skippedModel + ", " +
+                std::string(toString(result.status)));
+        if (attempts != 0)
+            say("node " + id + " skipped its model but has " + std::to_string(attempts) + " attempt spans");
+        if (result.tokensIn != 0 || result.tokensOut != 0 || result.costUsd != 0)
+            say("node " + id + " skipped its model but counts tokens or cost");
+        if (result.agreed.size() < 2)
+            say("node " + id + " skipped its model on " + std::to_string(result.agreed.size()) + " agreeing inputs");
+        for (const auto& from : result.agreed) {
+            const auto in = r.results.find(NodeId(from));
+            if (in == r.results.end() || !in->second.ok() || in->second.answer != result.answer)
+                say("node " + id + " counts " + from + " as agreeing on [" + result.answer + "]");
+        }
+        const auto span = std::find_if(r.spans.begin(), r.spans.end(), [&](const Span& s) {
+            return s.node == pn.node->id && s.kind == SpanKind::Node && s.parent == 0;
+        });
+        if (span == r.spans.end() || span->note.rfind("skipped_model: agreement (", 0) != 0 ||
+            span->status != Status::Ok)
+            say("node " + id + " skipped its model but its span does not say so");
+    }
+
     // Adaptive meetings: rounds one after another, numbered from 1; the first
     // asks min(initial, members) members together, each later one the single
     // member the round before named ("ask m3: …"); nobody is asked twice; a
@@ -250,13 +295,15 @@ inline std::vector<std::string> checkStored(const RunResult& r, const StoredRun&
         const auto& b = stored.spans[i];
         if (a.id != b.id || a.parent != b.parent || a.node != b.node || a.kind != b.kind || a.name != b.name ||
             a.startUs != b.startUs || a.endUs != b.endUs || a.status != b.status || a.attempt != b.attempt ||
-            a.round != b.round || a.model != b.model || a.tokensIn != b.tokensIn || a.tokensOut != b.tokensOut)
+            a.round != b.round || a.model != b.model || a.tokensIn != b.tokensIn || a.tokensOut != b.tokensOut ||
+            a.note != b.note)
             broken.push_back("stored span " + std::to_string(a.id) + " (" + a.node.str() + " " + a.name +
                              ") differs from the engine's");
     }
     for (const auto& node : stored.nodes) {
         const auto it = r.results.find(node.node);
-        if (it == r.results.end() || it->second.status != node.result.status || it->second.answer != node.result.answer)
+        if (it == r.results.end() || it->second.status != node.result.status || it->second.answer != node.result.answer ||
+            it->second.skippedModel != node.result.skippedModel || it->second.agreed != node.result.agreed)
             broken.push_back("stored result of " + node.node.str() + " differs from the engine's");
     }
     if (stored.nodes.size() != r.results.size())

@@ -1,9 +1,9 @@
 #pragma once
 // A RapidCheck generator of valid teams for the engine's property tests: every
 // node kind, every router, aggregator and coordinator strategy with their
-// options, routers in front of coordinators and aggregators, fallbacks,
-// timeouts, retries, failure rates, budgets of each kind, and a cancellation
-// at a random moment. Each pick shrinks towards the simplest team (one expert).
+// options (a synthesize's agreement skip among them), routers in front of
+// coordinators and aggregators, fallbacks, timeouts, retries, failure rates,
+// budgets of each kind, and a cancellation at a random moment. Each pick shrinks towards the simplest team (one expert).
 //
 // When a node option is added to the team format, add it here: the generated
 // suite is what shows that every run still ends.
@@ -306,6 +306,12 @@ private:
         if (strategy == "synthesize") {
             fields["model"] = model();
             callOptions(fields);
+            if (pick(2)) {
+                fields["skip_when_agree"] = true;
+                if (pick(2))
+                    fields["agree_fraction"] = *rc::gen::element(0.5, 0.67, 1.0);
+                m_doc["conclave"] = 2;
+            }
         }
         if (pick(4)) {
             fields["quorum"] = *rc::gen::inRange(1, 4);

@@ -1,6 +1,11 @@
 #include "inspector/AggregatorForm.h"
 
+#include "conclave/model/DefaultValues.h"
+
+#include <QCheckBox>
+#include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QSignalBlocker>
 
 namespace conclave::ui {
 
@@ -18,7 +23,46 @@ AggregatorForm::AggregatorForm(TeamDocument* document, QWidget* parent)
     addInt(
         f, tr("Deadline"), QStringLiteral("deadline_ms"), 1, 3600000,
         [](NodeConfig & c) -> auto& { return c.deadlineMs; }, tr("ms"));
+    addAgreementSkip(f);
     addModelCall(true);
+}
+
+void AggregatorForm::addAgreementSkip(QFormLayout* f)
+{
+    auto* skip = new QCheckBox(tr("Skip the model when inputs agree"), this);
+    skip->setToolTip(tr("synthesize: when at least two inputs arrived and enough of them give the same answer, "
+                        "return it without calling the model"));
+    f->addRow(QString(), skip);
+    registerField(QStringLiteral("skip_when_agree"), skip);
+    // Unchecked removes the key rather than writing false, so a team that
+    // does not skip stays a format version 1 file.
+    connect(skip, &QCheckBox::toggled, this, [this](bool on) {
+        commit([on](NodeConfig& c) {
+            if (on)
+                c.skipWhenAgree = true;
+            else
+                c.skipWhenAgree.reset();
+        });
+    });
+    // Its lowest step is "default" (0): any share from 0.05 up can be set.
+    auto* fraction = addDouble(
+        f, tr("Agree fraction"), QStringLiteral("agree_fraction"), 0.05, 1, 0.05,
+        [](NodeConfig & c) -> auto& { return c.agreeFraction; });
+    fraction->setToolTip(tr("The share of the inputs that arrived ok that must give one answer (default %1: all of "
+                            "them); two inputs at least, and their mean confidence at least Min confidence, if set")
+                             .arg(defaults::kAgreeFraction));
+    addLoader([skip, fraction](const Node& n) {
+        const bool synthesize = n.config.aggregatorStrategy == AggregatorStrategy::Synthesize;
+        const bool on = n.config.skipWhenAgree.value_or(false);
+        {
+            const QSignalBlocker block(skip);
+            skip->setChecked(on);
+        }
+        // Only a synthesize reads them; a value left on another strategy can
+        // still be cleared (the validator warns about it).
+        skip->setEnabled(synthesize || on);
+        fraction->setEnabled((synthesize && on) || n.config.agreeFraction.has_value());
+    });
 }
 
 } // namespace conclave::ui

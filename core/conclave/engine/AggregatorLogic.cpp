@@ -59,6 +59,32 @@ std::vector<AggregatorLogic::Tally> AggregatorLogic::tally(const std::vector<Vot
     return out;
 }
 
+std::optional<AggregatorLogic::Agreement>
+AggregatorLogic::agreement(double fraction, std::optional<double> minConfidence, const std::vector<Vote>& votes)
+{
+    const auto ok = okVotes(votes);
+    if (ok.size() < 2)
+        return std::nullopt;
+    const auto t = tally(votes, false);
+    const auto& winner = t.front();
+    if (winner.count < 2) // agreement takes two voices, whatever the fraction
+        return std::nullopt;
+    if (double(winner.count) / double(ok.size()) + 1e-9 < fraction)
+        return std::nullopt;
+    const double mean = winner.confidence / double(winner.count);
+    if (minConfidence && mean < *minConfidence)
+        return std::nullopt;
+    Agreement a;
+    a.answer = winner.answer;
+    a.okVotes = ok.size();
+    a.confidence = mean;
+    for (size_t i = 0; i < votes.size(); ++i) {
+        if (votes[i].result.ok() && votes[i].result.answer == winner.answer)
+            a.votes.push_back(i);
+    }
+    return a;
+}
+
 bool AggregatorLogic::canStopEarly(const Rules& rules, const std::vector<Vote>& votes)
 {
     const auto ok = okVotes(votes);

@@ -42,6 +42,22 @@ public:
         size_t firstIndex = 0;
     };
     static std::vector<Tally> tally(const std::vector<Vote>& votes, bool weighted);
+
+    // A synthesize aggregator's agreement skip (skip_when_agree): the votes
+    // settle the answer without a model call when the largest group of ok
+    // votes with one normalized answer (tally's winner, unweighted) has at
+    // least two votes and holds at least `fraction` of the ok votes (within
+    // 1e-9, as a meeting's consensus), and, when minConfidence is set, that
+    // group's mean confidence is at least it. Votes not ok (failed, timed
+    // out, cancelled) count nowhere.
+    struct Agreement {
+        std::string answer;
+        std::vector<size_t> votes; // indices of the agreeing votes, in the order given
+        size_t okVotes = 0;        // the ok votes the fraction was taken of
+        double confidence = 0;     // the agreeing votes' mean confidence
+    };
+    static std::optional<Agreement> agreement(double fraction, std::optional<double> minConfidence,
+                                              const std::vector<Vote>& votes);
 };
 
 } // namespace conclave

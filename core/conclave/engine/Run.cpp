@@ -281,6 +281,8 @@ void Run::execute(size_t node, RunLock& lock)
             r = m_state[from].result;
         r.tokensIn = r.tokensOut = 0;
         r.costUsd = 0;
+        r.skippedModel.clear(); // the answer is passed on; what its node skipped is its own
+        r.agreed.clear();
         if (!r.ok()) {
             r.status = Status::Failed;
             if (r.error.empty())

@@ -13,6 +13,42 @@
 
 namespace conclave {
 
+namespace {
+
+// A synthesize that answers from its inputs' agreement. The text is the first
+// agreeing input's in edge order, as every vote's conclusion is, so it never
+// depends on thread timing; `agreed` keeps the order they arrived in, which
+// is what happened. Tokens and cost stay 0: no model was called.
+NodeResult agreementResult(const std::vector<Vote>& votes, const AggregatorLogic::Agreement& agreement,
+                           const std::vector<std::string>& arrival)
+{
+    NodeResult r;
+    r.status = Status::Ok;
+    r.answer = agreement.answer;
+    r.text = votes[agreement.votes.front()].result.text;
+    r.confidence = agreement.confidence;
+    r.skippedModel = "agreement";
+    for (const auto& id : arrival) {
+        const bool agrees = std::any_of(agreement.votes.begin(), agreement.votes.end(),
+                                        [&](size_t i) { return votes[i].source == id; });
+        if (agrees)
+            r.agreed.push_back(id);
+    }
+    return r;
+}
+
+// 'skipped_model: agreement (a, b agree on "783", 2 of 3 ok inputs)'
+std::string agreementNote(const NodeResult& r, size_t okInputs)
+{
+    std::string names;
+    for (const auto& id : r.agreed)
+        names += (names.empty() ? "" : ", ") + id;
+    return "skipped_model: " + r.skippedModel + " (" + names + " agree on \"" + r.answer + "\", " +
+           std::to_string(r.agreed.size()) + " of " + std::to_string(okInputs) + " ok inputs)";
+}
+
+} // namespace
+
 void Run::startModelNode(size_t node, std::string system, std::string prompt, std::string_view suffix,
                          std::function<void(NodeResult, int64_t)> done, RunLock& lock)
 {
@@ -182,6 +218,19 @@ void Run::runAggregator(size_t node, RunLock& lock)
     if (rules.strategy != AggregatorStrategy::Synthesize || !result.ok()) {
         settle(node, std::move(result));
         return;
+    }
+    if (config.skipWhenAgree.value_or(false)) {
+        const double fraction = config.agreeFraction.value_or(defaults::kAgreeFraction);
+        const auto agreed = AggregatorLogic::agreement(fraction, config.minConfidence, votes);
+        if (agreed) {
+            std::vector<std::string> arrival;
+            for (const size_t from : ns.arrived)
+                arrival.push_back(m_plan->at(from).node->id.str());
+            auto skipped = agreementResult(votes, *agreed, arrival);
+            span(ns.span).note = agreementNote(skipped, agreed->okVotes);
+            settle(node, std::move(skipped));
+            return;
+        }
     }
     std::vector<Candidate> candidates;
     for (const auto& v : votes) {

@@ -13,5 +13,6 @@ inline constexpr int64_t kOpenAiMaxConcurrency = 8; // calls in flight per opena
 inline constexpr uint64_t kSeed = 42;               // a local-moe backend's seed
 inline constexpr int kMaxRounds = 3;                // a meeting's rounds
 inline constexpr int kInitialMembers = 2;           // members an adaptive meeting asks in its first round
+inline constexpr double kAgreeFraction = 1.0;       // share of a synthesize's ok inputs that must agree to skip its model
 
 } // namespace conclave::defaults

@@ -329,7 +329,9 @@ bool RunStoreWriter::writeRow(std::string_view run, const write_op::NodeRow& n, 
     bindOptionalInt(s, 11, queuedUs, 0);
     bindOptionalInt(s, 12, n.finishedUs, 0);
     bindOptionalText(s, 13, res.skippedModel);
-    bindOptionalText(s, 14, res.agreed.empty() ? std::string() : nlohmann::json(res.agreed).dump());
+    // Bound without a copy (SQLITE_STATIC): the text must live until the statement has run.
+    const std::string agreed = res.agreed.empty() ? std::string() : nlohmann::json(res.agreed).dump();
+    bindOptionalText(s, 14, agreed);
     return s.execute();
 }
 

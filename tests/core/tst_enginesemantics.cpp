@@ -30,6 +30,7 @@ private slots:
         QTest::newRow("review-board") << "review-board.team.json" << kYesNo;
         QTest::newRow("keyword-vote") << "keyword-vote.team.json" << kMath;
         QTest::newRow("adaptive-panel") << "adaptive-panel.team.json" << kYesNo;
+        QTest::newRow("mosaic") << "mosaic.team.json" << kFrance;
     }
 
     void determinism()

@@ -47,8 +47,8 @@ private slots:
     {
         QTest::addColumn<QString>("file");
         QTest::addColumn<bool>("simulated");
-        for (const char* name :
-             {"triage", "keyword-vote", "mixture-of-agents", "cascade", "debate", "review-board", "adaptive-panel"}) {
+        for (const char* name : {"triage", "keyword-vote", "mixture-of-agents", "cascade", "debate", "review-board",
+                                 "adaptive-panel", "mosaic"}) {
             QTest::addRow("%s, virtual clock", name) << QString::fromLatin1(name) + ".team.json" << true;
             QTest::addRow("%s, real clock", name) << QString::fromLatin1(name) + ".team.json" << false;
         }

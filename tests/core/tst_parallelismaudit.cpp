@@ -168,8 +168,8 @@ private slots:
     void everyExampleRunsWithoutAnAlarm_data()
     {
         QTest::addColumn<QString>("file");
-        for (const char* name :
-             {"triage", "keyword-vote", "mixture-of-agents", "cascade", "debate", "review-board", "adaptive-panel"})
+        for (const char* name : {"triage", "keyword-vote", "mixture-of-agents", "cascade", "debate", "review-board",
+                                 "adaptive-panel", "mosaic"})
             QTest::newRow(name) << QString::fromLatin1(name) + ".team.json";
     }
 

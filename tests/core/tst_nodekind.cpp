@@ -26,7 +26,7 @@ private slots:
         roundTrips<NodeKind>(6);
         roundTrips<RouterStrategy>(4);
         roundTrips<AggregatorStrategy>(6);
-        roundTrips<CoordinatorMode>(4);
+        roundTrips<CoordinatorMode>(5);
         roundTrips<BackendKind>(2);
     }
 

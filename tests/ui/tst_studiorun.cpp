@@ -253,8 +253,9 @@ private slots:
         window.runTabs()->setCurrentIndex(1); // tabs: the first run, the second, the first again from the history
         QCOMPARE(output->title(), "Node general · run " + QString::fromStdString(second.str()).left(8));
         QCOMPARE(output->figure("answer"), QString::fromStdString(resultOf(*b, "general").answer));
-        QVERIFY(window.openReplayTab(first));
-        QCOMPARE(output->title(), "Node general · run " + QString::fromStdString(first.str()).left(8));
+        QVERIFY(window.openReplayTab(first)); // at its playhead, which starts at 0
+        QCOMPARE(output->title(), "Node general · run " + QString::fromStdString(first.str()).left(8) + " at " +
+                                      ui::TimeFormat::duration(0));
 
         // With no run tab left, the last live run.
         while (window.runTabs()->count() > 0)

@@ -4,28 +4,15 @@
 // run's end on, exactly its final output (what the output dock shows).
 #include <QtTest>
 
+#include "support/KnownRuns.h"
 #include "support/QtStrings.h"
 
 #include "conclave/analysis/ReplayOutputs.h"
 
 using namespace conclave;
+using known_runs::span; // the one span builder of the tests
 
 namespace {
-
-Span span(SpanId id, SpanId parent, const char* node, SpanKind kind, int64_t start, int64_t end,
-          Status status = Status::Ok)
-{
-    Span s;
-    s.id = id;
-    s.parent = parent;
-    s.node = NodeId(node);
-    s.kind = kind;
-    s.name = node;
-    s.startUs = start;
-    s.endUs = end;
-    s.status = status;
-    return s;
-}
 
 StoredNode result(const char* node, Status status, const char* text, const char* answer, double confidence,
                   int64_t finishedUs)

@@ -40,7 +40,7 @@ private slots:
             << "code" << true << "a member edge must start at a coordinator; \"math\" is an expert";
         QTest::newRow("member to an aggregator")
             << "planner"
-            << "best" << true << "a coordinator's members must be experts; \"best\" is an aggregator";
+            << "best" << true << "a coordinator's members must be experts or coordinators; \"best\" is an aggregator";
         QTest::newRow("flow into a member") << "in"
                                             << "sub_math" << false
                                             << "expert \"sub_math\" is a coordinator's member, so it cannot also have "

@@ -262,6 +262,7 @@ private slots:
             {"debate.team.json", kYesNo},
             {"keyword-vote.team.json", kMath},
             {"mixture-of-agents.team.json", kFrance},
+            {"fast-path.team.json", kFrance},
             {"mosaic.team.json", kFrance},
             {"review-board.team.json", "Which word is spelled correctly: accomodate, accommodate, acommodate, "
                                        "accommodete?"},

@@ -31,6 +31,7 @@ private slots:
         QTest::newRow("keyword-vote") << "keyword-vote.team.json" << kMath;
         QTest::newRow("adaptive-panel") << "adaptive-panel.team.json" << kYesNo;
         QTest::newRow("mosaic") << "mosaic.team.json" << kFrance;
+        QTest::newRow("fast-path") << "fast-path.team.json" << kFrance;
     }
 
     void determinism()

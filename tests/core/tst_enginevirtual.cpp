@@ -57,7 +57,8 @@ void withoutTimingRules(Team& team)
 
 const QStringList kExamples{
     "triage.team.json",       "mixture-of-agents.team.json", "cascade.team.json",        "debate.team.json",
-    "review-board.team.json", "keyword-vote.team.json",      "adaptive-panel.team.json", "mosaic.team.json"};
+    "review-board.team.json", "keyword-vote.team.json",      "adaptive-panel.team.json", "mosaic.team.json",
+    "fast-path.team.json"};
 const std::vector<std::string> kInputs{kMath, kFrance, kCompound, kYesNo};
 
 // The real side's time scale: latencies long enough that scheduling jitter is small beside them.

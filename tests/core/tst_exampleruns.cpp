@@ -48,7 +48,7 @@ private slots:
         QTest::addColumn<QString>("file");
         QTest::addColumn<bool>("simulated");
         for (const char* name : {"triage", "keyword-vote", "mixture-of-agents", "cascade", "debate", "review-board",
-                                 "adaptive-panel", "mosaic"}) {
+                                 "adaptive-panel", "mosaic", "fast-path"}) {
             QTest::addRow("%s, virtual clock", name) << QString::fromLatin1(name) + ".team.json" << true;
             QTest::addRow("%s, real clock", name) << QString::fromLatin1(name) + ".team.json" << false;
         }

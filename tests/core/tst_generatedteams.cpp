@@ -61,6 +61,7 @@ class TestGeneratedTeams : public QObject {
     std::atomic<int> m_timingFree{0};
     std::atomic<int> m_cancelled{0};
     std::atomic<int> m_agreementSkips{0}; // synthesize nodes that answered without their model
+    std::atomic<int> m_memberMeetings{0}; // meetings held as another meeting's member
     // The case of the last failure, and when the first failure was seen:
     // shrinking stops after kShrinkSeconds, keeping the smallest failing team found by then.
     std::optional<GeneratedCase> m_failed;
@@ -239,6 +240,12 @@ class TestGeneratedTeams : public QObject {
         for (const auto& t : trials) {
             for (const auto& [id, result] : t->result.results)
                 m_agreementSkips += result.skippedModel.empty() ? 0 : 1;
+            // A member meeting's node span is under a round; its first round under that span.
+            for (const auto& s : t->result.spans)
+                m_memberMeetings += s.kind == SpanKind::Round && s.round == 1 && s.parent > 0 &&
+                                            t->result.spans[s.parent - 1].parent > 0
+                                        ? 1
+                                        : 0;
         }
         for (const auto& c : batch) {
             m_timingFree += c.timingFree ? 1 : 0;
@@ -308,10 +315,13 @@ private slots:
         }
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
         qInfo("%d generated runs passed (each case twice on the virtual clock and once on the real one; %d "
-              "timing-free cases, %d cancelled; %d synthesize skips on agreement) in %.1f s, %d RapidCheck rounds",
-              m_passedRuns.load(), m_timingFree.load(), m_cancelled.load(), m_agreementSkips.load(), seconds, rounds);
+              "timing-free cases, %d cancelled; %d synthesize skips on agreement, %d member meetings held) in %.1f s, "
+              "%d RapidCheck rounds",
+              m_passedRuns.load(), m_timingFree.load(), m_cancelled.load(), m_agreementSkips.load(),
+              m_memberMeetings.load(), seconds, rounds);
         QVERIFY(m_passedRuns >= target);
-        QVERIFY(m_agreementSkips > 0); // the generator reaches the skip
+        QVERIFY(m_agreementSkips > 0);  // the generator reaches the skip
+        QVERIFY(m_memberMeetings > 0);  // and meetings as members
     }
 
     // Timing-free generated teams on both clocks, the real one slowed to a

@@ -169,7 +169,7 @@ private slots:
     {
         QTest::addColumn<QString>("file");
         for (const char* name : {"triage", "keyword-vote", "mixture-of-agents", "cascade", "debate", "review-board",
-                                 "adaptive-panel", "mosaic"})
+                                 "adaptive-panel", "mosaic", "fast-path"})
             QTest::newRow(name) << QString::fromLatin1(name) + ".team.json";
     }
 

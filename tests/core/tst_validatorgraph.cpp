@@ -79,7 +79,7 @@ void TestValidatorGraph::edges_data()
     // Says what the target is, like the message for a member edge's start does.
     row("member edge to a non-expert",
         edit(coordinatorTeam, [](json& t) { t["edges"].push_back(memberEdge("c", "in")); }),
-        {err("/edges/3/role", "a coordinator's members must be experts; \"in\" is an input", {.edge = 3})});
+        {err("/edges/3/role", "a coordinator's members must be experts or coordinators; \"in\" is an input", {.edge = 3})});
     row("member with an ordinary edge",
         edit(coordinatorTeam, [](json& t) { t["edges"].push_back(edgeJson("in", "m")); }),
         {err("/nodes/2", "expert \"m\" is a coordinator's member, so it cannot also have ordinary edges",

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <string>
@@ -83,6 +84,13 @@ inline bool isTerminal(Status s)
            s == Status::Skipped || s == Status::BudgetExhausted;
 }
 
+// How many node spans `node` has, at any depth.
+inline int spansOfNode(const RunResult& r, const NodeId& node)
+{
+    return int(std::count_if(r.spans.begin(), r.spans.end(),
+                             [&](const Span& s) { return s.node == node && s.kind == SpanKind::Node; }));
+}
+
 // Nodes, spans, statuses and what the observers saw.
 inline std::vector<std::string> check(const RunPlan& plan, const RunResult& r, const EventLog& log)
 {
@@ -136,9 +144,14 @@ inline std::vector<std::string> check(const RunPlan& plan, const RunResult& r, c
             const auto& p = r.spans[s.parent - 1];
             const auto index = plan.indexOf(s.node);
             const bool member = index && plan.at(*index).coordinator;
-            if (!member || p.kind != SpanKind::Round || p.round != s.round)
-                say(where + " is a nested node span that is not a member's span in its round");
+            if (!member || p.kind != SpanKind::Round || p.round != s.round ||
+                p.node != plan.at(*plan.at(*index).coordinator).node->id)
+                say(where + " is a nested node span that is not a member's span in its coordinator's round");
         }
+        // A round is under its coordinator's node span: the top-level one, or its span as a member.
+        if (s.kind == SpanKind::Round &&
+            (s.parent == 0 || r.spans[s.parent - 1].node != s.node || r.spans[s.parent - 1].kind != SpanKind::Node))
+            say(where + " is a round outside its coordinator's node span");
         if (s.kind == SpanKind::Attempt)
             attemptsUnder[s.parent].push_back(&s);
     }
@@ -147,6 +160,9 @@ inline std::vector<std::string> check(const RunPlan& plan, const RunResult& r, c
         const int spans = topLevel.count(id) ? topLevel[id] : 0;
         if (pn.coordinator && spans > 0)
             say("member " + id + " has a node span of its own outside its coordinator");
+        // A member meeting is held at most once: only a cascade or an adaptive meeting holds one.
+        if (pn.coordinator && pn.node->kind == NodeKind::Coordinator && spansOfNode(r, pn.node->id) > 1)
+            say("member meeting " + id + " was held " + std::to_string(spansOfNode(r, pn.node->id)) + " times");
         if (!pn.coordinator && spans > 1)
             say("node " + id + " ran " + std::to_string(spans) + " times");
         const auto it = r.results.find(pn.node->id);
@@ -360,6 +376,33 @@ inline double worstPathMs(const RunPlan& plan, const std::map<std::string, Resol
         }
         return total;
     };
+    // A meeting's worst: its members' (a member meeting's own worst), by mode.
+    const std::function<double(size_t)> meetingWorst = [&](size_t i) {
+        const auto& pn = plan.at(i);
+        const auto& config = pn.node->config;
+        double sum = 0, longest = 0;
+        for (const size_t m : pn.members) {
+            const double w = plan.at(m).node->kind == NodeKind::Coordinator ? meetingWorst(m)
+                             : plan.at(m).call                              ? callWorst(*plan.at(m).call)
+                                                                            : 0;
+            sum += w;
+            longest = std::max(longest, w);
+        }
+        const double rounds = double(config.maxRounds.value_or(3));
+        const double planCall = pn.call ? callWorst(*pn.call) : 0;
+        switch (config.mode.value_or(CoordinatorMode::RoundRobin)) {
+        case CoordinatorMode::RoundRobin:
+            return rounds * sum;
+        case CoordinatorMode::Debate:
+            return rounds * longest;
+        case CoordinatorMode::Cascade:
+        case CoordinatorMode::Adaptive: // each member at most once, never two rounds at a time
+            return sum;
+        case CoordinatorMode::Decompose:
+            return 2 * planCall + sum;
+        }
+        return sum;
+    };
     std::vector<double> own(plan.size(), 0.0);
     for (size_t i = 0; i < plan.size(); ++i) {
         const auto& pn = plan.at(i);
@@ -367,29 +410,7 @@ inline double worstPathMs(const RunPlan& plan, const std::map<std::string, Resol
         if (pn.coordinator)
             continue; // counted in its coordinator
         if (pn.node->kind == NodeKind::Coordinator) {
-            double sum = 0, longest = 0;
-            for (const size_t m : pn.members) {
-                const double w = plan.at(m).call ? callWorst(*plan.at(m).call) : 0;
-                sum += w;
-                longest = std::max(longest, w);
-            }
-            const double rounds = double(config.maxRounds.value_or(3));
-            const double planCall = pn.call ? callWorst(*pn.call) : 0;
-            switch (config.mode.value_or(CoordinatorMode::RoundRobin)) {
-            case CoordinatorMode::RoundRobin:
-                own[i] = rounds * sum;
-                break;
-            case CoordinatorMode::Debate:
-                own[i] = rounds * longest;
-                break;
-            case CoordinatorMode::Cascade:
-            case CoordinatorMode::Adaptive: // each member at most once, never two rounds at a time
-                own[i] = sum;
-                break;
-            case CoordinatorMode::Decompose:
-                own[i] = 2 * planCall + sum;
-                break;
-            }
+            own[i] = meetingWorst(i);
             continue;
         }
         if (pn.call &&

@@ -2,7 +2,8 @@
 // A RapidCheck generator of valid teams for the engine's property tests: every
 // node kind, every router, aggregator and coordinator strategy with their
 // options (a synthesize's agreement skip among them), routers in front of
-// coordinators and aggregators, fallbacks, timeouts, retries, failure rates,
+// coordinators and aggregators, cascade and adaptive meetings holding member
+// meetings (two levels deep), fallbacks, timeouts, retries, failure rates,
 // budgets of each kind, and a cancellation at a random moment. Each pick shrinks towards the simplest team (one expert).
 //
 // When a node option is added to the team format, add it here: the generated
@@ -329,7 +330,9 @@ private:
         return id;
     }
 
-    std::string coordinator()
+    // `nesting`: how many levels of member meetings a cascade or adaptive
+    // coordinator may still hold (a meeting as its last stage, TMAS's fast path).
+    std::string coordinator(int nesting = 2)
     {
         const auto id = newId("c");
         json fields = json::object();
@@ -353,8 +356,13 @@ private:
         }
         addNode(id, "coordinator", fields);
         const int members = *rc::gen::inRange(1, mode == "adaptive" ? 6 : 4);
-        for (int i = 0; i < members; ++i)
-            m_doc["edges"].push_back(json{{"from", id}, {"to", expert(true)}, {"role", "member"}});
+        for (int i = 0; i < members; ++i) {
+            const bool meeting = (mode == "cascade" || mode == "adaptive") && nesting > 0 && pick(4);
+            if (meeting)
+                m_doc["conclave"] = 2;
+            const auto member = meeting ? coordinator(nesting - 1) : expert(true);
+            m_doc["edges"].push_back(json{{"from", id}, {"to", member}, {"role", "member"}});
+        }
         return id;
     }
 

@@ -95,7 +95,7 @@ private slots:
         QCOMPARE(scene->portRefusal(members, scene->nodeItem(NodeId("math"))->port(Role::In)).value_or(""),
                  QString("expert \"math\" has ordinary edges, so it cannot be a coordinator's member"));
         QCOMPARE(scene->portRefusal(members, scene->nodeItem(NodeId("best"))->port(Role::In)).value_or(""),
-                 QString("a coordinator's members must be experts; \"best\" is an aggregator"));
+                 QString("a coordinator's members must be experts or coordinators; \"best\" is an aggregator"));
         QCOMPARE(scene->portRefusal(members, scene->nodeItem(NodeId("sub_math"))->port(Role::In)).value_or(""),
                  QString("expert \"sub_math\" is already a member of \"planner\""));
         // A fresh expert can join: the edge is a member edge, drawn dashed from the diamond port.

@@ -131,11 +131,22 @@ std::vector<SerialisedBranches> ParallelismAudit::find(const Team& team, const s
         return kind != NodeKind::Input && kind != NodeKind::Output && !runs[i].empty() &&
                std::none_of(runs[i].begin(), runs[i].end(), [](const Execution& e) { return e.end <= e.start; });
     };
+    // The meetings a node sits in: its coordinator, the meeting that
+    // coordinator is a member of, and so on out (at most n: a cycle is invalid).
+    const auto meetingsOf = [&](size_t i) {
+        std::vector<size_t> out;
+        for (NodeIndex at(i); graph.isMember(at) && out.size() < n;) {
+            at = graph.coordinators(at).front().node;
+            out.push_back(at);
+        }
+        return out;
+    };
+    // Two nodes in one meeting that speaks in turn (however deep inside it) never overlap by design.
     const auto takeTurns = [&](size_t i, size_t j) {
-        for (const auto& ci : graph.coordinators(NodeIndex(i)))
-            for (const auto& cj : graph.coordinators(NodeIndex(j)))
-                if (ci.node == cj.node && speaksInTurn(team.nodes[ci.node]))
-                    return true;
+        const auto outer = meetingsOf(j);
+        for (const size_t c : meetingsOf(i))
+            if (speaksInTurn(team.nodes[c]) && std::find(outer.begin(), outer.end(), c) != outer.end())
+                return true;
         return false;
     };
 

@@ -16,10 +16,44 @@ namespace conclave {
 namespace {
 constexpr double kDefaultThreshold = 0.7;
 constexpr double kDefaultConsensus = 1.0;
+
+// A member meeting's result as the outcome of one member's turn.
+CallOutcome outcomeOf(NodeResult result)
+{
+    CallOutcome outcome;
+    outcome.status = result.status;
+    outcome.text = std::move(result.text);
+    outcome.parsed.answer = std::move(result.answer);
+    outcome.parsed.confidence = result.confidence;
+    outcome.tokensIn = result.tokensIn;
+    outcome.tokensOut = result.tokensOut;
+    outcome.costUsd = result.costUsd;
+    outcome.error = std::move(result.error);
+    return outcome;
+}
+
+// What asking `node` is expected to spend when each call costs the mean call
+// so far: one call of an expert's model; for a member meeting, one call of
+// each expert in it (the least any meeting asks).
+void addExpectedSpend(const Run& run, size_t node, int64_t meanIn, int64_t meanOut, AdaptiveLogic::NextCall& next)
+{
+    const auto& pn = run.plan().at(node);
+    if (pn.node->kind == NodeKind::Coordinator) {
+        for (const size_t member : pn.members)
+            addExpectedSpend(run, member, meanIn, meanOut, next);
+        return;
+    }
+    if (!pn.call)
+        return;
+    next.expectedTokens += meanIn + meanOut;
+    if (const auto* backend = run.backend(pn.call->backend))
+        next.expectedUsd += backend->costOf(pn.call->model, meanIn, meanOut);
+}
+
 } // namespace
 
-Meeting::Meeting(std::shared_ptr<Run> run, size_t coordinator, std::string task)
-    : m_run(std::move(run)), m_node(coordinator), m_task(std::move(task))
+Meeting::Meeting(std::shared_ptr<Run> run, size_t coordinator, std::string task, SpanId span, Done done)
+    : m_run(std::move(run)), m_node(coordinator), m_task(std::move(task)), m_span(span), m_onDone(std::move(done))
 {
     const auto& config = m_run->plan().at(m_node).node->config;
     m_maxRounds = static_cast<int>(config.maxRounds.value_or(defaults::kMaxRounds));
@@ -36,8 +70,7 @@ void Meeting::start()
     const auto mode = m_run->plan().at(m_node).node->config.mode.value_or(CoordinatorMode::RoundRobin);
     if (mode == CoordinatorMode::Decompose) {
         m_round = 1;
-        m_roundSpan = m_run->openSpan(SpanKind::Round, m_run->plan().at(m_node).node->id, m_run->m_state[m_node].span,
-                                      "plan", m_round);
+        m_roundSpan = m_run->openSpan(SpanKind::Round, m_run->plan().at(m_node).node->id, m_span, "plan", m_round);
         const auto members = m_run->plan().at(m_node).members.size();
         callCoordinator(PromptBuilder::decomposeSystem(), PromptBuilder::decomposePrompt(m_task, members), true);
         return;
@@ -59,7 +92,7 @@ void Meeting::startRound()
         name = "solve";
     else if (mode == CoordinatorMode::Cascade)
         name = "step " + std::to_string(m_round) + ": " + memberId(pn.members[size_t(m_round - 1)]);
-    m_roundSpan = m_run->openSpan(SpanKind::Round, pn.node->id, m_run->m_state[m_node].span, name, m_round);
+    m_roundSpan = m_run->openSpan(SpanKind::Round, pn.node->id, m_span, name, m_round);
     switch (mode) {
     case CoordinatorMode::RoundRobin:
         m_nextSpeaker = 1;
@@ -97,9 +130,13 @@ void Meeting::startRound()
 void Meeting::callMember(size_t member, std::string task, std::string transcriptText, size_t part)
 {
     const auto& pn = m_run->plan().at(member);
-    const auto& settings = *pn.call;
     const SpanId span = m_run->openSpan(SpanKind::Node, pn.node->id, m_roundSpan, pn.node->displayName(), m_round);
     m_run->nodeStartedMember(member);
+    if (pn.node->kind == NodeKind::Coordinator) {
+        holdMemberMeeting(member, span, std::move(task), part);
+        return;
+    }
+    const auto& settings = *pn.call;
     // An adaptive meeting's members answer alone: the agreement its stop rule
     // trusts is between independent answers. Each answers once, so its call
     // is told apart as a first round's is, and draws what the same member
@@ -122,12 +159,26 @@ void Meeting::callMember(size_t member, std::string task, std::string transcript
     m_run->post([runner] { runner->start(); });
 }
 
+void Meeting::holdMemberMeeting(size_t member, SpanId span, std::string task, size_t part)
+{
+    auto self = shared_from_this();
+    auto child = std::make_shared<Meeting>(m_run, member, std::move(task), span,
+                                           [self, member, span, part](NodeResult result) {
+                                               self->onMemberDone(member, span, part, outcomeOf(std::move(result)));
+                                           });
+    m_children.push_back(child);
+    child->start();
+}
+
 void Meeting::onMemberDone(size_t member, SpanId span, size_t part, CallOutcome outcome)
 {
     m_run->assertLocked();
     m_usage.tokensIn += outcome.tokensIn;
     m_usage.tokensOut += outcome.tokensOut;
     m_usage.costUsd += outcome.costUsd;
+    const auto child = std::find_if(m_children.begin(), m_children.end(),
+                                    [member](const auto& meeting) { return meeting->m_node == member; });
+    m_callCount += child == m_children.end() ? 1 : (*child)->m_callCount;
     auto& s = m_run->span(span);
     s.tokensIn = outcome.tokensIn;
     s.tokensOut = outcome.tokensOut;
@@ -159,6 +210,8 @@ void Meeting::onMemberDone(size_t member, SpanId span, size_t part, CallOutcome 
     const auto mode = pn.node->config.mode.value_or(CoordinatorMode::RoundRobin);
     switch (mode) {
     case CoordinatorMode::RoundRobin:
+        if (endIfCancelled())
+            return;
         if (m_nextSpeaker < pn.members.size()) {
             const size_t next = pn.members[m_nextSpeaker++];
             callMember(next, m_task, transcript(m_round, true));
@@ -173,6 +226,8 @@ void Meeting::onMemberDone(size_t member, SpanId span, size_t part, CallOutcome 
             roundFinished();
         return;
     case CoordinatorMode::Cascade: {
+        if (endIfCancelled())
+            return;
         const double threshold = pn.node->config.threshold.value_or(kDefaultThreshold);
         if ((turn.result.ok() && turn.confidence >= threshold) || m_round >= m_maxRounds) {
             m_run->closeSpan(m_roundSpan, Status::Ok);
@@ -196,6 +251,8 @@ void Meeting::roundFinished()
 {
     const auto& pn = m_run->plan().at(m_node);
     const auto mode = pn.node->config.mode.value_or(CoordinatorMode::RoundRobin);
+    if (endIfCancelled())
+        return;
     if (mode == CoordinatorMode::Adaptive) {
         adaptiveRoundFinished();
         return;
@@ -209,7 +266,7 @@ void Meeting::roundFinished()
         for (const auto& t : turns)
             parts.push_back({memberId(t.member), t.result.ok() ? t.answer : "unknown", t.confidence, t.result.text});
         ++m_round;
-        m_roundSpan = m_run->openSpan(SpanKind::Round, pn.node->id, m_run->m_state[m_node].span, "combine", m_round);
+        m_roundSpan = m_run->openSpan(SpanKind::Round, pn.node->id, m_span, "combine", m_round);
         callCoordinator(PromptBuilder::combineSystem(), PromptBuilder::combinePrompt(m_task, parts), false);
         return;
     }
@@ -231,15 +288,23 @@ void Meeting::roundFinished()
     conclude(std::move(result));
 }
 
+bool Meeting::endIfCancelled()
+{
+    if (!m_run->cancelled())
+        return false;
+    // The run's cancel() stops the calls before it reaches the meeting: ask nobody else.
+    m_run->closeSpan(m_roundSpan, Status::Cancelled, "the run was cancelled");
+    NodeResult cancelled;
+    cancelled.status = Status::Cancelled;
+    cancelled.error = "the run was cancelled";
+    conclude(std::move(cancelled));
+    return true;
+}
+
 std::vector<size_t> Meeting::adaptiveOrder() const
 {
     const auto& members = m_run->plan().at(m_node).members;
-    std::vector<std::string> models;
-    for (const size_t member : members) {
-        const auto& call = m_run->plan().at(member).call;
-        models.push_back(call ? call->model : std::string());
-    }
-    const auto scores = m_run->gateScores(m_task, models);
+    const auto scores = m_run->nodeGateScores(m_task, members);
     std::vector<size_t> order;
     if (scores.size() != members.size()) {
         order = members; // no gate: edge order
@@ -254,15 +319,6 @@ void Meeting::adaptiveRoundFinished()
 {
     const auto& pn = m_run->plan().at(m_node);
     const auto& config = pn.node->config;
-    if (m_run->cancelled()) {
-        // The run's cancel() stops the calls before it reaches the meeting: ask nobody else.
-        m_run->closeSpan(m_roundSpan, Status::Cancelled, "the run was cancelled");
-        NodeResult cancelled;
-        cancelled.status = Status::Cancelled;
-        cancelled.error = "the run was cancelled";
-        conclude(std::move(cancelled));
-        return;
-    }
     // Every member asked so far, in edge order: each has answered once.
     std::vector<Vote> votes;
     for (const size_t member : pn.members) {
@@ -277,13 +333,10 @@ void Meeting::adaptiveRoundFinished()
     if (m_asked < m_order.size()) {
         const size_t member = m_order[m_asked];
         next.member = memberId(member);
-        const double calls = double(std::max<size_t>(m_turns.size(), 1));
+        const double calls = double(std::max<int>(m_callCount, 1));
         const auto meanIn = int64_t(std::llround(double(m_usage.tokensIn) / calls));
         const auto meanOut = int64_t(std::llround(double(m_usage.tokensOut) / calls));
-        next.expectedTokens = meanIn + meanOut;
-        const auto& settings = *m_run->plan().at(member).call;
-        if (const auto* backend = m_run->backend(settings.backend))
-            next.expectedUsd = backend->costOf(settings.model, meanIn, meanOut);
+        addExpectedSpend(*m_run, member, meanIn, meanOut, next);
         if (const auto& budget = m_run->plan().team().budget) {
             next.maxCostUsd = budget->maxCostUsd;
             next.maxTokens = budget->maxTokens;
@@ -330,6 +383,7 @@ void Meeting::onCoordinatorDone(bool planning, CallOutcome outcome)
     m_usage.tokensIn += outcome.tokensIn;
     m_usage.tokensOut += outcome.tokensOut;
     m_usage.costUsd += outcome.costUsd;
+    ++m_callCount;
     if (m_done)
         return;
     m_run->closeSpan(m_roundSpan, outcome.status, outcome.error);
@@ -420,6 +474,13 @@ void Meeting::conclude(NodeResult result)
             r.status = Status::Skipped;
         m_run->settle(member, std::move(r));
     }
+    if (m_onDone) {
+        // A member meeting: the meeting it belongs to settles its coordinator.
+        auto done = std::move(m_onDone);
+        m_onDone = {};
+        done(std::move(result));
+        return;
+    }
     m_run->settle(m_node, std::move(result));
 }
 
@@ -432,6 +493,9 @@ void Meeting::cancel(Status status, const std::string& why)
     auto calls = m_calls;
     for (auto& call : calls)
         call->cancel(status, why);
+    auto children = m_children;
+    for (auto& child : children)
+        child->cancel(status, why);
     if (m_roundSpan && m_run->span(m_roundSpan).endUs < 0)
         m_run->closeSpan(m_roundSpan, status, why);
     m_done = false;

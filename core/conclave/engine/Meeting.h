@@ -4,6 +4,7 @@
 #include "conclave/engine/Span.h"
 #include "conclave/model/DefaultValues.h"
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -22,11 +23,20 @@ class CallRunner;
 // first, then one more member a round until the answers agree or are sure
 // enough; AdaptiveLogic decides, and each round's span notes why).
 // Rounds are spans under the coordinator's span; each member call is a node
-// span of the member under its round. Driven by call completions; every
-// method expects the run's lock held.
+// span of the member under its round. A cascade or adaptive meeting may have
+// a coordinator as a member: asking it holds that coordinator's own meeting
+// (a child Meeting) under the member's span, and its result is the member's
+// answer. Driven by call completions; every method expects the run's lock held.
 class Meeting : public std::enable_shared_from_this<Meeting> {
 public:
-    Meeting(std::shared_ptr<Run> run, size_t coordinator, std::string task);
+    // How a meeting held as another meeting's member reports its result.
+    using Done = std::function<void(NodeResult)>;
+
+    // `span`: the coordinator's node span, which the rounds go under. Without
+    // `done` the meeting settles its coordinator; with it (a member meeting)
+    // it settles its own members and hands its result to `done`, and the
+    // meeting it belongs to settles the coordinator with the rest of its members.
+    Meeting(std::shared_ptr<Run> run, size_t coordinator, std::string task, SpanId span, Done done = {});
 
     void start();
     void cancel(Status status, const std::string& why);
@@ -43,8 +53,12 @@ private:
 
     void startRound();
     void callMember(size_t member, std::string task, std::string transcript, size_t part = 0);
+    // A coordinator member: holds its meeting under `span`, reporting to onMemberDone.
+    void holdMemberMeeting(size_t member, SpanId span, std::string task, size_t part);
     void onMemberDone(size_t member, SpanId span, size_t part, struct CallOutcome outcome);
     void roundFinished();
+    // After a Stop, a reply ends the meeting as cancelled instead of leading to another turn or round.
+    bool endIfCancelled();
     // adaptive: the members in the order they are asked (by gate score, ties in edge order)
     std::vector<size_t> adaptiveOrder() const;
     void adaptiveRoundFinished();
@@ -58,6 +72,8 @@ private:
     std::shared_ptr<Run> m_run;
     size_t m_node;
     std::string m_task;
+    SpanId m_span = 0;             // the coordinator's node span
+    Done m_onDone;                 // set for a member meeting
     int m_round = 0;
     int m_maxRounds = defaults::kMaxRounds;
     SpanId m_roundSpan = 0;
@@ -68,7 +84,9 @@ private:
     std::vector<std::string> m_subtasks;
     std::vector<Turn> m_turns;
     std::vector<std::shared_ptr<CallRunner>> m_calls;
+    std::vector<std::shared_ptr<Meeting>> m_children; // member meetings
     NodeResult m_usage;            // tokens and cost of every call in the meeting
+    int m_callCount = 0;           // model calls in the meeting, its member meetings' included
     bool m_done = false;
 };
 

@@ -51,6 +51,32 @@ std::vector<double> Run::gateScores(std::string_view text, const std::vector<std
     return m_gate ? m_gate(text, models) : std::vector<double>{};
 }
 
+std::vector<double> Run::nodeGateScores(std::string_view text, const std::vector<size_t>& nodes) const
+{
+    std::vector<std::string> models;
+    std::vector<size_t> owner;
+    // A valid team has no membership cycle, so the walk ends.
+    const std::function<void(size_t, size_t)> add = [&](size_t node, size_t k) {
+        const auto& pn = m_plan->at(node);
+        if (pn.node->kind == NodeKind::Coordinator) {
+            for (const size_t member : pn.members)
+                add(member, k);
+            return;
+        }
+        models.push_back(pn.call ? pn.call->model : std::string());
+        owner.push_back(k);
+    };
+    for (size_t k = 0; k < nodes.size(); ++k)
+        add(nodes[k], k);
+    const auto modelScores = gateScores(text, models);
+    if (modelScores.size() != models.size())
+        return {};
+    std::vector<double> scores(nodes.size(), 0.0);
+    for (size_t m = 0; m < models.size(); ++m)
+        scores[owner[m]] = std::max(scores[owner[m]], modelScores[m]);
+    return scores;
+}
+
 void Run::start()
 {
     auto self = shared_from_this();
@@ -302,7 +328,7 @@ void Run::execute(size_t node, RunLock& lock)
         return;
     case NodeKind::Coordinator: {
         std::string task = inputsText(node);
-        auto meeting = std::make_shared<Meeting>(shared_from_this(), node, task.empty() ? m_options.input : task);
+        auto meeting = std::make_shared<Meeting>(shared_from_this(), node, task.empty() ? m_options.input : task, ns.span);
         ns.meeting = meeting;
         meeting->start();
         return;

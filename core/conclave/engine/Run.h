@@ -103,6 +103,10 @@ public:
     // router's targets, an adaptive meeting's members); empty when the run has
     // no gate (no local backend), and then nothing is preferred.
     std::vector<double> gateScores(std::string_view text, const std::vector<std::string>& models) const;
+    // The gate's score of each node: an expert's is its model's, a
+    // coordinator's its best member's (a member meeting's, its best member's);
+    // empty when the run has no gate.
+    std::vector<double> nodeGateScores(std::string_view text, const std::vector<size_t>& nodes) const;
     bool cancelled() const { return m_cancelled; }
     bool finishedLocked() const { return m_finished; }
     // Returns an error when a budget forbids another call (and records that it ran out).

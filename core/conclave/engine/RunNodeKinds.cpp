@@ -133,26 +133,12 @@ void Run::runRouter(size_t node, RunLock& lock)
     }
     case RouterStrategy::MoeGate: {
         // A target scores by its model's skills under the gate; a coordinator by its best member.
-        std::vector<std::string> models;
-        std::vector<size_t> owner;
-        for (size_t k = 0; k < pn.out.size(); ++k) {
-            const auto& target = m_plan->at(pn.out[k].first);
-            if (target.node->kind == NodeKind::Coordinator) {
-                for (const size_t member : target.members) {
-                    models.push_back(m_plan->at(member).call ? m_plan->at(member).call->model : std::string());
-                    owner.push_back(k);
-                }
-            } else {
-                models.push_back(target.call ? target.call->model : std::string());
-                owner.push_back(k);
-            }
-        }
-        auto modelScores = gateScores(text, models);
-        if (modelScores.empty())
-            modelScores.assign(models.size(), 1.0);
-        std::vector<double> scores(pn.out.size(), 0.0);
-        for (size_t m = 0; m < models.size() && m < modelScores.size(); ++m)
-            scores[owner[m]] = std::max(scores[owner[m]], modelScores[m]);
+        std::vector<size_t> targets;
+        for (const auto& [to, e] : pn.out)
+            targets.push_back(to);
+        auto scores = nodeGateScores(text, targets);
+        if (scores.empty())
+            scores.assign(pn.out.size(), 1.0);
         const auto picks =
             RouterLogic::topTargets(scores, size_t(config.topK.value_or(1)), config.minWeight.value_or(0.0));
         for (const size_t k : picks)

@@ -23,19 +23,34 @@ bool hasEdge(const Team& team, auto&& predicate)
 
 std::optional<std::string> memberRefusal(const Team& team, const Node& from, const Node& to)
 {
-    if (from.kind != NodeKind::Coordinator)
-        return "a member edge must start at a coordinator; " + quoted(from.id) + " is " + kindWithArticle(from.kind);
-    if (to.kind != NodeKind::Expert)
-        return "a coordinator's members must be experts; " + quoted(to.id) + " is " + kindWithArticle(to.kind);
+    if (const auto kind = ConnectionRules::memberKindRefusal(from, to))
+        return kind;
+    const std::string what = std::string(toString(to.kind)) + ' ' + quoted(to.id);
     for (const auto& e : team.edges) {
         if (e.isMember() && e.to == to.id) {
-            return e.from == from.id
-                       ? "expert " + quoted(to.id) + " is already a member of " + quoted(from.id)
-                       : "expert " + quoted(to.id) + " is already a member of coordinator " + quoted(e.from);
+            return e.from == from.id ? what + " is already a member of " + quoted(from.id)
+                                     : what + " is already a member of coordinator " + quoted(e.from);
         }
     }
     if (hasEdge(team, [&](const Edge& e) { return !e.isMember() && (e.from == to.id || e.to == to.id); }))
-        return "expert " + quoted(to.id) + " has ordinary edges, so it cannot be a coordinator's member";
+        return what + " has ordinary edges, so it cannot be a coordinator's member";
+    // A member meeting that holds `from`, however deep: the new edge would close the circle.
+    std::vector<NodeId> chain{from.id};
+    for (size_t guard = 0; guard <= team.edges.size(); ++guard) {
+        const auto up = std::find_if(team.edges.begin(), team.edges.end(),
+                                     [&](const Edge& e) { return e.isMember() && e.to == chain.back(); });
+        if (up == team.edges.end())
+            break;
+        chain.push_back(up->from);
+        if (up->from == to.id) {
+            // Told downwards: `to` holds the chain down to `from`, which would hold `to`.
+            std::string text = to.id.str();
+            for (auto it = chain.rbegin() + 1; it != chain.rend(); ++it)
+                text += " -> " + it->str();
+            text += " -> " + to.id.str();
+            return "coordinator " + quoted(to.id) + " would reach itself through its members: " + text;
+        }
+    }
     return std::nullopt;
 }
 
@@ -76,9 +91,11 @@ std::optional<std::string> ConnectionRules::refusal(const Team& team, const Node
         return hasEdge(team, [&](const Edge& e) { return e.isMember() && e.to == id; });
     };
     if (isMemberOf(fromId))
-        return "expert " + quoted(fromId) + " is a coordinator's member, so it cannot also have ordinary edges";
+        return std::string(toString(from->kind)) + ' ' + quoted(fromId) +
+               " is a coordinator's member, so it cannot also have ordinary edges";
     if (isMemberOf(toId))
-        return "expert " + quoted(toId) + " is a coordinator's member, so it cannot also have ordinary edges";
+        return std::string(toString(to->kind)) + ' ' + quoted(toId) +
+               " is a coordinator's member, so it cannot also have ordinary edges";
     if (to->kind == NodeKind::Output &&
         hasEdge(team, [&](const Edge& e) { return !e.isMember() && e.to == toId && !(e.from == fromId); }))
         return "an output node takes exactly one incoming edge; " + quoted(toId) + " already has one";
@@ -93,6 +110,29 @@ std::optional<std::string> ConnectionRules::refusal(const Team& team, const Node
             text += id.str() + " -> ";
         return "the edge would make a cycle: " + text + toId.str();
     }
+    return std::nullopt;
+}
+
+bool ConnectionRules::holdsMeetings(CoordinatorMode mode)
+{
+    return mode == CoordinatorMode::Cascade || mode == CoordinatorMode::Adaptive;
+}
+
+std::optional<std::string> ConnectionRules::memberKindRefusal(const Node& coordinator, const Node& member)
+{
+    if (coordinator.kind != NodeKind::Coordinator)
+        return "a member edge must start at a coordinator; " + quoted(coordinator.id) + " is " +
+               kindWithArticle(coordinator.kind);
+    if (member.kind == NodeKind::Expert)
+        return std::nullopt;
+    if (member.kind != NodeKind::Coordinator)
+        return "a coordinator's members must be experts or coordinators; " + quoted(member.id) + " is " +
+               kindWithArticle(member.kind);
+    const auto mode = coordinator.config.mode.value_or(CoordinatorMode::RoundRobin);
+    if (!holdsMeetings(mode))
+        return "only a cascade or adaptive coordinator may have a coordinator as a member; " +
+               quoted(coordinator.id) + " is a " + std::string(toString(mode)) + " and " + quoted(member.id) +
+               " is a coordinator";
     return std::nullopt;
 }
 

@@ -16,6 +16,15 @@ public:
     // nullopt when an edge from -> to with `role` is allowed; otherwise the reason.
     static std::optional<std::string> refusal(const Team& team, const NodeId& from, const NodeId& to, EdgeRole role);
 
+    // Whether `member` may be one of `coordinator`'s members by their kinds and
+    // mode: an expert, or a coordinator when `coordinator` is a cascade or an
+    // adaptive meeting (a meeting as its last stage). nullopt when it may.
+    static std::optional<std::string> memberKindRefusal(const Node& coordinator, const Node& member);
+
+    // Whether a coordinator may be a meeting's member in `mode`: cascade and
+    // adaptive ask each member once, so a member meeting is held at most once.
+    static bool holdsMeetings(CoordinatorMode mode);
+
     // The ids on a shortest path from `from` to `to` over ordinary edges (both
     // ends included), or empty when there is none.
     static std::vector<NodeId> path(const Team& team, const NodeId& from, const NodeId& to);

@@ -122,18 +122,8 @@ private:
                                "only edges from a router carry a route label; it is ignored", {}, e);
             }
             if (edge.isMember()) {
-                if (node(f).kind != NodeKind::Coordinator) {
-                    m_sink.error(childPointer(edgePointer(e), "role"),
-                                 "a member edge must start at a coordinator; " + quoted(edge.from) + " is " +
-                                     kindWithArticle(node(f).kind),
-                                 {}, e);
-                    continue;
-                }
-                if (node(t).kind != NodeKind::Expert) {
-                    m_sink.error(childPointer(edgePointer(e), "role"),
-                                 "a coordinator's members must be experts; " + quoted(edge.to) + " is " +
-                                     kindWithArticle(node(t).kind),
-                                 {}, e);
+                if (const auto refusal = ConnectionRules::memberKindRefusal(node(f), node(t))) {
+                    m_sink.error(childPointer(edgePointer(e), "role"), *refusal, {}, e);
                     continue;
                 }
                 accepted[e] = true;
@@ -211,17 +201,11 @@ private:
                 if (graph().members(index).empty())
                     m_sink.error(pointer, "coordinator " + quoted(n.id) + " has no members (edges with role member)",
                                  n.id);
+                checkMembership(i, ins, outs);
+                checkMeetingCycle(i);
                 break;
             case NodeKind::Expert:
-                if (!memberIn.empty() && (ins > 0 || outs > 0))
-                    m_sink.error(pointer,
-                                 "expert " + quoted(n.id) +
-                                     " is a coordinator's member, so it cannot also have ordinary edges",
-                                 n.id);
-                if (memberIn.size() > 1)
-                    m_sink.error(childPointer(edgePointer(memberIn[1].edge), "to"),
-                                 "expert " + quoted(n.id) + " is a member of more than one coordinator", n.id,
-                                 memberIn[1].edge);
+                checkMembership(i, ins, outs);
                 break;
             }
             if (n.kind != NodeKind::Output && n.kind != NodeKind::Router && outs == 0 && memberIn.empty() &&
@@ -234,6 +218,50 @@ private:
                                    counted(outs, "route") + " of " + quoted(n.id),
                                n.id);
         }
+    }
+
+    // A member (an expert, or a member meeting) belongs to one coordinator and has no ordinary edges.
+    void checkMembership(size_t i, size_t ins, size_t outs)
+    {
+        const auto& n = node(i);
+        const auto& memberIn = graph().coordinators(NodeIndex(i));
+        const std::string what = std::string(toString(n.kind)) + ' ' + quoted(n.id);
+        if (!memberIn.empty() && (ins > 0 || outs > 0))
+            m_sink.error(nodePointer(i), what + " is a coordinator's member, so it cannot also have ordinary edges",
+                         n.id);
+        if (memberIn.size() > 1)
+            m_sink.error(childPointer(edgePointer(memberIn[1].edge), "to"),
+                         what + " is a member of more than one coordinator", n.id, memberIn[1].edge);
+    }
+
+    // A coordinator that is, through member meetings, a member of itself: said
+    // once, at the circle's first coordinator in node order, pointing at the
+    // member edge that closes it.
+    void checkMeetingCycle(size_t i)
+    {
+        std::vector<size_t> chain{i};
+        std::optional<size_t> closing;
+        for (size_t guard = 0; guard < m_team.nodes.size(); ++guard) {
+            const auto& up = graph().coordinators(NodeIndex(chain.back()));
+            if (up.empty())
+                return;
+            closing = up.front().edge;
+            const size_t next = up.front().node;
+            if (next == i)
+                break;
+            if (next < i || std::find(chain.begin(), chain.end(), next) != chain.end())
+                return; // reported from its first node, or a circle i only leads into
+            chain.push_back(next);
+        }
+        if (!closing)
+            return;
+        // The chain runs from i up to the coordinator holding it; told downwards, from i through its members.
+        std::string text = node(i).id.str();
+        for (auto it = chain.rbegin(); it != chain.rend(); ++it)
+            text += " -> " + node(*it).id.str();
+        m_sink.error(edgePointer(*closing),
+                     "coordinator " + quoted(node(i).id) + " reaches itself through its members: " + text, node(i).id,
+                     *closing);
     }
 
     void checkRoutes(size_t i)

@@ -54,6 +54,43 @@ StoredRun oneLane(const std::vector<std::pair<int64_t, int64_t>>& intervals, siz
     return run;
 }
 
+
+// A fast path: cascade "fast" asks quick (step 1), then the debate "panel"
+// (step 2), a member meeting whose round 1 asks p1.
+StoredRun fastPath()
+{
+    StoredRun run;
+    run.teamJson = R"({"conclave": 2, "name": "fast", "nodes": [
+        {"id": "in", "kind": "input"},
+        {"id": "fast", "kind": "coordinator", "mode": "cascade"},
+        {"id": "quick", "kind": "expert", "model": "m"},
+        {"id": "panel", "kind": "coordinator", "mode": "debate"},
+        {"id": "p1", "kind": "expert", "model": "m"},
+        {"id": "out", "kind": "output"}],
+      "edges": [{"from": "in", "to": "fast"}, {"from": "fast", "to": "quick", "role": "member"},
+        {"from": "fast", "to": "panel", "role": "member"}, {"from": "panel", "to": "p1", "role": "member"},
+        {"from": "fast", "to": "out"}]})";
+    const auto nested = [](SpanId id, SpanId parent, const char* node, SpanKind kind, int64_t start, int64_t end,
+                           int round, const char* name) {
+        auto s = known_runs::span(id, parent, node, kind, start, end);
+        s.round = round;
+        s.name = name;
+        return s;
+    };
+    run.spans = {known_runs::span(1, 0, "in", SpanKind::Node, 0, 100),
+                 known_runs::span(2, 0, "fast", SpanKind::Node, 100, 900),
+                 nested(3, 2, "fast", SpanKind::Round, 100, 400, 1, "step 1: quick"),
+                 nested(4, 3, "quick", SpanKind::Node, 100, 400, 1, "quick"),
+                 known_runs::attempt(5, 4, "quick", 100, 400, Status::Ok, 1, 150, 10, 10, 0.001),
+                 nested(6, 2, "fast", SpanKind::Round, 400, 900, 2, "step 2: panel"),
+                 nested(7, 6, "panel", SpanKind::Node, 400, 900, 2, "panel"),
+                 nested(8, 7, "panel", SpanKind::Round, 400, 900, 1, "round 1"),
+                 nested(9, 8, "p1", SpanKind::Node, 400, 900, 1, "p1"),
+                 known_runs::attempt(10, 9, "p1", 400, 900, Status::Ok, 1, 450, 10, 10, 0.001),
+                 known_runs::span(11, 0, "out", SpanKind::Node, 900, 1000)};
+    run.summary.wallUs = 1000;
+    return run;
+}
 } // namespace
 
 class TestTimelineModel : public QObject {
@@ -101,6 +138,28 @@ private slots:
         QCOMPARE(segs(9), QStringList({"attempt:100-4000:ok"}));
         QCOMPARE(segs(12), QStringList({"attempt:4100-9000:ok"}));
         QCOMPARE(segs(1), QStringList());
+    }
+
+    void aMemberMeetingsRoundsAreOnItsOwnBar()
+    {
+        const TimelineModel m(fastPath());
+        QCOMPARE(bars(m), QStringList({"in:0-100:1", "fast:100-900:2", "quick:100-400:4", "panel:400-900:7",
+                                       "p1:400-900:9", "out:900-1000:11"}));
+        auto segs = [&](SpanId id) {
+            QStringList out;
+            for (const auto& s : m.segments(barOfSpan(m, id)))
+                out << QString("%1:%2-%3").arg(q(toString(s.kind))).arg(s.startUs).arg(s.startUs + s.durationUs);
+            return out;
+        };
+        // The cascade's steps on its bar; the member meeting's round on the member's bar, not the cascade's.
+        QCOMPARE(segs(2), QStringList({"round:100-400", "round:400-900"}));
+        QCOMPARE(segs(7), QStringList({"round:400-900"}));
+        QCOMPARE(segs(9), QStringList({"attempt:400-900"}));
+        QStringList member;
+        for (int i = 0; i < int(m.bars().size()); ++i)
+            if (m.bars()[size_t(i)].flags & TimelineModel::Member)
+                member << QString::number(m.span(i).id);
+        QCOMPARE(member, QStringList({"4", "7", "9"}));
     }
 
     void timeToFirstTokenMarks()

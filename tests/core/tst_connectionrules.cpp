@@ -134,6 +134,58 @@ private slots:
         QCOMPARE(conclave::NodeFactory::uniqueId(team, "a b").str(), std::string("a_b"));
         QCOMPARE(conclave::NodeFactory::uniqueId(team, "").str(), std::string("node"));
     }
+
+    // fast-path: in -> fast (cascade: quick, then the debate meeting of math, facts, reasoner) -> out,
+    // with two more cascades c2 and c3 on their own, c3 a member of c2.
+    void meetingsAsMembers_data()
+    {
+        QTest::addColumn<QString>("from");
+        QTest::addColumn<QString>("to");
+        QTest::addColumn<bool>("member");
+        QTest::addColumn<QString>("reason");
+        QTest::newRow("a cascade may hold a coordinator") << "fast" << "c2" << true << "";
+        QTest::newRow("a debate may not")
+            << "meeting" << "c2" << true
+            << "only a cascade or adaptive coordinator may have a coordinator as a member; \"meeting\" is a debate "
+               "and \"c2\" is a coordinator";
+        QTest::newRow("already a member") << "fast" << "meeting" << true
+                                          << "coordinator \"meeting\" is already a member of \"fast\"";
+        QTest::newRow("a member of another")
+            << "c2" << "meeting" << true << "coordinator \"meeting\" is already a member of coordinator \"fast\"";
+        QTest::newRow("a coordinator with ordinary edges")
+            << "c2" << "fast" << true << "coordinator \"fast\" has ordinary edges, so it cannot be a coordinator's member";
+        QTest::newRow("a circle") << "c3" << "c2" << true
+                                  << "coordinator \"c2\" would reach itself through its members: c2 -> c3 -> c2";
+        QTest::newRow("a flow edge into a member meeting")
+            << "in" << "meeting" << false
+            << "coordinator \"meeting\" is a coordinator's member, so it cannot also have ordinary edges";
+    }
+
+    void meetingsAsMembers()
+    {
+        QFETCH(QString, from);
+        QFETCH(QString, to);
+        QFETCH(bool, member);
+        QFETCH(QString, reason);
+        const auto loaded = conclave::loadTeamFile(CONCLAVE_RESOURCES "/examples/fast-path.team.json");
+        QVERIFY(loaded.team);
+        auto team = *loaded.team;
+        for (const char* id : {"c2", "c3"}) {
+            conclave::Node c;
+            c.id = NodeId(id);
+            c.kind = conclave::NodeKind::Coordinator;
+            c.config.mode = conclave::CoordinatorMode::Cascade;
+            team.nodes.push_back(c);
+        }
+        conclave::Edge held;
+        held.from = NodeId("c2");
+        held.to = NodeId("c3");
+        held.role = EdgeRole::Member;
+        team.edges.push_back(held);
+        const auto refusal = ConnectionRules::refusal(team, NodeId(from.toStdString()), NodeId(to.toStdString()),
+                                                      member ? EdgeRole::Member : EdgeRole::Flow);
+        QCOMPARE(QString::fromStdString(refusal.value_or("")), reason);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestConnectionRules)

@@ -106,6 +106,37 @@ private slots:
         QCOMPARE(sceneInconsistency(*window.document(), *scene), QString());
     }
 
+    // fast-path: a cascade (fast) holds quick, then the debate "meeting". A
+    // new coordinator may join the cascade as a member meeting, not the debate.
+    void aCascadeHoldsAMeeting()
+    {
+        MainWindow window;
+        QVERIFY(window.openFile(CONCLAVE_RESOURCES "/examples/fast-path.team.json", false));
+        auto* scene = window.scene();
+        const QPointF at(900, 900);
+        window.addNode(conclave::NodeKind::Coordinator, &at);
+        const auto* fresh = scene->nodeItem(NodeId("coordinator"))->port(Role::In);
+        QVERIFY(fresh);
+        QCOMPARE(scene->portRefusal(scene->nodeItem(NodeId("meeting"))->port(Role::Members), fresh).value_or(""),
+                 QString("only a cascade or adaptive coordinator may have a coordinator as a member; \"meeting\" is "
+                         "a debate and \"coordinator\" is a coordinator"));
+        // The debate is a member already; the cascade takes the new one, drawn as a member edge.
+        QCOMPARE(scene->portRefusal(scene->nodeItem(NodeId("fast"))->port(Role::Members),
+                                    scene->nodeItem(NodeId("meeting"))->port(Role::In))
+                     .value_or(""),
+                 QString("coordinator \"meeting\" is already a member of \"fast\""));
+        QVERIFY(scene->connectPorts(scene->nodeItem(NodeId("fast"))->port(Role::Members), fresh));
+        QVERIFY(window.document()->team().edges.back().isMember());
+        QCOMPARE(window.document()->team().edges.back().to, NodeId("coordinator"));
+        QCOMPARE(sceneInconsistency(*window.document(), *scene), QString());
+        // And it cannot hold the cascade back.
+        QCOMPARE(scene->portRefusal(scene->nodeItem(NodeId("coordinator"))->port(Role::Members),
+                                    scene->nodeItem(NodeId("fast"))->port(Role::In))
+                     .value_or(""),
+                 QString("only a cascade or adaptive coordinator may have a coordinator as a member; "
+                         "\"coordinator\" is a round_robin and \"fast\" is a coordinator"));
+    }
+
     // A router that chooses by label gives the new edge one; a broadcast router's edge gets none.
     void routeLabelOfANewEdge_data()
     {

@@ -4,6 +4,7 @@
 #include "conclave/io/TeamFile.h"
 #include "conclave/model/NodeFactory.h"
 #include "conclave/validate/ConnectionRules.h"
+#include "conclave/validate/Validator.h"
 
 using conclave::ConnectionRules;
 using conclave::EdgeRole;
@@ -135,30 +136,64 @@ private slots:
         QCOMPARE(conclave::NodeFactory::uniqueId(team, "").str(), std::string("node"));
     }
 
-    // fast-path: in -> fast (cascade: quick, then the debate meeting of math, facts, reasoner) -> out,
-    // with two more cascades c2 and c3 on their own, c3 a member of c2.
+    // in -> fast (cascade: quick, then the debate "meeting" of math, facts, reasoner) -> out; on their own
+    // the cascades c2 (holding c3, holding c5) and c4, an adaptive ad, a round_robin rr and a coordinator
+    // with no mode yet. The last column: the validator, given the edge, says the same (or, for an
+    // allowed edge, says nothing about it).
     void meetingsAsMembers_data()
     {
         QTest::addColumn<QString>("from");
         QTest::addColumn<QString>("to");
         QTest::addColumn<bool>("member");
         QTest::addColumn<QString>("reason");
-        QTest::newRow("a cascade may hold a coordinator") << "fast" << "c2" << true << "";
-        QTest::newRow("a debate may not")
-            << "meeting" << "c2" << true
-            << "only a cascade or adaptive coordinator may have a coordinator as a member; \"meeting\" is a debate "
-               "and \"c2\" is a coordinator";
-        QTest::newRow("already a member") << "fast" << "meeting" << true
-                                          << "coordinator \"meeting\" is already a member of \"fast\"";
+        QTest::addColumn<bool>("validatorAgrees");
+        const auto notAHolder = [](const char* member, const char* coordinator, const char* mode) {
+            return QStringLiteral("coordinator \"%1\" cannot be a member of \"%2\": only a cascade or adaptive "
+                                  "coordinator may have a coordinator as a member (\"%2\" is a %3)")
+                .arg(member, coordinator, mode);
+        };
+        QTest::newRow("a cascade may hold a coordinator") << "fast"
+                                                          << "c4" << true << "" << true;
+        QTest::newRow("an adaptive meeting may") << "ad"
+                                                 << "c4" << true << "" << true;
+        QTest::newRow("a cascade may hold a debate") << "c4"
+                                                     << "rr" << true << "" << true;
+        QTest::newRow("a debate may not") << "meeting"
+                                          << "c4" << true << notAHolder("c4", "meeting", "debate") << true;
+        QTest::newRow("a round_robin may not") << "rr"
+                                               << "c4" << true << notAHolder("c4", "rr", "round_robin") << true;
+        QTest::newRow("nor a coordinator with no mode")
+            << "plain"
+            << "c4" << true << notAHolder("c4", "plain", "round_robin") << true;
+        QTest::newRow("an expert still may") << "meeting"
+                                             << "lone" << true << "" << true;
+        QTest::newRow("already a member")
+            << "fast"
+            << "meeting" << true << "coordinator \"meeting\" is already a member of \"fast\"" << false;
         QTest::newRow("a member of another")
-            << "c2" << "meeting" << true << "coordinator \"meeting\" is already a member of coordinator \"fast\"";
+            << "c2"
+            << "meeting" << true << "coordinator \"meeting\" is already a member of coordinator \"fast\"" << false;
         QTest::newRow("a coordinator with ordinary edges")
-            << "c2" << "fast" << true << "coordinator \"fast\" has ordinary edges, so it cannot be a coordinator's member";
-        QTest::newRow("a circle") << "c3" << "c2" << true
-                                  << "coordinator \"c2\" would reach itself through its members: c2 -> c3 -> c2";
+            << "c2"
+            << "fast" << true << "coordinator \"fast\" has ordinary edges, so it cannot be a coordinator's member"
+            << false;
+        QTest::newRow("a circle of two") << "c3"
+                                         << "c2" << true
+                                         << "coordinator \"c2\" reaches itself through its members: c2 -> c3 -> c2"
+                                         << true;
+        QTest::newRow("a circle of three")
+            << "c5"
+            << "c2" << true << "coordinator \"c2\" reaches itself through its members: c2 -> c3 -> c5 -> c2" << true;
+        QTest::newRow("itself") << "c2"
+                                << "c2" << true << "a node cannot be connected to itself" << false;
         QTest::newRow("a flow edge into a member meeting")
-            << "in" << "meeting" << false
-            << "coordinator \"meeting\" is a coordinator's member, so it cannot also have ordinary edges";
+            << "in"
+            << "meeting" << false
+            << "coordinator \"meeting\" is a coordinator's member, so it cannot also have ordinary edges" << false;
+        QTest::newRow("a flow edge out of a member meeting")
+            << "c3"
+            << "out" << false << "coordinator \"c3\" is a coordinator's member, so it cannot also have ordinary edges"
+            << false;
     }
 
     void meetingsAsMembers()
@@ -167,24 +202,56 @@ private slots:
         QFETCH(QString, to);
         QFETCH(bool, member);
         QFETCH(QString, reason);
-        const auto loaded = conclave::loadTeamFile(CONCLAVE_RESOURCES "/examples/fast-path.team.json");
-        QVERIFY(loaded.team);
-        auto team = *loaded.team;
-        for (const char* id : {"c2", "c3"}) {
-            conclave::Node c;
-            c.id = NodeId(id);
-            c.kind = conclave::NodeKind::Coordinator;
-            c.config.mode = conclave::CoordinatorMode::Cascade;
-            team.nodes.push_back(c);
-        }
-        conclave::Edge held;
-        held.from = NodeId("c2");
-        held.to = NodeId("c3");
-        held.role = EdgeRole::Member;
-        team.edges.push_back(held);
-        const auto refusal = ConnectionRules::refusal(team, NodeId(from.toStdString()), NodeId(to.toStdString()),
-                                                      member ? EdgeRole::Member : EdgeRole::Flow);
+        QFETCH(bool, validatorAgrees);
+        using conclave::CoordinatorMode;
+        using conclave::NodeKind;
+        conclave::Team team;
+        const auto add = [&](const char* id, NodeKind kind, std::optional<CoordinatorMode> mode = {}) {
+            conclave::Node n;
+            n.id = NodeId(id);
+            n.kind = kind;
+            n.config.mode = mode;
+            team.nodes.push_back(n);
+        };
+        const auto connect = [&](const char* a, const char* b, EdgeRole role) {
+            team.edges.push_back({NodeId(a), NodeId(b), std::nullopt, role, {}});
+        };
+        add("in", NodeKind::Input);
+        add("fast", NodeKind::Coordinator, CoordinatorMode::Cascade);
+        add("quick", NodeKind::Expert);
+        add("meeting", NodeKind::Coordinator, CoordinatorMode::Debate);
+        for (const char* id : {"math", "facts", "reasoner", "lone"})
+            add(id, NodeKind::Expert);
+        add("out", NodeKind::Output);
+        for (const char* id : {"c2", "c3", "c4", "c5"})
+            add(id, NodeKind::Coordinator, CoordinatorMode::Cascade);
+        add("ad", NodeKind::Coordinator, CoordinatorMode::Adaptive);
+        add("rr", NodeKind::Coordinator, CoordinatorMode::RoundRobin);
+        add("plain", NodeKind::Coordinator);
+        connect("in", "fast", EdgeRole::Flow);
+        connect("fast", "quick", EdgeRole::Member);
+        connect("fast", "meeting", EdgeRole::Member);
+        for (const char* id : {"math", "facts", "reasoner"})
+            connect("meeting", id, EdgeRole::Member);
+        connect("fast", "out", EdgeRole::Flow);
+        connect("c2", "c3", EdgeRole::Member);
+        connect("c3", "c5", EdgeRole::Member);
+
+        const NodeId a(from.toStdString());
+        const NodeId b(to.toStdString());
+        const EdgeRole role = member ? EdgeRole::Member : EdgeRole::Flow;
+        const auto refusal = ConnectionRules::refusal(team, a, b, role);
         QCOMPARE(QString::fromStdString(refusal.value_or("")), reason);
+        if (!validatorAgrees)
+            return;
+        // The validator's errors at the new edge (a circle is told at the edge that closes it: this one).
+        team.edges.push_back({a, b, std::nullopt, role, {}});
+        QStringList said;
+        for (const auto& problem : conclave::validate(team)) {
+            if (problem.isError() && problem.edge == team.edges.size() - 1)
+                said << QString::fromStdString(problem.message);
+        }
+        QCOMPARE(said, reason.isEmpty() ? QStringList() : QStringList{reason});
     }
 };
 

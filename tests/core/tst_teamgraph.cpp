@@ -126,6 +126,77 @@ private slots:
         QCOMPARE(cycle.closing->value(), size_t(3)); // z>x
     }
 
+    // in > fast > out; fast holds quick and panel, panel holds a and b.
+    void nestedMeetings()
+    {
+        const Team t = team({{"in", "input"},
+                             {"pre", "expert"},
+                             {"fast", "coordinator"},
+                             {"quick", "expert"},
+                             {"panel", "coordinator"},
+                             {"a", "expert"},
+                             {"b", "expert"},
+                             {"out", "output"}},
+                            {"in>pre", "pre>fast", "fast=quick", "fast=panel", "panel=a", "panel=b", "fast>out"});
+        const TeamGraph g(t);
+        // A member meeting's members see what the outer coordinator sees, however deep; never a coordinator.
+        QCOMPARE(marked(g, g.upstreamOf(at(g, "a"))), QStringLiteral("in pre"));
+        QCOMPARE(marked(g, g.upstreamOf(at(g, "panel"))), QStringLiteral("in pre"));
+        QCOMPARE(marked(g, g.upstreamOf(at(g, "out"))), QStringLiteral("in pre fast"));
+        QCOMPARE(marked(g, g.reachableFrom(at(g, "in"))), QStringLiteral("in pre fast quick panel a b out"));
+        for (size_t i = 0; i < g.size(); ++i)
+            QVERIFY(g.memberCycle(NodeIndex(i)).nodes.empty());
+    }
+
+    // Named downwards (holder before member) from its first node in node order, closed by the
+    // member edge into that node, from whichever of its nodes it is asked.
+    void memberCycle_data()
+    {
+        QTest::addColumn<QStringList>("edges");
+        QTest::addColumn<QString>("from");
+        QTest::addColumn<QString>("nodes");
+        QTest::addColumn<int>("closing");
+        const QStringList three{"x=y", "y=z", "z=x"};
+        QTest::newRow("itself") << QStringList{"x=x"} << "x"
+                                << "x" << 0;
+        QTest::newRow("two") << QStringList{"x=y", "y=x"} << "y"
+                             << "x y" << 1;
+        QTest::newRow("three, from x") << three << "x"
+                                       << "x y z" << 2;
+        QTest::newRow("three, from z") << three << "z"
+                                       << "x y z" << 2;
+        QTest::newRow("three, written backwards") << QStringList{"z=x", "y=z", "x=y"} << "y"
+                                                  << "x y z" << 0;
+        QTest::newRow("a way in: w is not on it") << QStringList{"w=y", "y=z", "z=y"} << "w"
+                                                  << "" << -1;
+        QTest::newRow("a way in: y is, by its second holder") << QStringList{"w=y", "y=z", "z=y"} << "y"
+                                                              << "y z" << 2;
+        QTest::newRow("the shortest of two") << QStringList{"x=y", "y=z", "z=x", "y=x"} << "x"
+                                             << "x y" << 3;
+        QTest::newRow("a chain") << QStringList{"x=y", "y=z"} << "z"
+                                 << "" << -1;
+    }
+
+    void memberCycle()
+    {
+        QFETCH(QStringList, edges);
+        QFETCH(QString, from);
+        QFETCH(QString, nodes);
+        QFETCH(int, closing);
+        std::vector<std::string> e;
+        for (const auto& edge : edges)
+            e.push_back(edge.toStdString());
+        const Team t =
+            team({{"w", "coordinator"}, {"x", "coordinator"}, {"y", "coordinator"}, {"z", "coordinator"}}, e);
+        const TeamGraph g(t);
+        const auto cycle = g.memberCycle(at(g, from.toLatin1().constData()));
+        QCOMPARE(ids(g, cycle.nodes), nodes);
+        QCOMPARE(cycle.closing ? int(cycle.closing->value()) : -1, closing);
+        // The other walks finish on it.
+        QCOMPARE(g.reachableFrom(at(g, "x")).size(), size_t(4));
+        QCOMPARE(g.upstreamOf(at(g, "x")).size(), size_t(4));
+    }
+
     void unknownEndsAndFilteredEdgesAreLeftOut()
     {
         const Team t =

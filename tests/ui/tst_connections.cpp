@@ -118,8 +118,8 @@ private slots:
         const auto* fresh = scene->nodeItem(NodeId("coordinator"))->port(Role::In);
         QVERIFY(fresh);
         QCOMPARE(scene->portRefusal(scene->nodeItem(NodeId("meeting"))->port(Role::Members), fresh).value_or(""),
-                 QString("only a cascade or adaptive coordinator may have a coordinator as a member; \"meeting\" is "
-                         "a debate and \"coordinator\" is a coordinator"));
+                 QString("coordinator \"coordinator\" cannot be a member of \"meeting\": only a cascade or adaptive "
+                         "coordinator may have a coordinator as a member (\"meeting\" is a debate)"));
         // The debate is a member already; the cascade takes the new one, drawn as a member edge.
         QCOMPARE(scene->portRefusal(scene->nodeItem(NodeId("fast"))->port(Role::Members),
                                     scene->nodeItem(NodeId("meeting"))->port(Role::In))
@@ -130,11 +130,72 @@ private slots:
         QCOMPARE(window.document()->team().edges.back().to, NodeId("coordinator"));
         QCOMPARE(sceneInconsistency(*window.document(), *scene), QString());
         // And it cannot hold the cascade back.
-        QCOMPARE(scene->portRefusal(scene->nodeItem(NodeId("coordinator"))->port(Role::Members),
-                                    scene->nodeItem(NodeId("fast"))->port(Role::In))
+        QCOMPARE(scene
+                     ->portRefusal(scene->nodeItem(NodeId("coordinator"))->port(Role::Members),
+                                   scene->nodeItem(NodeId("fast"))->port(Role::In))
                      .value_or(""),
-                 QString("only a cascade or adaptive coordinator may have a coordinator as a member; "
-                         "\"coordinator\" is a round_robin and \"fast\" is a coordinator"));
+                 QString("coordinator \"fast\" cannot be a member of \"coordinator\": only a cascade or adaptive "
+                         "coordinator may have a coordinator as a member (\"coordinator\" is a round_robin)"));
+    }
+
+    // On a new team: a cascade and a debate with an expert member each. Dragging from the
+    // cascade's members port to the debate makes it a member meeting, drawn as an expert
+    // member is; the same drag from the debate to the cascade is refused with the validator's words.
+    void draggingAMeetingIntoACascade()
+    {
+        MainWindow window;
+        auto* document = window.document();
+        document->newTeam();
+        auto* scene = window.scene();
+        const auto addCoordinator = [&](conclave::CoordinatorMode mode, double y) {
+            const auto id = document->requestAddNode(conclave::NodeKind::Coordinator, {400, y});
+            auto config = document->node(*id)->config;
+            config.mode = mode;
+            document->requestSetConfig(*id, config);
+            const auto expert = document->requestAddNode(conclave::NodeKind::Expert, {400, y + 150});
+            document->requestConnect(*id, *expert, conclave::EdgeRole::Member);
+            return *id;
+        };
+        const NodeId cascade = addCoordinator(conclave::CoordinatorMode::Cascade, 0);
+        const NodeId debate = addCoordinator(conclave::CoordinatorMode::Debate, 400);
+        QVERIFY(!(cascade == debate));
+        const int steps = document->undoStack()->count();
+        QSignalSpy messages(scene, &conclave::ui::TeamScene::statusMessage);
+        using H = conclave::ui::PortItem::Highlight;
+
+        // From the debate: its target lights up as invalid, and the drop says why.
+        scene->beginConnection(scene->nodeItem(debate)->port(Role::Members));
+        QVERIFY(scene->nodeItem(cascade)->port(Role::In)->highlight() == H::Invalid);
+        scene->endConnection(scene->nodeItem(cascade)->port(Role::In)->scenePos());
+        const QString refused = QString("coordinator \"%1\" cannot be a member of \"%2\": only a cascade or adaptive "
+                                        "coordinator may have a coordinator as a member (\"%2\" is a debate)")
+                                    .arg(QString::fromStdString(cascade.str()), QString::fromStdString(debate.str()));
+        QCOMPARE(messages.last().first().toString(), "Cannot connect: " + refused);
+        QCOMPARE(document->undoStack()->count(), steps);
+
+        // From the cascade: the debate's input is a valid target; dropping on its body connects.
+        scene->beginConnection(scene->nodeItem(cascade)->port(Role::Members));
+        QVERIFY(scene->nodeItem(debate)->port(Role::In)->highlight() == H::Valid);
+        scene->endConnection(scene->nodeItem(debate)->sceneBoundingRect().center());
+        QCOMPARE(messages.last().first().toString(), QString("Connected"));
+        QCOMPARE(document->undoStack()->count(), steps + 1);
+        const auto& held = document->team().edges.back();
+        QVERIFY(held.isMember());
+        QCOMPARE(held.from, cascade);
+        QCOMPARE(held.to, debate);
+        QVERIFY(scene->edgeItems().back()->isMember());
+        QCOMPARE(sceneInconsistency(*document, *scene), QString());
+        QCOMPARE(conclave::formatVersionNeeded(document->team()), int64_t(2));
+        // Now the debate cannot hold the cascade back, whatever its mode: that would be a circle.
+        auto config = document->node(debate)->config;
+        config.mode = conclave::CoordinatorMode::Cascade;
+        QVERIFY(document->requestSetConfig(debate, config));
+        QString why;
+        QVERIFY(!scene->connectPorts(scene->nodeItem(debate)->port(Role::Members),
+                                     scene->nodeItem(cascade)->port(Role::In), &why));
+        QCOMPARE(why, QString("coordinator \"%1\" reaches itself through its members: %1 -> %2 -> %1")
+                          .arg(QString::fromStdString(cascade.str()), QString::fromStdString(debate.str())));
+        QCOMPARE(document->undoStack()->count(), steps + 2);
     }
 
     // A router that chooses by label gives the new edge one; a broadcast router's edge gets none.

@@ -1,6 +1,7 @@
 // CoordinatorForm in the inspector: mode adaptive is offered, its "Initial
 // members" field shows in that mode only, and every edit is one undo step
-// that undoes and redoes exactly; the canvas subtitle says "adaptive · N first".
+// that undoes and redoes exactly; the canvas subtitle says "adaptive · N first";
+// a mode that cannot hold a member meeting brings the validator's error.
 #include <QtTest>
 
 #include "support/QtStrings.h"
@@ -98,6 +99,59 @@ private slots:
         // Back to "default" clears the field.
         initial->setValue(0);
         QVERIFY(!document.node(*id)->config.initial);
+    }
+
+    // A cascade holding a debate meeting: switching the cascade to a mode that cannot hold a
+    // meeting (in the inspector) puts the validator's error on the member edge; undo takes it away.
+    void aModeThatCannotHoldAMeeting()
+    {
+        TeamDocument document;
+        document.newTeam();
+        const auto outer = document.requestAddNode(NodeKind::Coordinator, Position{0, 0});
+        const auto inner = document.requestAddNode(NodeKind::Coordinator, Position{0, 200});
+        const auto expert = document.requestAddNode(NodeKind::Expert, Position{0, 400});
+        QVERIFY(outer && inner && expert);
+        auto config = document.node(*outer)->config;
+        config.mode = CoordinatorMode::Cascade;
+        QVERIFY(document.requestSetConfig(*outer, config));
+        QVERIFY(document.requestConnect(*outer, *inner, EdgeRole::Member));
+        QVERIFY(document.requestConnect(*inner, *expert, EdgeRole::Member));
+        const size_t edge = document.team().edges.size() - 2;
+        const auto errorsAtTheEdge = [&] {
+            QStringList out;
+            for (const auto& p : document.problems()) {
+                if (p.isError() && p.edge == edge)
+                    out << QString::fromStdString(p.pointer + ": " + p.message);
+            }
+            return out;
+        };
+        QCOMPARE(errorsAtTheEdge(), QStringList());
+
+        Inspector inspector(&document);
+        inspector.showNode(*outer);
+        auto* mode = qobject_cast<QComboBox*>(inspector.currentNodeForm()->field("mode"));
+        QVERIFY(mode);
+        const QString pointer = QStringLiteral("/edges/%1/role: ").arg(edge);
+        const QString outerId = QString::fromStdString(outer->str());
+        const QString innerId = QString::fromStdString(inner->str());
+        for (const QString m : {"debate", "round_robin", "decompose"}) {
+            mode->setCurrentIndex(mode->findText(m));
+            emit mode->activated(mode->currentIndex());
+            QCOMPARE(errorsAtTheEdge(),
+                     QStringList{pointer + QString("coordinator \"%1\" cannot be a member of \"%2\": only a cascade or "
+                                                   "adaptive coordinator may have a coordinator as a member (\"%2\" "
+                                                   "is a %3)")
+                                               .arg(innerId, outerId, m)});
+        }
+        mode->setCurrentIndex(mode->findText("adaptive"));
+        emit mode->activated(mode->currentIndex());
+        QCOMPARE(errorsAtTheEdge(), QStringList());
+        document.undoStack()->undo(); // back to decompose
+        QCOMPARE(errorsAtTheEdge().size(), 1);
+        for (int i = 0; i < 3; ++i)
+            document.undoStack()->undo(); // round_robin, debate, cascade
+        QCOMPARE(document.node(*outer)->config.mode, std::optional(CoordinatorMode::Cascade));
+        QCOMPARE(errorsAtTheEdge(), QStringList());
     }
 };
 

@@ -20,6 +20,8 @@ public:
     // Recomputes the curve from the node items' current places.
     void updatePath();
     QRectF labelRect() const { return m_labelRect; }
+    // Drawn dashed from the coordinator's members port, whether the member is an expert or a meeting.
+    bool isMember() const { return m_member; }
 
     QRectF boundingRect() const override;
     QPainterPath shape() const override;

@@ -22,7 +22,8 @@ PortItem::PortItem(Role role, QGraphicsItem* parent) : QGraphicsItem(parent), m_
     setZValue(2);
     setToolTip(role == Role::In    ? QObject::tr("Input: drop a connection here")
                : role == Role::Out ? QObject::tr("Output: drag to another node's input to connect")
-                                   : QObject::tr("Members: drag to an expert to make it a member"));
+                                   : QObject::tr("Members: drag to an expert to make it a member (from a cascade "
+                                                 "or adaptive coordinator, to a coordinator too)"));
 }
 
 NodeId PortItem::nodeId() const

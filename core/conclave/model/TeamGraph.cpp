@@ -133,15 +133,76 @@ TeamGraph::Cycle TeamGraph::cycle() const
     return cycle;
 }
 
+TeamGraph::Cycle TeamGraph::memberCycle(NodeIndex node) const
+{
+    // Breadth first upwards, from a member to the coordinators holding it, until one is held by `node`.
+    std::vector<std::optional<Link>> holds(size()); // holds[c]: the member c holds on the way back down, and the edge
+    std::vector<bool> seen(size(), false);
+    std::deque<size_t> queue{node};
+    seen[node] = true;
+    while (!queue.empty()) {
+        const size_t cur = queue.front();
+        queue.pop_front();
+        for (const auto& holder : m_coordinators[cur]) {
+            if (holder.node != node) {
+                if (!seen[holder.node]) {
+                    seen[holder.node] = true;
+                    holds[holder.node] = Link{NodeIndex(cur), holder.edge};
+                    queue.push_back(holder.node);
+                }
+                continue;
+            }
+            // Downwards: node holds cur, cur holds ..., which holds node; edges[k] from down[k] to the next.
+            std::vector<NodeIndex> down{node};
+            std::vector<EdgeIndex> edges{holder.edge};
+            for (size_t at = cur; at != node; at = holds[at]->node) {
+                down.push_back(NodeIndex(at));
+                edges.push_back(holds[at]->edge);
+            }
+            // Named from its first node in node order; closed by the edge into that node.
+            const size_t first =
+                size_t(std::min_element(down.begin(), down.end(),
+                                        [](NodeIndex a, NodeIndex b) { return a.value() < b.value(); }) -
+                       down.begin());
+            Cycle cycle;
+            for (size_t k = 0; k < down.size(); ++k)
+                cycle.nodes.push_back(down[(first + k) % down.size()]);
+            cycle.closing = edges[(first + down.size() - 1) % down.size()];
+            return cycle;
+        }
+    }
+    return {};
+}
+
 std::vector<bool> TeamGraph::upstreamOf(NodeIndex node) const
 {
     std::vector<bool> seen(size(), false);
+    std::vector<bool> climbed(size(), false); // coordinators whose view is already taken in
     std::vector<bool> upstream(size(), false);
     std::vector<size_t> stack;
     const auto push = [&](size_t j) {
         if (!seen[j]) {
             seen[j] = true;
             stack.push_back(j);
+        }
+    };
+    // A member speaks while its coordinator is still running: it sees what the
+    // coordinator sees, but not the coordinator's own result. A member meeting's
+    // coordinator sees what its own coordinator sees, so climb the whole chain
+    // (once per coordinator: a circle of meetings ends the climb).
+    const auto takeInViewOf = [&](size_t member) {
+        std::vector<size_t> holders{member};
+        while (!holders.empty()) {
+            const size_t h = holders.back();
+            holders.pop_back();
+            for (const auto& coordinator : m_coordinators[h]) {
+                if (climbed[coordinator.node])
+                    continue;
+                climbed[coordinator.node] = true;
+                for (const auto& link : m_in[coordinator.node])
+                    push(link.node);
+                holders.push_back(coordinator.node);
+            }
         }
     };
     push(node);
@@ -152,12 +213,7 @@ std::vector<bool> TeamGraph::upstreamOf(NodeIndex node) const
             upstream[j] = true;
         for (const auto& link : m_in[j])
             push(link.node);
-        // A member speaks while its coordinator is still running: it sees what
-        // the coordinator sees, but not the coordinator's own result.
-        for (const auto& coordinator : m_coordinators[j]) {
-            for (const auto& link : m_in[coordinator.node])
-                push(link.node);
-        }
+        takeInViewOf(j);
     }
     return upstream;
 }

@@ -73,8 +73,16 @@ public:
         std::optional<EdgeIndex> closing;
     };
     Cycle cycle() const;
+    // A shortest circle of coordinators through `node` that hold one another
+    // as members (a holds b holds ... holds a; a coordinator holding itself is
+    // one), found breadth first from `node` up its coordinators in edge order;
+    // named downwards from its first node in node order, holder before member,
+    // with the member edge that closes it (from its last node back to its
+    // first). Empty when `node` is on no such circle, also when it only leads into one.
+    Cycle memberCycle(NodeIndex node) const;
     // Ancestors over ordinary edges; a member also sees what its coordinator
-    // sees (the coordinator's ancestors), but not the coordinator itself.
+    // sees (the coordinator's ancestors, and a member meeting's its own
+    // coordinator's, however deep), but not the coordinators themselves.
     std::vector<bool> upstreamOf(NodeIndex node) const;
     // What can be reached from `from` over ordinary edges and from a coordinator to its members.
     std::vector<bool> reachableFrom(NodeIndex from) const;

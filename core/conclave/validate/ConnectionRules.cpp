@@ -34,22 +34,14 @@ std::optional<std::string> memberRefusal(const Team& team, const Node& from, con
     }
     if (hasEdge(team, [&](const Edge& e) { return !e.isMember() && (e.from == to.id || e.to == to.id); }))
         return what + " has ordinary edges, so it cannot be a coordinator's member";
-    // A member meeting that holds `from`, however deep: the new edge would close the circle.
-    std::vector<NodeId> chain{from.id};
-    for (size_t guard = 0; guard <= team.edges.size(); ++guard) {
-        const auto up = std::find_if(team.edges.begin(), team.edges.end(),
-                                     [&](const Edge& e) { return e.isMember() && e.to == chain.back(); });
-        if (up == team.edges.end())
-            break;
-        chain.push_back(up->from);
-        if (up->from == to.id) {
-            // Told downwards: `to` holds the chain down to `from`, which would hold `to`.
-            std::string text = to.id.str();
-            for (auto it = chain.rbegin() + 1; it != chain.rend(); ++it)
-                text += " -> " + it->str();
-            text += " -> " + to.id.str();
-            return "coordinator " + quoted(to.id) + " would reach itself through its members: " + text;
-        }
+    // The validator's words for the circle the new edge would close, if any: a
+    // member meeting that holds `from`, however deep, would hold its holder.
+    if (to.kind == NodeKind::Coordinator) {
+        Team next = team;
+        next.edges.push_back({from.id, to.id, std::nullopt, EdgeRole::Member, {}});
+        const TeamGraph graph(next);
+        if (const auto cycle = graph.memberCycle(*graph.indexOf(to.id)); !cycle.nodes.empty())
+            return ConnectionRules::memberCycleMessage(graph, cycle);
     }
     return std::nullopt;
 }
@@ -130,10 +122,19 @@ std::optional<std::string> ConnectionRules::memberKindRefusal(const Node& coordi
                kindWithArticle(member.kind);
     const auto mode = coordinator.config.mode.value_or(CoordinatorMode::RoundRobin);
     if (!holdsMeetings(mode))
-        return "only a cascade or adaptive coordinator may have a coordinator as a member; " +
-               quoted(coordinator.id) + " is a " + std::string(toString(mode)) + " and " + quoted(member.id) +
-               " is a coordinator";
+        return "coordinator " + quoted(member.id) + " cannot be a member of " + quoted(coordinator.id) +
+               ": only a cascade or adaptive coordinator may have a coordinator as a member (" +
+               quoted(coordinator.id) + " is " + withArticle(toString(mode)) + ")";
     return std::nullopt;
+}
+
+std::string ConnectionRules::memberCycleMessage(const TeamGraph& graph, const TeamGraph::Cycle& cycle)
+{
+    std::string text;
+    for (const NodeIndex i : cycle.nodes)
+        text += graph.idOf(i).str() + " -> ";
+    const NodeId& first = graph.idOf(cycle.nodes.front());
+    return "coordinator " + quoted(first) + " reaches itself through its members: " + text + first.str();
 }
 
 bool ConnectionRules::needsRouteLabel(const Node& from)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "conclave/model/Team.h"
+#include "conclave/model/TeamGraph.h"
 
 #include <optional>
 #include <string>
@@ -24,6 +25,10 @@ public:
     // Whether a coordinator may be a meeting's member in `mode`: cascade and
     // adaptive ask each member once, so a member meeting is held at most once.
     static bool holdsMeetings(CoordinatorMode mode);
+
+    // The problem with a circle of meetings (TeamGraph::memberCycle, not empty):
+    // 'coordinator "a" reaches itself through its members: a -> b -> a'.
+    static std::string memberCycleMessage(const TeamGraph& graph, const TeamGraph::Cycle& cycle);
 
     // The ids on a shortest path from `from` to `to` over ordinary edges (both
     // ends included), or empty when there is none.

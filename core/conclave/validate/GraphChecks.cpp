@@ -126,8 +126,6 @@ private:
                     m_sink.error(childPointer(edgePointer(e), "role"), *refusal, {}, e);
                     continue;
                 }
-                accepted[e] = true;
-                continue;
             }
             accepted[e] = true;
         }
@@ -239,29 +237,11 @@ private:
     // member edge that closes it.
     void checkMeetingCycle(size_t i)
     {
-        std::vector<size_t> chain{i};
-        std::optional<size_t> closing;
-        for (size_t guard = 0; guard < m_team.nodes.size(); ++guard) {
-            const auto& up = graph().coordinators(NodeIndex(chain.back()));
-            if (up.empty())
-                return;
-            closing = up.front().edge;
-            const size_t next = up.front().node;
-            if (next == i)
-                break;
-            if (next < i || std::find(chain.begin(), chain.end(), next) != chain.end())
-                return; // reported from its first node, or a circle i only leads into
-            chain.push_back(next);
-        }
-        if (!closing)
+        const auto cycle = graph().memberCycle(NodeIndex(i));
+        if (cycle.nodes.empty() || cycle.nodes.front() != i)
             return;
-        // The chain runs from i up to the coordinator holding it; told downwards, from i through its members.
-        std::string text = node(i).id.str();
-        for (auto it = chain.rbegin(); it != chain.rend(); ++it)
-            text += " -> " + node(*it).id.str();
-        m_sink.error(edgePointer(*closing),
-                     "coordinator " + quoted(node(i).id) + " reaches itself through its members: " + text, node(i).id,
-                     *closing);
+        m_sink.error(edgePointer(*cycle.closing), ConnectionRules::memberCycleMessage(graph(), cycle), node(i).id,
+                     *cycle.closing);
     }
 
     void checkRoutes(size_t i)

@@ -2,7 +2,6 @@
 SHELL := /bin/bash
 BUILD_DIR ?= build
 EXAMPLE ?= resources/examples/triage.team.json
-LAUNCHER := $(shell command -v ccache >/dev/null 2>&1 && echo -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 JOBS ?= $(shell nproc)
 # ccache hits across clones in different folders (CI builds a fresh clone).
 export CCACHE_BASEDIR := $(CURDIR)
@@ -16,7 +15,7 @@ deps:
 	@bash scripts/install-deps.sh
 
 configure: deps
-	@cmake --preset default $(LAUNCHER) >/dev/null
+	@cmake --preset default >/dev/null
 
 build: configure
 	@cmake --build $(BUILD_DIR) -j $(JOBS)
@@ -28,12 +27,12 @@ test: build
 	@cd $(BUILD_DIR) && QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j $(JOBS)
 
 asan: deps
-	@cmake --preset asan $(LAUNCHER) >/dev/null
+	@cmake --preset asan >/dev/null
 	@cmake --build build-asan -j $(JOBS) --target core_tests
 	@ctest --preset asan -j $(JOBS)
 
 tsan: deps
-	@cmake --preset tsan $(LAUNCHER) >/dev/null
+	@cmake --preset tsan >/dev/null
 	@cmake --build build-tsan -j $(JOBS) --target core_tests
 	@ctest --preset tsan -j $(JOBS)
 

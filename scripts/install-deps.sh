@@ -7,7 +7,7 @@ PACKAGES=(
   build-essential cmake ninja-build ccache pkg-config git
   qt6-base-dev qt6-base-dev-tools qt6-charts-dev libqt6opengl6-dev qt6-svg-dev
   libgl-dev libxkbcommon-dev
-  libcurl4-openssl-dev nlohmann-json3-dev libsqlite3-dev libcli11-dev librapidcheck-dev libboost-math-dev
+  libcurl4-openssl-dev nlohmann-json3-dev libsqlite3-dev libcli11-dev librapidcheck-dev libboost-math-dev libboost-dev
   xvfb xauth fonts-dejavu-core
   xdotool imagemagick   # scripts/xvfb-shots.sh: drive and capture the studio in a real X window
   python3 file dpkg-dev

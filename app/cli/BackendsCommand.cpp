@@ -1,16 +1,59 @@
 #include "Commands.h"
 
 #include "conclave/http/BackendProbe.h"
+#include "conclave/http/EndpointLoad.h"
 #include "conclave/http/HttpHub.h"
 #include "conclave/io/TeamFile.h"
 
+#include <algorithm>
 #include <iomanip>
 #include <ostream>
 #include <sstream>
 
 namespace conclave::cli {
 
-int runBackendsCheck(const CliContext& context, const std::string& file)
+namespace {
+
+constexpr auto kLoadTimeout = std::chrono::seconds(120);
+
+// N calls at once to each openai backend: how many the server really had in hand.
+bool loadEach(const CliContext& context, const Team& team, HttpHub& hub, int load)
+{
+    bool allOk = true;
+    for (const auto& [name, block] : team.backends) {
+        if (block.kind != BackendKind::OpenAi)
+            continue;
+        const auto model = BackendProbe::modelUsedOn(team, name);
+        std::string error;
+        auto settings = OpenAiSettings::fromBlock(name.str(), block, error);
+        if (!model || !settings) {
+            context.out << name.str() << "  load " << load << ": not sent ("
+                        << (settings ? "no node calls a model on this backend" : error) << ")\n";
+            allOk = allOk && settings.has_value();
+            continue;
+        }
+        const auto limit = block.maxConcurrency.value_or(OpenAiSettings::kDefaultMaxConcurrency);
+        const auto result = EndpointLoad::run(hub.loop(), std::make_shared<const OpenAiSettings>(std::move(*settings)),
+                                              hub.limitsFor(block), *model, load, kLoadTimeout);
+        const auto expected = std::min<int64_t>(load, limit);
+        std::ostringstream wall;
+        wall << std::fixed << std::setprecision(0) << result.wallMs;
+        context.out << name.str() << "  load " << load << " calls of " << *model << ": peak in flight "
+                    << result.peakInFlight << " (max_concurrency " << limit << "), " << result.calls - result.failed
+                    << " answered, " << result.failed << " failed, in " << wall.str() << " ms\n";
+        if (result.failed > 0)
+            context.out << "  first failure: " << result.firstError << '\n';
+        if (result.peakInFlight < expected)
+            context.out << "  the client kept fewer than " << expected
+                        << " in flight: the connection or the server held requests back\n";
+        allOk = allOk && result.failed == 0;
+    }
+    return allOk;
+}
+
+} // namespace
+
+int runBackendsCheck(const CliContext& context, const std::string& file, int load)
 {
     auto loaded = loadTeamFile(file);
     auto problems = std::move(loaded.problems);
@@ -45,6 +88,8 @@ int runBackendsCheck(const CliContext& context, const std::string& file)
                     << '\n';
         allOk = allOk && r.ok;
     }
+    if (load > 0 && allOk)
+        allOk = loadEach(context, *loaded.team, hub, load);
     return allOk ? kExitOk : kExitFailed;
 }
 

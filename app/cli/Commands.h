@@ -73,9 +73,11 @@ struct RunsArgs {
 // `conclave runs list|show|export|rerun|delete|prune`: the run store.
 int runRuns(const CliContext& context, const RunsArgs& args);
 
-// `conclave backends check TEAM`: reaches every backend of the team once and
-// prints its status and latency; 0 when all answered, 1 when one did not, 2 on bad input.
-int runBackendsCheck(const CliContext& context, const std::string& team);
+// `conclave backends check TEAM [--load N]`: reaches every backend of the team once and
+// prints its status and latency; with --load, sends N calls at once to each openai
+// backend and prints the peak in flight reached. 0 when all answered, 1 when one did
+// not, 2 on bad input.
+int runBackendsCheck(const CliContext& context, const std::string& team, int load = 0);
 
 struct EvalArgs {
     EvalRequest request;
@@ -119,7 +121,7 @@ struct CalibrateArgs {
 int runCalibrate(const CliContext& context, const CalibrateArgs& args);
 
 struct BenchArgs {
-    std::string which = "all";     // all, fanout, chain, early, clock, store, eval, sim
+    std::string which = "all";     // all, fanout, chain, early, clock, store, eval, sim, http
     std::optional<std::string> db; // store: where to measure (default: a temporary file)
     int runs = 3;
     size_t maxN = 10000;
@@ -131,6 +133,9 @@ int runBench(const CliContext& context, const BenchArgs& args);
 
 // `conclave bench eval`: an experiment of the six examples on every bundled task, and one against a test server.
 int evalBench(const CliContext& context, Engine& engine, const BenchArgs& args);
+
+// `conclave bench http`: peak in flight, calls/s and wave walls against every server shape.
+int httpBench(const CliContext& context, const BenchArgs& args);
 
 // `conclave bench sim`: how the simulator's errors agree and correlate, and its accuracy against its profiles.
 int simBench(const CliContext& context, Engine& engine, const BenchArgs& args);

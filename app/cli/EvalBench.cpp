@@ -1,9 +1,9 @@
 // `conclave bench eval`: an experiment's throughput on the simulated clock, and against a test endpoint.
-#include "BenchServer.h"
 #include "Commands.h"
 #include "FixedText.h"
 
 #include "conclave/analysis/Quantile.h"
+#include "conclave/bench/ChatTestServer.h"
 #include "conclave/experiment/ExperimentRunner.h"
 #include "conclave/io/TeamFile.h"
 #include "conclave/io/TeamJson.h"
@@ -157,9 +157,16 @@ int endpoint(const CliContext& context, Engine& engine, const BenchArgs& args)
     constexpr int kSlots = 8;
     constexpr int kReplyMs = 200;
     constexpr int kConcurrency = 32;
-    BenchServer server(kSlots, kReplyMs);
-    if (server.port() == 0) {
-        context.err << "bench eval: the test server could not listen on 127.0.0.1\n";
+    // The hardest shape for a client: headers only with the first token, and
+    // every stream ended by closing its connection.
+    ChatTestServerOptions options;
+    options.shape = ServerShape::LateHeaders;
+    options.replyMs = kReplyMs;
+    options.slotCount = kSlots;
+    std::string error;
+    auto server = ChatTestServer::start(options, error);
+    if (!server) {
+        context.err << "bench eval: the test server: " << error << '\n';
         return kExitFailed;
     }
     ::setenv("CONCLAVE_BENCH_KEY", "bench", 1);
@@ -167,8 +174,8 @@ int endpoint(const CliContext& context, Engine& engine, const BenchArgs& args)
   "conclave": 1,
   "name": "endpoint bench",
   "backends": {"remote": {"kind": "openai", "base_url": "http://127.0.0.1:)" +
-                                 std::to_string(server.port()) + R"(/v1", "api_key_env": "CONCLAVE_BENCH_KEY",
-                          "max_concurrency": 8, "stream": false, "prices": {"bench": {"input": 1, "output": 2}}}},
+                                 std::to_string(server->port()) + R"(/v1", "api_key_env": "CONCLAVE_BENCH_KEY",
+                          "max_concurrency": 8, "stream": true, "prices": {"bench": {"input": 1, "output": 2}}}},
   "defaults": {"backend": "remote", "timeout_ms": 30000, "retries": 0},
   "nodes": [{"id": "in", "kind": "input"}, {"id": "e", "kind": "expert", "model": "bench"},
             {"id": "out", "kind": "output"}],
@@ -188,7 +195,8 @@ int endpoint(const CliContext& context, Engine& engine, const BenchArgs& args)
     spec.seeds = {1, 2, 3};
     const size_t trials = planTrials(spec).size();
     const double allowed = 1000.0 / kReplyMs * kSlots;
-    context.out << "eval, real clock against a test server (" << kSlots << " slots, " << kReplyMs
+    context.out << "eval, real clock against a test server (" << toString(options.shape) << " streams, " << kSlots
+                << " slots, " << kReplyMs
                 << " ms a reply: at most " << fixed(allowed, 0) << " calls/s): " << trials
                 << " trials of one call, --concurrency " << kConcurrency << ", max_concurrency 8\n";
     const auto m = runOnce(engine, spec, kConcurrency, temporaryDb("endpoint"));
@@ -196,12 +204,13 @@ int endpoint(const CliContext& context, Engine& engine, const BenchArgs& args)
         context.err << "bench eval: " << m.error << '\n';
         return kExitFailed;
     }
-    const double rate = double(server.requests()) / m.wallS;
-    context.out << "  " << server.requests() << " calls in " << fixed(m.wallS, 2) << " s: " << fixed(rate, 1)
+    const auto seen = server->stats();
+    const double rate = double(seen.requests) / m.wallS;
+    context.out << "  " << seen.requests << " calls in " << fixed(m.wallS, 2) << " s: " << fixed(rate, 1)
                 << " calls/s, " << fixed(100.0 * rate / allowed, 1) << " % of the slots' " << fixed(allowed, 0)
-                << " (target >= 90 %); at most " << server.maxInFlight() << " requests in flight (limit 8)\n\n";
+                << " (target >= 90 %); at most " << seen.peakInFlight << " requests in flight (limit 8)\n\n";
     (void)args;
-    return server.maxInFlight() <= kSlots ? kExitOk : kExitFailed;
+    return seen.peakInFlight <= kSlots ? kExitOk : kExitFailed;
 }
 
 } // namespace

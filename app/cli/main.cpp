@@ -233,8 +233,8 @@ int main(int argc, char** argv)
     auto* bench = app.add_subcommand(
         "bench", "Measure the engine: fan-out, scheduler overhead, early termination, the virtual clock, the store, "
                  "the simulator");
-    bench->add_option("which", benchArgs.which, "all, fanout, chain, early, clock, store, sim or eval")
-        ->check(CLI::IsMember({"all", "fanout", "chain", "early", "clock", "store", "sim", "eval"}));
+    bench->add_option("which", benchArgs.which, "all, fanout, chain, early, clock, store, sim, eval or http")
+        ->check(CLI::IsMember({"all", "fanout", "chain", "early", "clock", "store", "sim", "eval", "http"}));
     std::string benchDb;
     auto* benchDbOption =
         bench->add_option("--db", benchDb, "store: the database file to measure in (default: a temporary file)");
@@ -249,6 +249,11 @@ int main(int argc, char** argv)
     auto* backendsCheck = backends->add_subcommand(
         "check", "Reach each backend of a team; print status and latency (exit 1 if one fails)");
     backendsCheck->add_option("team", checkTeam, "Team file (*.team.json)")->required();
+    int checkLoad = 0;
+    backendsCheck
+        ->add_option("--load", checkLoad,
+                     "Also send N calls at once to each openai backend and print the peak in flight reached")
+        ->check(CLI::Range(1, 4096));
 
     try {
         app.parse(argc, argv);
@@ -343,7 +348,7 @@ int main(int argc, char** argv)
         return runCalibrate(context, calibrateArgs);
     }
     if (*backendsCheck)
-        return runBackendsCheck(context, checkTeam);
+        return runBackendsCheck(context, checkTeam, checkLoad);
     if (*run) {
         if (runArgs.input.empty() && runArgs.task.empty()) {
             std::cerr << "run: give the input with --input TEXT, or a task with --task ID\n";

@@ -5,6 +5,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "conclave/bench/ChatTestServer.h"
 #include "support/FakeOpenAiServer.h"
 #include "support/QtStrings.h"
 
@@ -24,11 +25,11 @@ struct Result {
     QString err;
 };
 
-Result check(const QString& team, const QProcessEnvironment& env)
+Result check(const QString& team, const QProcessEnvironment& env, const QStringList& more = {})
 {
     QProcess process;
     process.setProcessEnvironment(env);
-    process.start(kBinary, {QStringLiteral("backends"), QStringLiteral("check"), team});
+    process.start(kBinary, QStringList{QStringLiteral("backends"), QStringLiteral("check"), team} + more);
     process.waitForFinished(60000);
     Result r;
     r.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
@@ -124,6 +125,42 @@ private slots:
                  QStringLiteral("keyed openai FAILED N ms backend \"keyed\" reads its API key from the environment "
                                 "variable CONCLAVE_TEST_NO_SUCH_KEY, which is not set"));
         QVERIFY(r.lines[2].startsWith(QStringLiteral("local ")));
+    }
+
+    // --load N: N calls at once; the peak in flight the client reached, per shape.
+    void loadShowsThePeakInFlight_data()
+    {
+        QTest::addColumn<QString>("shape");
+        QTest::addColumn<int>("limit");
+        QTest::addColumn<int>("peak");
+        QTest::newRow("late-headers, limit 16") << "late-headers" << 16 << 8;
+        QTest::newRow("http1.0, limit 16") << "http1.0" << 16 << 8;
+        QTest::newRow("chunked, limit 3") << "chunked" << 3 << 3;
+    }
+    void loadShowsThePeakInFlight()
+    {
+        QFETCH(QString, shape);
+        QFETCH(int, limit);
+        QFETCH(int, peak);
+        conclave::ChatTestServerOptions options;
+        options.shape = *conclave::serverShapeFromString(shape.toStdString());
+        options.replyMs = 100;
+        std::string error;
+        auto server = conclave::ChatTestServer::start(options, error);
+        QVERIFY2(server, error.c_str());
+        const auto team = writeTeam(
+            json{{"local", {{"kind", "local-moe"}}},
+                 {"lab", {{"kind", "openai"}, {"base_url", server->baseUrl()}, {"max_concurrency", limit}}}},
+            json::array({json{{"id", "a"}, {"kind", "expert"}, {"backend", "lab"}, {"model", "bench"}}}));
+        const auto r = check(team, QProcessEnvironment::systemEnvironment(), {QStringLiteral("--load"), QStringLiteral("8")});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.lines.size(), 3);
+        QCOMPARE(normalized(r.lines[2]).replace(QRegularExpression(QStringLiteral(" in \\d+ ms$")), QStringLiteral(" in N ms")),
+                 QStringLiteral("lab load 8 calls of bench: peak in flight %1 (max_concurrency %2), 8 answered, 0 failed, in N ms")
+                     .arg(peak)
+                     .arg(limit));
+        QCOMPARE(server->stats().requests, int64_t(8));  // the check's GET /models is not a completion
+        QCOMPARE(server->stats().peakInFlight, peak);
     }
 
     void badTeamIsBadInput()

@@ -61,6 +61,7 @@ struct Transfer {
     curl_slist* headerList = nullptr;
     bool admitted = false;
     bool gotBytes = false;
+    Clock::time_point started;  // handed to the multi handle
     Clock::time_point lastByte;
     char errorBuffer[CURL_ERROR_SIZE] = {};
 };
@@ -90,6 +91,8 @@ struct HttpMultiLoop::Impl {
 
     static size_t onWrite(char* data, size_t size, size_t count, void* user);
     static size_t onHeader(char* data, size_t size, size_t count, void* user);
+    static int onProgress(void* user, curl_off_t downloadTotal, curl_off_t downloaded, curl_off_t uploadTotal,
+                          curl_off_t uploaded);
 };
 
 HttpMultiLoop::HttpMultiLoop() : m_impl(std::make_unique<Impl>())
@@ -242,7 +245,14 @@ bool HttpMultiLoop::Impl::startTransfer(Transfer& t)
     if (!t.request.caFile.empty())
         curl_easy_setopt(e, CURLOPT_CAINFO, t.request.caFile.c_str());
     curl_easy_setopt(e, CURLOPT_TCP_KEEPALIVE, 1L);
-    curl_easy_setopt(e, CURLOPT_PIPEWAIT, 1L);  // over HTTP/2, share a connection rather than open another
+    // Over HTTP/2 (negotiated by TLS's ALPN, so only for https), share a
+    // connection rather than open another. Never for plain http: there libcurl
+    // would hold every request back until the first response's headers say
+    // whether its connection multiplexes, which a server that sends its
+    // headers with the first token, or ends each stream by closing, delays
+    // for a whole reply — one request in flight instead of max_concurrency.
+    if (t.request.url.starts_with("https://"))
+        curl_easy_setopt(e, CURLOPT_PIPEWAIT, 1L);
     curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L);
     curl_easy_setopt(e, CURLOPT_USERAGENT, (std::string("conclave/") + kVersion).c_str());
     for (const auto& h : t.request.headers)
@@ -253,17 +263,30 @@ bool HttpMultiLoop::Impl::startTransfer(Transfer& t)
         curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(t.request.body.size()));
         curl_easy_setopt(e, CURLOPT_POSTFIELDS, t.request.body.data());
     }
+    // When the request's last byte went out: the progress callback sees it.
+    curl_easy_setopt(e, CURLOPT_NOPROGRESS, 0L);
+    curl_easy_setopt(e, CURLOPT_XFERINFOFUNCTION, &Impl::onProgress);
+    curl_easy_setopt(e, CURLOPT_XFERINFODATA, &t);
     curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, &Impl::onWrite);
     curl_easy_setopt(e, CURLOPT_WRITEDATA, &t);
     curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, &Impl::onHeader);
     curl_easy_setopt(e, CURLOPT_HEADERDATA, &t);
     curl_easy_setopt(e, CURLOPT_ERRORBUFFER, t.errorBuffer);
     curl_easy_setopt(e, CURLOPT_PRIVATE, &t);
+    t.started = Clock::now();
     if (curl_multi_add_handle(multi, e) != CURLM_OK) {
         t.response.transportError = "libcurl could not start the transfer";
         return false;
     }
     return true;
+}
+
+int HttpMultiLoop::Impl::onProgress(void* user, curl_off_t, curl_off_t, curl_off_t uploadTotal, curl_off_t uploaded)
+{
+    auto& t = *static_cast<Transfer*>(user);
+    if (!t.response.requestSent && t.request.post && uploadTotal > 0 && uploaded >= uploadTotal)
+        t.response.requestSent = Clock::now();
+    return 0;
 }
 
 size_t HttpMultiLoop::Impl::onHeader(char* data, size_t size, size_t count, void* user)
@@ -366,8 +389,14 @@ void HttpMultiLoop::Impl::cancelOne(TransferId id)
 
 void HttpMultiLoop::Impl::detach(Transfer& t)
 {
+    t.response.ended = Clock::now();
     if (t.easy) {
         curl_easy_getinfo(t.easy, CURLINFO_RESPONSE_CODE, &t.response.status);
+        // A request with no body went out when its transfer began.
+        curl_off_t pretransferUs = 0;
+        if (!t.request.post && curl_easy_getinfo(t.easy, CURLINFO_PRETRANSFER_TIME_T, &pretransferUs) == CURLE_OK &&
+            pretransferUs > 0)
+            t.response.requestSent = t.started + std::chrono::microseconds(pretransferUs);
         curl_multi_remove_handle(multi, t.easy);
         curl_easy_cleanup(t.easy);
         t.easy = nullptr;

@@ -2,10 +2,12 @@
 
 #include "conclave/http/EndpointLimits.h"
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,6 +36,10 @@ struct HttpResponse {
     int curlCode = 0;              // 0 when the transfer completed
     std::string transportError;    // what went wrong below HTTP (connect, TLS, a cut)
     bool retryableTransport = false;
+    // When the request's last byte went out (none if it never got that far),
+    // and when the transfer ended.
+    std::optional<std::chrono::steady_clock::time_point> requestSent;
+    std::chrono::steady_clock::time_point ended;
 };
 
 struct HttpHandlers {

@@ -1,0 +1,233 @@
+#include "conclave/bench/ChatTestServer.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+
+namespace conclave {
+
+namespace {
+
+constexpr std::array<ServerShape, 6> kShapes = {ServerShape::ChunkedSse, ServerShape::ClosedSse,
+                                                ServerShape::LateHeaders, ServerShape::ContentLength,
+                                                ServerShape::Http10, ServerShape::IdleClose};
+constexpr std::array<std::string_view, 6> kNames = {"chunked", "close", "late-headers", "content-length", "http1.0",
+                                                    "idle-close"};
+constexpr auto kIdleCloseAfter = std::chrono::milliseconds(50);
+
+// The answer split into `pieces` nearly equal parts (none empty).
+std::vector<std::string> split(const std::string& text, int pieces)
+{
+    std::vector<std::string> out;
+    const size_t n = std::clamp<size_t>(size_t(std::max(1, pieces)), 1, std::max<size_t>(1, text.size()));
+    for (size_t i = 0; i < n; ++i)
+        out.push_back(text.substr(i * text.size() / n, (i + 1) * text.size() / n - i * text.size() / n));
+    return out;
+}
+
+std::string sseEvent(const nlohmann::json& data) { return "data: " + data.dump() + "\n\n"; }
+
+nlohmann::json chunk(const std::string& content, bool last, int completionTokens)
+{
+    nlohmann::json j = {{"id", "chatcmpl-bench"}, {"object", "chat.completion.chunk"}, {"model", "bench"}};
+    nlohmann::json choice = {{"index", 0}, {"delta", nlohmann::json::object()}};
+    if (!content.empty())
+        choice["delta"]["content"] = content;
+    choice["finish_reason"] = last ? nlohmann::json("stop") : nlohmann::json(nullptr);
+    j["choices"] = nlohmann::json::array({choice});
+    if (last)
+        j["usage"] = {{"prompt_tokens", 12}, {"completion_tokens", completionTokens},
+                      {"total_tokens", 12 + completionTokens}};
+    return j;
+}
+
+std::string completion(const std::string& answer, int completionTokens)
+{
+    const nlohmann::json j = {
+        {"id", "chatcmpl-bench"},
+        {"object", "chat.completion"},
+        {"model", "bench"},
+        {"choices",
+         {{{"index", 0}, {"message", {{"role", "assistant"}, {"content", answer}}}, {"finish_reason", "stop"}}}},
+        {"usage", {{"prompt_tokens", 12}, {"completion_tokens", completionTokens}, {"total_tokens", 12 + completionTokens}}}};
+    return j.dump();
+}
+
+HttpResponseHead head(ServerShape shape, const std::string& contentType)
+{
+    HttpResponseHead h;
+    h.http10 = shape == ServerShape::Http10;
+    h.headers.emplace_back("Content-Type", contentType);
+    if (contentType == "text/event-stream")
+        h.headers.emplace_back("Cache-Control", "no-cache");
+    return h;
+}
+
+} // namespace
+
+const std::array<ServerShape, 6>& allServerShapes() { return kShapes; }
+
+std::string_view toString(ServerShape shape)
+{
+    const auto at = std::find(kShapes.begin(), kShapes.end(), shape);
+    return kNames[size_t(at - kShapes.begin())];
+}
+
+std::optional<ServerShape> serverShapeFromString(std::string_view text)
+{
+    const auto at = std::find(kNames.begin(), kNames.end(), text);
+    if (at == kNames.end())
+        return std::nullopt;
+    return kShapes[size_t(at - kNames.begin())];
+}
+
+ChatTestServer::ChatTestServer(ChatTestServerOptions options) : m_options(std::move(options)) {}
+
+ChatTestServer::~ChatTestServer()
+{
+    if (m_server)
+        m_server->stop();
+}
+
+std::unique_ptr<ChatTestServer> ChatTestServer::start(ChatTestServerOptions options, std::string& error)
+{
+    std::unique_ptr<ChatTestServer> server(new ChatTestServer(std::move(options)));
+    HttpServerOptions http;
+    http.host = "127.0.0.1";
+    if (server->m_options.shape == ServerShape::IdleClose)
+        http.idleTimeout = kIdleCloseAfter;
+    auto* self = server.get();
+    server->m_server = HttpServer::start(
+        http,
+        [self](HttpServerRequest request, std::shared_ptr<HttpExchange> exchange) {
+            self->onRequest(std::move(request), std::move(exchange));
+        },
+        error);
+    if (!server->m_server)
+        return nullptr;
+    return server;
+}
+
+uint16_t ChatTestServer::port() const { return m_server->port(); }
+
+std::string ChatTestServer::baseUrl() const { return "http://127.0.0.1:" + std::to_string(port()) + "/v1"; }
+
+void ChatTestServer::onRequest(HttpServerRequest request, std::shared_ptr<HttpExchange> exchange)
+{
+    const auto path = request.target.substr(0, request.target.find('?'));
+    if (request.method == "GET" && path == "/v1/models") {
+        exchange->respond(head(m_options.shape, "application/json"),
+                          R"({"object":"list","data":[{"id":"bench","object":"model","owned_by":"conclave"}]})");
+        return;
+    }
+    if (request.method != "POST" || path != "/v1/chat/completions") {
+        auto h = head(m_options.shape, "application/json");
+        h.status = 404;
+        exchange->respond(std::move(h), R"({"error":{"message":"no such route","type":"invalid_request_error"}})");
+        return;
+    }
+    const auto body = nlohmann::json::parse(request.body, nullptr, false);
+    const bool stream = body.is_object() && body.value("stream", false);
+    size_t index = 0;
+    uint64_t generation = 0;
+    {
+        std::lock_guard lock(m_mutex);
+        ++m_requests;
+        m_peak = std::max(m_peak, ++m_inFlight);
+        index = m_answered.size();
+        generation = m_generation;
+        m_answered.push_back(Exchange{Clock::now(), {}});
+        auto go = [this, stream, exchange, index, generation] { answer(stream, exchange, index, generation); };
+        if (m_options.slotCount > 0 && m_busy >= m_options.slotCount) {
+            m_waiting.push_back(std::move(go));
+            return;
+        }
+        ++m_busy;
+    }
+    answer(stream, std::move(exchange), index, generation);
+}
+
+void ChatTestServer::answer(bool stream, std::shared_ptr<HttpExchange> exchange, size_t index, uint64_t generation)
+{
+    const auto shape = m_options.shape;
+    const auto reply = std::chrono::milliseconds(std::max(0, m_options.replyMs));
+    if (!stream || shape == ServerShape::ContentLength) {
+        exchange->after(reply, [this, exchange, index, generation] {
+            const int tokens = int(split(m_options.answer, m_options.tokens).size());
+            exchange->respond(head(m_options.shape, "application/json"), completion(m_options.answer, tokens));
+            finished(index, generation);
+        });
+        return;
+    }
+    const auto framing = shape == ServerShape::ChunkedSse || shape == ServerShape::IdleClose
+                             ? StreamFraming::Chunked
+                             : StreamFraming::CloseDelimited;
+    if (shape != ServerShape::LateHeaders)
+        exchange->beginStream(head(shape, "text/event-stream"), framing);
+    const auto pieces = split(m_options.answer, m_options.tokens);
+    for (size_t i = 0; i < pieces.size(); ++i) {
+        const auto at = reply * int64_t(i + 1) / int64_t(pieces.size());
+        const bool last = i + 1 == pieces.size();
+        const bool first = i == 0;
+        exchange->after(at, [this, exchange, index, generation, piece = pieces[i], first, last, framing, tokens = int(pieces.size())] {
+            if (first && m_options.shape == ServerShape::LateHeaders)
+                exchange->beginStream(head(m_options.shape, "text/event-stream"), framing);
+            exchange->write(sseEvent(chunk(piece, false, tokens)));
+            if (!last)
+                return;
+            exchange->write(sseEvent(chunk("", true, tokens)) + "data: [DONE]\n\n");
+            exchange->end();
+            finished(index, generation);
+        });
+    }
+}
+
+void ChatTestServer::finished(size_t index, uint64_t generation)
+{
+    std::function<void()> next;
+    {
+        std::lock_guard lock(m_mutex);
+        if (generation == m_generation && index < m_answered.size())
+            m_answered[index].ended = Clock::now();
+        --m_inFlight;
+        if (!m_waiting.empty()) {
+            next = std::move(m_waiting.front());
+            m_waiting.pop_front();
+        } else {
+            --m_busy;
+        }
+    }
+    if (next)
+        next();
+}
+
+ChatTestServer::Stats ChatTestServer::stats() const
+{
+    std::lock_guard lock(m_mutex);
+    return Stats{m_requests, m_peak, m_answered};
+}
+
+void ChatTestServer::reset()
+{
+    std::lock_guard lock(m_mutex);
+    m_requests = 0;
+    m_peak = m_inFlight;
+    m_answered.clear();
+    ++m_generation;
+}
+
+std::vector<double> ChatTestServer::waveWallsMs(std::vector<Exchange> answered, size_t size)
+{
+    std::sort(answered.begin(), answered.end(), [](const auto& a, const auto& b) { return a.arrived < b.arrived; });
+    std::vector<double> walls;
+    for (size_t begin = 0; size > 0 && begin < answered.size(); begin += size) {
+        const size_t end = std::min(answered.size(), begin + size);
+        auto last = answered[begin].ended;
+        for (size_t i = begin; i < end; ++i)
+            last = std::max(last, answered[i].ended);
+        walls.push_back(std::chrono::duration<double, std::milli>(last - answered[begin].arrived).count());
+    }
+    return walls;
+}
+
+} // namespace conclave

@@ -31,7 +31,7 @@ CoordinatorForm::CoordinatorForm(TeamDocument* document, QWidget* parent)
     // the member count, which the loader sees change as member edges come and go.
     addLoader([this, f, maxSubtasks](const Node& n) {
         f->setRowVisible(maxSubtasks, n.config.mode == CoordinatorMode::Decompose);
-        const TeamGraph graph(document()->team());
+        const TeamGraph graph(this->document()->team());
         const auto index = graph.indexOf(n.id);
         const auto members = defaults::maxSubtasks({}, index ? graph.members(*index).size() : 0);
         maxSubtasks->setSpecialValueText(tr("default (%1)").arg(members));

@@ -78,8 +78,7 @@ private slots:
                                        << "max_subtasks 4: 1 further line dropped";
         QTest::newRow("max_subtasks 1 of 1,500 lines")
             << 3 << 1 << 1500 << "1" << QStringList{"part1"} << "max_subtasks 1: 1,499 further lines dropped";
-        QTest::newRow("within the limit: no note")
-            << 3 << 3 << 2 << "3" << QStringList{"part1", "part2"} << "";
+        QTest::newRow("within the limit: no note") << 3 << 3 << 2 << "3" << QStringList{"part1", "part2"} << "";
         QTest::newRow("exactly the limit: no note")
             << 3 << kUnset << 3 << "3" << QStringList{"part1", "part2", "part3"} << "";
     }

@@ -174,8 +174,7 @@ private slots:
         QTest::newRow("adaptive") << R"({"id":"c","kind":"coordinator","mode":"adaptive"})" << 2;
         QTest::newRow("initial") << R"({"id":"c","kind":"coordinator","mode":"debate","initial":3})" << 2;
         QTest::newRow("decompose") << R"({"id":"c","kind":"coordinator","mode":"decompose"})" << 1;
-        QTest::newRow("max_subtasks")
-            << R"({"id":"c","kind":"coordinator","mode":"decompose","max_subtasks":3})" << 3;
+        QTest::newRow("max_subtasks") << R"({"id":"c","kind":"coordinator","mode":"decompose","max_subtasks":3})" << 3;
         // Read as written, even where the validator warns that the mode ignores it.
         QTest::newRow("max_subtasks in a debate")
             << R"({"id":"c","kind":"coordinator","mode":"debate","max_subtasks":1})" << 3;

@@ -413,8 +413,8 @@ void TestValidatorGraph::coordinators_data()
     row("decompose max_subtasks -2", decompose(-2),
         {err("/nodes/1/max_subtasks", "expected an integer of at least 1, got -2", {.node = "c"})}, kModels);
     row("max_subtasks on a debate", setAt(coordinatorTeam, "/nodes/1/max_subtasks", 3),
-        {warn("/nodes/1/max_subtasks",
-              "max_subtasks is read only in mode decompose; this coordinator's mode is debate", {.node = "c"})});
+        {warn("/nodes/1/max_subtasks", "max_subtasks is read only in mode decompose; this coordinator's mode is debate",
+              {.node = "c"})});
     row("max_subtasks 0 on a cascade",
         edit(coordinatorTeam,
              [](json& t) {

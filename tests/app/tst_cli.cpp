@@ -264,9 +264,9 @@ void TestCli::validateFile_data()
                                                "FILE: invalid (1 error)"};
     QTest::newRow("shape error") << QByteArray(R"({"conclave": 1, "name": "x", "nodes": [{"id": "a"}]})") << 2
                                  << QStringList{kMissingKind, "FILE: invalid (1 error)"};
-    QTest::newRow("newer format") << minimalWith([](auto& t) { t["conclave"] = 3; }) << 2
-                                  << QStringList{"FILE: /conclave: format version 3 is newer than this Conclave "
-                                                 "understands (2); upgrade Conclave to open this team",
+    QTest::newRow("newer format") << minimalWith([](auto& t) { t["conclave"] = 4; }) << 2
+                                  << QStringList{"FILE: /conclave: format version 4 is newer than this Conclave "
+                                                 "understands (3); upgrade Conclave to open this team",
                                                  "FILE: invalid (1 error)"};
 }
 

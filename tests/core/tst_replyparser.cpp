@@ -126,6 +126,44 @@ private slots:
         QFETCH(QStringList, subtasks);
         QCOMPARE(toQt(ReplyParser::subtasks(reply.toStdString())), subtasks);
     }
+
+    // The first `max` subtasks; the further subtask lines are counted (empty lines are not subtasks).
+    void subtasksUpTo_data()
+    {
+        QTest::addColumn<QString>("reply");
+        QTest::addColumn<int>("max");
+        QTest::addColumn<QStringList>("subtasks");
+        QTest::addColumn<int>("dropped");
+
+        QTest::newRow("below the limit") << "1. a\n2. b" << 3 << QStringList{"a", "b"} << 0;
+        QTest::newRow("at the limit") << "1. a\n2. b\n3. c" << 3 << QStringList{"a", "b", "c"} << 0;
+        QTest::newRow("one over") << "1. a\n2. b\n3. c\n4. d" << 3 << QStringList{"a", "b", "c"} << 1;
+        QTest::newRow("empty lines and items are not counted")
+            << "1. a\n\n2. \n3. b\n  \n4. c\n5. d" << 1 << QStringList{"a"} << 3;
+        QTest::newRow("limit 0 keeps nothing") << "a\nb" << 0 << QStringList{} << 2;
+        QTest::newRow("empty reply") << "" << 2 << QStringList{} << 0;
+    }
+
+    void subtasksUpTo()
+    {
+        QFETCH(QString, reply);
+        QFETCH(int, max);
+        QFETCH(QStringList, subtasks);
+        QFETCH(int, dropped);
+        const auto list = ReplyParser::subtasksUpTo(reply.toStdString(), size_t(max));
+        QCOMPARE(toQt(list.subtasks), subtasks);
+        QCOMPARE(list.dropped, size_t(dropped));
+    }
+
+    void hundredThousandLines()
+    {
+        std::string reply;
+        for (int i = 1; i <= 100000; ++i)
+            reply += std::to_string(i) + ". step\n";
+        const auto list = ReplyParser::subtasksUpTo(reply, 3);
+        QCOMPARE(toQt(list.subtasks), (QStringList{"step", "step", "step"}));
+        QCOMPARE(list.dropped, size_t(99997));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestReplyParser)

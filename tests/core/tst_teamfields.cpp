@@ -142,7 +142,7 @@ private slots:
             "timeout_ms", "retries", "top_k",     "min_weight", "quorum", "min_confidence", "deadline_ms",
             "max_rounds", "consensus", "threshold", "weight",   "temperature", "max_tokens", "top_p",
             "seed",       "time_scale", "max_concurrency", "requests_per_minute", "connect_timeout_ms",
-            "max_cost_usd", "max_wall_ms", "context_tokens", "failure_rate"};
+            "max_cost_usd", "max_wall_ms", "context_tokens", "failure_rate", "initial", "max_subtasks"};
         for (const auto key : numeric)
             QVERIFY2(fieldRule(key).key == key, std::string(key).c_str());
         QCOMPARE(std::string(fieldRule("retries").expected), std::string("an integer from 0 to 10"));

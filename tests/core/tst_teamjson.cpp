@@ -156,8 +156,9 @@ private slots:
         QVERIFY(*again.team == team);
     }
 
-    // A team is written at the lowest format version that holds it: 1 unless it uses a version-2 field, so
-    // a Conclave that knows only version 1 refuses what it would otherwise run differently.
+    // A team is written at the lowest format version that holds it: 1 unless it uses a version-2 field, 3 when
+    // it uses a version-3 one, so a Conclave that knows only an older version refuses what it would otherwise
+    // run differently. One row per field, whatever version the file said it was.
     void formatVersionFollowsTheFields_data()
     {
         QTest::addColumn<QString>("node");
@@ -172,13 +173,20 @@ private slots:
         QTest::newRow("cascade") << R"({"id":"c","kind":"coordinator","mode":"cascade"})" << 1;
         QTest::newRow("adaptive") << R"({"id":"c","kind":"coordinator","mode":"adaptive"})" << 2;
         QTest::newRow("initial") << R"({"id":"c","kind":"coordinator","mode":"debate","initial":3})" << 2;
+        QTest::newRow("decompose") << R"({"id":"c","kind":"coordinator","mode":"decompose"})" << 1;
+        QTest::newRow("max_subtasks") << R"({"id":"c","kind":"coordinator","mode":"decompose","max_subtasks":3})" << 3;
+        // Read as written, even where the validator warns that the mode ignores it.
+        QTest::newRow("max_subtasks in a debate")
+            << R"({"id":"c","kind":"coordinator","mode":"debate","max_subtasks":1})" << 3;
+        QTest::newRow("max_subtasks with a version-2 field")
+            << R"({"id":"c","kind":"coordinator","mode":"adaptive","initial":2,"max_subtasks":5})" << 3;
     }
 
     void formatVersionFollowsTheFields()
     {
         QFETCH(QString, node);
         QFETCH(int, version);
-        for (const int written : {1, 2}) {
+        for (const int written : {1, 2, 3}) {
             const auto text = QStringLiteral(R"({"conclave":%1,"name":"v","nodes":[%2],"edges":[]})")
                                   .arg(written)
                                   .arg(node)
@@ -207,6 +215,41 @@ private slots:
         QCOMPARE(formatVersionNeeded(team), int64_t(2));
     }
 
+    // max_subtasks is read, kept and written back in its canonical place (after initial, before the model call).
+    void maxSubtasksRoundTrips()
+    {
+        const auto loaded = teamFromJsonText(
+            R"({"conclave":3,"name":"m","nodes":[{"model":"local/tiny-1b","max_subtasks":4,"mode":"decompose",
+                "kind":"coordinator","id":"plan"}],"edges":[]})");
+        QVERIFY2(loaded.team, loaded.problems.empty() ? "" : loaded.problems.front().message.c_str());
+        QCOMPARE(loaded.team->nodes[0].config.maxSubtasks, std::optional<int64_t>(4));
+        QVERIFY(loaded.team->nodes[0].extra.empty());
+        const auto text = teamToJsonText(*loaded.team);
+        QCOMPARE(text, std::string(R"({
+  "conclave": 3,
+  "name": "m",
+  "nodes": [
+    {
+      "id": "plan",
+      "kind": "coordinator",
+      "mode": "decompose",
+      "max_subtasks": 4,
+      "model": "local/tiny-1b"
+    }
+  ],
+  "edges": []
+}
+)"));
+        const auto again = teamFromJsonText(text);
+        QVERIFY(again.team);
+        QVERIFY(*again.team == *loaded.team);
+        // Unset again: the key goes, and so does version 3.
+        Team without = *loaded.team;
+        without.nodes[0].config.maxSubtasks.reset();
+        QCOMPARE(nlohmann::json::parse(teamToJsonText(without)).at("conclave").get<int>(), 1);
+        QVERIFY(teamToJsonText(without).find("max_subtasks") == std::string::npos);
+    }
+
     void syntaxErrorsHaveLineAndColumn()
     {
         const auto result = teamFromJsonText("{\n  \"conclave\": 1,\n  \"name\": \"x\"\n  \"nodes\": []\n}\n");
@@ -227,7 +270,10 @@ private slots:
             << R"(/nodes/3/timeout_ms: expected a positive integer, got "abc")";
         QTest::newRow("newer version") << R"({"conclave":99,"name":"x","nodes":[]})"
                                        << "/conclave: format version 99 is newer than this Conclave understands "
-                                          "(2); upgrade Conclave to open this team";
+                                          "(3); upgrade Conclave to open this team";
+        QTest::newRow("version 4") << R"({"conclave":4,"name":"x","nodes":[]})"
+                                   << "/conclave: format version 4 is newer than this Conclave understands "
+                                      "(3); upgrade Conclave to open this team";
         QTest::newRow("no version") << R"({"name":"x","nodes":[]})"
                                     << R"(/conclave: missing format version; a team file starts with "conclave": 1)";
         QTest::newRow("kind") << R"({"conclave":1,"name":"x","nodes":[{"id":"q","kind":"wizard"}]})"
@@ -242,6 +288,12 @@ private slots:
                                            "retries":1.5}]})"
                                        << "/nodes/0/retries: expected an integer from 0 to 10, got 1.5";
         QTest::newRow("not an object") << "[1, 2]" << "expected a team object, got an array";
+        QTest::newRow("max_subtasks float") << R"({"conclave":3,"name":"x","nodes":[{"id":"c","kind":"coordinator",
+                                                "mode":"decompose","max_subtasks":2.5}]})"
+                                            << "/nodes/0/max_subtasks: expected an integer of at least 1, got 2.5";
+        QTest::newRow("max_subtasks string") << R"({"conclave":3,"name":"x","nodes":[{"id":"c","kind":"coordinator",
+                                                 "mode":"decompose","max_subtasks":"3"}]})"
+                                             << R"(/nodes/0/max_subtasks: expected an integer of at least 1, got "3")";
     }
 
     void typeErrorsHavePointers()

@@ -128,12 +128,16 @@ void TestValidator::formatVersion_data()
 {
     QTest::addColumn<int>("version");
     QTest::addColumn<QStringList>("expected");
-    QTest::newRow("0") << 0 << QStringList{err("/conclave", "expected format version 1 to 2, got 0")};
-    QTest::newRow("-1") << -1 << QStringList{err("/conclave", "expected format version 1 to 2, got -1")};
+    QTest::newRow("0") << 0 << QStringList{err("/conclave", "expected format version 1 to 3, got 0")};
+    QTest::newRow("-1") << -1 << QStringList{err("/conclave", "expected format version 1 to 3, got -1")};
     QTest::newRow("1") << 1 << QStringList();
     QTest::newRow("2") << 2 << QStringList();
-    QTest::newRow("3") << 3
-                       << QStringList{err("/conclave", "format version 3 is newer than this Conclave understands (2); "
+    QTest::newRow("3") << 3 << QStringList();
+    QTest::newRow("4") << 4
+                       << QStringList{err("/conclave", "format version 4 is newer than this Conclave understands (3); "
+                                                       "upgrade Conclave to open this team")};
+    QTest::newRow("5") << 5
+                       << QStringList{err("/conclave", "format version 5 is newer than this Conclave understands (3); "
                                                        "upgrade Conclave to open this team")};
 }
 

@@ -397,6 +397,33 @@ void TestValidatorGraph::coordinators_data()
              }),
         {});
     row("round robin", setAt(coordinatorTeam, "/nodes/1/mode", "round_robin"), {});
+    // max_subtasks: an integer of at least 1 on a decompose; in any other mode it does nothing (a warning).
+    // (Not an integer at all, 2.5 or "3", the reader refuses: tst_teamjson typeErrorsHavePointers.)
+    const auto decompose = [](json maxSubtasks) {
+        return edit(coordinatorTeam, [maxSubtasks](json& t) {
+            t["nodes"][1]["mode"] = "decompose";
+            t["nodes"][1]["model"] = "local/math-13b";
+            t["nodes"][1]["max_subtasks"] = maxSubtasks;
+        });
+    };
+    row("decompose max_subtasks 1", decompose(1), {}, kModels);
+    row("decompose max_subtasks 100000", decompose(100000), {}, kModels);
+    row("decompose max_subtasks 0", decompose(0),
+        {err("/nodes/1/max_subtasks", "expected an integer of at least 1, got 0", {.node = "c"})}, kModels);
+    row("decompose max_subtasks -2", decompose(-2),
+        {err("/nodes/1/max_subtasks", "expected an integer of at least 1, got -2", {.node = "c"})}, kModels);
+    row("max_subtasks on a debate", setAt(coordinatorTeam, "/nodes/1/max_subtasks", 3),
+        {warn("/nodes/1/max_subtasks", "max_subtasks is read only in mode decompose; this coordinator's mode is debate",
+              {.node = "c"})});
+    row("max_subtasks 0 on a cascade",
+        edit(coordinatorTeam,
+             [](json& t) {
+                 t["nodes"][1]["mode"] = "cascade";
+                 t["nodes"][1]["max_subtasks"] = 0;
+             }),
+        {err("/nodes/1/max_subtasks", "expected an integer of at least 1, got 0", {.node = "c"}),
+         warn("/nodes/1/max_subtasks",
+              "max_subtasks is read only in mode decompose; this coordinator's mode is cascade", {.node = "c"})});
 }
 
 void TestValidatorGraph::keywordRoutes_data()

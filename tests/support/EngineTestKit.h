@@ -235,6 +235,12 @@ public:
         std::lock_guard lock(m_mutex);
         return m_spanFinished.size();
     }
+    // Each span as the observers saw it when it closed.
+    std::vector<Span> finishedSpans() const
+    {
+        std::lock_guard lock(m_mutex);
+        return m_spanFinished;
+    }
     int runsStarted() const
     {
         std::lock_guard lock(m_mutex);

@@ -7,7 +7,9 @@
 #include "conclave/engine/RunObserver.h"
 #include "conclave/engine/RunPlan.h"
 #include "conclave/local/LocalResponder.h"
+#include "conclave/model/DefaultValues.h"
 #include "conclave/store/StoredRun.h"
+#include "conclave/util/NumberText.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -279,6 +281,30 @@ inline std::vector<std::string> check(const RunPlan& plan, const RunResult& r, c
             const auto it = r.results.find(member);
             if (!timesAsked.count(member.str()) && it != r.results.end() && it->second.status == Status::Ok)
                 say("adaptive " + id + "'s member " + member.str() + " is ok without having been asked");
+        }
+    }
+
+    // Decompose meetings: the solve round calls at most max_subtasks members
+    // (default one per member); a plan round's note, if any, counts the
+    // subtask lines dropped beyond that.
+    for (size_t c = 0; c < plan.size(); ++c) {
+        const auto& pn = plan.at(c);
+        if (pn.node->kind != NodeKind::Coordinator || pn.node->config.mode != CoordinatorMode::Decompose)
+            continue;
+        const auto& id = pn.node->id.str();
+        const auto most = defaults::maxSubtasks(pn.node->config.maxSubtasks, pn.members.size());
+        for (const auto& round : r.spans) {
+            if (round.node != pn.node->id || round.kind != SpanKind::Round)
+                continue;
+            const auto calls = std::count_if(r.spans.begin(), r.spans.end(), [&](const Span& s) {
+                return s.kind == SpanKind::Node && s.parent == round.id;
+            });
+            if (calls > most)
+                say("decompose " + id + " " + round.name + " called " + std::to_string(calls) +
+                    " members, more than max_subtasks " + std::to_string(most));
+            const auto prefix = "max_subtasks " + groupThousands(uint64_t(most)) + ": ";
+            if (!round.note.empty() && (round.name != "plan" || round.note.rfind(prefix, 0) != 0))
+                say("decompose " + id + " " + round.name + " notes \"" + round.note + "\"");
         }
     }
 

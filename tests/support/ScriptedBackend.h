@@ -57,6 +57,7 @@ public:
         const conclave::CallId id = m_next++;
         m_calls[id] = std::move(callbacks);
         m_started.push_back({id, request.attempt});
+        m_requests.push_back(request);
         m_changed.notify_all();
         if (request.attempt == m_holdAttempt)
             m_changed.wait_for(lock, std::chrono::seconds(10), [&] { return m_holdAttempt != request.attempt; });
@@ -101,6 +102,12 @@ public:
         std::lock_guard lock(m_mutex);
         return m_started;
     }
+    // The request of every start, in the order of started().
+    std::vector<conclave::ModelRequest> requests() const
+    {
+        std::lock_guard lock(m_mutex);
+        return m_requests;
+    }
     std::vector<conclave::CallId> cancelled() const
     {
         std::lock_guard lock(m_mutex);
@@ -135,6 +142,7 @@ private:
     std::condition_variable m_changed;
     std::map<conclave::CallId, conclave::CallCallbacks> m_calls;
     std::vector<std::pair<conclave::CallId, int>> m_started;
+    std::vector<conclave::ModelRequest> m_requests;
     std::vector<conclave::CallId> m_cancelled;
     std::deque<std::function<void()>> m_outbox;
     conclave::CallId m_next = 1;

@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <ostream>
@@ -161,6 +162,9 @@ private:
     }
 
     // True one time in `oneIn`; shrinks to false.
+    // The file says the version its fields need, as the writer would (formatVersionNeeded).
+    void needVersion(int version) { m_doc["conclave"] = std::max(m_doc["conclave"].get<int>(), version); }
+
     static bool pick(int oneIn) { return *rc::gen::inRange(0, oneIn) == oneIn - 1; }
 
     std::string newId(const char* prefix) { return prefix + std::to_string(++m_count); }
@@ -311,7 +315,7 @@ private:
                 fields["skip_when_agree"] = true;
                 if (pick(2))
                     fields["agree_fraction"] = *rc::gen::element(0.5, 0.67, 1.0);
-                m_doc["conclave"] = 2;
+                needVersion(2);
             }
         }
         if (pick(4)) {
@@ -342,6 +346,10 @@ private:
         if (mode == "decompose") {
             fields["model"] = model();
             callOptions(fields);
+            if (pick(2)) {
+                fields["max_subtasks"] = *rc::gen::inRange(1, 5); // up to more than the members there are
+                needVersion(3);
+            }
         }
         if (mode != "cascade" && pick(2))
             fields["max_rounds"] = *rc::gen::inRange(1, 5);
@@ -352,14 +360,14 @@ private:
         if (mode == "adaptive") {
             if (pick(2))
                 fields["initial"] = *rc::gen::inRange(1, 5); // up to more than the members there are
-            m_doc["conclave"] = 2;
+            needVersion(2);
         }
         addNode(id, "coordinator", fields);
         const int members = *rc::gen::inRange(1, mode == "adaptive" ? 6 : 4);
         for (int i = 0; i < members; ++i) {
             const bool meeting = (mode == "cascade" || mode == "adaptive") && nesting > 0 && pick(4);
             if (meeting)
-                m_doc["conclave"] = 2;
+                needVersion(2);
             const auto member = meeting ? coordinator(nesting - 1) : expert(true);
             m_doc["edges"].push_back(json{{"from", id}, {"to", member}, {"role", "member"}});
         }

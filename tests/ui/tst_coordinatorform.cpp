@@ -1,5 +1,6 @@
 // CoordinatorForm in the inspector: mode adaptive is offered, its "Initial
-// members" field shows in that mode only, and every edit is one undo step
+// members" field shows in that mode only (and decompose's "Max subtasks" in
+// decompose only), and every edit is one undo step
 // that undoes and redoes exactly; the canvas subtitle says "adaptive · N first";
 // a mode that cannot hold a member meeting brings the validator's error.
 #include <QtTest>
@@ -10,6 +11,8 @@
 #include "editor/NodeItem.h"
 #include "inspector/Inspector.h"
 #include "inspector/NodeForm.h"
+
+#include "conclave/model/Team.h"
 
 #include <QComboBox>
 #include <QFormLayout>
@@ -99,6 +102,76 @@ private slots:
         // Back to "default" clears the field.
         initial->setValue(0);
         QVERIFY(!document.node(*id)->config.initial);
+    }
+
+    // Max subtasks: shown for decompose only, "default (N)" naming the member count it stands for;
+    // each edit one undo step; the saved version follows (3 with it, 1 without); in another mode the
+    // validator warns at the key.
+    void decomposeAndItsMaxSubtasksUndoably()
+    {
+        TeamDocument document;
+        document.newTeam();
+        const auto id = document.requestAddNode(NodeKind::Coordinator, Position{0, 0});
+        const auto e1 = document.requestAddNode(NodeKind::Expert, Position{0, 200});
+        const auto e2 = document.requestAddNode(NodeKind::Expert, Position{200, 200});
+        QVERIFY(id && e1 && e2);
+        QVERIFY(document.requestConnect(*id, *e1, EdgeRole::Member));
+        QVERIFY(document.requestConnect(*id, *e2, EdgeRole::Member));
+        Inspector inspector(&document);
+        inspector.showNode(*id);
+        NodeForm* form = inspector.currentNodeForm();
+        QVERIFY(form);
+        auto* mode = qobject_cast<QComboBox*>(form->field("mode"));
+        auto* maxSubtasks = qobject_cast<QSpinBox*>(form->field("max_subtasks"));
+        QVERIFY(mode && maxSubtasks);
+        QVERIFY(rowHidden(form, maxSubtasks));
+
+        const int before = document.undoStack()->count();
+        mode->setCurrentIndex(mode->findText("decompose"));
+        emit mode->activated(mode->currentIndex());
+        QVERIFY(rowShown(form, maxSubtasks));
+        QCOMPARE(maxSubtasks->value(), 0);
+        QCOMPARE(maxSubtasks->text(), QString("default (2)"));
+        QCOMPARE(formatVersionNeeded(document.team()), int64_t(1));
+
+        maxSubtasks->setValue(3);
+        QCOMPARE(document.node(*id)->config.maxSubtasks, std::optional<int64_t>(3));
+        QCOMPARE(document.undoStack()->count(), before + 2);
+        QCOMPARE(formatVersionNeeded(document.team()), int64_t(3));
+        QCOMPARE(NodeItem::subtitle(*document.node(*id)), QString("decompose · ≤ 3 subtasks · 3 rounds"));
+
+        document.undoStack()->undo();
+        QVERIFY(!document.node(*id)->config.maxSubtasks);
+        QCOMPARE(maxSubtasks->value(), 0);
+        QCOMPARE(formatVersionNeeded(document.team()), int64_t(1));
+        document.undoStack()->redo();
+        QCOMPARE(document.node(*id)->config.maxSubtasks, std::optional<int64_t>(3));
+        QCOMPARE(maxSubtasks->value(), 3);
+
+        // A third member: the default it stands for follows.
+        const auto e3 = document.requestAddNode(NodeKind::Expert, Position{400, 200});
+        QVERIFY(e3 && document.requestConnect(*id, *e3, EdgeRole::Member));
+        maxSubtasks->setValue(0);
+        QVERIFY(!document.node(*id)->config.maxSubtasks);
+        QCOMPARE(maxSubtasks->text(), QString("default (3)"));
+        document.undoStack()->undo();
+        QCOMPARE(document.node(*id)->config.maxSubtasks, std::optional<int64_t>(3));
+
+        // In a debate the value stays, hidden, and the validator says it does nothing there.
+        mode->setCurrentIndex(mode->findText("debate"));
+        emit mode->activated(mode->currentIndex());
+        QVERIFY(rowHidden(form, maxSubtasks));
+        QCOMPARE(document.node(*id)->config.maxSubtasks, std::optional<int64_t>(3));
+        const auto index = document.team().indexOf(*id);
+        QVERIFY(index);
+        const std::string pointer = "/nodes/" + std::to_string(*index) + "/max_subtasks";
+        QStringList atTheKey;
+        for (const auto& p : document.problems()) {
+            if (p.pointer == pointer)
+                atTheKey << QString::fromStdString((p.isError() ? "error: " : "warning: ") + p.message);
+        }
+        QCOMPARE(atTheKey, QStringList{"warning: max_subtasks is read only in mode decompose; this coordinator's "
+                                       "mode is debate"});
     }
 
     // A cascade holding a debate meeting: switching the cascade to a mode that cannot hold a

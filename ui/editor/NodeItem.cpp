@@ -180,6 +180,8 @@ QString NodeItem::subtitle(const Node& node)
             parts << QString::fromUtf8(toString(*c.mode));
         if (c.mode == CoordinatorMode::Adaptive)
             parts << QObject::tr("%1 first").arg(c.initial.value_or(defaults::kInitialMembers));
+        if (c.mode == CoordinatorMode::Decompose && c.maxSubtasks)
+            parts << QObject::tr("≤ %1 subtasks").arg(*c.maxSubtasks);
         if (c.maxRounds)
             parts << TimeFormat::count(int64_t(*c.maxRounds), QObject::tr("round"), QObject::tr("rounds"));
         break;

@@ -1,6 +1,8 @@
 #include "inspector/CoordinatorForm.h"
 
 #include "conclave/model/DefaultValues.h"
+#include "conclave/model/TeamGraph.h"
+#include "document/TeamDocument.h"
 
 #include <QFormLayout>
 #include <QSpinBox>
@@ -22,6 +24,22 @@ CoordinatorForm::CoordinatorForm(TeamDocument* document, QWidget* parent)
     // Only an adaptive meeting reads it; a value set in another mode stays in
     // the file (the validator warns) but is not offered for editing.
     addLoader([f, initial](const Node& n) { f->setRowVisible(initial, n.config.mode == CoordinatorMode::Adaptive); });
+    auto* maxSubtasks = addInt(
+        f, tr("Max subtasks"), QStringLiteral("max_subtasks"), 1, 1000,
+        [](NodeConfig & c) -> auto& { return c.maxSubtasks; });
+    // Decompose only, like "Initial members"; "default" names the value it stands for,
+    // the member count, which the loader sees change as member edges come and go.
+    addLoader([this, f, maxSubtasks](const Node& n) {
+        f->setRowVisible(maxSubtasks, n.config.mode == CoordinatorMode::Decompose);
+        const TeamGraph graph(this->document()->team());
+        const auto index = graph.indexOf(n.id);
+        const auto members = defaults::maxSubtasks({}, index ? graph.members(*index).size() : 0);
+        maxSubtasks->setSpecialValueText(tr("default (%1)").arg(members));
+        maxSubtasks->setToolTip(tr("decompose: the most subtasks the plan may have, so the most member calls "
+                                   "one plan costs (default: one per member, %1 here); further plan lines are "
+                                   "dropped and counted on the plan round")
+                                    .arg(members));
+    });
     addInt(
         f, tr("Max rounds"), QStringLiteral("max_rounds"), 1, 100, [](NodeConfig & c) -> auto& { return c.maxRounds; });
     addDouble(

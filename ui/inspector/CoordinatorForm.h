@@ -5,7 +5,8 @@
 namespace conclave::ui {
 
 // A coordinator: the meeting's mode and its limits (the initial members of
-// an adaptive meeting, shown in that mode only), a model for decompose.
+// an adaptive meeting and the max subtasks of a decompose plan, each shown in
+// its mode only), a model for decompose.
 class CoordinatorForm : public NodeForm {
     Q_OBJECT
 

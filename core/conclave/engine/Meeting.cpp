@@ -6,6 +6,7 @@
 #include "conclave/engine/ReplyParser.h"
 #include "conclave/engine/RouterLogic.h"
 #include "conclave/engine/Run.h"
+#include "conclave/util/NumberText.h"
 
 #include <algorithm>
 #include <cmath>
@@ -50,6 +51,13 @@ void addExpectedSpend(const Run& run, size_t node, int64_t meanIn, int64_t meanO
         next.expectedUsd += backend->costOf(pn.call->model, meanIn, meanOut);
 }
 
+// The plan round's note when the reply listed more subtasks than max_subtasks.
+std::string droppedNote(size_t maxSubtasks, size_t dropped)
+{
+    return "max_subtasks " + groupThousands(maxSubtasks) + ": " + groupThousands(dropped) + " further " +
+           (dropped == 1 ? "line" : "lines") + " dropped";
+}
+
 } // namespace
 
 Meeting::Meeting(std::shared_ptr<Run> run, size_t coordinator, std::string task, SpanId span, Done done)
@@ -57,6 +65,12 @@ Meeting::Meeting(std::shared_ptr<Run> run, size_t coordinator, std::string task,
 {
     const auto& config = m_run->plan().at(m_node).node->config;
     m_maxRounds = static_cast<int>(config.maxRounds.value_or(defaults::kMaxRounds));
+}
+
+size_t Meeting::maxSubtasks() const
+{
+    const auto& pn = m_run->plan().at(m_node);
+    return size_t(defaults::maxSubtasks(pn.node->config.maxSubtasks, pn.members.size()));
 }
 
 std::string Meeting::memberId(size_t member) const
@@ -71,8 +85,7 @@ void Meeting::start()
     if (mode == CoordinatorMode::Decompose) {
         m_round = 1;
         m_roundSpan = m_run->openSpan(SpanKind::Round, m_run->plan().at(m_node).node->id, m_span, "plan", m_round);
-        const auto members = m_run->plan().at(m_node).members.size();
-        callCoordinator(PromptBuilder::decomposeSystem(), PromptBuilder::decomposePrompt(m_task, members), true);
+        callCoordinator(PromptBuilder::decomposeSystem(), PromptBuilder::decomposePrompt(m_task, maxSubtasks()), true);
         return;
     }
     if (mode == CoordinatorMode::Cascade)
@@ -386,6 +399,14 @@ void Meeting::onCoordinatorDone(bool planning, CallOutcome outcome)
     ++m_callCount;
     if (m_done)
         return;
+    if (planning && outcome.status == Status::Ok) {
+        // A plan is capped before anything is called: every subtask kept is a paid member call.
+        auto plan = ReplyParser::subtasksUpTo(outcome.text, maxSubtasks());
+        m_subtasks = std::move(plan.subtasks);
+        if (plan.dropped > 0)
+            m_run->span(m_roundSpan).note = droppedNote(maxSubtasks(), plan.dropped);
+    }
+    // The note is set before the span closes, so every observer (the run store) sees it.
     m_run->closeSpan(m_roundSpan, outcome.status, outcome.error);
     if (outcome.status != Status::Ok) {
         NodeResult failed;
@@ -395,7 +416,6 @@ void Meeting::onCoordinatorDone(bool planning, CallOutcome outcome)
         return;
     }
     if (planning) {
-        m_subtasks = ReplyParser::subtasks(outcome.text);
         if (m_subtasks.empty())
             m_subtasks.push_back(m_task);
         startRound();

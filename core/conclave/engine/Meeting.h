@@ -16,8 +16,10 @@ class CallRunner;
 
 // A coordinator's meeting among its members: round_robin (members speak in
 // turn over a shared transcript), debate (all answer each round, then see
-// each other), decompose (the coordinator's model splits the task, members
-// solve the parts in parallel, the coordinator combines) and cascade
+// each other), decompose (the coordinator's model splits the task into at
+// most max_subtasks parts, further plan lines dropped and counted in the plan
+// round's note; members solve the parts in parallel, the coordinator
+// combines) and cascade
 // (members cheapest first, escalating while confidence < threshold) and
 // adaptive (MOSAIC's loop: the `initial` members the gate scores highest
 // first, then one more member a round until the answers agree or are sure
@@ -68,6 +70,8 @@ private:
     void conclude(NodeResult result);
     std::string transcript(int uptoRound, bool includeCurrent) const;
     std::string memberId(size_t member) const;
+    // decompose: the most subtasks a plan may have (max_subtasks, else one per member)
+    size_t maxSubtasks() const;
 
     std::shared_ptr<Run> m_run;
     size_t m_node;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <limits>
 
 namespace conclave {
 
@@ -107,7 +108,12 @@ std::string ReplyParser::routeLabel(std::string_view reply, const std::vector<st
 
 std::vector<std::string> ReplyParser::subtasks(std::string_view reply)
 {
-    std::vector<std::string> out;
+    return subtasksUpTo(reply, std::numeric_limits<size_t>::max()).subtasks;
+}
+
+SubtaskList ReplyParser::subtasksUpTo(std::string_view reply, size_t max)
+{
+    SubtaskList out;
     forEachLine(reply, [&](std::string_view line) {
         auto t = trim(line);
         size_t digits = 0;
@@ -117,8 +123,12 @@ std::vector<std::string> ReplyParser::subtasks(std::string_view reply)
             t = trim(t.substr(digits + 1));
         else if (t.starts_with("- "))
             t = trim(t.substr(2));
-        if (!t.empty())
-            out.emplace_back(t);
+        if (t.empty())
+            return;
+        if (out.subtasks.size() < max)
+            out.subtasks.emplace_back(t);
+        else
+            ++out.dropped;
     });
     return out;
 }

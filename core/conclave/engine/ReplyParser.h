@@ -1,10 +1,17 @@
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace conclave {
+
+// A plan's subtasks, at most a limit of them.
+struct SubtaskList {
+    std::vector<std::string> subtasks; // the first ones, in reply order
+    size_t dropped = 0;                // further subtask lines: counted, not kept
+};
 
 struct ParsedReply {
     std::string answer;       // normalized
@@ -26,6 +33,9 @@ public:
 
     // "1. a\n2. b" -> {"a", "b"}; unnumbered non-empty lines count too.
     static std::vector<std::string> subtasks(std::string_view reply);
+    // The first `max` subtasks, and how many more the reply lists (a decompose
+    // coordinator's max_subtasks: every subtask kept is a paid call).
+    static SubtaskList subtasksUpTo(std::string_view reply, size_t max);
 };
 
 } // namespace conclave

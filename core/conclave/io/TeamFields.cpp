@@ -1,5 +1,7 @@
 #include "conclave/io/TeamFields.h"
 
+#include "conclave/model/Team.h"
+
 #include <algorithm>
 #include <array>
 
@@ -42,12 +44,12 @@ constexpr std::array<K, 15> kAnyBackend{"kind",
                                         "prices"};
 
 // Canonical node key order: identity, meaning, model call, layout.
-constexpr std::array<K, 28> kAnyNode{
+constexpr std::array<K, 29> kAnyNode{
     "id",          "kind",       "label",           "strategy",       "mode",       "routes",    "default",
     "top_k",       "min_weight", "quorum",          "min_confidence", "deadline_ms", "skip_when_agree",
-    "agree_fraction", "max_rounds", "consensus",    "threshold",      "initial",    "backend",   "model",
-    "fallback_model", "system",  "prompt",          "params",         "timeout_ms", "retries",   "weight",
-    "pos"};
+    "agree_fraction", "max_rounds", "consensus",    "threshold",      "initial",    "max_subtasks", "backend",
+    "model",       "fallback_model", "system",      "prompt",         "params",     "timeout_ms", "retries",
+    "weight",      "pos"};
 
 constexpr std::array<K, 4> kInputNode{"id", "kind", "label", "pos"};
 constexpr std::array<K, 4> kOutputNode{"id", "kind", "label", "pos"};
@@ -61,9 +63,9 @@ constexpr std::array<K, 18> kAggregatorNode{
     "id",          "kind",           "label",          "strategy", "quorum",  "min_confidence",
     "deadline_ms", "skip_when_agree", "agree_fraction", "backend",  "model",   "fallback_model",
     "system",      "prompt",         "params",         "timeout_ms", "retries", "pos"};
-constexpr std::array<K, 17> kCoordinatorNode{
-    "id",    "kind",    "label",          "mode",   "max_rounds", "consensus", "threshold",  "initial", "backend",
-    "model", "fallback_model", "system", "prompt", "params",     "timeout_ms", "retries",   "pos"};
+constexpr std::array<K, 18> kCoordinatorNode{
+    "id",     "kind",           "label",  "mode",   "max_rounds", "consensus",  "threshold", "initial", "max_subtasks",
+    "backend", "model",         "fallback_model", "system", "prompt", "params", "timeout_ms", "retries", "pos"};
 
 } // namespace
 
@@ -131,8 +133,11 @@ namespace {
 
 constexpr double kBig = 1e300;
 
-constexpr std::array<FieldRule, 29> kRules{{
-    {"conclave", "format version 1 to 2", true, 1, kBig, false},
+// The "conclave" rule names the newest version in words; a new version updates both.
+static_assert(kTeamFormatVersion == 3, "update the \"conclave\" rule's \"format version 1 to N\"");
+
+constexpr std::array<FieldRule, 30> kRules{{
+    {"conclave", "format version 1 to 3", true, 1, kBig, false},
     {"timeout_ms", "a positive integer", true, 0, kBig, true},
     {"deadline_ms", "a positive integer", true, 0, kBig, true},
     {"max_wall_ms", "a positive integer", true, 0, kBig, true},
@@ -144,6 +149,7 @@ constexpr std::array<FieldRule, 29> kRules{{
     {"retries", "an integer from 0 to 10", true, 0, 10, false},
     {"top_k", "an integer of at least 1", true, 1, kBig, false},
     {"initial", "an integer of at least 1", true, 1, kBig, false},
+    {"max_subtasks", "an integer of at least 1", true, 1, kBig, false},
     {"quorum", "an integer of at least 1", true, 1, kBig, false},
     {"max_rounds", "an integer from 1 to 100", true, 1, 100, false},
     {"seed", "a non-negative integer", true, 0, kBig, false},

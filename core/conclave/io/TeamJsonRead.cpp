@@ -216,6 +216,7 @@ std::optional<Node> readNode(const json& value, const std::string& pointer, std:
         c.consensus = readNumber(r, "consensus");
         c.threshold = readNumber(r, "threshold");
         c.initial = readInteger(r, "initial");
+        c.maxSubtasks = readInteger(r, "max_subtasks");
         c.call = readModelCall(r, problems);
         break;
     case NodeKind::Input:
@@ -364,7 +365,7 @@ bool readVersion(JsonFieldReader& r)
                                std::to_string(kTeamFormatVersion) + "); upgrade Conclave to open this team");
         return false;
     }
-    // Version 2 only added fields: a version-1 file reads as it always did. Nothing keeps the version read:
+    // Versions 2 and 3 only added fields: a version-1 file reads as it always did. Nothing keeps the version read:
     // a team is written at the version its fields need (formatVersionNeeded).
     return true;
 }

@@ -109,6 +109,7 @@ ordered_json nodeJson(const Node& node)
     putNumber(out, "consensus", c.consensus);
     putNumber(out, "threshold", c.threshold);
     put(out, "initial", c.initial);
+    put(out, "max_subtasks", c.maxSubtasks);
     putModelCall(out, c.call);
     putNumber(out, "weight", c.weight);
     if (node.pos)

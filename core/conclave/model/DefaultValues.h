@@ -1,6 +1,9 @@
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
+#include <optional>
 
 // The values Conclave uses when a team file leaves a setting out: one home,
 // read by the run plan, the call runner, the meetings, the engine and the
@@ -14,5 +17,12 @@ inline constexpr uint64_t kSeed = 42;               // a local-moe backend's see
 inline constexpr int kMaxRounds = 3;                // a meeting's rounds
 inline constexpr int kInitialMembers = 2;           // members an adaptive meeting asks in its first round
 inline constexpr double kAgreeFraction = 1.0;       // share of a synthesize's ok inputs that must agree to skip its model
+
+// A decompose coordinator's max_subtasks: the value set, else one subtask per
+// member; never below 1, so a plan always has a part to solve.
+inline int64_t maxSubtasks(std::optional<int64_t> set, size_t members)
+{
+    return std::max<int64_t>(1, set.value_or(static_cast<int64_t>(members)));
+}
 
 } // namespace conclave::defaults

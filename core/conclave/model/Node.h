@@ -69,6 +69,7 @@ struct NodeConfig {
     std::optional<double> consensus;
     std::optional<double> threshold;
     std::optional<int64_t> initial; // adaptive: members asked in the first round (format version 2)
+    std::optional<int64_t> maxSubtasks; // decompose: the most subtasks a plan may have (format version 3)
 
     // expert, and any other node that calls a model
     ModelCall call;

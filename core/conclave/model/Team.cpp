@@ -27,6 +27,10 @@ Node* Team::findNode(const NodeId& id)
 int64_t formatVersionNeeded(const Team& team)
 {
     for (const auto& n : team.nodes) {
+        if (n.config.maxSubtasks)
+            return 3;
+    }
+    for (const auto& n : team.nodes) {
         const auto& c = n.config;
         if (c.skipWhenAgree || c.agreeFraction || c.initial || c.mode == CoordinatorMode::Adaptive)
             return 2;

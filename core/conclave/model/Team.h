@@ -14,10 +14,11 @@
 namespace conclave {
 
 // The newest team format this build reads and writes. A team is written at
-// the lowest version that holds its fields (TeamFormat::versionNeeded): 1,
-// or 2 for the adaptive fields (skip_when_agree, agree_fraction, mode
-// adaptive, initial, a coordinator among a meeting's members).
-inline constexpr int64_t kTeamFormatVersion = 2;
+// the lowest version that holds its fields (formatVersionNeeded): 1; 2 for
+// the adaptive fields (skip_when_agree, agree_fraction, mode adaptive,
+// initial, a coordinator among a meeting's members); 3 for the fields of
+// issue 28's wave (max_subtasks).
+inline constexpr int64_t kTeamFormatVersion = 3;
 
 // A team: a directed graph of nodes, plus where its model calls go.
 //
@@ -27,7 +28,7 @@ inline constexpr int64_t kTeamFormatVersion = 2;
 // It never knows about files, Qt or a run.
 struct Team;
 
-// The lowest team format version that holds everything `team` uses (1 or 2).
+// The lowest team format version that holds everything `team` uses (1 to 3).
 int64_t formatVersionNeeded(const Team& team);
 
 struct Team {

@@ -488,6 +488,12 @@ private:
                                "initial is read only in mode adaptive; this coordinator's mode is " +
                                    std::string(toString(*c.mode)),
                                id);
+            range(pointer, "max_subtasks", c.maxSubtasks, id);
+            if (c.maxSubtasks && c.mode && *c.mode != CoordinatorMode::Decompose)
+                m_sink.warning(childPointer(pointer, "max_subtasks"),
+                               "max_subtasks is read only in mode decompose; this coordinator's mode is " +
+                                   std::string(toString(*c.mode)),
+                               id);
             checkModelCall(pointer, node, "a decompose coordinator");
             break;
         case NodeKind::Input:

@@ -55,9 +55,21 @@ std::string ReplyParser::normalizeAnswer(std::string_view answer)
     return out;
 }
 
+std::string_view ReplyParser::readPart(std::string_view reply)
+{
+    if (reply.size() <= kMaxReplyBytes)
+        return reply;
+    size_t end = kMaxReplyBytes;
+    // Never end inside a character: step back over at most three continuation
+    // bytes (10xxxxxx), the most a UTF-8 character has.
+    for (int k = 0; k < 3 && (static_cast<unsigned char>(reply[end]) & 0xC0) == 0x80; ++k)
+        --end;
+    return reply.substr(0, end);
+}
 
 ParsedReply ReplyParser::parse(std::string_view text)
 {
+    text = readPart(text);
     ParsedReply reply;
     bool haveAnswer = false;
     std::string_view lastLine;
@@ -86,6 +98,7 @@ ParsedReply ReplyParser::parse(std::string_view text)
 
 std::string ReplyParser::routeLabel(std::string_view reply, const std::vector<std::string>& labels)
 {
+    reply = readPart(reply);
     const auto text = toLowerAscii(reply);
     // Prefer an exact reply, then the earliest label mentioned.
     const auto exact = normalizeAnswer(text);
@@ -107,6 +120,7 @@ std::string ReplyParser::routeLabel(std::string_view reply, const std::vector<st
 
 std::vector<std::string> ReplyParser::subtasks(std::string_view reply)
 {
+    reply = readPart(reply);
     std::vector<std::string> out;
     forEachLine(reply, [&](std::string_view line) {
         auto t = trim(line);

@@ -19,9 +19,11 @@ std::string_view trim(std::string_view s)
     return s;
 }
 
+// Every line a reply is read by: those of its first ReplyParser::kMaxReplyBytes.
 template <class F>
 void forEachLine(std::string_view text, F f)
 {
+    text = ReplyParser::readPart(text);
     size_t pos = 0;
     while (pos <= text.size()) {
         const size_t end = text.find('\n', pos);
@@ -69,7 +71,6 @@ std::string_view ReplyParser::readPart(std::string_view reply)
 
 ParsedReply ReplyParser::parse(std::string_view text)
 {
-    text = readPart(text);
     ParsedReply reply;
     bool haveAnswer = false;
     std::string_view lastLine;
@@ -120,7 +121,6 @@ std::string ReplyParser::routeLabel(std::string_view reply, const std::vector<st
 
 std::vector<std::string> ReplyParser::subtasks(std::string_view reply)
 {
-    reply = readPart(reply);
     std::vector<std::string> out;
     forEachLine(reply, [&](std::string_view line) {
         auto t = trim(line);

@@ -7,7 +7,7 @@ JOBS ?= $(shell nproc)
 export CCACHE_BASEDIR := $(CURDIR)
 export CCACHE_NOHASHDIR := 1
 
-.PHONY: all deps configure build run test sanitize asan tsan package format tidy clean
+.PHONY: all deps configure build run test sanitize asan tsan fuzz package format tidy clean
 
 all: build
 
@@ -38,6 +38,15 @@ tsan: deps
 
 sanitize: asan tsan
 
+# libFuzzer on every reader of untrusted bytes (docs/fuzzing.md): clang, core
+# only, each target for FUZZ_SECONDS; FUZZ_TARGETS="team sseparser" picks some.
+FUZZ_SECONDS ?= 30
+FUZZ_TARGETS ?=
+fuzz: deps
+	@cmake --preset fuzz >/dev/null
+	@cmake --build build-fuzz -j $(JOBS) --target fuzz_targets
+	@bash scripts/fuzz.sh build-fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
 package: build
 	@cd $(BUILD_DIR) && cpack
 	@ls -1 $(BUILD_DIR)/conclave_*.deb $(BUILD_DIR)/conclave-*.tar.gz
@@ -49,4 +58,4 @@ tidy: configure
 	@git ls-files 'core/*.cpp' | xargs clang-tidy -p $(BUILD_DIR) --quiet
 
 clean:
-	@rm -rf build build-asan build-tsan build-debug
+	@rm -rf build build-asan build-tsan build-debug build-fuzz

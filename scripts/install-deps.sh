@@ -5,6 +5,7 @@ set -euo pipefail
 
 PACKAGES=(
   build-essential cmake ninja-build ccache pkg-config git
+  clang libclang-rt-14-dev   # make fuzz: clang 14 and its libFuzzer
   qt6-base-dev qt6-base-dev-tools qt6-charts-dev libqt6opengl6-dev qt6-svg-dev
   libgl-dev libxkbcommon-dev
   libcurl4-openssl-dev nlohmann-json3-dev libsqlite3-dev libcli11-dev librapidcheck-dev libboost-math-dev libboost-dev

@@ -123,6 +123,28 @@ private slots:
         QCOMPARE(ran.last(), QString("out"));
     }
 
+    // 60,000 nested brackets overflowed the arithmetic reader's stack (exit
+    // 139). Past 64 levels the text is no arithmetic: the "calculate" route
+    // sends it to the math expert, which answers it as a free prompt.
+    void sixtyThousandBracketsAreAFreePrompt()
+    {
+        const QString input = "Calculate " + QString(60000, '(') + '1' + QString(60000, ')');
+        const auto r = conclave({"run", kExamples + "keyword-vote.team.json", "--input", input, "--json", "--clock",
+                                 "virtual", "--seed", "7"});
+        QCOMPARE(r.err, QString());
+        QCOMPARE(r.exitCode, 0);
+        const auto run = json(r);
+        QCOMPARE(run.value("status").toString(), QString("ok"));
+        QCOMPARE(run.value("answer").toString(), QString("the first approach is the better choice here"));
+        QStringList ran;
+        for (const auto& value : run.value("spans").toArray()) {
+            const auto span = value.toObject();
+            if (span.value("kind").toString() == "node")
+                ran << span.value("node").toString() + ' ' + span.value("status").toString();
+        }
+        QCOMPARE(ran, QStringList({"in ok", "route ok", "math ok", "vote ok", "out ok"}));
+    }
+
     // A broadcast router whose edges carry no route label fires both of them.
     void broadcastRouterWithoutLabels()
     {

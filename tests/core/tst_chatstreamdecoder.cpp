@@ -66,6 +66,12 @@ private slots:
                               << "bad";
         QTest::newRow("named event") << "error" << R"({"message":"gone"})" << "gone";
         QTest::newRow("not json") << "" << "{oops" << "the server sent a chunk that is not JSON: {oops";
+        // JSON nests at most 256 levels wherever Conclave reads it (parseJsonQuietly).
+        QString deep = R"({"choices":)";
+        for (int i = 0; i < 256; ++i)
+            deep += '[';
+        QTest::newRow("nested 257 deep") << "" << deep + QString(256, ']') + '}'
+                                         << "the server sent a chunk that is not JSON: " + deep.left(80);
     }
     void errorInsideTheStream()
     {

@@ -43,6 +43,10 @@ private slots:
                              << "f.json:1:1: warning: the file starts with a UTF-8 byte order mark; it is dropped "
                                 "on save";
         QTest::newRow("too deep") << QByteArray(300, '[') << "f.json:1:257: nesting is deeper than 256 levels";
+        QTest::newRow("256 levels") << QByteArray(256, '[') + QByteArray(256, ']') << "";
+        QTest::newRow("257 levels, objects and arrays")
+            << QByteArray("{\"a\":\n") + QByteArray(255, '[') + "{}" + QByteArray(255, ']') + "}"
+            << "f.json:2:256: nesting is deeper than 256 levels";
         QTest::newRow("brackets in strings do not count")
             << QByteArray("{\"a\": \"" + QByteArray(300, '[') + "\"}") << "";
     }
@@ -65,6 +69,32 @@ private slots:
                  QString("f.json: /n/1: string is 8 bytes long; the limit is 4"));
         const auto parsed = parseJsonText("{\"n\": \"too long\"}", strings);
         QVERIFY(!parsed.value);
+    }
+
+    // The quiet parsers (server replies, the run store's columns): the same
+    // nesting limit, malformed or too deep text as a discarded value.
+    void quietly_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<QString>("dump"); // empty: discarded
+        QTest::newRow("an object, keys in file order") << QByteArray("{\"b\": 1, \"a\": [2]}") << "{\"b\":1,\"a\":[2]}";
+        QTest::newRow("256 levels") << QByteArray(256, '[') + QByteArray(256, ']')
+                                    << QString(256, '[') + QString(256, ']');
+        QTest::newRow("257 levels") << QByteArray(257, '[') + QByteArray(257, ']') << "";
+        QTest::newRow("1,000,000 levels") << QByteArray(1000000, '[') + QByteArray(1000000, ']') << "";
+        QTest::newRow("malformed") << QByteArray("{\"a\": ") << "";
+        QTest::newRow("a number too large") << QByteArray("1e999") << "";
+        QTest::newRow("empty") << QByteArray() << "";
+    }
+    void quietly()
+    {
+        QFETCH(QByteArray, text);
+        QFETCH(QString, dump);
+        const std::string_view view(text.constData(), size_t(text.size()));
+        const auto ordered = parseOrderedJsonQuietly(view);
+        QCOMPARE(ordered.is_discarded() ? QString() : QString::fromStdString(ordered.dump()), dump);
+        const auto sorted = parseJsonQuietly(view);
+        QCOMPARE(sorted.is_discarded(), dump.isEmpty());
     }
 
     void lineColumn()

@@ -163,6 +163,10 @@ private slots:
                                 << "real/x"
                                 << QStringList{err(where, of + ":1:12: syntax error while parsing value - unexpected "
                                                                "end of input; expected '[', '{', or a literal")};
+        QTest::newRow("nested 257 deep") << R"({"models": {"real/x": {"skills": )" + QString(255, '[') +
+                                                QString(255, ']') + "}}}"
+                                         << "real/x"
+                                         << QStringList{err(where, of + ":1:287: nesting is deeper than 256 levels")};
         QTest::newRow("no models") << R"({"model": {}})"
                                    << "real/x"
                                    << QStringList{err(where, of + ": /models: expected an object of model profiles")};

@@ -47,6 +47,43 @@ private slots:
         QCOMPARE(parsed.confidence, confidence);
     }
 
+    // Past ReplyParser::kMaxReplyBytes (1 MiB) a reply is not read.
+    void firstMebibyteOnly_data()
+    {
+        constexpr size_t kMax = ReplyParser::kMaxReplyBytes;
+        QCOMPARE(kMax, size_t(1048576));
+        QTest::addColumn<QByteArray>("reply");
+        QTest::addColumn<QByteArray>("answer");
+        QTest::addColumn<int>("subtasks");
+        QTest::addColumn<QString>("route"); // among math, facts
+        const auto bytes = [](const std::string& s) { return QByteArray(s.data(), qsizetype(s.size())); };
+        const std::string filler(kMax - 11, 'x'); // then "\n" and 10 bytes reach the limit
+        QTest::newRow("an answer line that ends at the limit")
+            << bytes(filler + "\nAnswer: 42") << QByteArray("42") << 2 << "";
+        QTest::newRow("an answer line the limit cuts")
+            << bytes(filler + "\nAnswer: 420") << QByteArray("42") << 2 << "";
+        QTest::newRow("a character the limit would split is left out")
+            << bytes(filler + "\nAnswer: a\xC3\xA9") << QByteArray("a") << 2 << "";
+        QTest::newRow("an answer line past the limit")
+            << bytes(std::string(kMax, 'x') + "\nAnswer: 42") << QByteArray(200, 'x') << 1 << "";
+        QTest::newRow("a label past the limit") << bytes(std::string(kMax, ' ') + "math") << QByteArray() << 0 << "";
+        std::string list;
+        for (size_t i = 0; i < 2 * kMax / 8; ++i)
+            list += "- abcde\n"; // 8 bytes
+        QTest::newRow("2 MiB of subtasks") << bytes(list) << QByteArray("- abcde") << int(kMax / 8) << "";
+    }
+    void firstMebibyteOnly()
+    {
+        QFETCH(QByteArray, reply);
+        QFETCH(QByteArray, answer);
+        QFETCH(int, subtasks);
+        QFETCH(QString, route);
+        const std::string_view text(reply.constData(), size_t(reply.size()));
+        QCOMPARE(QByteArray::fromStdString(ReplyParser::parse(text).answer), answer);
+        QCOMPARE(int(ReplyParser::subtasks(text).size()), subtasks);
+        QCOMPARE(q(ReplyParser::routeLabel(text, {"math", "facts"})), route);
+    }
+
     void normalizeAnswer_data()
     {
         QTest::addColumn<QString>("raw");

@@ -166,6 +166,36 @@ private slots:
         QCOMPARE(q(j.at("team").at("name").get<std::string>()), QString("x"));
         QCOMPARE(j.at("started_at_ms").get<int64_t>(), run.summary.startedAtMs);
     }
+
+    // A store's team_json is read like any JSON: nested deeper than 256 levels
+    // (a damaged or hostile store), it exports as null instead of overflowing
+    // the stack when the export is written out.
+    void storedTeamJsonNesting_data()
+    {
+        QTest::addColumn<int>("depth");
+        QTest::addColumn<QString>("team");
+        QTest::newRow("256 levels") << 256 << QString("256 levels");
+        QTest::newRow("257 levels") << 257 << QString("null");
+        QTest::newRow("1,000,000 levels") << 1'000'000 << QString("null");
+    }
+    void storedTeamJsonNesting()
+    {
+        QFETCH(int, depth);
+        QFETCH(QString, team);
+        auto run = sampleRun();
+        // {"a": {"a": … {"a": 1} …}} : depth objects.
+        std::string text;
+        for (int i = 0; i < depth; ++i)
+            text += "{\"a\":";
+        text += "1" + std::string(size_t(depth), '}');
+        run.teamJson = text;
+        const auto j = json::parse(exportRun(run, ExportFormat::Json));
+        int levels = 0;
+        const json* at = &j.at("team");
+        for (; at->is_object(); at = &at->at("a"))
+            ++levels;
+        QCOMPARE(levels == 0 ? q(at->dump()) : QString::number(levels) + " levels", team);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestRunExport)

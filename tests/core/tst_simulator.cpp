@@ -159,6 +159,24 @@ private slots:
                                           << "";
         QTest::newRow("x inside a word") << "What is 3 xor 5?"
                                          << "";
+        // Nesting: 64 levels are arithmetic, the 65th is not (a free prompt).
+        const auto brackets = [](int n, const QString& inner) {
+            return "Calculate " + QString(n, '(') + inner + QString(n, ')') + ".";
+        };
+        const auto minus = [](int n) { return "Calculate 1 + " + QString(n, '-') + "2."; };
+        QTest::newRow("64 brackets") << brackets(64, "2 + 3") << "5";
+        QTest::newRow("65 brackets") << brackets(65, "2 + 3") << "";
+        QTest::newRow("64 signs") << minus(64) << "3";
+        QTest::newRow("65 signs") << minus(65) << "";
+        QTest::newRow("63 brackets and a sign") << brackets(63, "-2 * 3") << "-6";
+        QTest::newRow("64 brackets and a sign") << brackets(64, "-2 * 3") << "";
+        QTest::newRow("60,000 brackets") << brackets(60000, "1 + 1") << "";
+        QTest::newRow("an equation 64 deep")
+            << "Solve for x: " + QString(63, '(') + "2(x - 1)" + QString(63, ')') + " = 4"
+            << "3";
+        QTest::newRow("an equation 65 deep")
+            << "Solve for x: " + QString(64, '(') + "2(x - 1)" + QString(64, ')') + " = 4"
+            << "";
     }
 
     void arithmetic()

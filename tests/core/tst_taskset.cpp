@@ -224,6 +224,10 @@ private slots:
             << "f:4:1: /answer: expected a non-empty string, got 4";
         QTest::newRow("crlf") << QString(kGood) + "\r\n" + R"({"id": "b", "domain": "m", "answer": "4"})" + "\r\n"
                               << "f:2:1: /prompt: missing; expected a non-empty string";
+        QTest::newRow("nested 257 deep") << QString(kGood) + "\n" + R"({"id": "b", "prompt": "q", "x": )" +
+                                                QString(256, '[') + QString(256, ']') + "}"
+                                         << "f:2:288: nesting is deeper than 256 levels";
+        QTest::newRow("nested 100,000 deep") << QString(100000, '{') << "f:1:257: nesting is deeper than 256 levels";
         QTest::newRow("duplicate id") << QString(kGood) + "\n" +
                                              R"({"id": "b", "domain": "m", "prompt": "q", "answer": "1"})" + "\n" +
                                              kGood
@@ -450,6 +454,28 @@ private slots:
                            "f:2:4: tolerance: expected a number ≥ 0, got \"x\"",
                            "f:3:5: tolerance: needs a numeric answer, got none",
                            "f:5:1: expected 3 fields, one per column of the header, got 1"};
+        // A field holds at most 1 MiB (kMaxCsvFieldBytes); the first longer one stops the reading.
+        const auto bytes = [](const std::string& s) { return QByteArray(s.data(), qsizetype(s.size())); };
+        const std::string over(1048577, 'x');
+        QTest::newRow("a field over 1 MiB")
+            << bytes("id,prompt\na," + over + "\nb,\"\"\"\n")
+            << QStringList{"f:2:3: row 2, column 2 (prompt): the field is 1048577 bytes long; the limit is 1048576"};
+        QTest::newRow("a quoted field over 1 MiB, across lines, after a blank line")
+            << bytes("id,prompt,answer\na,q,4\n\nb, \"" + std::string(1048575, 'y') + "\r\n\"\"\",5\n")
+            << QStringList{"f:4:3: row 3, column 2 (prompt): the field is 1048577 bytes long; the limit is 1048576"};
+        QTest::newRow("a header name over 1 MiB")
+            << bytes("id,prompt," + over + "\na,q,\n")
+            << QStringList{"f:1:11: row 1, column 3: the field is 1048577 bytes long; the limit is 1048576"};
+    }
+
+    void csvFieldOfOneMebibyte()
+    {
+        const std::string prompt(1048576, 'p');
+        const auto result = TaskSet::fromCsv("id,prompt\na,\"" + prompt + "\"\n");
+        QCOMPARE(allProblems(result), QStringList());
+        QVERIFY(result.tasks);
+        QCOMPARE(result.tasks->tasks().size(), size_t(1));
+        QCOMPARE(result.tasks->tasks().front().prompt.size(), size_t(1048576));
     }
 
     void csvErrors()

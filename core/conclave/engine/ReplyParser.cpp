@@ -20,9 +20,11 @@ std::string_view trim(std::string_view s)
     return s;
 }
 
+// Every line a reply is read by: those of its first ReplyParser::kMaxReplyBytes.
 template <class F>
 void forEachLine(std::string_view text, F f)
 {
+    text = ReplyParser::readPart(text);
     size_t pos = 0;
     while (pos <= text.size()) {
         const size_t end = text.find('\n', pos);
@@ -56,6 +58,17 @@ std::string ReplyParser::normalizeAnswer(std::string_view answer)
     return out;
 }
 
+std::string_view ReplyParser::readPart(std::string_view reply)
+{
+    if (reply.size() <= kMaxReplyBytes)
+        return reply;
+    size_t end = kMaxReplyBytes;
+    // Never end inside a character: step back over at most three continuation
+    // bytes (10xxxxxx), the most a UTF-8 character has.
+    for (int k = 0; k < 3 && (static_cast<unsigned char>(reply[end]) & 0xC0) == 0x80; ++k)
+        --end;
+    return reply.substr(0, end);
+}
 
 ParsedReply ReplyParser::parse(std::string_view text)
 {
@@ -87,6 +100,7 @@ ParsedReply ReplyParser::parse(std::string_view text)
 
 std::string ReplyParser::routeLabel(std::string_view reply, const std::vector<std::string>& labels)
 {
+    reply = readPart(reply);
     const auto text = toLowerAscii(reply);
     // Prefer an exact reply, then the earliest label mentioned.
     const auto exact = normalizeAnswer(text);

@@ -20,8 +20,16 @@ struct ParsedReply {
 
 // Reads what models reply: the "Answer:" and "Confidence:" lines every
 // answering prompt asks for, a route label, a numbered list of subtasks.
+// Each reads a reply over its first kMaxReplyBytes only (cut back to a UTF-8
+// boundary): what a model writes past 1 MiB is no answer, route or subtask,
+// and a huge reply costs no more to read than 1 MiB.
 class ReplyParser {
 public:
+    static constexpr size_t kMaxReplyBytes = size_t(1) << 20;
+
+    // The part of a reply the functions below read.
+    static std::string_view readPart(std::string_view reply);
+
     static ParsedReply parse(std::string_view text);
 
     // Lower-case, trimmed, inner spaces collapsed, a trailing period dropped,

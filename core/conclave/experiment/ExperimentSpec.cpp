@@ -19,7 +19,7 @@ nlohmann::ordered_json designJson(const ExperimentDesign& design)
     j["name"] = design.name;
     j["file"] = design.file;
     j["hash"] = design.hash;
-    j["team"] = nlohmann::ordered_json::parse(design.teamJson);
+    j["team"] = parseOrderedJsonQuietly(design.teamJson);
     return j;
 }
 

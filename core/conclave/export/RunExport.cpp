@@ -1,6 +1,7 @@
 #include "conclave/export/RunExport.h"
 
 #include "conclave/engine/RunJson.h"
+#include "conclave/io/JsonText.h"
 
 #include <cmath>
 
@@ -56,7 +57,7 @@ nlohmann::ordered_json storedRunToJson(const StoredRun& run)
     j["started_at_ms"] = run.summary.startedAtMs;
     j["ended_at_ms"] =
         run.summary.endedAtMs < 0 ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(run.summary.endedAtMs);
-    j["team"] = nlohmann::ordered_json::parse(run.teamJson, nullptr, false);
+    j["team"] = parseOrderedJsonQuietly(run.teamJson);
     if (j["team"].is_discarded())
         j["team"] = nullptr;
     auto nodes = nlohmann::ordered_json::array();

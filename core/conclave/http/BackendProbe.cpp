@@ -3,6 +3,7 @@
 #include "conclave/http/HttpHub.h"
 #include "conclave/http/OpenAiBackend.h"
 #include "conclave/http/OpenAiErrors.h"
+#include "conclave/io/JsonText.h"
 
 #include <nlohmann/json.hpp>
 
@@ -98,7 +99,7 @@ ProbeResult BackendProbe::checkOpenAi(const std::string& name, const Backend& bl
         return r;
     }
     if (response.status >= 200 && response.status <= 299) {
-        const auto j = nlohmann::json::parse(*body, nullptr, false);
+        const auto j = parseJsonQuietly(*body);
         const auto data = j.is_object() ? j.find("data") : j.end();
         if (data == j.end() || !data->is_array()) {
             r.detail = where + "GET /models answered, but not with a model list";

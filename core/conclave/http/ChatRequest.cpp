@@ -1,5 +1,7 @@
 #include "conclave/http/ChatRequest.h"
 
+#include "conclave/io/JsonText.h"
+
 #include <nlohmann/json.hpp>
 
 namespace conclave::ChatRequest {
@@ -36,7 +38,7 @@ std::string body(const ModelRequest& request, bool stream, std::string_view maxT
 Completion parse(std::string_view text)
 {
     Completion c;
-    const auto j = nlohmann::json::parse(text, nullptr, false);
+    const auto j = parseJsonQuietly(text);
     if (j.is_discarded() || !j.is_object()) {
         c.error = ServerError{"the server's answer is not JSON", "malformed_response", {}};
         return c;

@@ -1,5 +1,7 @@
 #include "conclave/http/ChatStreamDecoder.h"
 
+#include "conclave/io/JsonText.h"
+
 #include <nlohmann/json.hpp>
 
 namespace conclave {
@@ -24,7 +26,7 @@ std::string ChatStreamDecoder::take(const SseEvent& event)
         m_done = true;
         return {};
     }
-    const auto chunk = nlohmann::json::parse(event.data, nullptr, false);
+    const auto chunk = parseJsonQuietly(event.data);
     if (chunk.is_discarded() || !chunk.is_object()) {
         m_malformed = true;
         std::string start = event.data.substr(0, 80);

@@ -1,5 +1,7 @@
 #include "conclave/http/OpenAiErrors.h"
 
+#include "conclave/io/JsonText.h"
+
 #include <curl/curl.h>
 
 #include <algorithm>
@@ -73,7 +75,7 @@ std::optional<ServerError> fromJson(const nlohmann::json& value)
 
 std::optional<ServerError> fromBody(std::string_view body)
 {
-    auto value = nlohmann::json::parse(body, nullptr, false);
+    auto value = parseJsonQuietly(body);
     if (value.is_discarded())
         return std::nullopt;
     return fromJson(value);

@@ -1,9 +1,14 @@
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 
 namespace conclave {
+
+// The longest field a CSV reader accepts (TaskSet's CSV reader): a longer one
+// is an error, not a task, whatever the file's size.
+inline constexpr size_t kMaxCsvFieldBytes = size_t(1) << 20;
 
 // One CSV field as RFC 4180 writes it: as it is, or in double quotes (with
 // quotes doubled) when it holds a comma, a quote or a line break.

@@ -167,7 +167,24 @@ void checkStringLengths(const nlohmann::json& value, const std::string& pointer,
     }
 }
 
+template <class Json> Json parseQuietly(std::string_view text, size_t maxDepth)
+{
+    if (offsetBeyondDepth(text, maxDepth))
+        return Json(Json::value_t::discarded);
+    return Json::parse(text.begin(), text.end(), nullptr, false);
+}
+
 } // namespace
+
+nlohmann::json parseJsonQuietly(std::string_view text, size_t maxDepth)
+{
+    return parseQuietly<nlohmann::json>(text, maxDepth);
+}
+
+nlohmann::ordered_json parseOrderedJsonQuietly(std::string_view text, size_t maxDepth)
+{
+    return parseQuietly<nlohmann::ordered_json>(text, maxDepth);
+}
 
 std::string printableText(std::string_view text) { return printable(text); }
 

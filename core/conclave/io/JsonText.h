@@ -28,6 +28,14 @@ struct ParsedJson {
 // malformed syntax or UTF-8, strings longer than the limit. Never throws.
 ParsedJson parseJsonText(std::string_view text, const JsonLimits& limits = {});
 
+// For JSON nobody reads a message about — a server's reply, a column of the
+// run store, a line already checked by parseJsonText: the same nesting limit,
+// no messages. Malformed or too deeply nested text gives a discarded value
+// (is_discarded()). Never throws; the one place besides parseJsonText where
+// core parses JSON.
+nlohmann::json parseJsonQuietly(std::string_view text, size_t maxDepth = JsonLimits{}.maxDepth);
+nlohmann::ordered_json parseOrderedJsonQuietly(std::string_view text, size_t maxDepth = JsonLimits{}.maxDepth);
+
 // Text made safe for a one-line message: control characters and bytes that
 // are not UTF-8 become \xNN; valid UTF-8 stays as it is.
 std::string printableText(std::string_view text);

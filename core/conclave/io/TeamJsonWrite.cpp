@@ -34,7 +34,7 @@ void putNumber(ordered_json& out, std::string_view key, const std::optional<doub
 void putExtra(ordered_json& out, const json& extra)
 {
     for (const auto& [key, value] : extra.items())
-        out[key] = ordered_json::parse(value.dump());
+        out[key] = ordered_json(value);
 }
 
 ordered_json paramsJson(const ModelParams& params)

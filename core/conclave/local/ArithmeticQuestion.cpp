@@ -116,6 +116,18 @@ private:
     char current() const { return m_at < m_text.size() ? m_text[m_at] : '\0'; }
     char peek(size_t ahead) const { return m_at + ahead < m_text.size() ? m_text[m_at + ahead] : '\0'; }
 
+    // One level deeper, or nothing past ArithmeticQuestion::kMaxNesting: the
+    // reader's recursion is bounded whatever the text.
+    template <class Read> std::optional<Linear> nested(Read read)
+    {
+        if (m_nesting == ArithmeticQuestion::kMaxNesting)
+            return std::nullopt;
+        ++m_nesting;
+        auto value = read();
+        --m_nesting;
+        return value;
+    }
+
     static std::optional<Linear> times(const Linear& a, const Linear& b)
     {
         if (a.x != 0 && b.x != 0)
@@ -151,12 +163,12 @@ private:
         skipSpaces();
         if (current() == '-') {
             ++m_at;
-            const auto inner = factor(operators);
+            const auto inner = nested([&] { return factor(operators); });
             return inner ? std::optional<Linear>(Linear{-inner->x, -inner->c}) : std::nullopt;
         }
         if (current() == '(') {
             ++m_at;
-            const auto inner = expression(operators);
+            const auto inner = nested([&] { return expression(operators); });
             skipSpaces();
             if (!inner || current() != ')')
                 return std::nullopt;
@@ -171,6 +183,7 @@ private:
         if (!n)
             return std::nullopt;
         // "4x", "3(x - 2)": a coefficient written against what it multiplies.
+        // ("(" nests by itself, so this adds no level: 3(4(x)) is two deep.)
         if (m_unknown && (current() == 'x' || current() == '(')) {
             const auto next = factor(operators);
             return next ? times(Linear{0, *n}, *next) : std::nullopt;
@@ -181,6 +194,7 @@ private:
     std::string_view m_text;
     size_t m_at;
     bool m_unknown;
+    int m_nesting = 0;
 };
 
 // "solve for x: 4x + 36 = 80", "7x + 2 = 2x - 3", "if 3(x - 2) = 12": the x

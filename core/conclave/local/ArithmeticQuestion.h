@@ -22,8 +22,14 @@ namespace conclave {
 //   divide A by B                   → A / B
 //   the square root of A            → √A
 // Numbers may have a sign, a fraction and thousands commas ("1,027").
+// An expression nests at most kMaxNesting levels: each open bracket and each
+// sign in front of a number ("--2" is two) is one. Deeper text is not
+// arithmetic (it is answered as a free prompt), and reading it never recurses
+// past the limit (docs/limits.md).
 class ArithmeticQuestion {
 public:
+    static constexpr int kMaxNesting = 64;
+
     // The answer as the task sets write one ("783", "93.5", "-6"), or nothing
     // when the text asks none of these (or divides by zero).
     static std::optional<std::string> answer(std::string_view text);

@@ -378,7 +378,7 @@ std::vector<Problem> TaskSet::readJsonLines(std::string_view text, std::vector<L
         // Parsed again, keeping the keys' order for the metadata; the strict
         // parse has accepted the line, so this one cannot fail.
         if (parsed.value)
-            task = taskFromFields(nlohmann::ordered_json::parse(line, nullptr, false), true, problems);
+            task = taskFromFields(parseOrderedJsonQuietly(line), true, problems);
         if (task && !seen.add(*task, lineNumber, problems))
             task.reset();
         for (auto& p : problems)

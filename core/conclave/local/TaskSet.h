@@ -77,7 +77,8 @@ struct Task {
 // (COL is the cell's first byte; a row's or the header's problem is at 1). A
 // syntax error stops the reading there: an unterminated quote (reported where
 // the quoted field began), a stray quote, text after a closing quote, bytes
-// that are not UTF-8 (a cell becomes a JSON string).
+// that are not UTF-8 (a cell becomes a JSON string), a field longer than
+// kMaxCsvFieldBytes (io/CsvField.h; docs/limits.md).
 //
 // Either format: a duplicate id is an error naming the line of the first, a
 // repeated prompt under another id a warning. The result holds tasks only

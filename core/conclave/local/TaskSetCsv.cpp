@@ -2,6 +2,7 @@
 // JSON Lines uses (TaskSet::taskFromFields) as the JSON object it stands for.
 #include "conclave/local/TaskSet.h"
 
+#include "conclave/io/CsvField.h"
 #include "conclave/io/JsonText.h"
 
 #include <nlohmann/json.hpp>
@@ -71,8 +72,23 @@ size_t firstInvalidUtf8(std::string_view text)
     return std::string_view::npos;
 }
 
+// A cell longer than kMaxCsvFieldBytes, named by its row (the header is row
+// 1, blank lines are no rows) and its column (and the header's name for it).
+std::optional<Problem> tooLong(const Cell& cell, const std::vector<Row>& rows, size_t column)
+{
+    if (cell.text.size() <= kMaxCsvFieldBytes)
+        return std::nullopt;
+    std::string where = "row " + std::to_string(rows.size() + 1) + ", column " + std::to_string(column + 1);
+    if (!rows.empty() && column < rows.front().cells.size() && !trimmed(rows.front().cells[column].text).empty())
+        where += " (" + printableText(trimmed(rows.front().cells[column].text).substr(0, 40)) + ")";
+    return at(cell.line, cell.column,
+              where + ": the field is " + std::to_string(cell.text.size()) + " bytes long; the limit is " +
+                  std::to_string(kMaxCsvFieldBytes));
+}
+
 // Splits text into rows of cells (RFC 4180), skipping blank lines. A syntax
-// error stops the reading: what follows it cannot be told apart reliably.
+// error or a field over the limit stops the reading: what follows it cannot be
+// told apart reliably.
 std::optional<Problem> readRows(std::string_view text, std::vector<Row>& rows)
 {
     size_t pos = text.starts_with(kBom) ? kBom.size() : 0;
@@ -139,6 +155,8 @@ std::optional<Problem> readRows(std::string_view text, std::vector<Row>& rows)
                 }
                 cell.text.assign(text.substr(start, pos - start));
             }
+            if (auto error = tooLong(cell, rows, row.cells.size()))
+                return error;
             row.cells.push_back(std::move(cell));
             if (pos < text.size() && text[pos] == ',') {
                 ++pos;

@@ -1,6 +1,8 @@
 // RunQueries' experiments: the list, one experiment, its trials.
 #include "conclave/store/RunQueries.h"
 
+#include "conclave/io/JsonText.h"
+
 #include <nlohmann/json.hpp>
 
 namespace conclave {
@@ -19,7 +21,7 @@ ExperimentRecord experimentFrom(const SqliteStatement& s, bool withSpec)
     e.status = experimentStatusFromString(s.textView(2)).value_or(ExperimentStatus::Interrupted);
     if (withSpec)
         e.specJson = s.text(3);
-    const auto designs = nlohmann::json::parse(s.textView(4), nullptr, false);
+    const auto designs = parseJsonQuietly(s.textView(4));
     if (designs.is_array()) {
         for (const auto& d : designs) {
             if (d.is_string())

@@ -1,5 +1,7 @@
 #include "conclave/store/ExperimentRecords.h"
 
+#include "conclave/io/JsonText.h"
+
 #include <nlohmann/json.hpp>
 
 namespace conclave {
@@ -41,7 +43,7 @@ std::string trialAgentsToJson(const std::vector<TrialAgent>& agents)
 std::vector<TrialAgent> trialAgentsFromJson(std::string_view json)
 {
     std::vector<TrialAgent> agents;
-    const auto parsed = nlohmann::json::parse(json, nullptr, false);
+    const auto parsed = parseJsonQuietly(json);
     if (!parsed.is_array())
         return agents;
     for (const auto& a : parsed) {

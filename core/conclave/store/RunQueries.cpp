@@ -1,5 +1,7 @@
 #include "conclave/store/RunQueries.h"
 
+#include "conclave/io/JsonText.h"
+
 #include <nlohmann/json.hpp>
 
 namespace conclave {
@@ -196,7 +198,7 @@ std::optional<StoredRun> RunQueries::load(const RunId& id, bool withText, std::s
     run.output.confidence = s.real(more + 2);
     run.output.error = s.text(more + 3);
     run.output.status = statusFromString(s.textView(more + 5)).value_or(Status::Running);
-    const auto path = nlohmann::json::parse(s.textView(more + 4), nullptr, false);
+    const auto path = parseJsonQuietly(s.textView(more + 4));
     if (path.is_array()) {
         for (const auto& node : path) {
             if (node.is_string())
@@ -249,7 +251,7 @@ std::optional<StoredRun> RunQueries::load(const RunId& id, bool withText, std::s
         n.queuedUs = nodes.isNull(9) ? -1 : nodes.int64(9);
         n.finishedUs = nodes.isNull(10) ? -1 : nodes.int64(10);
         n.result.skippedModel = nodes.text(11);
-        if (const auto agreed = nlohmann::json::parse(nodes.textView(12), nullptr, false); agreed.is_array()) {
+        if (const auto agreed = parseJsonQuietly(nodes.textView(12)); agreed.is_array()) {
             for (const auto& source : agreed) {
                 if (source.is_string())
                     n.result.agreed.push_back(source.get<std::string>());

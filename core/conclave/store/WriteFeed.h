@@ -56,7 +56,9 @@ public:
         std::lock_guard lock(m_mutex);
         if (m_chunks.empty() || m_chunks.back().size() == WriteChunkPool::kChunkSize)
             m_chunks.push_back(m_pool->take());
-        m_chunks.back().emplace_back(std::in_place_type<Op>, std::forward<Args>(args)...);
+        // Op{…}, not in-place (…): the ops are aggregates, and clang before 16
+        // cannot initialise an aggregate from parentheses (P0960).
+        m_chunks.back().emplace_back(std::in_place_type<Op>, Op{std::forward<Args>(args)...});
         return ++m_queued;
     }
 

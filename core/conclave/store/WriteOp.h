@@ -35,7 +35,7 @@ struct SpanRow {
     bool finished = false;
     bool hasText = false;
     bool truncated = false; // the text reached the recorder's cap
-    std::string text;
+    std::string text{};     // an initializer, so a SpanRow{…} may leave it out
 };
 
 // When a node was queued; the writer keeps it for the node's row.

@@ -223,7 +223,7 @@ void HttpConnection::pump()
     m_stream.expires_after(m_options.readTimeout);
     auto done = [self = shared_from_this()](beast::error_code ec, size_t) {
         self->m_writing = false;
-        if (ec) {
+        if (ec || self->m_closed) {
             self->closeNow();
             return;
         }
@@ -258,7 +258,11 @@ void HttpConnection::closeNow()
         return;
     m_closed = true;
     m_answering = false;
-    m_out.clear();
+    // A write in progress still reads the front entry until it completes.
+    if (m_writing && !m_out.empty())
+        m_out.erase(std::next(m_out.begin()), m_out.end());
+    else
+        m_out.clear();
     beast::error_code ignored;
     m_stream.socket().shutdown(net::ip::tcp::socket::shutdown_both, ignored);
     m_stream.close();

@@ -13,12 +13,16 @@ using namespace conclave;
 
 namespace {
 
-// Timing claims hold for the optimised build; under a sanitizer every call
-// costs many times more CPU, so there only the counts are asserted.
+// Timing claims hold for the optimised build. Under a sanitizer every call
+// and every new connection costs many times more CPU, so there replies take
+// 500 ms (N connections still open within one reply) and the 130 ms wave
+// bound is not asserted; the counts are.
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 constexpr bool kTimed = false;
+constexpr int kReplyMs = 500;
 #else
 constexpr bool kTimed = true;
+constexpr int kReplyMs = 100;
 #endif
 
 } // namespace
@@ -41,7 +45,7 @@ private slots:
         QFETCH(int, shape);
         QFETCH(int, n);
         std::string error;
-        const auto m = HttpShapeBench::measure(ServerShape(shape), n, 100, 100, error);
+        const auto m = HttpShapeBench::measure(ServerShape(shape), n, kReplyMs, 100, error);
         QVERIFY2(m, error.c_str());
         QVERIFY2(m->firstError.empty(), m->firstError.c_str());
         QCOMPARE(m->calls, 5 * n);
@@ -52,7 +56,7 @@ private slots:
         QCOMPARE(m->waveWallsMs.size(), size_t(4));
         const double worst = *std::max_element(m->waveWallsMs.begin(), m->waveWallsMs.end());
         const double best = *std::min_element(m->waveWallsMs.begin(), m->waveWallsMs.end());
-        QVERIFY2(best >= 100.0, qPrintable(QString::number(best)));  // a reply cannot beat its 100 ms
+        QVERIFY2(best >= kReplyMs, qPrintable(QString::number(best)));  // a reply cannot beat its own time
         if (kTimed)
             QVERIFY2(worst <= 130.0, qPrintable(QStringLiteral("slowest wave %1 ms").arg(worst)));
     }

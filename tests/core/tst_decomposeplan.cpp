@@ -115,7 +115,7 @@ private slots:
         QVERIFY(backend->waitUntil([&] { return backend->startedCount() == 1 + subtaskCalls; }, 10s));
         QStringList parts;
         for (size_t i = 1; i <= subtaskCalls; ++i) {
-            const auto& request = backend->requests().at(i);
+            const auto request = backend->requests().at(i);  // requests() returns a copy
             for (int k = 1; k <= 6; ++k) {
                 const auto part = k <= 5 ? "part" + std::to_string(k) : std::string("more");
                 if (request.prompt.find(part) != std::string::npos)

@@ -1,5 +1,7 @@
 #include "conclave/bench/ChatTestServer.h"
 
+#include "conclave/io/JsonText.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -126,7 +128,7 @@ void ChatTestServer::onRequest(HttpServerRequest request, std::shared_ptr<HttpEx
         exchange->respond(std::move(h), R"({"error":{"message":"no such route","type":"invalid_request_error"}})");
         return;
     }
-    const auto body = nlohmann::json::parse(request.body, nullptr, false);
+    const auto body = parseJsonQuietly(request.body);
     const bool stream = body.is_object() && body.value("stream", false);
     size_t index = 0;
     uint64_t generation = 0;

@@ -17,6 +17,8 @@ std::string_view toString(ExperimentStatus status)
         return "interrupted";
     case ExperimentStatus::Cancelled:
         return "cancelled";
+    case ExperimentStatus::Failed:
+        return "failed";
     }
     return "running";
 }
@@ -24,7 +26,7 @@ std::string_view toString(ExperimentStatus status)
 std::optional<ExperimentStatus> experimentStatusFromString(std::string_view text)
 {
     for (const auto status : {ExperimentStatus::Running, ExperimentStatus::Finished, ExperimentStatus::Interrupted,
-                              ExperimentStatus::Cancelled}) {
+                              ExperimentStatus::Cancelled, ExperimentStatus::Failed}) {
         if (toString(status) == text)
             return status;
     }

@@ -16,7 +16,8 @@ namespace conclave {
 // the scorer), written and read by core/conclave/experiment; the store keeps
 // it whole and compares it when shards are merged.
 
-enum class ExperimentStatus { Running, Finished, Interrupted, Cancelled };
+// Failed: it could not go on (a recorder, a start or the store failed); its note says why.
+enum class ExperimentStatus { Running, Finished, Interrupted, Cancelled, Failed };
 
 std::string_view toString(ExperimentStatus status);
 std::optional<ExperimentStatus> experimentStatusFromString(std::string_view text);
@@ -33,6 +34,7 @@ struct ExperimentRecord {
     int64_t startedAtMs = 0;          // Unix time
     int64_t endedAtMs = -1;           // -1 while running
     std::string note;                 // why it stopped early, when it did ("--max-cost 0.50 reached")
+    double spentUsd = 0;              // everything its runs cost (design and judge), across every resume
 };
 
 // One agent's share of a trial: what the per-agent statistics are computed from.
@@ -51,7 +53,7 @@ struct TrialRecord {
     std::string task; // task id
     std::string domain;
     uint64_t seed = 0;
-    RunId runId;
+    RunId runId; // empty when only the trial's figures were stored (eval --store summaries)
     RunStatus status = RunStatus::Ok; // the run's status
     std::string answer;               // the run's normalised answer
     std::string expected;             // what it was compared with (the reference, or the judge's verdict source)

@@ -88,6 +88,7 @@ struct EvalArgs {
     std::optional<double> maxCostUsd;
     std::string shard;  // "I/N"
     std::string resume; // an experiment id
+    bool summariesOnly = false; // --store summaries: trial rows only, no runs
     bool yes = false;
     bool dryRun = false;
     EvalGates gates;
@@ -104,10 +105,15 @@ struct ExperimentsArgs {
     bool json = false;
     std::string format; // export
     std::string output; // export -o
+    std::string trial;  // rerun --trial DESIGN/TASK/SEED
 };
 
 // `conclave experiments list|show|export|delete|merge`.
 int runExperiments(const CliContext& context, const ExperimentsArgs& args);
+// `conclave experiments rerun ID --trial DESIGN/TASK/SEED`: rebuilds a trial's
+// run on the simulated clock, stores it and compares it with the trial.
+// 0 when it reproduces the trial, 1 when a figure differs, 2 on bad input.
+int runExperimentRerun(const CliContext& context, const ExperimentsArgs& args);
 
 struct CalibrateArgs {
     std::vector<std::string> experiments; // ids or unique prefixes

@@ -5,6 +5,7 @@
 #include "conclave/experiment/ExperimentReport.h"
 #include "conclave/experiment/ExperimentRunner.h"
 #include "conclave/experiment/ExperimentSetup.h"
+#include "conclave/experiment/StoredTrials.h"
 #include "conclave/store/RunStore.h"
 
 #include <atomic>
@@ -137,7 +138,9 @@ int runEval(const CliContext& context, const EvalArgs& args)
     options.concurrency = args.concurrency;
     options.maxCostUsd = args.maxCostUsd;
     options.shard = shard;
-    ExperimentRunner runner(engine, store, spec, options);
+    options.virtualClockOnly = args.summariesOnly;
+    StoredTrials sink(store, args.summariesOnly ? StoredTrials::Keep::Rows : StoredTrials::Keep::Runs);
+    ExperimentRunner runner(engine, sink, spec, options);
 
     const bool live = ::isatty(STDERR_FILENO) && !args.json;
     const auto names = spec.designNames();

@@ -66,6 +66,8 @@ int list(const CliContext& context, RunStore& store, bool json)
 
 int runExperiments(const CliContext& context, const ExperimentsArgs& args)
 {
+    if (args.action == "rerun")
+        return runExperimentRerun(context, args);
     if (args.action == "merge") {
         auto opened = RunStore::open(RunStore::resolvePath(args.db));
         if (!opened.store) {

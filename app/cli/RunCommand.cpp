@@ -6,6 +6,7 @@
 #include "conclave/engine/RunJson.h"
 #include "conclave/io/TeamFile.h"
 #include "conclave/session/Engine.h"
+#include "conclave/session/RecordedStart.h"
 #include "conclave/store/RunStore.h"
 
 #include <atomic>
@@ -150,16 +151,10 @@ int executeRun(const CliContext& context, EngineResources resources, const RunRe
         context.err << "conclave: " << opened.error << '\n';
         return kExitBadInput;
     }
-    std::string storeError;
-    auto recorder = opened.store->record(team, storeError);
-    if (!recorder) {
-        context.err << "conclave: " << storeError << '\n';
-        return kExitBadInput;
-    }
     Engine engine(std::move(resources));
     ProgressLine progress;
     const bool showProgress = !request.json && ::isatty(STDERR_FILENO);
-    std::vector<RunObserver*> observers{recorder.get()};
+    std::vector<RunObserver*> observers;
     if (showProgress)
         observers.push_back(&progress);
     const auto prepared = engine.prepare(team, request.teamFolder);
@@ -167,12 +162,15 @@ int executeRun(const CliContext& context, EngineResources resources, const RunRe
         context.err << request.label << ": " << prepared.error << '\n';
         return kExitBadInput;
     }
-    auto started =
-        engine.start(*prepared.team, input, Engine::StartOptions{request.seed, observers, request.clock, {}, {}});
+    auto started = startRecorded(engine, opened.store.get(), *prepared.team, input,
+                                 Engine::StartOptions{request.seed, observers, request.clock, {}, {}});
     if (!started.run) {
-        context.err << request.label << ": " << started.error << '\n';
+        context.err << (started.storeFailed ? std::string("conclave") : request.label) << ": " << started.error
+                    << '\n';
         return kExitBadInput;
     }
+    auto& recorder = started.recorder;
+    std::string storeError;
     g_interrupted.store(false);
     struct sigaction action {};
     action.sa_handler = onInterrupt;

@@ -162,6 +162,11 @@ int main(int argc, char** argv)
     eval->add_option("-o,--output", evalArgs.output, "Also write the report to FILE.md, FILE.json or FILE.csv");
     eval->add_option("--shard", evalArgs.shard, "Run shard I of N (I/N, I from 0), e.g. $JOB_COMPLETION_INDEX/4");
     auto* resumeOption = eval->add_option("--resume", evalArgs.resume, "Run only the missing trials of experiment ID");
+    std::string evalStore = "runs";
+    eval->add_option("--store", evalStore,
+                     "runs (every trial a stored run, the default) or summaries (trial rows only; a trial's run is "
+                     "rebuilt with `experiments rerun`)")
+        ->check(CLI::IsMember({"runs", "summaries"}));
     eval->add_flag("--yes,-y", evalArgs.yes, "Do not ask before spending money");
     eval->add_flag("--dry-run", evalArgs.dryRun, "Print the trial count and the cost estimate, and exit");
     double minAccuracy = 0;
@@ -207,6 +212,16 @@ int main(int argc, char** argv)
     experimentsDelete->add_option("experiment", experimentsArgs.ids, "Experiment id (or a unique prefix)")
         ->required()
         ->expected(1);
+    auto* experimentsRerun = experiments->add_subcommand(
+        "rerun", "Rebuild a trial's run on the simulated clock from its stored team, input and seed, store it and "
+                 "check it reproduces the trial");
+    addExperimentsDb(experimentsRerun);
+    experimentsRerun->add_option("experiment", experimentsArgs.ids, "Experiment id (or a unique prefix)")
+        ->required()
+        ->expected(1);
+    experimentsRerun->add_option("--trial", experimentsArgs.trial, "DESIGN/TASK/SEED, as in the trial table")
+        ->required();
+    experimentsRerun->add_flag("--json", experimentsArgs.json, "Print one JSON object");
     auto* experimentsMerge =
         experiments->add_subcommand("merge", "Join the shards of one experiment into one database");
     experimentsMerge->add_option("shards", experimentsArgs.ids, "The shards' database files")->required();
@@ -327,6 +342,7 @@ int main(int argc, char** argv)
             evalArgs.request.clock = conclave::clockRequestFromString(evalClock).value_or(conclave::ClockRequest::Auto);
         if (*maxCostOption)
             evalArgs.maxCostUsd = maxCost;
+        evalArgs.summariesOnly = evalStore == "summaries";
         if (*evalDbOption)
             evalArgs.db = evalDb;
         if (*minAccuracyOption)

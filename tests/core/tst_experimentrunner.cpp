@@ -7,6 +7,7 @@
 
 #include "conclave/experiment/ExperimentReport.h"
 #include "conclave/experiment/ExperimentRunner.h"
+#include "conclave/experiment/StoredTrials.h"
 #include "conclave/experiment/ExperimentSetup.h"
 #include "conclave/experiment/SharedEndpoints.h"
 #include "conclave/io/TeamFile.h"
@@ -128,7 +129,8 @@ private slots:
         const auto triage = *loadTeamFile(example("triage")).team;
         const auto vote = *loadTeamFile(example("keyword-vote")).team;
         auto spec = specOf({{example("triage"), triage}, {example("keyword-vote"), vote}}, "mixed-small", {1});
-        ExperimentRunner runner(m_h.engine(), *f.store, spec, {});
+        StoredTrials runnerSink(*f.store, StoredTrials::Keep::Runs);
+        ExperimentRunner runner(m_h.engine(), runnerSink, spec, {});
         const auto outcome = runner.run();
         QCOMPARE(QString::fromStdString(outcome.error), QString());
         QCOMPARE(st(outcome.status), QStringLiteral("finished"));
@@ -161,7 +163,8 @@ private slots:
         const auto triage = *loadTeamFile(example("triage")).team;
         auto spec =
             specOf({{example("triage"), triage}, {"renamed.team.json", renamedTriage()}}, "mixed-small", {1, 2});
-        ExperimentRunner runner(m_h.engine(), *f.store, spec, {});
+        StoredTrials runnerSink(*f.store, StoredTrials::Keep::Runs);
+        ExperimentRunner runner(m_h.engine(), runnerSink, spec, {});
         QCOMPARE(st(runner.run().status), QStringLiteral("finished"));
         const auto report = reportOf(*f.store, runner.id());
         QVERIFY(report);
@@ -195,7 +198,8 @@ private slots:
         const auto vote = *loadTeamFile(example("keyword-vote")).team;
         auto spec = specOf({{example("keyword-vote"), vote}, {example("keyword-vote"), vote}}, "math", {1, 2, 3});
         QCOMPARE(spec.designs[1].name, spec.designs[0].name + " #2");
-        ExperimentRunner runner(m_h.engine(), *f.store, spec, {});
+        StoredTrials runnerSink(*f.store, StoredTrials::Keep::Runs);
+        ExperimentRunner runner(m_h.engine(), runnerSink, spec, {});
         QCOMPARE(st(runner.run().status), QStringLiteral("finished"));
         const auto report = reportOf(*f.store, runner.id());
         QVERIFY(report);
@@ -216,7 +220,8 @@ private slots:
 
         Fixture whole;
         QVERIFY(whole.open());
-        ExperimentRunner once(m_h.engine(), *whole.store, spec, {});
+        StoredTrials onceSink(*whole.store, StoredTrials::Keep::Runs);
+        ExperimentRunner once(m_h.engine(), onceSink, spec, {});
         QCOMPARE(st(once.run().status), QStringLiteral("finished"));
         const auto expected = reportOf(*whole.store, once.id())->json();
 
@@ -224,7 +229,8 @@ private slots:
         QVERIFY(f.open());
         ExperimentRunner::Options options;
         options.concurrency = 4;
-        ExperimentRunner first(m_h.engine(), *f.store, spec, options);
+        StoredTrials firstSink(*f.store, StoredTrials::Keep::Runs);
+        ExperimentRunner first(m_h.engine(), firstSink, spec, options);
         first.setProgressHandler([&](const ExperimentRunner::Progress& p) {
             if (p.done == 30)
                 first.stop("stopped by the test");
@@ -239,7 +245,8 @@ private slots:
             QCOMPARE(int64_t(partial->trials.size()), stopped.ran);
         }
 
-        ExperimentRunner second(m_h.engine(), *f.store, spec, {});
+        StoredTrials secondSink(*f.store, StoredTrials::Keep::Runs);
+        ExperimentRunner second(m_h.engine(), secondSink, spec, {});
         const auto resumed = second.run();
         QCOMPARE(st(resumed.status), QStringLiteral("finished"));
         QCOMPARE(resumed.skipped, stopped.ran);
@@ -257,7 +264,8 @@ private slots:
         ExperimentRunner::Options options;
         options.concurrency = 1;
         options.maxCostUsd = 0.03;
-        ExperimentRunner runner(m_h.engine(), *f.store, spec, options);
+        StoredTrials runnerSink(*f.store, StoredTrials::Keep::Runs);
+        ExperimentRunner runner(m_h.engine(), runnerSink, spec, options);
         const auto outcome = runner.run();
         QCOMPARE(st(outcome.status), QStringLiteral("interrupted"));
         QVERIFY(outcome.ran > 0 && outcome.ran < 82);
@@ -280,7 +288,8 @@ private slots:
 
         Fixture whole;
         QVERIFY(whole.open());
-        ExperimentRunner once(m_h.engine(), *whole.store, spec, {});
+        StoredTrials onceSink(*whole.store, StoredTrials::Keep::Runs);
+        ExperimentRunner once(m_h.engine(), onceSink, spec, {});
         QCOMPARE(st(once.run().status), QStringLiteral("finished"));
         auto expected = reportOf(*whole.store, once.id())->json();
 
@@ -290,7 +299,8 @@ private slots:
             QVERIFY(f.open("shard-" + std::to_string(i) + ".sqlite"));
             ExperimentRunner::Options options;
             options.shard = Shard{i, 3};
-            ExperimentRunner part(m_h.engine(), *f.store, spec, options);
+            StoredTrials partSink(*f.store, StoredTrials::Keep::Runs);
+            ExperimentRunner part(m_h.engine(), partSink, spec, options);
             QCOMPARE(part.id(), once.id());
             const auto outcome = part.run();
             QCOMPARE(st(outcome.status), QStringLiteral("finished"));
@@ -334,7 +344,8 @@ private slots:
         request.judgeFile = judgeFile;
         auto setup = ExperimentSetup::build(request, CONCLAVE_RESOURCES);
         QVERIFY2(setup.spec, setup.errors.empty() ? "" : setup.errors.front().c_str());
-        ExperimentRunner runner(m_h.engine(), *f.store, *setup.spec, {});
+        StoredTrials runnerSink(*f.store, StoredTrials::Keep::Runs);
+        ExperimentRunner runner(m_h.engine(), runnerSink, *setup.spec, {});
         QCOMPARE(st(runner.run().status), QStringLiteral("finished"));
         const auto report = reportOf(*f.store, runner.id());
         QCOMPARE(report->trials.size(), size_t(8));

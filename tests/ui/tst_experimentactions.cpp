@@ -26,6 +26,8 @@
 #include "timeline/RunView.h"
 #include "timeline/TimelineModel.h"
 
+#include "conclave/store/RunStore.h"
+
 #include <QApplication>
 #include <QComboBox>
 #include <QLabel>
@@ -451,6 +453,49 @@ private slots:
         QCOMPARE(view->report().trials.size(), size_t(1640));
         QCOMPARE(word(view->report().record.status), word(ExperimentStatus::Finished));
         QCOMPARE(centre->tabToolTip(1), ExperimentView::headerText(view->report()));
+    }
+
+    // Closing the window mid-experiment: the runner's thread is stopped and
+    // joined before the store it writes to goes (the run controller's store
+    // is destroyed before the experiment controller, its sibling).
+    void closingTheWindowMidExperimentStopsItBeforeItsStoreGoes()
+    {
+        QTemporaryDir dir;
+        const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
+        QString id;
+        {
+            auto window = std::make_unique<MainWindow>();
+            QVERIFY(window->setRunStore(db));
+            QVERIFY(window->openFile(example(QStringLiteral("keyword-vote")), false));
+            auto* controller = window->experiments()->controller();
+            EvalRequest request;
+            request.designFiles = {example(QStringLiteral("keyword-vote")).toStdString()};
+            request.taskset = "math";
+            request.seeds.clear();
+            for (uint64_t seed = 1; seed <= 20; ++seed)
+                request.seeds.push_back(seed);
+            request.clock = ClockRequest::Virtual;
+            auto setup = controller->prepare(request);
+            QVERIFY(setup.spec);
+            QSignalSpy progressed(controller, &ExperimentController::progressed);
+            QVERIFY(controller->run(std::move(*setup.spec), {2, std::nullopt}));
+            id = controller->experimentId();
+            QVERIFY(progressed.wait(30000));
+            QVERIFY(controller->isRunning());
+        } // the window closes here, mid-experiment
+
+        auto opened = RunStore::open(db.toStdString());
+        QVERIFY(opened.store);
+        std::string error;
+        auto reader = opened.store->reader(error);
+        const auto record = reader->experiment(id.toStdString(), error);
+        QVERIFY2(record, error.c_str());
+        QCOMPARE(word(record->status), word(ExperimentStatus::Cancelled));
+        QCOMPARE(qstr(record->note), QStringLiteral("the studio was closed: the trials in flight were cancelled"));
+        QVERIFY(record->storedTrials > 0 && record->storedTrials < 1640);
+        RunFilter all;
+        all.includeTrials = true;
+        QCOMPARE(*reader->count(all, error), record->storedTrials); // no run without its trial
     }
 
     void theDesignTabNeverCloses_data()

@@ -13,6 +13,7 @@
 
 #include "conclave/experiment/ExperimentReport.h"
 #include "conclave/experiment/ExperimentRunner.h"
+#include "conclave/experiment/StoredTrials.h"
 #include "conclave/experiment/ExperimentSetup.h"
 #include "conclave/store/RunStore.h"
 
@@ -59,7 +60,8 @@ StoredExperiments storeExperiments(Engine& engine, RunStore& store)
         out.error = q(setup.errors.front());
         return out;
     }
-    ExperimentRunner runner(engine, store, *setup.spec, {});
+    StoredTrials runnerSink(store, StoredTrials::Keep::Runs);
+    ExperimentRunner runner(engine, runnerSink, *setup.spec, {});
     const auto outcome = runner.run();
     if (!outcome.error.empty() || outcome.ran != 12) {
         out.error = QStringLiteral("the experiment ran %1 trials: %2").arg(outcome.ran).arg(q(outcome.error));

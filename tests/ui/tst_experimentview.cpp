@@ -18,6 +18,7 @@
 #include "conclave/analysis/LatencyDistribution.h"
 #include "conclave/experiment/ExperimentReport.h"
 #include "conclave/experiment/ExperimentRunner.h"
+#include "conclave/experiment/StoredTrials.h"
 #include "conclave/io/TeamFile.h"
 #include "conclave/store/RunQueries.h"
 #include "conclave/store/RunStore.h"
@@ -119,7 +120,8 @@ private slots:
         QVERIFY(m_store);
         auto all = TaskSet::load(std::string(CONCLAVE_RESOURCES) + "/tasksets/mixed-small.jsonl");
         QVERIFY(all.tasks);
-        ExperimentRunner runner(m_h.engine(), *m_store, smallSpec(*all.tasks), {});
+        StoredTrials runnerSink(*m_store, StoredTrials::Keep::Runs);
+        ExperimentRunner runner(m_h.engine(), runnerSink, smallSpec(*all.tasks), {});
         const auto outcome = runner.run();
         QCOMPARE(QString::fromStdString(outcome.error), QString());
         QCOMPARE(outcome.ran, int64_t(20)); // 2 designs x 5 tasks x 2 seeds

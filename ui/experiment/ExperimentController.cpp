@@ -9,15 +9,24 @@
 
 namespace conclave::ui {
 
-ExperimentController::ExperimentController(RunController* runs, QObject* parent) : QObject(parent), m_runs(runs) {}
+ExperimentController::ExperimentController(RunController* runs, QObject* parent) : QObject(parent), m_runs(runs)
+{
+    // The runner's thread writes to the controller's store: it ends before the store does.
+    connect(runs, &RunController::storeClosing, this, &ExperimentController::halt);
+}
 
 ExperimentController::~ExperimentController()
 {
+    halt(tr("the studio was closed: the trials in flight were cancelled"));
+    // What the thread queued for this object is dropped with it.
+}
+
+void ExperimentController::halt(const QString& why)
+{
     if (m_runner)
-        m_runner->stop("the studio was closed: the trials in flight were cancelled");
+        m_runner->stop(why.toStdString());
     if (m_thread.joinable())
         m_thread.join();
-    // What the thread queued for this object is dropped with it.
 }
 
 SetupResult ExperimentController::prepare(const EvalRequest& request) const
@@ -66,7 +75,8 @@ bool ExperimentController::run(ExperimentSpec spec, Options options, QString* er
     m_designs.clear();
     for (const auto& name : spec.designNames())
         m_designs.push_back(QString::fromStdString(name));
-    m_runner = std::make_unique<ExperimentRunner>(*m_engine, *store, std::move(spec), runnerOptions);
+    m_sink = std::make_unique<StoredTrials>(*store, StoredTrials::Keep::Runs);
+    m_runner = std::make_unique<ExperimentRunner>(*m_engine, *m_sink, std::move(spec), runnerOptions);
     m_id = QString::fromStdString(m_runner->id());
     m_progress = {};
     m_outcome = {};
@@ -128,6 +138,7 @@ void ExperimentController::onRunEnded()
     if (m_thread.joinable())
         m_thread.join();
     m_runner.reset();
+    m_sink.reset();
     {
         std::lock_guard lock(m_mutex);
         m_progress = m_pending; // the last trial's, even when its delivery was held back

@@ -2,6 +2,7 @@
 
 #include "conclave/experiment/ExperimentRunner.h"
 #include "conclave/experiment/ExperimentSetup.h"
+#include "conclave/experiment/StoredTrials.h"
 
 #include <QObject>
 #include <QString>
@@ -55,6 +56,8 @@ public:
     // Starts a spec on the runner's thread; false (and why) while another runs or the store cannot open.
     bool run(ExperimentSpec spec, Options options, QString* error = nullptr);
     void cancel();
+    // Cancels a running experiment and waits for its thread: before its store goes.
+    void halt(const QString& why);
 
     bool isRunning() const { return m_runner != nullptr; }
     // The experiment running, or the last one run.
@@ -76,6 +79,7 @@ private:
 
     RunController* m_runs;
     std::unique_ptr<Engine> m_engine;
+    std::unique_ptr<StoredTrials> m_sink;
     std::unique_ptr<ExperimentRunner> m_runner;
     std::thread m_thread;
     QString m_id;

@@ -5,6 +5,7 @@
 
 #include "conclave/io/FileIo.h"
 #include "conclave/io/TeamJson.h"
+#include "conclave/session/RecordedStart.h"
 #include "conclave/store/RunQueries.h"
 
 namespace conclave::ui {
@@ -26,6 +27,7 @@ RunController::RunController(std::filesystem::path resourcesDir, std::filesystem
 
 RunController::~RunController()
 {
+    emit storeClosing(tr("the studio was closed: the trials in flight were cancelled"));
     if (m_run && !m_run->finished())
         m_run->cancel();
     if (m_run)
@@ -58,6 +60,8 @@ bool RunController::setDbFile(std::filesystem::path file)
 {
     if (m_running)
         return false;
+    if (m_store)
+        emit storeClosing(tr("another run store was chosen: the trials in flight were cancelled"));
     releaseRun();
     m_queries.reset();
     m_store.reset();
@@ -123,26 +127,22 @@ bool RunController::start(const Team& team, const std::string& input, std::optio
     if (!prepared.team)
         return fail(QString::fromStdString(prepared.error));
 
-    std::string recordError;
-    auto recorder = m_store->record(team, recordError);
-    if (!recorder)
-        return fail(QString::fromStdString(recordError));
     auto adapter = std::make_unique<RunEventAdapter>();
     connect(adapter.get(), &RunEventAdapter::delivered, this, &RunController::onEvents);
-    std::vector<RunObserver*> observers{recorder.get(), adapter.get()};
+    std::vector<RunObserver*> observers{adapter.get()};
     observers.insert(observers.end(), m_extra.begin(), m_extra.end());
     m_nodes.clear();
     for (const auto& node : team.nodes)
         m_nodes[node.id] = LiveNode{};
-    // The adapter and recorder must exist before the run: its first events come at once.
+    // The adapter must exist before the run: its first events come at once.
     m_adapter = std::move(adapter);
-    m_recorder = std::move(recorder);
-    auto launched = m_engine->start(*prepared.team, input, Engine::StartOptions{seed, observers, clock, {}, {}});
+    auto launched = startRecorded(*m_engine, m_store.get(), *prepared.team, input,
+                                  Engine::StartOptions{seed, observers, clock, {}, {}});
     if (!launched.run) {
-        m_recorder.reset();
         m_adapter.reset();
         return fail(QString::fromStdString(launched.error));
     }
+    m_recorder = std::move(launched.recorder);
     m_run = std::move(launched.run);
     m_runId = m_recorder->id();
     m_running = true;

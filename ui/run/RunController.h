@@ -99,6 +99,9 @@ signals:
     void nodeChanged(const conclave::NodeId& node); // its status or result
     void nodeTextChanged(const conclave::NodeId& node);
     void finished(const conclave::RunId& id, conclave::RunStatus status);
+    // The store is about to go (the controller is destroyed, or another file
+    // is chosen): whatever else writes to it must stop and let go first.
+    void storeClosing(const QString& why);
 
 private:
     void onEvents(const std::vector<RunEvent>& events);

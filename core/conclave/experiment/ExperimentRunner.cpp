@@ -1,20 +1,18 @@
 #include "conclave/experiment/ExperimentRunner.h"
 
-#include "conclave/engine/PromptBuilder.h"
-#include "conclave/engine/ReplyParser.h"
 #include "conclave/experiment/SharedEndpoints.h"
+#include "conclave/experiment/TrialDispatcher.h"
+#include "conclave/experiment/TrialPlanner.h"
 #include "conclave/experiment/TrialRecordBuilder.h"
+#include "conclave/experiment/TrialScorer.h"
+#include "conclave/experiment/TrialSink.h"
 #include "conclave/session/ClockChoice.h"
 #include "conclave/session/Engine.h"
-#include "conclave/store/RunStore.h"
 
 #include <chrono>
-#include <condition_variable>
-#include <deque>
+#include <cstdio>
 #include <filesystem>
-#include <map>
-#include <set>
-#include <tuple>
+#include <mutex>
 
 namespace conclave {
 
@@ -26,47 +24,37 @@ int64_t unixMs()
     return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
 }
 
-constexpr size_t kRetireBatch = 256;
-
-std::string money(double usd)
+std::string moneyText(double usd)
 {
     char text[32];
     std::snprintf(text, sizeof text, "$%.4f", usd);
     return text;
 }
 
+// Finished trials' recorders are let go in batches, after one commit for all.
+constexpr size_t kRetireBatch = 256;
+
+// A team of the experiment, ready to run: a design's, or the judge's (last).
+struct ReadyTeam {
+    std::shared_ptr<const PreparedTeam> prepared;
+    ClockRequest clock = ClockRequest::Auto;
+    ClockKind kind = ClockKind::Real;
+};
+
 } // namespace
 
-struct ExperimentRunner::Shared {
+// What stop() reaches from another thread.
+struct ExperimentRunner::Stopping {
     std::mutex mutex;
-    std::condition_variable changed;
-    std::deque<Flight*> finished;
-    std::vector<std::shared_ptr<Run>> going; // to cancel
     bool stopped = false;
-    std::atomic<bool> cancel{false}; // read without the mutex when a run ends
+    bool cancel = false;
     std::string note;
+    TrialDispatcher* active = nullptr; // while run() dispatches
 };
 
-// A trial in flight: its design run, then (when a judge scores it) the judge's.
-struct ExperimentRunner::Flight : RunObserver {
-    Shared* shared = nullptr;
-    PlannedTrial trial;
-    std::unique_ptr<RunRecorder> recorder;
-    std::shared_ptr<Run> run;
-    bool judging = false;
-    TrialRecord record;
-
-    void runFinished(const RunResult&) override
-    {
-        std::lock_guard lock(shared->mutex);
-        shared->finished.push_back(this);
-        shared->changed.notify_all();
-    }
-};
-
-ExperimentRunner::ExperimentRunner(Engine& engine, RunStore& store, ExperimentSpec spec, Options options)
-    : m_engine(engine), m_store(store), m_spec(std::move(spec)), m_options(options), m_id(m_spec.id()),
-      m_shared(std::make_shared<Shared>())
+ExperimentRunner::ExperimentRunner(Engine& engine, TrialSink& sink, ExperimentSpec spec, Options options)
+    : m_engine(engine), m_sink(sink), m_spec(std::move(spec)), m_options(options), m_id(m_spec.id()),
+      m_stopping(std::make_unique<Stopping>())
 {
     if (m_options.concurrency < 1)
         m_options.concurrency = 1;
@@ -81,20 +69,15 @@ void ExperimentRunner::setProgressHandler(std::function<void(const Progress&)> h
 
 void ExperimentRunner::stop(std::string why, bool cancelInFlight)
 {
-    std::vector<std::shared_ptr<Run>> going;
-    {
-        std::lock_guard lock(m_shared->mutex);
-        if (!m_shared->stopped)
-            m_shared->note = std::move(why);
-        m_shared->stopped = true;
-        if (cancelInFlight)
-            m_shared->cancel = true;
-        if (cancelInFlight)
-            going = m_shared->going;
-        m_shared->changed.notify_all();
+    std::lock_guard lock(m_stopping->mutex);
+    if (!m_stopping->stopped)
+        m_stopping->note = std::move(why);
+    m_stopping->stopped = true;
+    if (cancelInFlight) {
+        m_stopping->cancel = true;
+        if (m_stopping->active)
+            m_stopping->active->cancelAll();
     }
-    for (const auto& run : going)
-        run->cancel();
 }
 
 ExperimentRunner::Outcome ExperimentRunner::run()
@@ -108,46 +91,51 @@ ExperimentRunner::Outcome ExperimentRunner::run()
         return fail("the experiment has no designs or no tasks");
 
     // Designs and judge, prepared once each, with endpoints shared across them.
+    std::vector<const ExperimentDesign*> sources;
+    for (const auto& design : m_spec.designs)
+        sources.push_back(&design);
+    if (m_spec.judge)
+        sources.push_back(&*m_spec.judge);
     std::vector<Team> teams;
-    std::vector<std::filesystem::path> folders; // where each team's relative models_file is
-    for (const auto& design : m_spec.designs) {
-        teams.push_back(design.team);
-        folders.push_back(std::filesystem::path(design.file).parent_path());
-    }
-    if (m_spec.judge) {
-        teams.push_back(m_spec.judge->team);
-        folders.push_back(std::filesystem::path(m_spec.judge->file).parent_path());
-    }
+    for (const auto* design : sources)
+        teams.push_back(design->team);
     shareEndpointLimits(teams);
-    std::vector<std::shared_ptr<const PreparedTeam>> prepared;
-    std::vector<ClockRequest> clocks;
+    std::vector<ReadyTeam> ready;
     for (size_t i = 0; i < teams.size(); ++i) {
         const bool isJudge = i >= m_spec.designs.size();
-        const std::string what = isJudge ? "the judge" : "design \"" + m_spec.designs[i].name + "\"";
-        auto ready = m_engine.prepare(teams[i], folders[i]);
-        if (!ready.team)
-            return fail(what + ": " + ready.error);
-        const auto choice = chooseClock(*ready.team->plan, isJudge ? ClockRequest::Auto : m_spec.clock);
+        const std::string what = isJudge ? "the judge" : "design \"" + sources[i]->name + "\"";
+        // A relative models_file is found beside the team file, wherever this runs from.
+        auto prepared = m_engine.prepare(teams[i], std::filesystem::path(sources[i]->path).parent_path());
+        if (!prepared.team)
+            return fail(what + ": " + prepared.error);
+        const auto choice = chooseClock(*prepared.team->plan, isJudge ? ClockRequest::Auto : m_spec.clock);
         if (!choice.error.empty())
             return fail(what + ": " + choice.error);
-        clocks.push_back(choice.kind == ClockKind::Virtual ? ClockRequest::Virtual : ClockRequest::Real);
+        if (m_options.virtualClockOnly && !isJudge && choice.kind != ClockKind::Virtual)
+            return fail(what + " runs on the real clock: only a simulated run can be rebuilt from its summary; "
+                               "store its runs (--store runs)");
+        const auto clock = choice.kind == ClockKind::Virtual ? ClockRequest::Virtual : ClockRequest::Real;
         if (!isJudge)
             out.clocks.push_back(choice.kind);
-        prepared.push_back(std::move(ready.team));
+        ready.push_back({std::move(prepared.team), clock, choice.kind});
     }
 
     // The experiment's tasks first, so its ids and answers win over the bundled ones.
-    auto tasks = std::make_shared<TaskSet>(*m_spec.tasks);
+    auto merged = std::make_shared<TaskSet>(*m_spec.tasks);
     if (m_engine.resources().tasks)
-        tasks->merge(*m_engine.resources().tasks);
-    const std::shared_ptr<const TaskSet> engineTasks = tasks;
+        merged->merge(*m_engine.resources().tasks);
+    const std::shared_ptr<const TaskSet> engineTasks = merged;
+    const auto& tasks = m_spec.tasks->tasks();
 
-    // What is stored already: a resume runs only the rest.
+    // What is kept already: a resume runs only the rest, and counts what was spent.
     std::string error;
-    auto reader = m_store.reader(error);
-    if (!reader)
+    const auto before = m_sink.experiment(m_id, error);
+    if (!error.empty())
         return fail(error);
-    std::set<std::tuple<int, std::string, uint64_t>> stored;
+    const auto keptBefore = m_sink.trials(m_id, error);
+    if (!keptBefore)
+        return fail(error);
+    const TrialAgenda agenda = TrialPlanner::make(m_spec, m_options.shard, *keptBefore);
     Progress progress;
     progress.correct.assign(m_spec.designs.size(), 0);
     progress.scored.assign(m_spec.designs.size(), 0);
@@ -160,22 +148,12 @@ ExperimentRunner::Outcome ExperimentRunner::run()
             progress.correct[size_t(t.design)] += *t.correct ? 1 : 0;
         }
     };
-    const auto plan = planTrials(m_spec, m_options.shard);
-    if (auto existing = reader->trials(m_id, error)) {
-        std::set<std::tuple<int, std::string, uint64_t>> inPlan;
-        for (const auto& t : plan)
-            inPlan.emplace(t.design, m_spec.tasks->tasks()[t.task].id, t.seed);
-        for (const auto& t : *existing) {
-            auto key = std::make_tuple(t.design, t.task, t.seed);
-            if (inPlan.count(key) && stored.insert(key).second)
-                count(t);
-        }
-    } else {
-        return fail(error);
-    }
-    reader.reset();
-    out.skipped = int64_t(stored.size());
-    progress.total = int64_t(plan.size());
+    for (const auto& t : agenda.kept)
+        count(t);
+    out.skipped = int64_t(agenda.kept.size());
+    progress.total = int64_t(agenda.planned.size());
+    const double spentBefore = before ? before->spentUsd : 0;
+    progress.spentUsd = spentBefore;
 
     ExperimentRecord record;
     record.id = m_id;
@@ -185,163 +163,146 @@ ExperimentRunner::Outcome ExperimentRunner::run()
     record.designs = m_spec.designNames();
     record.taskset = m_spec.tasksetName;
     record.plannedTrials = int64_t(planTrials(m_spec).size());
-    record.startedAtMs = unixMs();
-    if (auto failed = m_store.saveExperiment(record))
+    record.startedAtMs = before ? before->startedAtMs : unixMs();
+    record.spentUsd = spentBefore;
+    if (auto failed = m_sink.saveExperiment(record))
         return fail(*failed);
 
-    std::vector<const PlannedTrial*> pending;
-    for (const auto& t : plan) {
-        if (!stored.count({t.design, m_spec.tasks->tasks()[t.task].id, t.seed}))
-            pending.push_back(&t);
+    // From here on, every path waits for what it started: the dispatcher owns
+    // each flight until its run has ended, and its destructor cancels and waits.
+    const TrialScorer scorer(m_spec);
+    TrialDispatcher dispatch(m_engine);
+    {
+        std::lock_guard lock(m_stopping->mutex);
+        m_stopping->active = &dispatch;
+        if (m_stopping->cancel)
+            dispatch.cancelAll();
     }
-
+    const auto stopped = [&] {
+        std::lock_guard lock(m_stopping->mutex);
+        return m_stopping->stopped;
+    };
+    std::string failure; // why it cannot go on
+    const auto failWith = [&](std::string why) {
+        if (failure.empty())
+            failure = std::move(why);
+        dispatch.cancelAll();
+    };
+    std::vector<std::unique_ptr<TrialFlight>> retired;
+    const auto commit = [&] {
+        const auto committed = m_sink.commit();
+        retired.clear();
+        if (committed.lost > 0)
+            failWith(std::to_string(committed.lost) + (committed.lost == 1 ? " trial was" : " trials were") +
+                     " not stored: " + committed.error);
+    };
     const auto started = std::chrono::steady_clock::now();
-    std::map<Flight*, std::unique_ptr<Flight>> flights;
-    std::vector<std::unique_ptr<Flight>> retired; // finished, their recorders not yet let go
     size_t next = 0;
     double spent = 0;
-    std::unique_lock lock(m_shared->mutex);
-
-    const auto startRun = [&](Flight& flight, size_t team, std::string input, std::vector<RunObserver*> observers) {
-        observers.push_back(&flight);
-        Engine::StartOptions options{flight.trial.seed, std::move(observers), clocks[team], {}, engineTasks};
-        auto launched = m_engine.start(*prepared[team], std::move(input), std::move(options));
-        if (!launched.run)
-            return launched.error;
-        flight.run = launched.run;
-        bool cancelNow = false;
-        {
-            std::lock_guard guard(m_shared->mutex);
-            m_shared->going.push_back(launched.run);
-            cancelNow = m_shared->cancel;
-        }
-        if (cancelNow)
-            launched.run->cancel();
-        return std::string();
-    };
-    const auto forget = [&](Flight& flight) {
-        std::erase(m_shared->going, flight.run);
-        flight.run.reset();
-    };
-
     while (true) {
         // Dispatch while there is room, nothing stopped it and money is left.
-        while (!m_shared->stopped && next < pending.size() && int(flights.size()) < m_options.concurrency) {
-            if (m_options.maxCostUsd && spent >= *m_options.maxCostUsd) {
-                m_shared->stopped = true;
-                m_shared->note = "--max-cost " + money(*m_options.maxCostUsd) + " reached: " + money(spent) +
-                                 " spent; no new trials were started";
+        while (failure.empty() && !stopped() && next < agenda.pending.size() &&
+               dispatch.inFlight() < size_t(m_options.concurrency)) {
+            if (m_options.maxCostUsd && spentBefore + spent >= *m_options.maxCostUsd) {
+                stop("--max-cost " + moneyText(*m_options.maxCostUsd) + " reached: " +
+                         moneyText(spentBefore + spent) + " spent; no new trials were started",
+                     false);
                 break;
             }
-            const PlannedTrial& trial = *pending[next++];
+            const PlannedTrial& trial = agenda.planned[agenda.pending[next++]];
             const auto& design = m_spec.designs[size_t(trial.design)];
-            const Task& task = m_spec.tasks->tasks()[trial.task];
-            auto flight = std::make_unique<Flight>();
-            flight->shared = m_shared.get();
-            flight->trial = trial;
+            const Task& task = tasks[trial.task];
+            auto flight = std::make_unique<TrialFlight>();
+            flight->trial = agenda.pending[next - 1];
             flight->record = TrialRecordBuilder::start(m_id, design.name, trial, task);
-            flight->recorder = m_store.record(prepared[size_t(trial.design)]->plan->team(), error, m_id);
-            if (!flight->recorder)
-                return fail(error);
-            flight->record.runId = flight->recorder->id();
-            Flight* raw = flight.get();
-            flights.emplace(raw, std::move(flight));
-            lock.unlock();
-            error = startRun(*raw, size_t(trial.design), task.prompt, {raw->recorder.get()});
-            lock.lock();
+            const auto& team = ready[size_t(trial.design)];
+            error.clear();
+            auto recorder = m_sink.recorder(team.prepared->plan->team(), m_id, error);
+            if (!recorder && !error.empty()) {
+                failWith("design \"" + design.name + "\": " + error);
+                break;
+            }
+            error = dispatch.start(flight, {team.prepared.get(), task.prompt,
+                                            Engine::StartOptions{trial.seed, {}, team.clock, {}, engineTasks},
+                                            std::move(recorder)});
             if (!error.empty())
-                return fail("design \"" + design.name + "\": " + error);
+                failWith("design \"" + design.name + "\": " + error);
         }
-        if (flights.empty())
+        auto ended = dispatch.next();
+        if (!ended.flight)
             break;
-        m_shared->changed.wait(lock, [&] { return !m_shared->finished.empty(); });
-        Flight* done = m_shared->finished.front();
-        m_shared->finished.pop_front();
-        lock.unlock();
-
-        const RunResult result = done->run->wait();
-        const Task& task = m_spec.tasks->tasks()[done->trial.task];
+        spent += ended.result.costUsd;
+        TrialFlight& flight = *ended.flight;
+        const PlannedTrial& trial = agenda.planned[flight.trial];
         bool complete = true;
-        if (result.status == RunStatus::Cancelled && m_shared->cancel) {
+        if (ended.result.status == RunStatus::Cancelled && dispatch.cancelling()) {
             complete = false; // stopped: the trial runs again on a resume
-        } else if (!done->judging) {
-            TrialRecordBuilder::fillFromRun(done->record, result, prepared[size_t(done->trial.design)]->plan->team());
-            spent += result.costUsd;
-            const bool judged = m_spec.judge && !done->record.failed() && TrialRecordBuilder::judges(task);
-            if (judged) {
-                lock.lock();
-                forget(*done);
-                done->judging = true;
-                done->record.expected = ReplyParser::normalizeAnswer(task.answer);
-                const auto input = PromptBuilder::judgeInput(
-                    {task.prompt, task.answer,
-                     result.output.answer.empty() ? result.output.text : result.output.answer});
-                lock.unlock();
-                error = startRun(*done, teams.size() - 1, input, {});
-                if (!error.empty()) {
-                    done->record.scoreDetail = "judge did not start: " + error;
-                } else {
-                    done->recorder.reset();
-                    lock.lock();
-                    continue;
-                }
-            } else {
-                TrialRecordBuilder::scoreByReference(done->record, task);
+        } else if (!flight.judging) {
+            if (flight.recorder)
+                flight.record.runId = flight.recorder->id();
+            if (auto input = scorer.afterDesign(flight.record, ended.result, tasks[trial.task])) {
+                flight.judging = true;
+                const auto& judge = ready.back();
+                error = dispatch.start(ended.flight, {judge.prepared.get(), std::move(*input),
+                                                      Engine::StartOptions{trial.seed, {}, judge.clock, {}, engineTasks},
+                                                      nullptr});
+                if (error.empty())
+                    continue; // in flight again, for its judge
+                scorer.judgeDidNotStart(flight.record, error);
             }
         } else {
-            spent += result.costUsd;
-            TrialRecordBuilder::scoreByJudge(done->record, result);
+            scorer.afterJudge(flight.record, ended.result);
         }
-
-        lock.lock();
-        forget(*done);
         if (complete) {
-            m_store.addTrial(done->record);
-            count(done->record);
+            m_sink.add(flight.record);
+            count(flight.record);
             ++out.ran;
         }
-        retired.push_back(std::move(flights.at(done)));
-        flights.erase(done);
-        lock.unlock();
-        if (retired.size() >= kRetireBatch) {
-            // Recorders go once their runs are stored: one commit for a batch, not one each.
-            m_store.flush();
-            retired.clear();
-        }
+        retired.push_back(std::move(ended.flight));
+        if (retired.size() >= kRetireBatch)
+            commit();
         if (complete && m_onProgress) {
             progress.costUsd = spent;
+            progress.spentUsd = spentBefore + spent;
             progress.elapsedS = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-            const int64_t thisRun = out.ran;
             const int64_t left = progress.total - progress.done;
-            progress.etaS =
-                thisRun > 0 ? std::optional(progress.elapsedS / double(thisRun) * double(left)) : std::nullopt;
+            progress.etaS = out.ran > 0 ? std::optional(progress.elapsedS / double(out.ran) * double(left))
+                                        : std::nullopt;
             m_onProgress(progress);
         }
-        lock.lock();
     }
-    const bool stopped = m_shared->stopped;
-    out.note = m_shared->note;
-    lock.unlock();
-    m_store.flush();
-    retired.clear();
-    lock.lock();
-    const bool cancelled = m_shared->cancel.load();
-    lock.unlock();
+    commit();
+    bool cancelled = false;
+    {
+        std::lock_guard lock(m_stopping->mutex);
+        m_stopping->active = nullptr;
+        out.note = m_stopping->note;
+        cancelled = m_stopping->cancel;
+    }
+    if (auto untidy = m_sink.finish(m_id))
+        out.error = *untidy;
 
     out.stored = progress.done;
-    out.status = progress.done == progress.total ? ExperimentStatus::Finished
-                 : stopped && cancelled          ? ExperimentStatus::Cancelled
-                                                 : ExperimentStatus::Interrupted;
-    if (!stopped && out.status != ExperimentStatus::Finished)
+    if (!failure.empty()) {
+        out.status = ExperimentStatus::Failed;
+        out.note = failure;
+        out.error = failure;
+    } else if (progress.done == progress.total) {
+        out.status = ExperimentStatus::Finished;
+    } else if (stopped()) {
+        out.status = cancelled ? ExperimentStatus::Cancelled : ExperimentStatus::Interrupted;
+    } else {
+        out.status = ExperimentStatus::Interrupted;
         out.note = "some trials did not finish";
+    }
     record.status = out.status;
     record.endedAtMs = unixMs();
     record.note = out.note;
-    if (auto failed = m_store.saveExperiment(record))
+    record.spentUsd = spentBefore + spent;
+    if (auto failed = m_sink.saveExperiment(record); failed && out.error.empty())
         out.error = *failed;
-    m_store.flush();
-    if (auto failed = m_store.flushTrials(); failed && out.error.empty())
-        out.error = *failed;
+    if (const auto committed = m_sink.commit(); !committed.error.empty() && out.error.empty())
+        out.error = committed.error;
     return out;
 }
 

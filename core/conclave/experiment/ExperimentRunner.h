@@ -5,11 +5,9 @@
 #include "conclave/experiment/TrialPlan.h"
 #include "conclave/store/ExperimentRecords.h"
 
-#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,21 +15,32 @@
 namespace conclave {
 
 class Engine;
-class RunStore;
+class TrialSink;
 
-// Runs an experiment's trials through one engine into one store: every
-// trial is a normal stored run tagged with the experiment, and a trial row
-// with its score. At most `concurrency` runs are in flight (design and judge
-// runs together); endpoints keep their shared limits. Trials already stored
-// are skipped, so running a spec again resumes it. Stopping (stop(), a cost
+// Runs an experiment's trials through one engine into one sink: in a store
+// (StoredTrials), every trial is a normal stored run tagged with the
+// experiment and a trial row with its score; in memory (TrialSummaries), its
+// row alone. At most `concurrency` runs are in flight (design and judge runs
+// together); endpoints keep their shared limits. Trials already kept are
+// skipped, so running a spec again resumes it. Stopping (stop(), a cost
 // limit) dispatches nothing new, cancels what is in flight when asked to and
-// keeps every finished trial. run() blocks; everything else is thread-safe.
+// keeps every finished trial. run() blocks, and returns only when every run
+// it started has ended, on every path; everything else is thread-safe.
+//
+// It is three parts: TrialPlanner says what is left to run, TrialDispatcher
+// runs it and owns what runs call, TrialScorer scores what ended.
 class ExperimentRunner {
 public:
     struct Options {
         int concurrency = 32;
-        std::optional<double> maxCostUsd; // stop dispatching once this much is spent (design + judge)
+        // Stop dispatching once the experiment has spent this much (design and
+        // judge calls, every resume and cancelled run included).
+        std::optional<double> maxCostUsd;
         std::optional<Shard> shard;
+        // Refuse designs that run on the real clock: a sink that keeps no
+        // runs (eval --store summaries) relies on rebuilding them on the
+        // simulated clock, which only reproduces a simulated run.
+        bool virtualClockOnly = false;
     };
 
     struct Progress {
@@ -41,6 +50,7 @@ public:
         std::vector<int64_t> correct; // per design
         std::vector<int64_t> scored;  // per design
         double costUsd = 0;           // design and judge calls, this invocation
+        double spentUsd = 0;          // the experiment's, across every resume
         double elapsedS = 0;
         std::optional<double> etaS;
     };
@@ -51,11 +61,11 @@ public:
         int64_t skipped = 0;           // already stored before
         int64_t stored = 0;            // of this run's trials, now stored
         std::string note;              // why it stopped early
-        std::string error;             // why it could not run at all
+        std::string error;             // why it could not run, or not to the end (status Failed once it started)
         std::vector<ClockKind> clocks; // per design: the clock its trials ran on
     };
 
-    ExperimentRunner(Engine& engine, RunStore& store, ExperimentSpec spec, Options options);
+    ExperimentRunner(Engine& engine, TrialSink& sink, ExperimentSpec spec, Options options);
     ~ExperimentRunner();
 
     // Called on the runner's thread after each stored trial.
@@ -68,16 +78,15 @@ public:
     std::string id() const { return m_id; }
 
 private:
-    struct Flight;
-    struct Shared;
+    struct Stopping;
 
     Engine& m_engine;
-    RunStore& m_store;
+    TrialSink& m_sink;
     ExperimentSpec m_spec;
     Options m_options;
     std::string m_id;
     std::function<void(const Progress&)> m_onProgress;
-    std::shared_ptr<Shared> m_shared;
+    std::unique_ptr<Stopping> m_stopping;
 };
 
 } // namespace conclave

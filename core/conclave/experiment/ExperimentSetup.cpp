@@ -29,6 +29,8 @@ std::optional<Team> loadTeam(const std::string& file, std::vector<std::string>& 
 struct LoadedTasks {
     std::optional<TaskSet> tasks;
     std::string name;
+    bool bundled = false;
+    std::string path; // a file's, absolute
 };
 
 LoadedTasks loadTasks(const std::string& nameOrFile, const std::filesystem::path& resourcesDir,
@@ -37,14 +39,20 @@ LoadedTasks loadTasks(const std::string& nameOrFile, const std::filesystem::path
     LoadedTasks out;
     out.name = nameOrFile;
     std::filesystem::path path = nameOrFile;
-    if (const auto bundled = TaskSet::bundled(resourcesDir, nameOrFile))
+    if (const auto bundled = TaskSet::bundled(resourcesDir, nameOrFile)) {
         path = *bundled;
-    else if (!std::filesystem::exists(path)) {
+        out.bundled = true;
+    } else if (!std::filesystem::exists(path)) {
         std::string names;
         for (const auto& name : TaskSet::bundledNames(resourcesDir))
             names += (names.empty() ? "" : ", ") + name;
         errors.push_back("--taskset: \"" + nameOrFile + "\" is neither a bundled task set (" + names + ") nor a file");
         return out;
+    }
+    if (!out.bundled) {
+        std::error_code ec;
+        const auto absolute = std::filesystem::weakly_canonical(std::filesystem::absolute(path, ec), ec);
+        out.path = ec ? path.string() : absolute.string();
     }
     auto loaded = TaskSet::load(path);
     for (const auto& p : loaded.problems)
@@ -121,6 +129,14 @@ SetupResult ExperimentSetup::build(const EvalRequest& request, const std::filesy
         errors.push_back("eval: give at least one design (a team file)");
     if (request.seeds.empty())
         errors.push_back("eval: give at least one seed");
+    std::set<uint64_t> seen;
+    for (const auto seed : request.seeds) {
+        if (!seen.insert(seed).second) {
+            errors.push_back("--seed-list: seed " + std::to_string(seed) +
+                             " is listed twice; each seed runs every design on every task once");
+            break;
+        }
+    }
 
     // Each design's source: a team given in memory (no file), or a file.
     struct Source {
@@ -179,6 +195,8 @@ SetupResult ExperimentSetup::build(const EvalRequest& request, const std::filesy
         spec.designs.push_back(makeDesign(names[i], files[i], std::move(teams[i])));
     spec.baseline = baseline;
     spec.tasksetName = loaded.name;
+    spec.tasksetBundled = loaded.bundled;
+    spec.tasksetPath = loaded.path;
     spec.tasks = std::make_shared<const TaskSet>(std::move(*selected));
     spec.seeds = request.seeds;
     if (judge)
@@ -209,10 +227,14 @@ SetupResult ExperimentSetup::resume(const ExperimentRecord& record, const std::f
                             const std::string& what) -> std::optional<ExperimentDesign> {
         if (design.file.empty())
             return design;
-        auto team = loadTeam(design.file, errors);
+        // Where it was when the experiment started, so a resume works from any folder.
+        const std::string& where =
+            !design.path.empty() && std::filesystem::exists(design.path) ? design.path : design.file;
+        auto team = loadTeam(where, errors);
         if (!team)
             return std::nullopt;
-        auto now = makeDesign(design.name, design.file, std::move(*team));
+        auto now = makeDesign(design.name, where, std::move(*team));
+        now.file = design.file;
         if (now.hash != design.hash) {
             const bool modelsFile = std::any_of(now.team.backends.begin(), now.team.backends.end(),
                                                 [](const auto& b) { return b.second.modelsFile.has_value(); });
@@ -239,8 +261,13 @@ SetupResult ExperimentSetup::resume(const ExperimentRecord& record, const std::f
         return result;
     spec.baseline = stored->baseline;
     spec.tasksetName = stored->tasksetName;
+    spec.tasksetBundled = stored->tasksetBundled;
+    spec.tasksetPath = stored->tasksetPath;
     spec.seeds = stored->seeds;
     spec.clock = stored->clock;
+    // Stored before ids left paths out: every content hash matched above, so it resumes under its own id.
+    if (stored->format == 1)
+        spec.storedId = record.id;
     if (spec.id() != record.id) {
         errors.push_back("experiment " + record.id + ": its spec reloads as " + spec.id() +
                          "; the stored experiment cannot be resumed by this version");
@@ -254,7 +281,10 @@ std::optional<TaskSet> ExperimentSetup::storedTasks(const StoredSpec& stored, co
                                                     std::vector<std::string>& errors,
                                                     std::vector<std::string>& warnings)
 {
-    auto loaded = loadTasks(stored.tasksetName, resourcesDir, errors, warnings);
+    // A file from where it was when the experiment started, so a resume works from any folder.
+    const bool fromName =
+        stored.tasksetBundled || stored.tasksetPath.empty() || !std::filesystem::exists(stored.tasksetPath);
+    auto loaded = loadTasks(fromName ? stored.tasksetName : stored.tasksetPath, resourcesDir, errors, warnings);
     if (!loaded.tasks)
         return std::nullopt;
     std::vector<const Task*> chosen;

@@ -1,9 +1,8 @@
 #include "conclave/experiment/ExperimentSpec.h"
 
+#include "conclave/experiment/TeamInputs.h"
 #include "conclave/io/ContentHash.h"
-#include "conclave/io/FileIo.h"
 #include "conclave/io/JsonText.h"
-#include "conclave/io/ModelsFile.h"
 #include "conclave/io/TeamJson.h"
 
 #include <filesystem>
@@ -13,14 +12,26 @@ namespace conclave {
 
 namespace {
 
+constexpr int kSpecFormat = 2;
+
 nlohmann::ordered_json designJson(const ExperimentDesign& design)
 {
     nlohmann::ordered_json j;
     j["name"] = design.name;
     j["file"] = design.file;
+    j["path"] = design.path;
     j["hash"] = design.hash;
     j["team"] = parseOrderedJsonQuietly(design.teamJson);
     return j;
+}
+
+std::string absolutePath(const std::string& file)
+{
+    if (file.empty())
+        return {};
+    std::error_code ec;
+    const auto path = std::filesystem::weakly_canonical(std::filesystem::absolute(file, ec), ec);
+    return ec ? file : path.string();
 }
 
 std::optional<ExperimentDesign> designFromJson(const nlohmann::json& j, const std::string& where, std::string& error)
@@ -35,10 +46,17 @@ std::optional<ExperimentDesign> designFromJson(const nlohmann::json& j, const st
                 (loaded.problems.empty() ? std::string("unknown error") : loaded.problems.front().message);
         return std::nullopt;
     }
-    auto design = makeDesign(j["name"].get<std::string>(), j.value("file", std::string()), std::move(*loaded.team));
-    // The hash as it was at the start: a models_file read now may differ.
+    ExperimentDesign design;
+    design.name = j["name"].get<std::string>();
+    design.file = j.value("file", std::string());
+    design.path = j.value("path", std::string());
+    design.teamJson = teamToJsonText(*loaded.team);
+    design.team = std::move(*loaded.team);
+    // The hash as it was at the start: an input read now may differ.
     if (const auto hash = j.find("hash"); hash != j.end() && hash->is_string())
         design.hash = hash->get<std::string>();
+    else
+        design.hash = contentHash(design.teamJson);
     return design;
 }
 
@@ -49,20 +67,13 @@ ExperimentDesign makeDesign(std::string name, std::string file, Team team)
     ExperimentDesign design;
     design.name = std::move(name);
     design.file = std::move(file);
+    design.path = absolutePath(design.file);
     design.teamJson = teamToJsonText(team);
-    // The profiles a models_file gives are part of what runs: their bytes are
-    // hashed too (teams without one keep the hash of their JSON alone).
-    std::string hashed = design.teamJson;
+    // What the team reads is part of what runs: its bytes are hashed too
+    // (teams that read nothing keep the hash of their JSON alone).
     const auto folder =
-        design.file.empty() ? std::filesystem::path() : std::filesystem::path(design.file).parent_path();
-    for (const auto& [backend, block] : team.backends) {
-        if (!block.modelsFile)
-            continue;
-        const auto read = readFileText(ModelsFile::resolve(*block.modelsFile, folder), size_t(64) << 20);
-        const auto& bytes = read.text ? *read.text : read.error;
-        hashed += "\nmodels_file " + backend.str() + " " + std::to_string(bytes.size()) + ":" + bytes;
-    }
-    design.hash = contentHash(hashed);
+        design.path.empty() ? std::filesystem::path() : std::filesystem::path(design.path).parent_path();
+    design.hash = contentHash(design.teamJson + inputsHashText(inputsRead(team, folder)));
     design.team = std::move(team);
     return design;
 }
@@ -98,12 +109,16 @@ std::string ExperimentSpec::tasksHash() const
 nlohmann::ordered_json ExperimentSpec::toJson() const
 {
     nlohmann::ordered_json j;
-    j["format"] = 1;
+    j["format"] = kSpecFormat;
     j["designs"] = nlohmann::ordered_json::array();
     for (const auto& design : designs)
         j["designs"].push_back(designJson(design));
     j["baseline"] = baseline;
-    j["taskset"] = {{"name", tasksetName}, {"hash", tasksHash()}, {"tasks", nlohmann::ordered_json::array()}};
+    j["taskset"] = {{"name", tasksetName},
+                    {"bundled", tasksetBundled},
+                    {"path", tasksetPath},
+                    {"hash", tasksHash()},
+                    {"tasks", nlohmann::ordered_json::array()}};
     if (tasks) {
         for (const auto& task : tasks->tasks())
             j["taskset"]["tasks"].push_back(task.id);
@@ -115,9 +130,37 @@ nlohmann::ordered_json ExperimentSpec::toJson() const
     return j;
 }
 
+nlohmann::ordered_json ExperimentSpec::identityJson() const
+{
+    const auto identity = [](const ExperimentDesign& design) {
+        return nlohmann::ordered_json{{"name", design.name}, {"hash", design.hash}};
+    };
+    nlohmann::ordered_json j;
+    j["identity"] = 1;
+    j["designs"] = nlohmann::ordered_json::array();
+    for (const auto& design : designs)
+        j["designs"].push_back(identity(design));
+    j["baseline"] = baseline;
+    // A bundled set is known by its name; a file by its content alone.
+    j["taskset"] = {{"bundled", tasksetBundled ? tasksetName : std::string()},
+                    {"hash", tasksHash()},
+                    {"tasks", nlohmann::ordered_json::array()}};
+    if (tasks) {
+        for (const auto& task : tasks->tasks())
+            j["taskset"]["tasks"].push_back(task.id);
+    }
+    j["seeds"] = seeds;
+    j["scorer"] = judge ? nlohmann::ordered_json{{"kind", "judge"}, {"judge", identity(*judge)}}
+                        : nlohmann::ordered_json{{"kind", "reference"}};
+    j["clock"] = std::string(toString(clock));
+    return j;
+}
+
 std::string ExperimentSpec::id() const
 {
-    return "e-" + contentHash(toJson().dump()).substr(0, 12);
+    if (storedId)
+        return *storedId;
+    return "e-" + contentHash(identityJson().dump()).substr(0, 12);
 }
 
 std::vector<std::string> ExperimentSpec::designNames() const
@@ -138,7 +181,8 @@ std::optional<StoredSpec> StoredSpec::fromJson(const std::string& specJson, std:
     const auto& j = *parsed.value;
     StoredSpec spec;
     try {
-        if (j.value("format", 0) != 1) {
+        spec.format = j.value("format", 0);
+        if (spec.format != 1 && spec.format != kSpecFormat) {
             error = "the stored spec has an unknown format";
             return std::nullopt;
         }
@@ -150,7 +194,14 @@ std::optional<StoredSpec> StoredSpec::fromJson(const std::string& specJson, std:
             spec.designs.push_back(std::move(*design));
         }
         spec.baseline = j.at("baseline").get<int>();
+        if (spec.baseline < 0 || size_t(spec.baseline) >= spec.designs.size()) {
+            error = "the stored spec's baseline " + std::to_string(spec.baseline) + " is not one of its " +
+                    std::to_string(spec.designs.size()) + " designs";
+            return std::nullopt;
+        }
         spec.tasksetName = j.at("taskset").at("name").get<std::string>();
+        spec.tasksetBundled = j.at("taskset").value("bundled", false);
+        spec.tasksetPath = j.at("taskset").value("path", std::string());
         spec.tasksHash = j.at("taskset").at("hash").get<std::string>();
         spec.taskIds = j.at("taskset").at("tasks").get<std::vector<std::string>>();
         spec.seeds = j.at("seeds").get<std::vector<uint64_t>>();

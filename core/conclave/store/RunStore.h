@@ -82,6 +82,8 @@ public:
     void addTrial(const TrialRecord& trial);
     // flush(), then the writer's first error since it started, if any.
     std::optional<std::string> flushTrials();
+    // Trials queued by addTrial that were not stored, for good (their batch failed to commit).
+    int64_t lostTrials() const { return 0; } // MERGE: i29-store implements this
 
     // A reader on its own connection (one per thread).
     std::unique_ptr<RunQueries> reader(std::string& error) const;
@@ -99,6 +101,10 @@ public:
     // Deletes an experiment, its trials and its runs with their spans, texts
     // and node results, in one transaction; the count is of runs.
     Deleted removeExperiment(const std::string& id);
+    // Deletes the runs of experiment `id` that have ended and that no trial
+    // refers to: a trial cancelled in flight, or while its judge ran, is run
+    // again on a resume, and its first run must not stay behind. Commits first.
+    Deleted removeUntriedRuns(const std::string& id);
 
     using Merged = ShardMerger::Merged;
     // Copies every experiment of another store file (a shard) with its trials

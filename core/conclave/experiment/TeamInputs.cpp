@@ -1,0 +1,34 @@
+#include "conclave/experiment/TeamInputs.h"
+
+#include "conclave/io/FileIo.h"
+#include "conclave/io/ModelsFile.h"
+
+namespace conclave {
+
+namespace {
+constexpr size_t kMaxInputBytes = size_t(64) << 20;
+}
+
+std::vector<TeamInput> inputsRead(const Team& team, const std::filesystem::path& teamFolder)
+{
+    std::vector<TeamInput> inputs;
+    for (const auto& [backend, block] : team.backends) {
+        if (!block.modelsFile)
+            continue;
+        const auto path = ModelsFile::resolve(*block.modelsFile, teamFolder);
+        const auto read = readFileText(path, kMaxInputBytes);
+        // An unreadable file is marked, not described: its error names the path.
+        inputs.push_back({"models_file " + backend.str(), path.string(), read.text ? *read.text : "(not readable)"});
+    }
+    return inputs;
+}
+
+std::string inputsHashText(const std::vector<TeamInput>& inputs)
+{
+    std::string text;
+    for (const auto& input : inputs)
+        text += "\n" + input.what + " " + std::to_string(input.bytes.size()) + ":" + input.bytes;
+    return text;
+}
+
+} // namespace conclave

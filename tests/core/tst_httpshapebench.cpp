@@ -13,15 +13,15 @@ using namespace conclave;
 
 namespace {
 
-// Timing claims hold for the optimised build. Under a sanitizer every call
-// and every new connection costs many times more CPU, so there replies take
-// 500 ms (N connections still open within one reply) and the 130 ms wave
-// bound is not asserted; the counts are.
+// Concurrency is proven by counts, never by wall time (which a loaded
+// machine stretches): the server and the client both saw N requests in
+// flight at once. How long a wave takes is `conclave bench http`'s to
+// measure. Under a sanitizer every call and every new connection costs many
+// times more CPU, so there replies take 500 ms, so that N connections are
+// still open within one reply.
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr bool kTimed = false;
 constexpr int kReplyMs = 500;
 #else
-constexpr bool kTimed = true;
 constexpr int kReplyMs = 100;
 #endif
 
@@ -54,11 +54,8 @@ private slots:
         QCOMPARE(m->serverPeak, n);
         QCOMPARE(m->clientPeak, n);
         QCOMPARE(m->waveWallsMs.size(), size_t(4));
-        const double worst = *std::max_element(m->waveWallsMs.begin(), m->waveWallsMs.end());
         const double best = *std::min_element(m->waveWallsMs.begin(), m->waveWallsMs.end());
-        QVERIFY2(best >= kReplyMs, qPrintable(QString::number(best)));  // a reply cannot beat its own time
-        if (kTimed)
-            QVERIFY2(worst <= 130.0, qPrintable(QStringLiteral("slowest wave %1 ms").arg(worst)));
+        QVERIFY2(best >= kReplyMs, qPrintable(QString::number(best))); // a reply cannot beat its own time
     }
 
     void shapeNamesRoundTrip()

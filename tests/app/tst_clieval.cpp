@@ -3,6 +3,7 @@
 // run store's protection of trials.
 #include <QtTest>
 
+#include <QDeadlineTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -13,6 +14,10 @@
 #include <signal.h>
 
 #include "support/CliProcess.h"
+
+#undef emit
+
+#include "conclave/store/SqliteDb.h"
 
 namespace {
 
@@ -51,11 +56,23 @@ QString onlyExperiment(const QString& db)
     return list.size() == 1 ? list[0].toObject()["experiment_id"].toString() : QString();
 }
 
+// The trials of the only experiment in a database; -1 when there is none, or no database
+// yet (`experiments list` creates none, so polling never races `eval` creating it).
 int storedTrials(const QString& db)
 {
     const auto r = conclave({"experiments", "list", "--json", "--db", db});
     const auto list = QJsonDocument::fromJson(r.out.toUtf8()).array();
     return list.size() == 1 ? list[0].toObject()["trials"].toInt() : -1;
+}
+
+// The status the experiments table holds, as written (not as readers show it).
+QString rawStatus(const QString& db)
+{
+    conclave::SqliteDb sqlite;
+    if (sqlite.open(db.toStdString(), conclave::SqliteDb::Mode::ReadOnly))
+        return {};
+    auto s = sqlite.prepare("SELECT status FROM experiments");
+    return s.valid() && s.step() ? QString::fromStdString(s.text(0)) : QString();
 }
 
 // A process of `conclave` started in the background, for signals.
@@ -66,15 +83,17 @@ struct Background {
         process.start(QStringLiteral(CONCLAVE_BIN_DIR "/conclave"), args);
         process.waitForStarted(10000);
     }
-    // Waits until the database holds at least `trials` trials (30 s at most).
+    // Polls until the database holds at least `trials` trials (3 minutes at most, for a
+    // loaded machine), or the process has ended.
     bool waitForTrials(const QString& db, int trials)
     {
-        for (int i = 0; i < 300; ++i) {
+        QDeadlineTimer deadline(std::chrono::minutes(3));
+        while (!deadline.hasExpired() && process.state() == QProcess::Running) {
             if (storedTrials(db) >= trials)
                 return true;
-            QTest::qWait(100);
+            process.waitForFinished(100);
         }
-        return false;
+        return storedTrials(db) >= trials;
     }
     void signal(int sig)
     {
@@ -119,8 +138,11 @@ private slots:
         const auto r = conclave({"eval", kExamples + "triage.team.json", kExamples + "keyword-vote.team.json",
                                  "--taskset", "mixed-small", "--seeds", "2", "--db", db, "-o", path("report.md")});
         QCOMPARE(r.exitCode, 0);
-        QVERIFY2(r.out.contains("50 of 50 trials") == false, qPrintable(r.out));
+        const auto id = onlyExperiment(db);
+        QVERIFY(id.startsWith("e-"));
+        QVERIFY2(r.out.startsWith("experiment " + id + ": "), qPrintable(r.out));
         QVERIFY2(r.out.contains("(100 of 100 trials, finished)"), qPrintable(r.out));
+        QCOMPARE(storedTrials(db), 100);
         QVERIFY(r.out.contains("design "));
         QVERIFY(r.out.contains("Triage"));
         QVERIFY(r.out.contains("simulated: these results come from the local-moe simulator, not from real models"));
@@ -129,8 +151,6 @@ private slots:
         QVERIFY(md.contains("> **Simulated.**"));
         QVERIFY(md.contains("| design | accuracy (95% CI) |"));
 
-        const auto id = onlyExperiment(db);
-        QVERIFY(id.startsWith("e-"));
         // Trials are hidden from `runs list`, shown with --experiments, and protected.
         QCOMPARE(conclave({"runs", "list", "--json", "--db", db}).out.trimmed(), QStringLiteral("[]"));
         const auto all =
@@ -264,6 +284,26 @@ private slots:
         QCOMPARE(conclave({"experiments", "list", "--json", "--db", db}).out.trimmed(), QStringLiteral("[]"));
     }
 
+    // list, show and export only read: on a missing file they create nothing.
+    void readCommandsCreateNoStore_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::newRow("list") << QStringList{"experiments", "list"};
+        QTest::newRow("list --json") << QStringList{"experiments", "list", "--json"};
+        QTest::newRow("show") << QStringList{"experiments", "show", "e-1"};
+        QTest::newRow("export") << QStringList{"experiments", "export", "e-1", "--format", "csv"};
+    }
+    void readCommandsCreateNoStore()
+    {
+        QFETCH(QStringList, args);
+        const auto missing = path("missing/runs.sqlite");
+        const auto r = conclave(args << "--db" << missing);
+        QCOMPARE(r.exitCode, 2);
+        QCOMPARE(r.out, QString());
+        QCOMPARE(r.err, "experiments: " + missing + ": no such run store\n");
+        QVERIFY(!QFile::exists(path("missing")));
+    }
+
     void ctrlCKeepsTheFinishedTrials()
     {
         const auto db = path("ctrlc.sqlite");
@@ -298,7 +338,9 @@ private slots:
         const auto list =
             QJsonDocument::fromJson(conclave({"experiments", "list", "--json", "--db", db}).out.toUtf8()).array();
         QCOMPARE(list.size(), 1);
+        // Read as interrupted, its writer being gone; the list wrote nothing (a resume will).
         QCOMPARE(list[0].toObject()["status"].toString(), QStringLiteral("interrupted"));
+        QCOMPARE(rawStatus(db), QStringLiteral("running"));
         const auto id = list[0].toObject()["experiment_id"].toString();
         const int kept = list[0].toObject()["trials"].toInt();
         QVERIFY(kept >= 2);

@@ -11,6 +11,12 @@
 
 #include "support/CliProcess.h"
 
+#undef emit
+
+#include "support/StoreRows.h"
+
+#include <sys/stat.h>
+
 namespace {
 
 using Result = testsupport::CliResult;
@@ -224,17 +230,66 @@ private slots:
         auto env = QProcessEnvironment::systemEnvironment();
         env.insert("XDG_DATA_HOME", m_dir.path() + "/xdg");
         env.insert("CONCLAVE_DB", "unset");
-        QCOMPARE(conclave({"runs", "list"}, env).exitCode, 0);
-        QVERIFY(QFile::exists(m_dir.path() + "/xdg/conclave/runs.sqlite"));
-        env.insert("CONCLAVE_DB", m_dir.path() + "/env.sqlite");
-        QCOMPARE(conclave({"run", kExamples + "keyword-vote.team.json", "--input", "hi", "--time-scale", "0.01"}, env)
-                     .exitCode,
-                 0);
+        const auto xdgStore = m_dir.path() + "/xdg/conclave/runs.sqlite";
+        const QStringList runHi{"run", kExamples + "keyword-vote.team.json", "--input", "hi", "--time-scale", "0.01"};
+        QCOMPARE(conclave({"runs", "list"}, env).err, "conclave: " + xdgStore + ": no such run store\n");
+        QCOMPARE(conclave(runHi, env).exitCode, 0);
+        QVERIFY(QFile::exists(xdgStore));
         QCOMPARE(json(conclave({"runs", "list", "--json"}, env).out).array().size(), 1);
+        env.insert("CONCLAVE_DB", m_dir.path() + "/env.sqlite");
+        QCOMPARE(conclave(runHi, env).exitCode, 0);
+        QCOMPARE(conclave(runHi, env).exitCode, 0);
+        QCOMPARE(json(conclave({"runs", "list", "--json"}, env).out).array().size(), 2);
         // --db wins over CONCLAVE_DB.
-        QCOMPARE(
-            json(conclave({"runs", "list", "--json", "--db", m_dir.path() + "/other.sqlite"}, env).out).array().size(),
-            0);
+        QCOMPARE(json(conclave({"runs", "list", "--json", "--db", xdgStore}, env).out).array().size(), 1);
+    }
+
+    // list, show and export only read: on a missing file they create nothing.
+    void readCommandsCreateNoStore_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::newRow("list") << QStringList{"runs", "list"};
+        QTest::newRow("list --json") << QStringList{"runs", "list", "--json"};
+        QTest::newRow("show") << QStringList{"runs", "show", "abc"};
+        QTest::newRow("export") << QStringList{"runs", "export", "abc", "--format", "json"};
+    }
+    void readCommandsCreateNoStore()
+    {
+        QFETCH(QStringList, args);
+        const auto missing = m_dir.path() + "/missing/runs.sqlite";
+        const auto r = conclave(args << "--db" << missing);
+        QCOMPARE(r.exitCode, 2);
+        QCOMPARE(r.out, QString());
+        QCOMPARE(r.err, "conclave: " + missing + ": no such run store\n");
+        QVERIFY(!QFile::exists(m_dir.path() + "/missing"));
+    }
+
+    // A store of an older schema: migrated by a reader when writable, else refused saying how to upgrade.
+    void readCommandsOnAnOlderStore()
+    {
+        const auto writable = m_dir.path() + "/older.sqlite";
+        QVERIFY(testsupport::makeOlderStore(writable.toStdString(), 4));
+        const auto listed = conclave({"runs", "list", "--json", "--db", writable});
+        QCOMPARE(listed.err, QString());
+        QCOMPARE(json(listed.out).array().size(), 1);
+        QCOMPARE(testsupport::rows(writable.toStdString(), "PRAGMA user_version"), int64_t(5));
+
+        const auto readOnly = m_dir.path() + "/older-read-only.sqlite";
+        QVERIFY(testsupport::makeOlderStore(readOnly.toStdString(), 4));
+        QCOMPARE(::chmod(readOnly.toLocal8Bit().constData(), 0444), 0);
+        const auto before = bytes(readOnly);
+        const auto refused = conclave({"runs", "show", "00000000000a", "--db", readOnly});
+        QCOMPARE(refused.exitCode, 2);
+        QCOMPARE(refused.err, "conclave: " + readOnly +
+                                  ": store schema version 4 needs upgrading to 5, but the file is read-only; make it "
+                                  "writable and run conclave runs list --db " +
+                                  readOnly + " once to upgrade it\n");
+        QCOMPARE(bytes(readOnly), before);
+        QVERIFY(!QFile::exists(readOnly + "-wal"));
+        // Writable again, the command it names upgrades it.
+        QCOMPARE(::chmod(readOnly.toLocal8Bit().constData(), 0644), 0);
+        QCOMPARE(conclave({"runs", "list", "--db", readOnly}).exitCode, 0);
+        QCOMPARE(conclave({"runs", "show", "00000000000a", "--db", readOnly}).exitCode, 0);
     }
 
     void badDatabaseIsRefusedUntouched()

@@ -629,7 +629,9 @@ private slots:
         QCOMPARE(q(gone->note), QString("the process running it ended before it finished"));
         QVERIFY(reader->experiment("e-here", error)->status == ExperimentStatus::Running);
         QStringList listed;
-        for (const auto& e : *reader->experiments(error))
+        const auto experiments = reader->experiments(error);
+        QVERIFY2(experiments, error.c_str());
+        for (const auto& e : *experiments)
             listed << q(e.id) + "=" + q(toString(e.status));
         listed.sort();
         QCOMPARE(listed, QStringList({"e-gone=interrupted", "e-here=running"}));

@@ -135,8 +135,8 @@ private slots:
     void evalPrintsTheSummaryAndStoresTheExperiment()
     {
         const auto db = path("eval.sqlite");
-        const auto r = cli({"eval", kExamples + "triage.team.json", kExamples + "keyword-vote.team.json",
-                                 "--taskset", "mixed-small", "--seeds", "2", "--db", db, "-o", path("report.md")});
+        const auto r = cli({"eval", kExamples + "triage.team.json", kExamples + "keyword-vote.team.json", "--taskset",
+                            "mixed-small", "--seeds", "2", "--db", db, "-o", path("report.md")});
         QCOMPARE(r.exitCode, 0);
         const auto id = onlyExperiment(db);
         QVERIFY(id.startsWith("e-"));
@@ -154,8 +154,7 @@ private slots:
         // Trials are hidden from `runs list`, shown with --experiments, and protected.
         QCOMPARE(cli({"runs", "list", "--json", "--db", db}).out.trimmed(), QStringLiteral("[]"));
         const auto all =
-            QJsonDocument::fromJson(cli({"runs", "list", "--json", "--experiments", "--db", db}).out.toUtf8())
-                .array();
+            QJsonDocument::fromJson(cli({"runs", "list", "--json", "--experiments", "--db", db}).out.toUtf8()).array();
         QCOMPARE(all.size(), 100);
         const auto runId = all[0].toObject()["run_id"].toString();
         const auto refused = cli({"runs", "delete", runId, "--db", db});
@@ -170,8 +169,8 @@ private slots:
     void jsonHasEveryField()
     {
         const auto db = path("json.sqlite");
-        const auto r = cli({"eval", kExamples + "triage.team.json", kExamples + "triage.team.json", "--taskset",
-                                 "math", "--sample", "10", "--seeds", "3", "--db", db, "--json"});
+        const auto r = cli({"eval", kExamples + "triage.team.json", kExamples + "triage.team.json", "--taskset", "math",
+                            "--sample", "10", "--seeds", "3", "--db", db, "--json"});
         QCOMPARE(r.exitCode, 0);
         const auto j = object(r.out);
         for (const auto* key : {"experiment_id", "name", "simulated", "taskset", "seeds", "baseline", "designs"})
@@ -205,7 +204,7 @@ private slots:
     {
         const auto db = path("export.sqlite");
         QCOMPARE(cli({"eval", kExamples + "keyword-vote.team.json", "--taskset", "mixed-small", "--tasks",
-                           "math-001,code-019", "--db", db})
+                      "math-001,code-019", "--db", db})
                      .exitCode,
                  0);
         const auto id = onlyExperiment(db);
@@ -253,8 +252,7 @@ private slots:
 
     void unknownTaskSet()
     {
-        const auto r =
-            cli({"eval", kExamples + "triage.team.json", "--taskset", "nope", "--db", path("u.sqlite")});
+        const auto r = cli({"eval", kExamples + "triage.team.json", "--taskset", "nope", "--db", path("u.sqlite")});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("--taskset: \"nope\" is neither a bundled task set ("), qPrintable(r.err));
     }
@@ -265,7 +263,7 @@ private slots:
         // Cascade (the baseline) is right on all 25 tasks at seed 1, triage on 14
         // (the simulator's draws since task difficulty and shared wrong answers).
         const auto r = cli({"eval", kExamples + "cascade.team.json", kExamples + "triage.team.json", "--taskset",
-                                 "mixed-small", "--min-accuracy", "0.9", "--max-regressions", "3", "--db", db});
+                            "mixed-small", "--min-accuracy", "0.9", "--max-regressions", "3", "--db", db});
         QCOMPARE(r.exitCode, 1);
         QCOMPARE(r.err.trimmed(), QStringLiteral("eval: gate failed: Triage: gate or decompose has accuracy 0.5600, "
                                                  "below --min-accuracy 0.9000\n"
@@ -276,8 +274,8 @@ private slots:
     void dryRunStartsNothing()
     {
         const auto db = path("dry.sqlite");
-        const auto r = cli(
-            {"eval", kExamples + "triage.team.json", "--taskset", "math", "--seeds", "2", "--dry-run", "--db", db});
+        const auto r =
+            cli({"eval", kExamples + "triage.team.json", "--taskset", "math", "--seeds", "2", "--dry-run", "--db", db});
         QCOMPARE(r.exitCode, 0);
         QCOMPARE(r.err.trimmed(), QStringLiteral("eval: 164 trials (1 designs x 82 tasks x 2 seeds); every design "
                                                  "runs on the local simulator: no cost"));
@@ -388,10 +386,8 @@ private slots:
                  qPrintable(r.err));
         // The same command makes a new experiment rather than mixing the two.
         QCOMPARE(cli(args).exitCode, 1);
-        QCOMPARE(QJsonDocument::fromJson(cli({"experiments", "list", "--json", "--db", db}).out.toUtf8())
-                     .array()
-                     .size(),
-                 2);
+        QCOMPARE(
+            QJsonDocument::fromJson(cli({"experiments", "list", "--json", "--db", db}).out.toUtf8()).array().size(), 2);
     }
 
     void shardsMerge()
@@ -405,11 +401,10 @@ private slots:
         const auto whole = cli(QStringList{"eval"} + spec + QStringList{"--json", "--db", path("whole.sqlite")});
         QCOMPARE(whole.exitCode, 0);
         for (int i = 0; i < 2; ++i)
-            QCOMPARE(
-                cli(QStringList{"eval"} + spec +
+            QCOMPARE(cli(QStringList{"eval"} + spec +
                          QStringList{"--shard", QString("%1/2").arg(i), "--db", path(QString("s%1.sqlite").arg(i))})
-                    .exitCode,
-                0);
+                         .exitCode,
+                     0);
         const auto merged =
             cli({"experiments", "merge", path("s0.sqlite"), path("s1.sqlite"), "--db", path("merged.sqlite")});
         QCOMPARE(merged.exitCode, 0);

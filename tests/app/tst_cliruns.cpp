@@ -65,7 +65,7 @@ private slots:
     void runStoresTheRunAndPrintsItsId()
     {
         const auto r = cli(withDb({"run", kExamples + "keyword-vote.team.json", "--task", "math-001", "--json",
-                                        "--time-scale", "0.01", "--seed", "5"}));
+                                   "--time-scale", "0.01", "--seed", "5"}));
         QCOMPARE(r.exitCode, 0);
         QCOMPARE(r.err, QString());
         m_run = json(r.out).object();

@@ -305,8 +305,9 @@ private slots:
         const auto before = readBytes(path);
         auto opened = RunStore::openForReading(path);
         QVERIFY(!opened.store);
-        QCOMPARE(q(opened.error), q(path + ": store schema version 4 needs upgrading to 5, but the file is read-only; "
-                                           "make it writable and run conclave runs list --db " +
+        QCOMPARE(q(opened.error), q(path +
+                                    ": store schema version 4 needs upgrading to 5, but the file is read-only; "
+                                    "make it writable and run conclave runs list --db " +
                                     path + " once to upgrade it"));
         QVERIFY(readBytes(path) == before);
         QVERIFY(!std::filesystem::exists(path + "-wal"));

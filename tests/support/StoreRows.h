@@ -1,8 +1,8 @@
 #pragma once
 
-// Include after `#undef emit`, as core headers are. Rows for the run store's tests: an experiment and its trials as the runner
-// would save them, a small finished run, and raw reads of a store file (a
-// connection of the test's own, so they see only what was committed).
+// Include after `#undef emit`, as core headers are. Rows for the run store's tests: an experiment and its trials as the
+// runner would save them, a small finished run, and raw reads of a store file (a connection of the test's own, so they
+// see only what was committed).
 #include <QString>
 #include <QStringList>
 

@@ -52,8 +52,7 @@ std::optional<std::vector<ExperimentRecord>> RunQueries::experiments(std::string
 {
     if (!begin(error))
         return std::nullopt;
-    auto s = m_db.prepare("SELECT " + experimentColumns() +
-                          " FROM experiments ORDER BY started_at_ms DESC, id DESC");
+    auto s = m_db.prepare("SELECT " + experimentColumns() + " FROM experiments ORDER BY started_at_ms DESC, id DESC");
     std::vector<ExperimentRecord> out;
     while (s.step())
         out.push_back(experimentFrom(s, false));

@@ -55,12 +55,11 @@ int RunStore::recoverExperiments()
     if (dead.empty() || m_db.exec("BEGIN IMMEDIATE"))
         return 0;
     // It ended when its last trial's run did, as far as anyone can tell.
-    auto update =
-        m_db.prepare("UPDATE experiments SET status = 'interrupted', "
-                     "ended_at_ms = coalesce((SELECT max(coalesce(ended_at_ms, started_at_ms)) FROM runs "
-                     "  WHERE experiment_id = ?1), started_at_ms), "
-                     "note = CASE WHEN note = '' THEN ?2 ELSE note END "
-                     "WHERE id = ?1 AND status = 'running'");
+    auto update = m_db.prepare("UPDATE experiments SET status = 'interrupted', "
+                               "ended_at_ms = coalesce((SELECT max(coalesce(ended_at_ms, started_at_ms)) FROM runs "
+                               "  WHERE experiment_id = ?1), started_at_ms), "
+                               "note = CASE WHEN note = '' THEN ?2 ELSE note END "
+                               "WHERE id = ?1 AND status = 'running'");
     int count = 0;
     for (const auto& id : dead) {
         update.bind(1, std::string_view(id)).bind(2, LiveStatus::kInterruptedNote);

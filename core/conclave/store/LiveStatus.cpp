@@ -25,8 +25,8 @@ void writerAlive(sqlite3_context* context, int, sqlite3_value** args)
 bool LiveStatus::define(SqliteDb& db)
 {
     // Not SQLITE_DETERMINISTIC: a process may end between two calls.
-    return sqlite3_create_function(db.handle(), "conclave_writer_alive", 3, SQLITE_UTF8, nullptr, &writerAlive,
-                                   nullptr, nullptr) == SQLITE_OK;
+    return sqlite3_create_function(db.handle(), "conclave_writer_alive", 3, SQLITE_UTF8, nullptr, &writerAlive, nullptr,
+                                   nullptr) == SQLITE_OK;
 }
 
 std::string LiveStatus::writerGone(std::string_view table)

@@ -84,8 +84,7 @@ std::unique_ptr<RunQueries> RunQueries::open(const std::filesystem::path& file, 
     return open(file, SqliteDb::Mode::ReadWrite, error);
 }
 
-std::unique_ptr<RunQueries> RunQueries::open(const std::filesystem::path& file, SqliteDb::Mode mode,
-                                             std::string& error)
+std::unique_ptr<RunQueries> RunQueries::open(const std::filesystem::path& file, SqliteDb::Mode mode, std::string& error)
 {
     SqliteDb db;
     if (auto e = db.open(file, mode == SqliteDb::Mode::Create ? SqliteDb::Mode::ReadWrite : mode)) {

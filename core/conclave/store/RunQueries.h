@@ -31,8 +31,7 @@ class RunQueries {
 public:
     static std::unique_ptr<RunQueries> open(const std::filesystem::path& file, std::string& error);
     // `mode` ReadOnly or AtRest for a file this process must not write (Create opens ReadWrite).
-    static std::unique_ptr<RunQueries> open(const std::filesystem::path& file, SqliteDb::Mode mode,
-                                            std::string& error);
+    static std::unique_ptr<RunQueries> open(const std::filesystem::path& file, SqliteDb::Mode mode, std::string& error);
 
     // Newest first. Trials of experiments only when the filter includes them.
     std::optional<std::vector<RunSummary>> list(const RunFilter& filter, std::string& error);

@@ -132,8 +132,8 @@ fs::path RunStore::resolvePath(const std::optional<std::string>& dbOption)
 }
 
 RunStore::RunStore(fs::path path, SqliteDb db, SqliteDb::Mode mode, Options options)
-    : m_path(std::move(path)), m_db(std::move(db)), m_mode(mode == SqliteDb::Mode::Create ? SqliteDb::Mode::ReadWrite : mode),
-      m_options(options)
+    : m_path(std::move(path)), m_db(std::move(db)),
+      m_mode(mode == SqliteDb::Mode::Create ? SqliteDb::Mode::ReadWrite : mode), m_options(options)
 {
 }
 

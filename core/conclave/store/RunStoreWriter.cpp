@@ -3,8 +3,8 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <thread>
 #include <sys/resource.h>
+#include <thread>
 #include <unistd.h>
 #include <unordered_set>
 

@@ -117,12 +117,12 @@ private:
     std::vector<std::shared_ptr<WriteFeed>> m_feeds;
     std::vector<ExperimentWriteOp> m_experimentOps; // queued, oldest first
     const std::shared_ptr<WriteChunkPool> m_pool = std::make_shared<WriteChunkPool>();
-    bool m_pending = false;       // a feed has queued something since the last take
-    bool m_full = false;          // a feed holds maxBatch operations
-    uint64_t m_flushWanted = 0;   // flush requests so far
-    uint64_t m_flushDone = 0;     // requests whose operations are committed
-    size_t m_sinceCheckpoint = 0; // writer thread only
-    bool m_checkpointDue = false; // writer thread only
+    bool m_pending = false;                        // a feed has queued something since the last take
+    bool m_full = false;                           // a feed holds maxBatch operations
+    uint64_t m_flushWanted = 0;                    // flush requests so far
+    uint64_t m_flushDone = 0;                      // requests whose operations are committed
+    size_t m_sinceCheckpoint = 0;                  // writer thread only
+    bool m_checkpointDue = false;                  // writer thread only
     std::vector<QueuedAtChange> m_queuedAtChanges; // writer thread only
     bool m_stop = false;
     std::string m_error;

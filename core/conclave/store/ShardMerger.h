@@ -26,9 +26,9 @@ namespace conclave {
 class ShardMerger {
 public:
     struct Merged {
-        int experiments = 0; // in the shard
-        int trials = 0;      // copied: not here before
-        int runs = 0;        // copied: not here before, or replacing a half-written copy
+        int experiments = 0;  // in the shard
+        int trials = 0;       // copied: not here before
+        int runs = 0;         // copied: not here before, or replacing a half-written copy
         int replacedRuns = 0; // of those, half-written copies replaced
         std::string error;    // nothing was merged
     };

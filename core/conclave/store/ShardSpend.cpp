@@ -21,11 +21,12 @@ std::optional<std::string> ShardSpend::add(SqliteDb& db, const std::string& id, 
     double spent = 0;
     {
         auto s = db.prepare(
-            hasIdentity ? "SELECT (SELECT id FROM shard.store_identity LIMIT 1), spent_usd FROM shard.experiments "
-                          "WHERE id = ?1"
-                        : "SELECT 'writer ' || host || ' ' || pid || ' ' || pid_start, "
-                          "coalesce((SELECT sum(cost_usd + judge_cost_usd) FROM shard.trials WHERE experiment_id = ?1), "
-                          "0) FROM shard.experiments WHERE id = ?1");
+            hasIdentity
+                ? "SELECT (SELECT id FROM shard.store_identity LIMIT 1), spent_usd FROM shard.experiments "
+                  "WHERE id = ?1"
+                : "SELECT 'writer ' || host || ' ' || pid || ' ' || pid_start, "
+                  "coalesce((SELECT sum(cost_usd + judge_cost_usd) FROM shard.trials WHERE experiment_id = ?1), "
+                  "0) FROM shard.experiments WHERE id = ?1");
         s.bind(1, std::string_view(id));
         if (!s.valid())
             return db.lastError();

@@ -134,9 +134,11 @@ std::optional<std::string> SqliteDb::open(const std::filesystem::path& file, Mod
     // URIs let ATTACH open a database read-only ("file:...?mode=ro"); a plain
     // path that happens to start with "file:" is kept a path.
     int flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI;
-    const std::filesystem::path name = mode == Mode::AtRest                 ? std::filesystem::path(readOnlyUri(file, true))
-                                       : file.native().starts_with("file:") ? std::filesystem::path(".") / file
-                                                                            : file;
+    std::filesystem::path name = file;
+    if (mode == Mode::AtRest)
+        name = readOnlyUri(file, true);
+    else if (file.native().starts_with("file:"))
+        name = std::filesystem::path(".") / file;
     if (mode == Mode::ReadOnly || mode == Mode::AtRest)
         flags |= SQLITE_OPEN_READONLY;
     else

@@ -55,11 +55,12 @@ int runCalibrate(const CliContext& context, const CalibrateArgs& args)
     const auto catalog = LocalModelCatalog::load(*context.resources / "models" / "local-models.json");
     if (!catalog.catalog)
         return fail("cannot read the local model catalog in " + context.resources->string());
-    auto opened = RunStore::open(RunStore::resolvePath(args.db));
-    if (!opened.store)
-        return fail(opened.error);
+    // It only reads the store: it creates none.
+    auto store = context.openStore(args.db, RunStore::Access::Read, "calibrate");
+    if (!store)
+        return kExitBadInput;
     std::string error;
-    auto reader = opened.store->reader(error);
+    auto reader = store->reader(error);
     if (!reader)
         return fail(error);
     auto samples = CalibrationSamples::read(*reader, args.experiments, *context.resources, error);

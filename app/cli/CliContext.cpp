@@ -40,4 +40,15 @@ std::optional<EngineResources> CliContext::engineResources() const
     return loaded;
 }
 
+std::unique_ptr<RunStore> CliContext::openStore(const std::optional<std::string>& db, RunStore::Access access,
+                                                std::string_view prefix) const
+{
+    RunStore::Options options;
+    options.access = access;
+    auto opened = RunStore::open(RunStore::resolvePath(db), options);
+    if (!opened.store)
+        err << prefix << ": " << opened.error << '\n';
+    return std::move(opened.store);
+}
+
 } // namespace conclave::cli

@@ -1,11 +1,15 @@
 #pragma once
 
 #include "conclave/session/Engine.h"
+#include "conclave/store/RunStore.h"
 #include "conclave/validate/Validator.h"
 
 #include <filesystem>
 #include <iosfwd>
+#include <memory>
 #include <optional>
+#include <string>
+#include <string_view>
 
 namespace conclave::cli {
 
@@ -20,6 +24,11 @@ struct CliContext {
     ValidationContext validationContext() const;
     // The engine's resources (models, gate, task sets); on failure says why on err and returns nothing.
     std::optional<EngineResources> engineResources() const;
+    // The run store --db names (else $CONCLAVE_DB, else the default file), opened with
+    // `access`: Read for the commands that only read it, which create nothing. On
+    // failure says "PREFIX: FILE: what is wrong" on err and returns nothing.
+    std::unique_ptr<RunStore> openStore(const std::optional<std::string>& db, RunStore::Access access,
+                                        std::string_view prefix) const;
 };
 
 std::optional<std::filesystem::path> resourcesForThisProcess();

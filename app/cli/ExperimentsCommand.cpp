@@ -69,31 +69,32 @@ int runExperiments(const CliContext& context, const ExperimentsArgs& args)
     if (args.action == "rerun")
         return runExperimentRerun(context, args);
     if (args.action == "merge") {
-        auto opened = RunStore::open(RunStore::resolvePath(args.db));
-        if (!opened.store) {
-            context.err << "experiments merge: " << opened.error << '\n';
+        auto store = context.openStore(args.db, RunStore::Access::Write, "experiments merge");
+        if (!store)
             return kExitBadInput;
-        }
         int trials = 0;
         for (const auto& shard : args.ids) {
-            const auto merged = opened.store->mergeFrom(shard);
+            const auto merged = store->mergeFrom(shard);
             if (!merged.error.empty()) {
                 context.err << "experiments merge: " << merged.error << '\n';
                 return kExitBadInput;
             }
             trials += merged.trials;
-            context.out << shard << ": " << merged.trials << " trials, " << merged.runs << " runs\n";
+            context.out << shard << ": " << merged.trials << " trials, " << merged.runs << " runs";
+            if (merged.replacedRuns > 0)
+                context.out << " (" << merged.replacedRuns << " replacing half-written copies)";
+            context.out << '\n';
         }
-        context.out << "merged " << trials << " trials into " << opened.store->path().string() << '\n';
+        context.out << "merged " << trials << " trials into " << store->path().string() << '\n';
         return kExitOk;
     }
 
-    auto opened = RunStore::open(RunStore::resolvePath(args.db));
-    if (!opened.store) {
-        context.err << "experiments: " << opened.error << '\n';
+    // list, show and export only read: they create no store and leave running rows alone.
+    const bool reads = args.action == "list" || args.action == "show" || args.action == "export";
+    auto opened = context.openStore(args.db, reads ? RunStore::Access::Read : RunStore::Access::Write, "experiments");
+    if (!opened)
         return kExitBadInput;
-    }
-    auto& store = *opened.store;
+    auto& store = *opened;
     if (args.action == "list")
         return list(context, store, args.json);
 

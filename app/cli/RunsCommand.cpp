@@ -299,25 +299,23 @@ int prune(const CliContext& context, RunStore& store, const RunsArgs& args)
 
 int runRuns(const CliContext& context, const RunsArgs& args)
 {
-    auto opened = RunStore::open(RunStore::resolvePath(args.db));
-    if (!opened.store) {
-        context.err << "conclave: " << opened.error << '\n';
+    // list, show and export only read: they create no store and leave running rows alone.
+    const bool reads = args.action == "list" || args.action == "show" || args.action == "export";
+    auto opened = context.openStore(args.db, reads ? RunStore::Access::Read : RunStore::Access::Write, "conclave");
+    if (!opened)
         return kExitBadInput;
-    }
-    if (opened.store->recoveredRuns() > 0)
-        context.err << "conclave: marked " << opened.store->recoveredRuns()
+    if (opened->recoveredRuns() > 0)
+        context.err << "conclave: marked " << opened->recoveredRuns()
                     << " run(s) interrupted (their process had died)\n";
-    auto& store = *opened.store;
+    auto& store = *opened;
     if (args.action == "list")
         return list(context, store, args);
     if (args.action == "show")
         return show(context, store, args);
     if (args.action == "export")
         return exportRunTo(context, store, args);
-    if (args.action == "rerun") {
-        const int code = rerun(context, store, args);
-        return code;
-    }
+    if (args.action == "rerun")
+        return rerun(context, store, args);
     if (args.action == "delete")
         return remove(context, store, args);
     if (args.action == "prune")

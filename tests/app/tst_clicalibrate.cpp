@@ -311,6 +311,19 @@ private slots:
         QVERIFY(!QFile::exists(out));
     }
 
+    // calibrate only reads the store: a missing one is an error, and stays missing.
+    void missingStore()
+    {
+        const auto missing = path("missing/runs.sqlite");
+        const auto out = path("never.json");
+        const auto r = cli({"calibrate", "e-1", "--db", missing, "-o", out});
+        QCOMPARE(r.exitCode, 2);
+        QCOMPARE(r.out, QString());
+        QCOMPARE(r.err, "calibrate: " + missing + ": no such run store\n");
+        QVERIFY(!QFile::exists(path("missing")));
+        QVERIFY(!QFile::exists(out));
+    }
+
     void unwritableOutput()
     {
         const auto out = path("no/such/folder/models.json");

@@ -3,6 +3,7 @@
 // run store's protection of trials.
 #include <QtTest>
 
+#include <QDeadlineTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -14,13 +15,17 @@
 
 #include "support/CliProcess.h"
 
+#undef emit
+
+#include "conclave/store/SqliteDb.h"
+
 namespace {
 
 using Result = testsupport::CliResult;
 
 const QString kExamples = QStringLiteral(CONCLAVE_RESOURCES "/examples/");
 
-Result conclave(const QStringList& args)
+Result cli(const QStringList& args)
 {
     return testsupport::runConclave(args);
 }
@@ -46,16 +51,28 @@ void write(const QString& path, const QByteArray& text)
 // The id of the only experiment in a database.
 QString onlyExperiment(const QString& db)
 {
-    const auto r = conclave({"experiments", "list", "--json", "--db", db});
+    const auto r = cli({"experiments", "list", "--json", "--db", db});
     const auto list = QJsonDocument::fromJson(r.out.toUtf8()).array();
     return list.size() == 1 ? list[0].toObject()["experiment_id"].toString() : QString();
 }
 
+// The trials of the only experiment in a database; -1 when there is none, or no database
+// yet (`experiments list` creates none, so polling never races `eval` creating it).
 int storedTrials(const QString& db)
 {
-    const auto r = conclave({"experiments", "list", "--json", "--db", db});
+    const auto r = cli({"experiments", "list", "--json", "--db", db});
     const auto list = QJsonDocument::fromJson(r.out.toUtf8()).array();
     return list.size() == 1 ? list[0].toObject()["trials"].toInt() : -1;
+}
+
+// The status the experiments table holds, as written (not as readers show it).
+QString rawStatus(const QString& db)
+{
+    conclave::SqliteDb sqlite;
+    if (sqlite.open(db.toStdString(), conclave::SqliteDb::Mode::ReadOnly))
+        return {};
+    auto s = sqlite.prepare("SELECT status FROM experiments");
+    return s.valid() && s.step() ? QString::fromStdString(s.text(0)) : QString();
 }
 
 // A process of `conclave` started in the background, for signals.
@@ -66,15 +83,17 @@ struct Background {
         process.start(QStringLiteral(CONCLAVE_BIN_DIR "/conclave"), args);
         process.waitForStarted(10000);
     }
-    // Waits until the database holds at least `trials` trials (30 s at most).
+    // Polls until the database holds at least `trials` trials (3 minutes at most, for a
+    // loaded machine), or the process has ended.
     bool waitForTrials(const QString& db, int trials)
     {
-        for (int i = 0; i < 300; ++i) {
+        QDeadlineTimer deadline(std::chrono::minutes(3));
+        while (!deadline.hasExpired() && process.state() == QProcess::Running) {
             if (storedTrials(db) >= trials)
                 return true;
-            QTest::qWait(100);
+            process.waitForFinished(100);
         }
-        return false;
+        return storedTrials(db) >= trials;
     }
     void signal(int sig)
     {
@@ -116,11 +135,14 @@ private slots:
     void evalPrintsTheSummaryAndStoresTheExperiment()
     {
         const auto db = path("eval.sqlite");
-        const auto r = conclave({"eval", kExamples + "triage.team.json", kExamples + "keyword-vote.team.json",
-                                 "--taskset", "mixed-small", "--seeds", "2", "--db", db, "-o", path("report.md")});
+        const auto r = cli({"eval", kExamples + "triage.team.json", kExamples + "keyword-vote.team.json", "--taskset",
+                            "mixed-small", "--seeds", "2", "--db", db, "-o", path("report.md")});
         QCOMPARE(r.exitCode, 0);
-        QVERIFY2(r.out.contains("50 of 50 trials") == false, qPrintable(r.out));
+        const auto id = onlyExperiment(db);
+        QVERIFY(id.startsWith("e-"));
+        QVERIFY2(r.out.startsWith("experiment " + id + ": "), qPrintable(r.out));
         QVERIFY2(r.out.contains("(100 of 100 trials, finished)"), qPrintable(r.out));
+        QCOMPARE(storedTrials(db), 100);
         QVERIFY(r.out.contains("design "));
         QVERIFY(r.out.contains("Triage"));
         QVERIFY(r.out.contains("simulated: these results come from the local-moe simulator, not from real models"));
@@ -129,29 +151,26 @@ private slots:
         QVERIFY(md.contains("> **Simulated.**"));
         QVERIFY(md.contains("| design | accuracy (95% CI) |"));
 
-        const auto id = onlyExperiment(db);
-        QVERIFY(id.startsWith("e-"));
         // Trials are hidden from `runs list`, shown with --experiments, and protected.
-        QCOMPARE(conclave({"runs", "list", "--json", "--db", db}).out.trimmed(), QStringLiteral("[]"));
+        QCOMPARE(cli({"runs", "list", "--json", "--db", db}).out.trimmed(), QStringLiteral("[]"));
         const auto all =
-            QJsonDocument::fromJson(conclave({"runs", "list", "--json", "--experiments", "--db", db}).out.toUtf8())
-                .array();
+            QJsonDocument::fromJson(cli({"runs", "list", "--json", "--experiments", "--db", db}).out.toUtf8()).array();
         QCOMPARE(all.size(), 100);
         const auto runId = all[0].toObject()["run_id"].toString();
-        const auto refused = conclave({"runs", "delete", runId, "--db", db});
+        const auto refused = cli({"runs", "delete", runId, "--db", db});
         QCOMPARE(refused.exitCode, 1);
         QVERIFY2(refused.err.contains("belongs to experiment " + id), qPrintable(refused.err));
-        QCOMPARE(conclave({"runs", "prune", "--keep", "0", "--db", db}).exitCode, 0);
+        QCOMPARE(cli({"runs", "prune", "--keep", "0", "--db", db}).exitCode, 0);
         QCOMPARE(storedTrials(db), 100);
         // A trial is a normal run.
-        QCOMPARE(conclave({"runs", "show", runId, "--db", db}).exitCode, 0);
+        QCOMPARE(cli({"runs", "show", runId, "--db", db}).exitCode, 0);
     }
 
     void jsonHasEveryField()
     {
         const auto db = path("json.sqlite");
-        const auto r = conclave({"eval", kExamples + "triage.team.json", kExamples + "triage.team.json", "--taskset",
-                                 "math", "--sample", "10", "--seeds", "3", "--db", db, "--json"});
+        const auto r = cli({"eval", kExamples + "triage.team.json", kExamples + "triage.team.json", "--taskset", "math",
+                            "--sample", "10", "--seeds", "3", "--db", db, "--json"});
         QCOMPARE(r.exitCode, 0);
         const auto j = object(r.out);
         for (const auto* key : {"experiment_id", "name", "simulated", "taskset", "seeds", "baseline", "designs"})
@@ -184,12 +203,12 @@ private slots:
     void exportsAndDelete()
     {
         const auto db = path("export.sqlite");
-        QCOMPARE(conclave({"eval", kExamples + "keyword-vote.team.json", "--taskset", "mixed-small", "--tasks",
-                           "math-001,code-019", "--db", db})
+        QCOMPARE(cli({"eval", kExamples + "keyword-vote.team.json", "--taskset", "mixed-small", "--tasks",
+                      "math-001,code-019", "--db", db})
                      .exitCode,
                  0);
         const auto id = onlyExperiment(db);
-        const auto csv = conclave({"experiments", "export", id, "--format", "csv", "--db", db});
+        const auto csv = cli({"experiments", "export", id, "--format", "csv", "--db", db});
         QCOMPARE(csv.exitCode, 0);
         const auto lines = csv.out.split("\r\n", Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), 3);
@@ -197,13 +216,13 @@ private slots:
                                           "critical_path_ms,cost_usd,tokens,calls"));
         QVERIFY2(lines[1].startsWith("Keyword routing with a vote,code-019,code,1,"), qPrintable(lines[1]));
         QVERIFY2(lines[2].startsWith("Keyword routing with a vote,math-001,math,1,"), qPrintable(lines[2]));
-        const auto show = conclave({"experiments", "show", id.left(6), "--db", db});
+        const auto show = cli({"experiments", "show", id.left(6), "--db", db});
         QCOMPARE(show.exitCode, 0);
         QVERIFY(show.out.contains(id));
-        const auto deleted = conclave({"experiments", "delete", id, "--db", db});
+        const auto deleted = cli({"experiments", "delete", id, "--db", db});
         QCOMPARE(deleted.exitCode, 0);
         QCOMPARE(deleted.out.trimmed(), "deleted experiment " + id + " and its 2 runs");
-        QCOMPARE(conclave({"runs", "list", "--json", "--experiments", "--db", db}).out.trimmed(), QStringLiteral("[]"));
+        QCOMPARE(cli({"runs", "list", "--json", "--experiments", "--db", db}).out.trimmed(), QStringLiteral("[]"));
     }
 
     void badTaskSetsSayWhereAndWhat_data()
@@ -225,16 +244,15 @@ private slots:
         QFETCH(QString, message);
         write(path(file), content);
         const auto db = path("bad.sqlite");
-        const auto r = conclave({"eval", kExamples + "triage.team.json", "--taskset", path(file), "--db", db});
+        const auto r = cli({"eval", kExamples + "triage.team.json", "--taskset", path(file), "--db", db});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains(path(message.section(':', 0, 0)) + ":" + message.section(':', 1)), qPrintable(r.err));
-        QCOMPARE(conclave({"experiments", "list", "--json", "--db", db}).out.trimmed(), QStringLiteral("[]"));
+        QCOMPARE(cli({"experiments", "list", "--json", "--db", db}).out.trimmed(), QStringLiteral("[]"));
     }
 
     void unknownTaskSet()
     {
-        const auto r =
-            conclave({"eval", kExamples + "triage.team.json", "--taskset", "nope", "--db", path("u.sqlite")});
+        const auto r = cli({"eval", kExamples + "triage.team.json", "--taskset", "nope", "--db", path("u.sqlite")});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("--taskset: \"nope\" is neither a bundled task set ("), qPrintable(r.err));
     }
@@ -244,8 +262,8 @@ private slots:
         const auto db = path("gates.sqlite");
         // Cascade (the baseline) is right on all 25 tasks at seed 1, triage on 14
         // (the simulator's draws since task difficulty and shared wrong answers).
-        const auto r = conclave({"eval", kExamples + "cascade.team.json", kExamples + "triage.team.json", "--taskset",
-                                 "mixed-small", "--min-accuracy", "0.9", "--max-regressions", "3", "--db", db});
+        const auto r = cli({"eval", kExamples + "cascade.team.json", kExamples + "triage.team.json", "--taskset",
+                            "mixed-small", "--min-accuracy", "0.9", "--max-regressions", "3", "--db", db});
         QCOMPARE(r.exitCode, 1);
         QCOMPARE(r.err.trimmed(), QStringLiteral("eval: gate failed: Triage: gate or decompose has accuracy 0.5600, "
                                                  "below --min-accuracy 0.9000\n"
@@ -256,12 +274,32 @@ private slots:
     void dryRunStartsNothing()
     {
         const auto db = path("dry.sqlite");
-        const auto r = conclave(
-            {"eval", kExamples + "triage.team.json", "--taskset", "math", "--seeds", "2", "--dry-run", "--db", db});
+        const auto r =
+            cli({"eval", kExamples + "triage.team.json", "--taskset", "math", "--seeds", "2", "--dry-run", "--db", db});
         QCOMPARE(r.exitCode, 0);
         QCOMPARE(r.err.trimmed(), QStringLiteral("eval: 164 trials (1 designs x 82 tasks x 2 seeds); every design "
                                                  "runs on the local simulator: no cost"));
-        QCOMPARE(conclave({"experiments", "list", "--json", "--db", db}).out.trimmed(), QStringLiteral("[]"));
+        QCOMPARE(cli({"experiments", "list", "--json", "--db", db}).out.trimmed(), QStringLiteral("[]"));
+    }
+
+    // list, show and export only read: on a missing file they create nothing.
+    void readCommandsCreateNoStore_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::newRow("list") << QStringList{"experiments", "list"};
+        QTest::newRow("list --json") << QStringList{"experiments", "list", "--json"};
+        QTest::newRow("show") << QStringList{"experiments", "show", "e-1"};
+        QTest::newRow("export") << QStringList{"experiments", "export", "e-1", "--format", "csv"};
+    }
+    void readCommandsCreateNoStore()
+    {
+        QFETCH(QStringList, args);
+        const auto missing = path("missing/runs.sqlite");
+        const auto r = cli(args << "--db" << missing);
+        QCOMPARE(r.exitCode, 2);
+        QCOMPARE(r.out, QString());
+        QCOMPARE(r.err, "experiments: " + missing + ": no such run store\n");
+        QVERIFY(!QFile::exists(path("missing")));
     }
 
     void ctrlCKeepsTheFinishedTrials()
@@ -283,7 +321,7 @@ private slots:
 
         // Resume runs only the rest.
         const auto id = onlyExperiment(db);
-        const auto r = conclave({"eval", "--resume", id, "--db", db});
+        const auto r = cli({"eval", "--resume", id, "--db", db});
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.out.contains("(82 of 82 trials, finished)"), qPrintable(r.out + r.err));
     }
@@ -296,13 +334,15 @@ private slots:
         eval.signal(SIGKILL);
         QVERIFY(eval.process.waitForFinished(30000));
         const auto list =
-            QJsonDocument::fromJson(conclave({"experiments", "list", "--json", "--db", db}).out.toUtf8()).array();
+            QJsonDocument::fromJson(cli({"experiments", "list", "--json", "--db", db}).out.toUtf8()).array();
         QCOMPARE(list.size(), 1);
+        // Read as interrupted, its writer being gone; the list wrote nothing (a resume will).
         QCOMPARE(list[0].toObject()["status"].toString(), QStringLiteral("interrupted"));
+        QCOMPARE(rawStatus(db), QStringLiteral("running"));
         const auto id = list[0].toObject()["experiment_id"].toString();
         const int kept = list[0].toObject()["trials"].toInt();
         QVERIFY(kept >= 2);
-        const auto r = conclave({"eval", "--resume", id, "--db", db});
+        const auto r = cli({"eval", "--resume", id, "--db", db});
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.out.contains("(82 of 82 trials, finished)"), qPrintable(r.out + r.err));
     }
@@ -313,11 +353,11 @@ private slots:
         const auto team = path("mine.team.json");
         QVERIFY(QFile::copy(kExamples + "keyword-vote.team.json", team));
         QFile::setPermissions(team, QFile::ReadOwner | QFile::WriteOwner);
-        QCOMPARE(conclave({"eval", team, "--taskset", "math", "--max-cost", "0", "--db", db}).exitCode, 1);
+        QCOMPARE(cli({"eval", team, "--taskset", "math", "--max-cost", "0", "--db", db}).exitCode, 1);
         const auto id = onlyExperiment(db);
         auto text = read(team).replace("Keyword routing with a vote", "Keyword routing, edited");
         write(team, text.toUtf8());
-        const auto r = conclave({"eval", "--resume", id, "--db", db});
+        const auto r = cli({"eval", "--resume", id, "--db", db});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains(team + " changed since the experiment started (content hash "), qPrintable(r.err));
     }
@@ -337,19 +377,17 @@ private slots:
         json["backends"] = backends;
         write(team, QJsonDocument(json).toJson());
         const QStringList args{"eval", team, "--taskset", "math", "--max-cost", "0", "--db", db};
-        QCOMPARE(conclave(args).exitCode, 1); // stopped by the cost limit: resumable
+        QCOMPARE(cli(args).exitCode, 1); // stopped by the cost limit: resumable
         const auto id = onlyExperiment(db);
         write(models, R"({"models": {"local/generalist-7b": {"skills": {"math": 0.1}}}})");
-        const auto r = conclave({"eval", "--resume", id, "--db", db});
+        const auto r = cli({"eval", "--resume", id, "--db", db});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains(team + " or a models_file it reads changed since the experiment started"),
                  qPrintable(r.err));
         // The same command makes a new experiment rather than mixing the two.
-        QCOMPARE(conclave(args).exitCode, 1);
-        QCOMPARE(QJsonDocument::fromJson(conclave({"experiments", "list", "--json", "--db", db}).out.toUtf8())
-                     .array()
-                     .size(),
-                 2);
+        QCOMPARE(cli(args).exitCode, 1);
+        QCOMPARE(
+            QJsonDocument::fromJson(cli({"experiments", "list", "--json", "--db", db}).out.toUtf8()).array().size(), 2);
     }
 
     void shardsMerge()
@@ -360,23 +398,22 @@ private slots:
                                "mixed-small",
                                "--seeds",
                                "2"};
-        const auto whole = conclave(QStringList{"eval"} + spec + QStringList{"--json", "--db", path("whole.sqlite")});
+        const auto whole = cli(QStringList{"eval"} + spec + QStringList{"--json", "--db", path("whole.sqlite")});
         QCOMPARE(whole.exitCode, 0);
         for (int i = 0; i < 2; ++i)
-            QCOMPARE(
-                conclave(QStringList{"eval"} + spec +
+            QCOMPARE(cli(QStringList{"eval"} + spec +
                          QStringList{"--shard", QString("%1/2").arg(i), "--db", path(QString("s%1.sqlite").arg(i))})
-                    .exitCode,
-                0);
+                         .exitCode,
+                     0);
         const auto merged =
-            conclave({"experiments", "merge", path("s0.sqlite"), path("s1.sqlite"), "--db", path("merged.sqlite")});
+            cli({"experiments", "merge", path("s0.sqlite"), path("s1.sqlite"), "--db", path("merged.sqlite")});
         QCOMPARE(merged.exitCode, 0);
         QVERIFY2(merged.out.endsWith("merged 100 trials into " + path("merged.sqlite") + "\n"), qPrintable(merged.out));
         const auto id = object(whole.out)["experiment_id"].toString();
-        const auto show = conclave({"experiments", "show", id, "--json", "--db", path("merged.sqlite")});
+        const auto show = cli({"experiments", "show", id, "--json", "--db", path("merged.sqlite")});
         QCOMPARE(object(show.out)["designs"], object(whole.out)["designs"]);
 
-        const auto bad = conclave({"eval", "--shard", "2/2", kExamples + "triage.team.json", "--taskset", "math"});
+        const auto bad = cli({"eval", "--shard", "2/2", kExamples + "triage.team.json", "--taskset", "math"});
         QCOMPARE(bad.exitCode, 2);
         QCOMPARE(bad.err.trimmed(),
                  QStringLiteral("eval: --shard: the shard index must be from 0 to N-1, got \"2/2\""));

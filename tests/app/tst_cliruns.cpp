@@ -11,13 +11,19 @@
 
 #include "support/CliProcess.h"
 
+#undef emit
+
+#include "support/StoreRows.h"
+
+#include <sys/stat.h>
+
 namespace {
 
 using Result = testsupport::CliResult;
 
 const QString kExamples = QStringLiteral(CONCLAVE_RESOURCES "/examples/");
 
-Result conclave(const QStringList& args, const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment())
+Result cli(const QStringList& args, const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment())
 {
     // CONCLAVE_DB=unset in `env` means: run without the variable.
     auto clean = env;
@@ -58,14 +64,14 @@ private slots:
 
     void runStoresTheRunAndPrintsItsId()
     {
-        const auto r = conclave(withDb({"run", kExamples + "keyword-vote.team.json", "--task", "math-001", "--json",
-                                        "--time-scale", "0.01", "--seed", "5"}));
+        const auto r = cli(withDb({"run", kExamples + "keyword-vote.team.json", "--task", "math-001", "--json",
+                                   "--time-scale", "0.01", "--seed", "5"}));
         QCOMPARE(r.exitCode, 0);
         QCOMPARE(r.err, QString());
         m_run = json(r.out).object();
         m_runId = m_run.value("run_id").toString();
         QCOMPARE(m_runId.size(), 12);
-        const auto list = conclave(withDb({"runs", "list", "--json"}));
+        const auto list = cli(withDb({"runs", "list", "--json"}));
         QCOMPARE(list.exitCode, 0);
         QCOMPARE(list.err, QString());
         const auto runs = json(list.out).array();
@@ -79,28 +85,28 @@ private slots:
         QCOMPARE(run.value("wall_ms").toDouble(), m_run.value("wall_ms").toDouble());
 
         // The human form names the same id on its first line.
-        const auto human = conclave(withDb(
+        const auto human = cli(withDb(
             {"run", kExamples + "keyword-vote.team.json", "--input", "Calculate 323 + 460.", "--time-scale", "0.01"}));
         QCOMPARE(human.exitCode, 0);
         const auto id = human.out.section(' ', 1, 1).chopped(1);
-        const auto listed = conclave(withDb({"runs", "list", "--limit", "1"}));
+        const auto listed = cli(withDb({"runs", "list", "--limit", "1"}));
         QCOMPARE(listed.exitCode, 0);
         QCOMPARE(listed.out.split('\n').value(1).left(12), id);
     }
 
     void listFilters()
     {
-        QCOMPARE(json(conclave(withDb({"runs", "list", "--json", "--limit", "1"})).out).array().size(), 1);
-        QCOMPARE(json(conclave(withDb({"runs", "list", "--json", "--team", "nobody"})).out).array().size(), 0);
-        QCOMPARE(json(conclave(withDb({"runs", "list", "--json", "--status", "interrupted"})).out).array().size(), 0);
-        const auto bad = conclave(withDb({"runs", "list", "--status", "weird"}));
+        QCOMPARE(json(cli(withDb({"runs", "list", "--json", "--limit", "1"})).out).array().size(), 1);
+        QCOMPARE(json(cli(withDb({"runs", "list", "--json", "--team", "nobody"})).out).array().size(), 0);
+        QCOMPARE(json(cli(withDb({"runs", "list", "--json", "--status", "interrupted"})).out).array().size(), 0);
+        const auto bad = cli(withDb({"runs", "list", "--status", "weird"}));
         QCOMPARE(bad.exitCode, 2);
         QVERIFY(bad.err.contains("--status"));
     }
 
     void show()
     {
-        const auto r = conclave(withDb({"runs", "show", m_runId.left(6)}));
+        const auto r = cli(withDb({"runs", "show", m_runId.left(6)}));
         QCOMPARE(r.exitCode, 0);
         QCOMPARE(r.err, QString());
         QVERIFY(r.out.startsWith("run " + m_runId + ": " + m_run.value("status").toString()));
@@ -109,7 +115,7 @@ private slots:
         QVERIFY2(r.out.contains("\nclock: real, CPU "), qPrintable(r.out));
         QVERIFY(r.out.contains("\ncritical path: in -> "));
         QVERIFY(r.out.contains("\ncould have run in parallel, ran one after another: "));
-        const auto j = json(conclave(withDb({"runs", "show", m_runId, "--json"})).out).object();
+        const auto j = json(cli(withDb({"runs", "show", m_runId, "--json"})).out).object();
         QCOMPARE(j.value("run_id").toString(), m_runId);
         QCOMPARE(j.value("clock").toString(), QString("real"));
         QCOMPARE(j.value("cpu_ms").toDouble(), m_run.value("cpu_ms").toDouble());
@@ -124,7 +130,7 @@ private slots:
         QVERIFY(j.value("parallelism").toDouble() > 0);
         QVERIFY(j.value("serialised_branches").isArray());
 
-        const auto missing = conclave(withDb({"runs", "show", "zzzz"}));
+        const auto missing = cli(withDb({"runs", "show", "zzzz"}));
         QCOMPARE(missing.exitCode, 2);
         QCOMPARE(missing.err, "conclave: no run \"zzzz\" in " + m_db + "\n");
     }
@@ -134,7 +140,7 @@ private slots:
         const int spans = m_run.value("spans").toArray().size();
         for (const QString format : {"json", "chrome", "otlp", "csv"}) {
             const auto file = m_dir.path() + "/export." + format;
-            const auto r = conclave(withDb({"runs", "export", m_runId, "--format", format, "-o", file}));
+            const auto r = cli(withDb({"runs", "export", m_runId, "--format", format, "-o", file}));
             QCOMPARE(r.exitCode, 0);
             QCOMPARE(r.out, QString());
             QCOMPARE(r.err, QString());
@@ -169,17 +175,17 @@ private slots:
                 QCOMPARE(otlpSpans.size(), spans);
             }
         }
-        const auto toStdout = conclave(withDb({"runs", "export", m_runId, "--format", "csv"}));
+        const auto toStdout = cli(withDb({"runs", "export", m_runId, "--format", "csv"}));
         QCOMPARE(toStdout.exitCode, 0);
         QCOMPARE(toStdout.out.toUtf8(), bytes(m_dir.path() + "/export.csv"));
-        const auto badFormat = conclave(withDb({"runs", "export", m_runId, "--format", "xml"}));
+        const auto badFormat = cli(withDb({"runs", "export", m_runId, "--format", "xml"}));
         QCOMPARE(badFormat.exitCode, 2);
     }
 
     // The stored team, input and seed again: on the local backend, the same outputs.
     void rerunReproducesOutputs()
     {
-        const auto r = conclave(withDb({"runs", "rerun", m_runId, "--json"}));
+        const auto r = cli(withDb({"runs", "rerun", m_runId, "--json"}));
         QCOMPARE(r.exitCode, 0);
         QCOMPARE(r.err, QString());
         const auto again = json(r.out).object();
@@ -196,25 +202,25 @@ private slots:
             for (const auto* key : {"node", "kind", "model", "tokens_in", "tokens_out", "status"})
                 QCOMPARE(b[i].toObject().value(key), a[i].toObject().value(key));
         }
-        const auto list = json(conclave(withDb({"runs", "list", "--json"})).out).array();
+        const auto list = json(cli(withDb({"runs", "list", "--json"})).out).array();
         QCOMPARE(list.first().toObject().value("run_id").toString(), again.value("run_id").toString());
     }
 
     void deleteAndPrune()
     {
-        const auto before = json(conclave(withDb({"runs", "list", "--json"})).out).array();
+        const auto before = json(cli(withDb({"runs", "list", "--json"})).out).array();
         QCOMPARE(before.size(), 3);
-        const auto unknown = conclave(withDb({"runs", "delete", m_runId, "ffffffffffff"}));
+        const auto unknown = cli(withDb({"runs", "delete", m_runId, "ffffffffffff"}));
         QCOMPARE(unknown.exitCode, 2);
         QCOMPARE(unknown.err, "conclave: no run \"ffffffffffff\" in " + m_db + "; nothing deleted\n");
-        QCOMPARE(json(conclave(withDb({"runs", "list", "--json"})).out).array().size(), 3);
-        const auto deleted = conclave(withDb({"runs", "delete", m_runId}));
+        QCOMPARE(json(cli(withDb({"runs", "list", "--json"})).out).array().size(), 3);
+        const auto deleted = cli(withDb({"runs", "delete", m_runId}));
         QCOMPARE(deleted.exitCode, 0);
         QCOMPARE(deleted.out, QString("deleted 1 run\n"));
-        const auto pruned = conclave(withDb({"runs", "prune", "--keep", "1"}));
+        const auto pruned = cli(withDb({"runs", "prune", "--keep", "1"}));
         QCOMPARE(pruned.exitCode, 0);
         QCOMPARE(pruned.out, QString("deleted 1 run, kept the 1 most recent\n"));
-        const auto after = json(conclave(withDb({"runs", "list", "--json"})).out).array();
+        const auto after = json(cli(withDb({"runs", "list", "--json"})).out).array();
         QCOMPARE(after.size(), 1);
         QCOMPARE(after.first().toObject().value("run_id"), before.first().toObject().value("run_id"));
     }
@@ -224,17 +230,66 @@ private slots:
         auto env = QProcessEnvironment::systemEnvironment();
         env.insert("XDG_DATA_HOME", m_dir.path() + "/xdg");
         env.insert("CONCLAVE_DB", "unset");
-        QCOMPARE(conclave({"runs", "list"}, env).exitCode, 0);
-        QVERIFY(QFile::exists(m_dir.path() + "/xdg/conclave/runs.sqlite"));
+        const auto xdgStore = m_dir.path() + "/xdg/conclave/runs.sqlite";
+        const QStringList runHi{"run", kExamples + "keyword-vote.team.json", "--input", "hi", "--time-scale", "0.01"};
+        QCOMPARE(cli({"runs", "list"}, env).err, "conclave: " + xdgStore + ": no such run store\n");
+        QCOMPARE(cli(runHi, env).exitCode, 0);
+        QVERIFY(QFile::exists(xdgStore));
+        QCOMPARE(json(cli({"runs", "list", "--json"}, env).out).array().size(), 1);
         env.insert("CONCLAVE_DB", m_dir.path() + "/env.sqlite");
-        QCOMPARE(conclave({"run", kExamples + "keyword-vote.team.json", "--input", "hi", "--time-scale", "0.01"}, env)
-                     .exitCode,
-                 0);
-        QCOMPARE(json(conclave({"runs", "list", "--json"}, env).out).array().size(), 1);
+        QCOMPARE(cli(runHi, env).exitCode, 0);
+        QCOMPARE(cli(runHi, env).exitCode, 0);
+        QCOMPARE(json(cli({"runs", "list", "--json"}, env).out).array().size(), 2);
         // --db wins over CONCLAVE_DB.
-        QCOMPARE(
-            json(conclave({"runs", "list", "--json", "--db", m_dir.path() + "/other.sqlite"}, env).out).array().size(),
-            0);
+        QCOMPARE(json(cli({"runs", "list", "--json", "--db", xdgStore}, env).out).array().size(), 1);
+    }
+
+    // list, show and export only read: on a missing file they create nothing.
+    void readCommandsCreateNoStore_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::newRow("list") << QStringList{"runs", "list"};
+        QTest::newRow("list --json") << QStringList{"runs", "list", "--json"};
+        QTest::newRow("show") << QStringList{"runs", "show", "abc"};
+        QTest::newRow("export") << QStringList{"runs", "export", "abc", "--format", "json"};
+    }
+    void readCommandsCreateNoStore()
+    {
+        QFETCH(QStringList, args);
+        const auto missing = m_dir.path() + "/missing/runs.sqlite";
+        const auto r = cli(args << "--db" << missing);
+        QCOMPARE(r.exitCode, 2);
+        QCOMPARE(r.out, QString());
+        QCOMPARE(r.err, "conclave: " + missing + ": no such run store\n");
+        QVERIFY(!QFile::exists(m_dir.path() + "/missing"));
+    }
+
+    // A store of an older schema: migrated by a reader when writable, else refused saying how to upgrade.
+    void readCommandsOnAnOlderStore()
+    {
+        const auto writable = m_dir.path() + "/older.sqlite";
+        QVERIFY(testsupport::makeOlderStore(writable.toStdString(), 4));
+        const auto listed = cli({"runs", "list", "--json", "--db", writable});
+        QCOMPARE(listed.err, QString());
+        QCOMPARE(json(listed.out).array().size(), 1);
+        QCOMPARE(testsupport::rows(writable.toStdString(), "PRAGMA user_version"), int64_t(5));
+
+        const auto readOnly = m_dir.path() + "/older-read-only.sqlite";
+        QVERIFY(testsupport::makeOlderStore(readOnly.toStdString(), 4));
+        QCOMPARE(::chmod(readOnly.toLocal8Bit().constData(), 0444), 0);
+        const auto before = bytes(readOnly);
+        const auto refused = cli({"runs", "show", "00000000000a", "--db", readOnly});
+        QCOMPARE(refused.exitCode, 2);
+        QCOMPARE(refused.err, "conclave: " + readOnly +
+                                  ": store schema version 4 needs upgrading to 5, but the file is read-only; make it "
+                                  "writable and run conclave runs list --db " +
+                                  readOnly + " once to upgrade it\n");
+        QCOMPARE(bytes(readOnly), before);
+        QVERIFY(!QFile::exists(readOnly + "-wal"));
+        // Writable again, the command it names upgrades it.
+        QCOMPARE(::chmod(readOnly.toLocal8Bit().constData(), 0644), 0);
+        QCOMPARE(cli({"runs", "list", "--db", readOnly}).exitCode, 0);
+        QCOMPARE(cli({"runs", "show", "00000000000a", "--db", readOnly}).exitCode, 0);
     }
 
     void badDatabaseIsRefusedUntouched()
@@ -248,7 +303,7 @@ private slots:
         for (const auto& args :
              {QStringList{"runs", "list", "--db", path},
               QStringList{"run", kExamples + "keyword-vote.team.json", "--input", "hi", "--db", path}}) {
-            const auto r = conclave(args);
+            const auto r = cli(args);
             QCOMPARE(r.exitCode, 2);
             QCOMPARE(r.out, QString());
             QCOMPARE(r.err, "conclave: " + path + ": not an SQLite database\n");

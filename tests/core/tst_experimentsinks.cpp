@@ -8,15 +8,19 @@
 
 #include "conclave/experiment/ExperimentReport.h"
 #include "conclave/experiment/ExperimentRunner.h"
+#include "conclave/experiment/ExperimentSetup.h"
 #include "conclave/experiment/StoredTrials.h"
 #include "conclave/experiment/TrialRebuild.h"
 #include "conclave/experiment/TrialSummaries.h"
 #include "conclave/io/TeamFile.h"
 #include "conclave/store/RunStore.h"
+#include "conclave/store/SqliteDb.h"
 
+#include <QRegularExpression>
 #include <QTemporaryDir>
 
 #include <atomic>
+#include <filesystem>
 #include <map>
 
 using namespace conclave;
@@ -258,6 +262,34 @@ private slots:
         QCOMPARE(QString::fromStdString(sink.saved().note), QString::fromStdString(outcome.note));
     }
 
+    // The same through a real store whose commits of seed-2 trials fail for good.
+    void aStoreThatCannotCommitEndsTheExperimentFailed()
+    {
+        const auto spec = specOf({"triage"}, "math", {1, 2});
+        auto store = open("refusing.sqlite");
+        {
+            SqliteDb db;
+            QVERIFY(!db.open(store->path(), SqliteDb::Mode::ReadWrite));
+            QVERIFY(!db.exec("CREATE TRIGGER fail_seed_2 BEFORE INSERT ON trials WHEN NEW.seed = 2 "
+                             "BEGIN SELECT RAISE(ABORT, 'injected'); END"));
+        }
+        StoredTrials sink(*store, StoredTrials::Keep::Runs);
+        ExperimentRunner runner(m_h.engine(), sink, spec, {});
+        const auto outcome = runner.run();
+        QCOMPARE(st(outcome.status), QStringLiteral("failed"));
+        const QRegularExpression said(QStringLiteral("^(\\d+) trials? (was|were) not stored: (.*): injected$"));
+        const auto match = said.match(QString::fromStdString(outcome.note));
+        QVERIFY2(match.hasMatch(), outcome.note.c_str());
+        QCOMPARE(match.captured(3).toStdString(), store->path().string());
+        const int64_t lost = match.captured(1).toLongLong();
+        QVERIFY(lost >= 82); // every seed-2 trial, and whatever shared a batch with one
+        std::string error;
+        auto reader = store->reader(error);
+        const auto record = *reader->experiment(runner.id(), error);
+        QCOMPARE(st(record.status), QStringLiteral("failed"));
+        QCOMPARE(record.storedTrials + lost, outcome.ran);
+    }
+
     void theCostLimitCountsEverythingSpentAcrossResumes()
     {
         const auto spec = specOf({"mixture-of-agents"}, "math", {1});
@@ -316,6 +348,44 @@ private slots:
         all.includeTrials = true;
         QCOMPARE(*reader->count(all, error), outcome.ran);
         QCOMPARE(int64_t(reader->trials(runner.id(), error)->size()), outcome.ran);
+    }
+
+    // Two shards of one experiment set up from copies of its files in two
+    // folders, with the paths typed differently: one id, and they merge.
+    void shardsFromTwoFoldersMerge()
+    {
+        namespace fs = std::filesystem;
+        std::vector<std::string> shards;
+        std::string id;
+        for (int i = 0; i < 2; ++i) {
+            const fs::path folder = m_dir.filePath(QStringLiteral("machine-%1").arg(i)).toStdString();
+            fs::create_directories(folder);
+            fs::copy_file(example("triage"), folder / "triage.team.json", fs::copy_options::overwrite_existing);
+            EvalRequest request;
+            request.designFiles = {i == 0 ? (folder / "triage.team.json").string()
+                                          : (folder / "." / "triage.team.json").string()};
+            request.taskset = "mixed-small";
+            request.seeds = {1, 2};
+            const auto setup = ExperimentSetup::build(request, CONCLAVE_RESOURCES);
+            QVERIFY(setup.spec);
+            if (i == 0)
+                id = setup.spec->id();
+            QCOMPARE(setup.spec->id(), id);
+            auto store = open("machine-" + std::to_string(i) + ".sqlite");
+            StoredTrials sink(*store, StoredTrials::Keep::Runs);
+            ExperimentRunner::Options options;
+            options.shard = Shard{i, 2};
+            ExperimentRunner runner(m_h.engine(), sink, *setup.spec, options);
+            QCOMPARE(st(runner.run().status), QStringLiteral("finished"));
+            shards.push_back(store->path().string());
+        }
+        auto merged = open("merged-two-folders.sqlite");
+        for (const auto& shard : shards) {
+            const auto result = merged->mergeFrom(shard);
+            QCOMPARE(QString::fromStdString(result.error), QString());
+        }
+        std::string error;
+        QCOMPARE(merged->reader(error)->trials(id, error)->size(), size_t(25 * 2));
     }
 };
 

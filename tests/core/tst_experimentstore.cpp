@@ -3,12 +3,15 @@
 // remove and prune, an experiment deleted with everything of it, experiments of
 // a dead process marked interrupted, and shards merged into one store: the
 // union, idempotent, refused (both files unchanged) when the specs differ.
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
 #include "support/QtStrings.h"
 
 #undef emit
+
+#include "support/StoreRows.h"
 
 #include "conclave/bench/BenchTeams.h"
 #include "conclave/store/ProcessIdentity.h"
@@ -24,107 +27,7 @@
 
 using namespace conclave;
 using namespace std::chrono_literals;
-
-namespace {
-
-std::string readBytes(const std::string& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-ExperimentRecord experimentRecord(const std::string& id, const std::string& spec = R"({"seeds":[1,2]})")
-{
-    ExperimentRecord e;
-    e.id = id;
-    e.name = "Gate or not";
-    e.status = ExperimentStatus::Finished;
-    e.specJson = spec;
-    e.designs = {"gate", "panel"};
-    e.taskset = "arith-20";
-    e.plannedTrials = 4;
-    e.startedAtMs = 1700000000123;
-    e.endedAtMs = 1700000009876;
-    e.note = "--max-cost 0.50 reached";
-    return e;
-}
-
-TrialRecord trialRecord(const std::string& experiment, int design, const std::string& task, uint64_t seed,
-                        const RunId& run)
-{
-    TrialRecord t;
-    t.experimentId = experiment;
-    t.design = design;
-    t.designName = design == 0 ? "gate" : "panel";
-    t.task = task;
-    t.domain = "math";
-    t.seed = seed;
-    t.runId = run;
-    t.status = RunStatus::Partial;
-    t.answer = "42";
-    t.expected = "42";
-    t.correct = true;
-    t.scoreDetail = "numeric ±0.01";
-    t.wallUs = 120000 + design;
-    t.criticalPathUs = 90000;
-    t.costUsd = 0.25;
-    t.judgeCostUsd = 0.125;
-    t.tokens = 812;
-    t.calls = 3;
-    t.agents = {{"a", true, 0.125, 4000, true}, {"b", false, 0, 0, false}};
-    return t;
-}
-
-// A finished run with two spans (one with streamed text) and a node result.
-RunId storeRun(RunStore& store, const std::string& experimentId)
-{
-    std::string error;
-    auto recorder = store.record(BenchTeams::fanOut(2, 1), error, experimentId);
-    if (!recorder)
-        return {};
-    recorder->runStarted("q", 1, ClockKind::Real);
-    for (SpanId i = 1; i <= 2; ++i) {
-        Span s;
-        s.id = i;
-        s.node = NodeId("e" + std::to_string(i));
-        s.startUs = int64_t(i) * 100;
-        recorder->spanStarted(s);
-        if (i == 1)
-            recorder->nodeToken(s.node, i, "streamed", s.startUs + 10);
-        s.endUs = s.startUs + 50;
-        s.status = Status::Ok;
-        recorder->spanFinished(s);
-    }
-    NodeResult node;
-    node.status = Status::Ok;
-    node.text = "done";
-    recorder->nodeFinished(NodeId("e1"), node, 150);
-    RunResult result;
-    result.status = RunStatus::Ok;
-    recorder->runFinished(result);
-    if (!recorder->waitUntilStored().empty())
-        return {};
-    return recorder->id();
-}
-
-int64_t rows(const std::string& path, const std::string& sql)
-{
-    SqliteDb db;
-    if (db.open(path, SqliteDb::Mode::ReadOnly))
-        return -1;
-    return db.queryInt(sql).value_or(-1);
-}
-
-// Rows of every table, for "nothing changed" and "everything was copied".
-QString census(const std::string& path)
-{
-    QStringList out;
-    for (const char* table : {"experiments", "trials", "runs", "spans", "span_text", "node_results"})
-        out << QString("%1=%2").arg(table).arg(rows(path, std::string("SELECT count(*) FROM ") + table));
-    return out.join(' ');
-}
-
-} // namespace
+using namespace testsupport;
 
 class TestExperimentStore : public QObject {
     Q_OBJECT
@@ -164,7 +67,7 @@ private slots:
         }
         auto opened = RunStore::open(path);
         QCOMPARE(q(opened.error), QString());
-        QCOMPARE(rows(path, "PRAGMA user_version"), int64_t(4));
+        QCOMPARE(rows(path, "PRAGMA user_version"), int64_t(5));
         QCOMPARE(rows(path, "SELECT count(*) FROM runs WHERE experiment_id IS NULL"), int64_t(1));
         QCOMPARE(rows(path, "SELECT count(*) FROM experiments"), int64_t(0));
         QCOMPARE(rows(path, "SELECT count(*) FROM trials"), int64_t(0));
@@ -199,7 +102,7 @@ private slots:
         }
         auto opened = RunStore::open(path);
         QCOMPARE(q(opened.error), QString());
-        QCOMPARE(rows(path, "PRAGMA user_version"), int64_t(4));
+        QCOMPARE(rows(path, "PRAGMA user_version"), int64_t(5));
         QCOMPARE(rows(path, "SELECT count(*) FROM spans WHERE note IS NULL"), int64_t(1));
         QCOMPARE(rows(path, "SELECT count(*) FROM node_results WHERE skipped_model IS NULL AND agreed IS NULL"),
                  int64_t(1));
@@ -214,19 +117,198 @@ private slots:
         QVERIFY(run->nodes.front().result.agreed.empty());
     }
 
+    // Version 4 to 5: trials keep their runs (run_id may now be NULL), experiments gain
+    // spent_usd (what their stored trials cost), the store a random id of its own.
+    void migratesAVersion4File()
+    {
+        const auto path = file("v4.sqlite");
+        {
+            SqliteDb db;
+            QVERIFY(!db.open(path, SqliteDb::Mode::Create));
+            QVERIFY(!StoreSchema::migrate(db, 4));
+            QVERIFY(!db.exec("INSERT INTO experiments (id, name, status, spec_json, started_at_ms) "
+                             "VALUES ('e-old', 'old', 'interrupted', '{}', 5), ('e-none', 'none', 'finished', '{}', 6);"
+                             "INSERT INTO trials (experiment_id, design, design_name, task, seed, run_id, status, "
+                             "cost_usd, judge_cost_usd) VALUES "
+                             "('e-old', 0, 'gate', 't1', 1, '00000000000a', 'ok', 0.25, 0.125), "
+                             "('e-old', 0, 'gate', 't2', 1, '00000000000b', 'ok', 0.5, 0)"));
+        }
+        auto opened = RunStore::open(path);
+        QCOMPARE(q(opened.error), QString());
+        QCOMPARE(rows(path, "PRAGMA user_version"), int64_t(5));
+        QCOMPARE(rows(path, "SELECT count(*) FROM trials WHERE run_id IS NOT NULL"), int64_t(2));
+        QCOMPARE(rows(path, "SELECT count(*) FROM store_identity"), int64_t(1));
+        QVERIFY2(QRegularExpression("^[0-9a-f]{32}$").match(text(path, "SELECT id FROM store_identity")).hasMatch(),
+                 qPrintable(text(path, "SELECT id FROM store_identity")));
+        std::string error;
+        auto reader = opened.store->reader(error);
+        QCOMPARE(reader->experiment("e-old", error)->spentUsd, 0.875);
+        QCOMPARE(reader->experiment("e-none", error)->spentUsd, 0.0);
+        const auto trials = reader->trials("e-old", error);
+        QVERIFY2(trials, error.c_str());
+        QCOMPARE(trials->size(), size_t(2));
+        QCOMPARE(q(trials->at(0).runId.str()), QString("00000000000a"));
+        QCOMPARE(trials->at(1).costUsd, 0.5);
+        // A trial without a run can be stored in the migrated file.
+        opened.store->addTrial(trialRecord("e-old", 0, "t3", 1, RunId()));
+        QCOMPARE(q(opened.store->flushTrials().value_or("")), QString());
+        QCOMPARE(rows(path, "SELECT count(*) FROM trials WHERE run_id IS NULL"), int64_t(1));
+    }
+
+    // eval --store summaries: trial rows with no run read back, export, and go with their experiment.
+    void trialsWithoutRuns()
+    {
+        const auto path = file("summaries.sqlite");
+        auto opened = RunStore::open(path);
+        QVERIFY(opened.store);
+        auto& store = *opened.store;
+        QVERIFY(!store.saveExperiment(experimentRecord("e-sum")));
+        store.addTrial(trialRecord("e-sum", 0, "t1", 1, RunId()));
+        store.addTrial(trialRecord("e-sum", 1, "t1", 1, RunId()));
+        store.addTrial(trialRecord("e-sum", 1, "t2", 1, storeRun(store, "e-sum")));
+        QCOMPARE(q(store.flushTrials().value_or("")), QString());
+        QCOMPARE(rows(path, "SELECT count(*) FROM trials WHERE run_id IS NULL"), int64_t(2));
+        std::string error;
+        auto reader = store.reader(error);
+        const auto trials = reader->trials("e-sum", error);
+        QVERIFY2(trials, error.c_str());
+        QStringList runs;
+        for (const auto& t : *trials)
+            runs << QString("%1/%2:%3").arg(t.design).arg(q(t.task)).arg(t.runId.empty() ? "none" : "run");
+        QCOMPARE(runs, QStringList({"0/t1:none", "1/t1:none", "1/t2:run"}));
+        QCOMPARE(reader->experiment("e-sum", error)->storedTrials, int64_t(3));
+        const auto deleted = store.removeExperiment("e-sum");
+        QCOMPARE(q(deleted.error), QString());
+        QCOMPARE(deleted.count, 1);
+        QCOMPARE(census(path), QString("experiments=0 trials=0 runs=0 spans=0 span_text=0 node_results=0"));
+    }
+
+    void spentUsdReadsBack()
+    {
+        const auto path = file("spent.sqlite");
+        auto opened = RunStore::open(path);
+        QVERIFY(opened.store);
+        auto experiment = experimentRecord("e-spent");
+        experiment.spentUsd = 0.75;
+        QVERIFY(!opened.store->saveExperiment(experiment));
+        QVERIFY(!opened.store->flushTrials());
+        std::string error;
+        auto reader = opened.store->reader(error);
+        QCOMPARE(reader->experiment("e-spent", error)->spentUsd, 0.75);
+        experiment.spentUsd = 1.5; // a resume adds what it spent
+        QVERIFY(!opened.store->saveExperiment(experiment));
+        QVERIFY(!opened.store->flushTrials());
+        QCOMPARE(reader->experiment("e-spent", error)->spentUsd, 1.5);
+        QCOMPARE(reader->experiments(error)->front().spentUsd, 1.5);
+    }
+
+    // A batch the writer cannot commit is tried again, then given up: flushTrials says
+    // why and lostTrials() counts its trial rows. Commits fail for real, by a trigger
+    // made on a connection of the test's own.
+    void aBatchThatNeverCommitsIsCounted()
+    {
+        const auto path = file("lost.sqlite");
+        RunStore::Options options;
+        options.writer.maxDelay = 10min; // only a flush commits: the batches are exactly what is added between
+        options.writer.retryBackoff = 1ms;
+        auto opened = RunStore::open(path, options);
+        QVERIFY(opened.store);
+        auto& store = *opened.store;
+        {
+            SqliteDb db;
+            QVERIFY(!db.open(path, SqliteDb::Mode::ReadWrite));
+            QVERIFY(!db.exec("CREATE TRIGGER fail_seed_3 BEFORE INSERT ON trials WHEN NEW.seed = 3 "
+                             "BEGIN SELECT RAISE(ABORT, 'injected'); END"));
+        }
+        store.addTrial(trialRecord("e-lost", 0, "t1", 1, RunId()));
+        store.addTrial(trialRecord("e-lost", 0, "t1", 2, RunId()));
+        QCOMPARE(q(store.flushTrials().value_or("")), QString());
+        QCOMPARE(store.lostTrials(), int64_t(0));
+        // One bad row: its whole batch (three trials) is lost, after every attempt.
+        store.addTrial(trialRecord("e-lost", 0, "t2", 1, RunId()));
+        store.addTrial(trialRecord("e-lost", 0, "t2", 3, RunId()));
+        store.addTrial(trialRecord("e-lost", 0, "t2", 4, RunId()));
+        QCOMPARE(q(store.flushTrials().value_or("")), q(path + ": injected"));
+        QCOMPARE(store.lostTrials(), int64_t(3));
+        QCOMPARE(rows(path, "SELECT count(*) FROM trials"), int64_t(2));
+        // Later batches are still written; the count and the first error stay.
+        store.addTrial(trialRecord("e-lost", 0, "t3", 1, RunId()));
+        QCOMPARE(q(store.flushTrials().value_or("")), q(path + ": injected"));
+        QCOMPARE(store.lostTrials(), int64_t(3));
+        QCOMPARE(rows(path, "SELECT count(*) FROM trials"), int64_t(3));
+    }
+
+    // A commit that fails for a while (a trigger that refuses until a moment the retries
+    // outlast: attempts at 0, 200, 600, 1400 ms and later, refusals until 1000 ms) is stored.
+    void aBatchThatFailsForAWhileIsRetried()
+    {
+        const auto path = file("retried.sqlite");
+        RunStore::Options options;
+        options.writer.maxDelay = 10min;
+        options.writer.commitAttempts = 6;
+        options.writer.retryBackoff = 200ms;
+        auto opened = RunStore::open(path, options);
+        QVERIFY(opened.store);
+        auto& store = *opened.store;
+        auto run = storeRun(store, "e-retry");
+        QVERIFY(!run.empty());
+        store.addTrial(trialRecord("e-retry", 0, "t1", 1, run));
+        {
+            SqliteDb db;
+            QVERIFY(!db.open(path, SqliteDb::Mode::ReadWrite));
+            QVERIFY(!db.exec("CREATE TABLE refuse_until (day REAL); "
+                             "INSERT INTO refuse_until VALUES (julianday('now') + 1.0 / 86400); "
+                             "CREATE TRIGGER refuse_for_a_while BEFORE INSERT ON trials "
+                             "WHEN julianday('now') < (SELECT day FROM refuse_until) "
+                             "BEGIN SELECT RAISE(ABORT, 'busy for a while'); END"));
+        }
+        QCOMPARE(q(store.flushTrials().value_or("")), QString());
+        QCOMPARE(store.lostTrials(), int64_t(0));
+        QCOMPARE(rows(path, "SELECT count(*) FROM trials"), int64_t(1));
+    }
+
+    // The writer starts on first use, from whichever thread gets there first: once.
+    void theWriterStartsOnceFromAnyThread()
+    {
+        const auto path = file("threads.sqlite");
+        auto opened = RunStore::open(path);
+        QVERIFY(opened.store);
+        auto& store = *opened.store;
+        std::vector<std::thread> threads;
+        std::atomic<int> failures{0};
+        for (int i = 0; i < 8; ++i) {
+            threads.emplace_back([&, i] {
+                if (i % 2 == 0) {
+                    if (storeRun(store, "").empty())
+                        ++failures;
+                } else {
+                    store.addTrial(trialRecord("e-threads", 0, "t" + std::to_string(i), 1, RunId()));
+                    if (store.saveExperiment(experimentRecord("e-threads")))
+                        ++failures;
+                }
+            });
+        }
+        for (auto& t : threads)
+            t.join();
+        QCOMPARE(failures.load(), 0);
+        QCOMPARE(q(store.flushTrials().value_or("")), QString());
+        QCOMPARE(store.lostTrials(), int64_t(0));
+        QCOMPARE(census(path), QString("experiments=1 trials=4 runs=4 spans=8 span_text=4 node_results=4"));
+    }
+
     void refusesANewerFile()
     {
-        const auto path = file("v5.sqlite");
+        const auto path = file("v6.sqlite");
         {
             SqliteDb db;
             QVERIFY(!db.open(path, SqliteDb::Mode::Create));
             QVERIFY(!StoreSchema::migrate(db));
-            QVERIFY(!db.exec("PRAGMA user_version = 5"));
+            QVERIFY(!db.exec("PRAGMA user_version = 6"));
         }
         const auto before = readBytes(path);
-        auto opened = RunStore::open(path);
-        QCOMPARE(q(opened.error),
-                 q(path + ": written by a newer Conclave (store schema version 5; this one reads up to 4)"));
+        const auto newer = path + ": written by a newer Conclave (store schema version 6; this one reads up to 5)";
+        QCOMPARE(q(RunStore::open(path).error), q(newer));
+        QCOMPARE(q(RunStore::openForReading(path).error), q(newer));
         QVERIFY(readBytes(path) == before);
     }
 
@@ -514,6 +596,55 @@ private slots:
         QCOMPARE(dead->endedAtMs, lastRunEnd);
         QVERIFY(reader->experiment("e-alive", error)->status == ExperimentStatus::Running);
         QCOMPARE(RunStore::open(path).store->recoveredExperiments(), 0);
+    }
+
+    // Opened for reading, the same experiment reads as interrupted, and the file still says running.
+    void aDeadWritersExperimentReadsInterruptedWithoutAWrite()
+    {
+        const auto path = file("dead-read.sqlite");
+        {
+            auto opened = RunStore::open(path);
+            QVERIFY(opened.store);
+            auto running = experimentRecord("e-gone");
+            running.status = ExperimentStatus::Running;
+            running.endedAtMs = -1;
+            running.note = "";
+            QVERIFY(!opened.store->saveExperiment(running));
+            running.id = "e-here";
+            QVERIFY(!opened.store->saveExperiment(running));
+            QVERIFY(!opened.store->flushTrials());
+        }
+        {
+            SqliteDb db;
+            QVERIFY(!db.open(path, SqliteDb::Mode::ReadWrite));
+            QVERIFY(!db.exec("UPDATE experiments SET pid_start = -5 WHERE id = 'e-gone'"));
+        }
+        auto opened = RunStore::openForReading(path);
+        QVERIFY2(opened.store, opened.error.c_str());
+        QCOMPARE(opened.store->recoveredExperiments(), 0);
+        std::string error;
+        auto reader = opened.store->reader(error);
+        const auto gone = reader->experiment("e-gone", error);
+        QVERIFY(gone->status == ExperimentStatus::Interrupted);
+        QCOMPARE(q(gone->note), QString("the process running it ended before it finished"));
+        QVERIFY(reader->experiment("e-here", error)->status == ExperimentStatus::Running);
+        QStringList listed;
+        const auto experiments = reader->experiments(error);
+        QVERIFY2(experiments, error.c_str());
+        for (const auto& e : *experiments)
+            listed << q(e.id) + "=" + q(toString(e.status));
+        listed.sort();
+        QCOMPARE(listed, QStringList({"e-gone=interrupted", "e-here=running"}));
+        QCOMPARE(text(path, "SELECT status || '/' || note FROM experiments WHERE id = 'e-gone'"), QString("running/"));
+        // Writes are refused, nothing queued.
+        QCOMPARE(q(opened.store->saveExperiment(experimentRecord("e-new")).value_or("")),
+                 q(path + ": opened for reading only"));
+        opened.store->addTrial(trialRecord("e-gone", 0, "t1", 1, RunId()));
+        QCOMPARE(q(opened.store->flushTrials().value_or("")), q(path + ": opened for reading only"));
+        QCOMPARE(opened.store->lostTrials(), int64_t(1));
+        QCOMPARE(q(opened.store->removeExperiment("e-gone").error), q(path + ": opened for reading only"));
+        QCOMPARE(q(opened.store->mergeFrom(file("dead.sqlite")).error), q(path + ": opened for reading only"));
+        QCOMPARE(census(path), QString("experiments=2 trials=0 runs=0 spans=0 span_text=0 node_results=0"));
     }
 
     void shardsMergeIntoTheirUnion()

@@ -14,6 +14,7 @@
 #include "conclave/session/Engine.h"
 #include "conclave/store/RunStore.h"
 #include "conclave/store/SqliteDb.h"
+#include "support/StoreRows.h"
 
 #include <atomic>
 #include <chrono>
@@ -37,6 +38,14 @@ void writeBytes(const std::string& path, const std::string& bytes)
 {
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
     out << bytes;
+}
+
+int64_t rowsOf(const std::string& path, const std::string& sql)
+{
+    SqliteDb db;
+    if (db.open(path, SqliteDb::Mode::ReadOnly))
+        return -1;
+    return db.queryInt(sql).value_or(-1);
 }
 
 std::optional<Team> example(const char* name, double timeScale)
@@ -98,7 +107,7 @@ private slots:
         QVERIFY(opened.store);
         SqliteDb db;
         QVERIFY(!db.open(path, SqliteDb::Mode::ReadOnly));
-        QCOMPARE(db.queryInt("PRAGMA user_version").value_or(-1), int64_t(4));
+        QCOMPARE(db.queryInt("PRAGMA user_version").value_or(-1), int64_t(5));
         auto mode = db.prepare("PRAGMA journal_mode");
         QVERIFY(mode.step());
         QCOMPARE(q(mode.text(0)), QString("wal"));
@@ -194,7 +203,7 @@ private slots:
                                       << "not an SQLite database";
         QTest::newRow("newer user_version")
             << "newer.sqlite"
-            << "written by a newer Conclave (store schema version 99; this one reads up to 4)";
+            << "written by a newer Conclave (store schema version 99; this one reads up to 5)";
         QTest::newRow("read-only") << "readonly.sqlite"
                                    << "the database is read-only";
         QTest::newRow("other SQLite database") << "other.sqlite"
@@ -247,6 +256,134 @@ private slots:
             QVERIFY(readBytes(path) == before);
             QVERIFY(!std::filesystem::exists(path + "-wal"));
         }
+    }
+
+    // Opening for reading creates nothing: not the file, not its folder.
+    void readingAMissingFileCreatesNothing()
+    {
+        const auto path = file("nowhere/missing.sqlite");
+        auto opened = RunStore::openForReading(path);
+        QVERIFY(!opened.store);
+        QCOMPARE(q(opened.error), q(path) + ": no such run store");
+        QVERIFY(!std::filesystem::exists(file("nowhere")));
+    }
+
+    // Bad files are refused for reading as for writing, untouched; read-only is no fault.
+    void readingRefusesBadFiles()
+    {
+        const auto empty = file("read-empty.sqlite");
+        writeBytes(empty, "");
+        QCOMPARE(q(RunStore::openForReading(empty).error), q(empty) + ": the file is empty, not a Conclave run store");
+        QCOMPARE(readBytes(empty), std::string());
+        const auto folder = file("read-folder.sqlite");
+        std::filesystem::create_directory(folder);
+        QCOMPARE(q(RunStore::openForReading(folder).error), q(folder) + ": is a folder, not a database file");
+    }
+
+    // A writable store of an older schema is migrated by a reader: its only write.
+    void readingMigratesAWritableOlderStore()
+    {
+        const auto path = file("read-v4.sqlite");
+        QVERIFY(testsupport::makeOlderStore(path, 4));
+        auto opened = RunStore::openForReading(path);
+        QCOMPARE(q(opened.error), QString());
+        QCOMPARE(rowsOf(path, "PRAGMA user_version"), int64_t(5));
+        std::string error;
+        auto reader = opened.store->reader(error);
+        const auto runs = reader->list({}, error);
+        QVERIFY2(runs, error.c_str());
+        QCOMPARE(runs->size(), size_t(1));
+        QVERIFY(runs->front().status == RunStatus::Ok);
+    }
+
+    // A read-only store of an older schema is refused, saying how to upgrade it, and left as it was.
+    void readingRefusesAReadOnlyOlderStore()
+    {
+        const auto path = file("read-only-v4.sqlite");
+        QVERIFY(testsupport::makeOlderStore(path, 4));
+        QCOMPARE(::chmod(path.c_str(), 0444), 0);
+        const auto before = readBytes(path);
+        auto opened = RunStore::openForReading(path);
+        QVERIFY(!opened.store);
+        QCOMPARE(q(opened.error), q(path +
+                                    ": store schema version 4 needs upgrading to 5, but the file is read-only; "
+                                    "make it writable and run conclave runs list --db " +
+                                    path + " once to upgrade it"));
+        QVERIFY(readBytes(path) == before);
+        QVERIFY(!std::filesystem::exists(path + "-wal"));
+        QVERIFY(!std::filesystem::exists(path + "-shm"));
+    }
+
+    // A read-only store of this schema is read, and nothing is made beside it.
+    void readingAReadOnlyStore()
+    {
+        const auto path = file("read-only.sqlite");
+        RunId id;
+        size_t spans = 0;
+        {
+            auto opened = RunStore::open(path);
+            QVERIFY(opened.store);
+            spans = runRecorded(*opened.store, BenchTeams::chain(2), "x", id).spans.size();
+        }
+        QVERIFY(spans > 0);
+        QVERIFY(!std::filesystem::exists(path + "-wal"));
+        QCOMPARE(::chmod(path.c_str(), 0444), 0);
+        const auto before = readBytes(path);
+        auto opened = RunStore::openForReading(path);
+        QCOMPARE(q(opened.error), QString());
+        std::string error;
+        auto reader = opened.store->reader(error);
+        QVERIFY2(reader, error.c_str());
+        const auto run = reader->load(id, true, error);
+        QVERIFY2(run, error.c_str());
+        QCOMPARE(run->spans.size(), spans);
+        QCOMPARE(q(opened.store->record(BenchTeams::chain(1), error) ? std::string() : error),
+                 q(path + ": opened for reading only"));
+        reader.reset();
+        opened.store.reset();
+        QVERIFY(readBytes(path) == before);
+        QVERIFY(!std::filesystem::exists(path + "-wal"));
+        QVERIFY(!std::filesystem::exists(path + "-shm"));
+    }
+
+    // A run whose writer is gone reads as interrupted to a reader, which writes nothing.
+    void readingShowsADeadWritersRunAsInterrupted()
+    {
+        const auto path = file("read-dead.sqlite");
+        auto writing = RunStore::open(path);
+        QVERIFY(writing.store);
+        std::string error;
+        auto dead = writing.store->record(BenchTeams::chain(2), error);
+        auto alive = writing.store->record(BenchTeams::chain(2), error);
+        for (auto* recorder : {dead.get(), alive.get()}) {
+            recorder->runStarted("x", 3, ClockKind::Real);
+            recorder->waitUntilStored();
+        }
+        {
+            SqliteDb db;
+            QVERIFY(!db.open(path, SqliteDb::Mode::ReadWrite));
+            QVERIFY(!db.exec("UPDATE runs SET pid_start = -5 WHERE id = '" + dead->id().str() + "'"));
+        }
+        auto opened = RunStore::openForReading(path);
+        QVERIFY2(opened.store, opened.error.c_str());
+        QCOMPARE(opened.store->recoveredRuns(), 0);
+        auto reader = opened.store->reader(error);
+        QVERIFY(reader->load(dead->id(), false, error)->summary.status == RunStatus::Interrupted);
+        QVERIFY(reader->load(alive->id(), false, error)->summary.status == RunStatus::Running);
+        RunFilter filter;
+        filter.status = RunStatus::Interrupted;
+        const auto interrupted = reader->list(filter, error);
+        QVERIFY2(interrupted, error.c_str());
+        QCOMPARE(interrupted->size(), size_t(1));
+        QCOMPARE(q(interrupted->front().id.str()), q(dead->id().str()));
+        QVERIFY(interrupted->front().status == RunStatus::Interrupted);
+        filter.status = RunStatus::Running;
+        QCOMPARE(reader->count(filter, error).value_or(-1), int64_t(1));
+        QCOMPARE(rowsOf(path, "SELECT count(*) FROM runs WHERE status = 'running'"), int64_t(2));
+        // Nor does it delete.
+        QCOMPARE(q(opened.store->remove({dead->id()}).error), q(path + ": opened for reading only"));
+        QCOMPARE(q(opened.store->prune(0).error), q(path + ": opened for reading only"));
+        QCOMPARE(rowsOf(path, "SELECT count(*) FROM runs"), int64_t(2));
     }
 
     void interruptedRunsAreMarkedOnOpen()

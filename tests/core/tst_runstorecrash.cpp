@@ -1,8 +1,13 @@
 // Crash safety of the run store: a child process (this executable, in child
-// mode) runs a long team into the store and reports what has been committed;
-// it is killed with SIGKILL at 20 random moments. Each time the database must
-// pass `PRAGMA integrity_check`, the run must read back as interrupted, and
-// every span the child reported as committed must be there.
+// mode) runs a long team into the store and reports, through its stdout, what
+// has been committed; it is killed with SIGKILL as soon as it has reported a
+// random number of committed spans (20 rounds). The kill follows what the child
+// reported, not a timer, so a loaded machine slows both and changes nothing: the
+// chain is long enough that the run is still going when the kill lands. Each
+// time the database must pass `PRAGMA integrity_check`, the run must read as
+// interrupted (to a reader first, which writes nothing, then marked so by a
+// writer's open), and every span the child reported as committed must be there.
+#include <QDeadlineTimer>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -20,14 +25,13 @@
 #include <csignal>
 #include <cstdio>
 #include <random>
-#include <thread>
 
 using namespace conclave;
 using namespace std::chrono_literals;
 
 namespace {
 
-// Child mode: run a 400-node chain (5 ms a node) into `db`, printing "started RUN"
+// Child mode: run a 2,000-node chain (5 ms a node) into `db`, printing "started RUN"
 // and then "committed RUN STARTED FINISHED" each time the committed counts change.
 int crashChild(const char* db)
 {
@@ -40,7 +44,7 @@ int crashChild(const char* db)
     }
     std::vector<std::string> errors;
     Engine engine(EngineResources::load(CONCLAVE_RESOURCES, errors));
-    auto team = BenchTeams::chain(400);
+    auto team = BenchTeams::chain(2000);
     for (auto& [name, profile] : *team.backends.begin()->second.models)
         profile.ttftMs = Distribution{5, 5};
     std::string error;
@@ -79,6 +83,20 @@ struct Report {
     QString run;
     uint64_t started = 0;
     uint64_t finished = 0;
+    bool done = false; // the child finished its run
+
+    // Takes one line of the child's; the last "committed" line is the latest promise.
+    void read(const QString& line)
+    {
+        const auto parts = line.trimmed().split(' ');
+        if (parts.size() == 4 && parts[0] == "committed") {
+            run = parts[1];
+            started = parts[2].toULongLong();
+            finished = parts[3].toULongLong();
+        } else if (line.trimmed() == "done") {
+            done = true;
+        }
+    }
 };
 
 } // namespace
@@ -93,7 +111,8 @@ private slots:
         QVERIFY(dir.isValid());
         const auto db = (dir.path() + "/crash.sqlite").toStdString();
         std::mt19937 rng(20260);
-        std::uniform_int_distribution<int> killAfterMs(0, 1500);
+        // About 300 of the chain's 2,000 nodes at most: the run is seconds from its end.
+        std::uniform_int_distribution<int> killAtSpans(1, 600);
         int checkedRuns = 0;
         for (int round = 0; round < 20; ++round) {
             QProcess child;
@@ -102,25 +121,28 @@ private slots:
             child.setProcessEnvironment(env);
             child.start(QCoreApplication::applicationFilePath(), {});
             QVERIFY(child.waitForStarted(10000));
-            // The random moment is counted from the run's start, not the process's:
-            // under a sanitizer, loading the resources alone can take a second.
-            QByteArray seen;
-            while (!seen.contains("started") && child.waitForReadyRead(30000))
-                seen = child.peek(1 << 16);
-            QVERIFY2(seen.contains("started"), "the child did not start its run");
-            const int delay = killAfterMs(rng);
-            QThread::msleep(ulong(delay));
+            const auto target = uint64_t(killAtSpans(rng));
+            Report last;
+            // Generous: under a sanitizer on a loaded machine, loading the resources alone takes seconds.
+            QDeadlineTimer deadline(std::chrono::minutes(3));
+            while (last.started < target && !last.done && !deadline.hasExpired() &&
+                   child.state() == QProcess::Running) {
+                if (child.canReadLine() || child.waitForReadyRead(1000)) {
+                    while (child.canReadLine())
+                        last.read(QString::fromUtf8(child.readLine()));
+                }
+            }
+            QVERIFY2(last.started >= target, qPrintable(QString("the child reported %1 committed spans, not %2: %3")
+                                                            .arg(last.started)
+                                                            .arg(target)
+                                                            .arg(QString::fromUtf8(child.readAllStandardError()))));
             ::kill(pid_t(child.processId()), SIGKILL);
             QVERIFY(child.waitForFinished(10000));
             QCOMPARE(child.exitStatus(), QProcess::CrashExit);
-            const auto lines = QString::fromUtf8(child.readAllStandardOutput()).split('\n', Qt::SkipEmptyParts);
-            QVERIFY2(!lines.contains("done"), "the child finished before it was killed");
-            Report last;
-            for (const auto& line : lines) {
-                const auto parts = line.split(' ');
-                if (parts.size() == 4 && parts[0] == "committed")
-                    last = {parts[1], parts[2].toULongLong(), parts[3].toULongLong()};
-            }
+            // What it reported after the line that triggered the kill was committed too.
+            for (const auto& line : QString::fromUtf8(child.readAllStandardOutput()).split('\n', Qt::SkipEmptyParts))
+                last.read(line);
+            QVERIFY2(!last.done, "the child finished before it was killed");
 
             SqliteDb check;
             QVERIFY(!check.open(db, SqliteDb::Mode::ReadWrite));
@@ -129,14 +151,20 @@ private slots:
             QCOMPARE(q(integrity.text(0)), QString("ok"));
             check = SqliteDb();
 
+            const RunId id(last.run.toStdString());
+            std::string error;
+            {
+                auto reading = RunStore::openForReading(db);
+                QVERIFY2(reading.store, reading.error.c_str());
+                const auto seen = reading.store->reader(error)->load(id, false, error);
+                QVERIFY2(seen, error.c_str());
+                QVERIFY(seen->summary.status == RunStatus::Interrupted);
+            }
             auto opened = RunStore::open(db);
             QVERIFY2(opened.store, opened.error.c_str());
-            if (last.run.isEmpty())
-                continue; // killed before its first commit: nothing was promised
             QCOMPARE(opened.store->recoveredRuns(), 1);
-            std::string error;
             auto reader = opened.store->reader(error);
-            const auto run = reader->load(RunId(last.run.toStdString()), false, error);
+            const auto run = reader->load(id, false, error);
             QVERIFY2(run, error.c_str());
             QVERIFY(run->summary.status == RunStatus::Interrupted);
             QVERIFY2(run->spans.size() >= last.started,
@@ -148,7 +176,7 @@ private slots:
             QVERIFY(uint64_t(ended) >= last.finished);
             ++checkedRuns;
         }
-        QVERIFY2(checkedRuns >= 15, qPrintable(QString::number(checkedRuns)));
+        QCOMPARE(checkedRuns, 20);
     }
 };
 

@@ -2,6 +2,7 @@
 #include "conclave/store/RunQueries.h"
 
 #include "conclave/io/JsonText.h"
+#include "conclave/store/LiveStatus.h"
 
 #include <nlohmann/json.hpp>
 
@@ -9,9 +10,16 @@ namespace conclave {
 
 namespace {
 
-constexpr std::string_view kExperimentColumns =
-    "id, name, status, spec_json, designs_json, taskset, planned_trials, started_at_ms, ended_at_ms, note, "
-    "(SELECT count(*) FROM trials t WHERE t.experiment_id = experiments.id)";
+// From `experiments`; its status and note as they are now (LiveStatus).
+const std::string& experimentColumns()
+{
+    static const std::string columns =
+        "id, name, " + LiveStatus::status("experiments") +
+        ", spec_json, designs_json, taskset, planned_trials, started_at_ms, ended_at_ms, " +
+        LiveStatus::experimentNote("experiments") +
+        ", (SELECT count(*) FROM trials t WHERE t.experiment_id = experiments.id), spent_usd";
+    return columns;
+}
 
 ExperimentRecord experimentFrom(const SqliteStatement& s, bool withSpec)
 {
@@ -34,6 +42,7 @@ ExperimentRecord experimentFrom(const SqliteStatement& s, bool withSpec)
     e.endedAtMs = s.isNull(8) ? -1 : s.int64(8);
     e.note = s.text(9);
     e.storedTrials = s.int64(10);
+    e.spentUsd = s.real(11);
     return e;
 }
 
@@ -43,8 +52,7 @@ std::optional<std::vector<ExperimentRecord>> RunQueries::experiments(std::string
 {
     if (!begin(error))
         return std::nullopt;
-    auto s = m_db.prepare("SELECT " + std::string(kExperimentColumns) +
-                          " FROM experiments ORDER BY started_at_ms DESC, id DESC");
+    auto s = m_db.prepare("SELECT " + experimentColumns() + " FROM experiments ORDER BY started_at_ms DESC, id DESC");
     std::vector<ExperimentRecord> out;
     while (s.step())
         out.push_back(experimentFrom(s, false));
@@ -60,7 +68,7 @@ std::optional<ExperimentRecord> RunQueries::experiment(const std::string& idOrPr
 {
     if (!begin(error))
         return std::nullopt;
-    auto s = m_db.prepare("SELECT " + std::string(kExperimentColumns) +
+    auto s = m_db.prepare("SELECT " + experimentColumns() +
                           " FROM experiments WHERE substr(id, 1, length(?1)) = ?1 ORDER BY id = ?1 DESC LIMIT 2");
     s.bind(1, std::string_view(idOrPrefix));
     std::vector<ExperimentRecord> found;

@@ -7,11 +7,12 @@ namespace conclave {
 ExperimentRowWriter::ExperimentRowWriter(SqliteDb& db)
     : m_upsertExperiment(db.prepare(
           "INSERT INTO experiments (id, name, status, spec_json, designs_json, taskset, planned_trials, "
-          "started_at_ms, ended_at_ms, note, host, pid, pid_start) "
-          "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13) "
+          "started_at_ms, ended_at_ms, note, host, pid, pid_start, spent_usd) "
+          "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14) "
           "ON CONFLICT (id) DO UPDATE SET name = excluded.name, status = excluded.status, "
           "planned_trials = excluded.planned_trials, ended_at_ms = excluded.ended_at_ms, note = excluded.note, "
-          "host = excluded.host, pid = excluded.pid, pid_start = excluded.pid_start")),
+          "host = excluded.host, pid = excluded.pid, pid_start = excluded.pid_start, "
+          "spent_usd = excluded.spent_usd")),
       m_replaceTrial(db.prepare(
           "INSERT OR REPLACE INTO trials (experiment_id, design, design_name, task, domain, seed, run_id, status, "
           "answer, expected, correct, score_detail, wall_us, critical_path_us, cost_usd, judge_cost_usd, tokens, "
@@ -38,7 +39,7 @@ bool ExperimentRowWriter::write(const write_op::ExperimentRow& row)
     else
         s.bind(9, e.endedAtMs);
     s.bind(10, std::string_view(e.note)).bind(11, std::string_view(row.host)).bind(12, row.pid);
-    s.bind(13, row.pidStart);
+    s.bind(13, row.pidStart).bind(14, e.spentUsd);
     return s.execute();
 }
 
@@ -49,7 +50,12 @@ bool ExperimentRowWriter::write(const write_op::TrialRow& row)
     auto& s = m_replaceTrial;
     s.bind(1, std::string_view(t.experimentId)).bind(2, int64_t(t.design)).bind(3, std::string_view(t.designName));
     s.bind(4, std::string_view(t.task)).bind(5, std::string_view(t.domain)).bind(6, int64_t(t.seed));
-    s.bind(7, std::string_view(t.runId.str())).bind(8, toString(t.status)).bind(9, std::string_view(t.answer));
+    // NULL: only the trial's figures were stored, no run.
+    if (t.runId.empty())
+        s.bindNull(7);
+    else
+        s.bind(7, std::string_view(t.runId.str()));
+    s.bind(8, toString(t.status)).bind(9, std::string_view(t.answer));
     s.bind(10, std::string_view(t.expected));
     if (t.correct)
         s.bind(11, int64_t(*t.correct ? 1 : 0));

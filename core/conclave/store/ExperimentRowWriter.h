@@ -7,8 +7,9 @@ namespace conclave {
 
 // The writer thread's statements for experiments and trials, on its connection.
 // An experiment's row is inserted once; later saves change its name, status,
-// planned trials, end, note and writer, never its spec or start. A trial
-// replaces the stored trial of the same (experiment, design, task, seed).
+// planned trials, end, note, spend and writer, never its spec or start. A trial
+// replaces the stored trial of the same (experiment, design, task, seed); one
+// without a run id is stored with run_id NULL.
 class ExperimentRowWriter {
 public:
     explicit ExperimentRowWriter(SqliteDb& db);

@@ -1,6 +1,7 @@
 // RunStore's experiments: queueing their rows and their trials for the writer,
 // deleting one with its runs, merging shards, and marking those of a dead
 // process interrupted.
+#include "conclave/store/LiveStatus.h"
 #include "conclave/store/ProcessIdentity.h"
 #include "conclave/store/RunStore.h"
 
@@ -11,29 +12,41 @@ std::optional<std::string> RunStore::saveExperiment(const ExperimentRecord& expe
     if (experiment.id.empty())
         return m_path.string() + ": an experiment needs an id";
     std::string error;
-    if (!startWriter(error))
+    auto writer = startWriter(error);
+    if (!writer)
         return error;
     const auto self = ProcessIdentity::current();
-    m_writer->pushExperiment(write_op::ExperimentRow{experiment, self.host, self.pid, self.startTime});
+    writer->pushExperiment(write_op::ExperimentRow{experiment, self.host, self.pid, self.startTime});
     return std::nullopt;
 }
 
 void RunStore::addTrial(const TrialRecord& trial)
 {
     std::string error;
-    if (startWriter(error))
-        m_writer->pushExperiment(write_op::TrialRow{trial});
+    if (auto writer = startWriter(error)) {
+        writer->pushExperiment(write_op::TrialRow{trial});
+        return;
+    }
+    std::lock_guard lock(m_writerMutex);
+    ++m_unqueuedTrials;
 }
 
 std::optional<std::string> RunStore::flushTrials()
 {
     std::string error;
-    if (!startWriter(error))
+    auto writer = startWriter(error);
+    if (!writer)
         return error;
-    m_writer->flush();
-    if (auto failed = m_writer->error(); !failed.empty())
+    writer->flush();
+    if (auto failed = writer->error(); !failed.empty())
         return m_path.string() + ": " + failed;
     return std::nullopt;
+}
+
+int64_t RunStore::lostTrials() const
+{
+    std::lock_guard lock(m_writerMutex);
+    return m_unqueuedTrials + (m_writer ? m_writer->lostTrials() : 0);
 }
 
 int RunStore::recoverExperiments()
@@ -42,15 +55,14 @@ int RunStore::recoverExperiments()
     if (dead.empty() || m_db.exec("BEGIN IMMEDIATE"))
         return 0;
     // It ended when its last trial's run did, as far as anyone can tell.
-    auto update =
-        m_db.prepare("UPDATE experiments SET status = 'interrupted', "
-                     "ended_at_ms = coalesce((SELECT max(coalesce(ended_at_ms, started_at_ms)) FROM runs "
-                     "  WHERE experiment_id = ?1), started_at_ms), "
-                     "note = CASE WHEN note = '' THEN 'the process running it ended before it finished' ELSE note END "
-                     "WHERE id = ?1 AND status = 'running'");
+    auto update = m_db.prepare("UPDATE experiments SET status = 'interrupted', "
+                               "ended_at_ms = coalesce((SELECT max(coalesce(ended_at_ms, started_at_ms)) FROM runs "
+                               "  WHERE experiment_id = ?1), started_at_ms), "
+                               "note = CASE WHEN note = '' THEN ?2 ELSE note END "
+                               "WHERE id = ?1 AND status = 'running'");
     int count = 0;
     for (const auto& id : dead) {
-        update.bind(1, std::string_view(id));
+        update.bind(1, std::string_view(id)).bind(2, LiveStatus::kInterruptedNote);
         if (!update.execute()) {
             m_db.exec("ROLLBACK");
             return 0;
@@ -66,6 +78,8 @@ int RunStore::recoverExperiments()
 
 RunStore::Deleted RunStore::removeExperiment(const std::string& id)
 {
+    if (auto refused = refuseWrite())
+        return {0, *refused};
     // Trials still queued for it would otherwise be written after it is gone.
     flush();
     const auto sqlError = [&](const std::string& error) {
@@ -99,6 +113,7 @@ RunStore::Deleted RunStore::removeExperiment(const std::string& id)
          {"DELETE FROM spans" + ofRuns, "DELETE FROM span_text" + ofRuns, "DELETE FROM node_results" + ofRuns,
           std::string("DELETE FROM runs WHERE experiment_id = ?1"),
           std::string("DELETE FROM trials WHERE experiment_id = ?1"),
+          std::string("DELETE FROM merged_shards WHERE experiment_id = ?1"),
           std::string("DELETE FROM experiments WHERE id = ?1")}) {
         auto s = m_db.prepare(sql);
         s.bind(1, std::string_view(id));
@@ -114,6 +129,8 @@ RunStore::Deleted RunStore::removeExperiment(const std::string& id)
 
 RunStore::Merged RunStore::mergeFrom(const std::filesystem::path& other)
 {
+    if (auto refused = refuseWrite())
+        return {.error = *refused};
     // What this process has queued goes in first, so the merge sees it.
     flush();
     auto merged = ShardMerger::merge(m_db, m_path, other);

@@ -1,6 +1,7 @@
 #include "conclave/store/RunQueries.h"
 
 #include "conclave/io/JsonText.h"
+#include "conclave/store/LiveStatus.h"
 
 #include <nlohmann/json.hpp>
 
@@ -8,11 +9,17 @@ namespace conclave {
 
 namespace {
 
-// readSummary reads these; a query that wants more puts them after, from kSummaryColumnCount.
+// readSummary reads these (from `runs`); a query that wants more puts them after, from kSummaryColumnCount.
+// The status is as it is now: a run whose writer is gone reads as interrupted.
 constexpr int kSummaryColumnCount = 17;
-constexpr std::string_view kSummaryColumns =
-    "id, team_name, status, started_at_ms, ended_at_ms, input, seed, wall_us, critical_path_us, tokens_in, "
-    "tokens_out, cost_usd, calls, answer, clock, cpu_us, experiment_id";
+const std::string& summaryColumns()
+{
+    static const std::string columns =
+        "id, team_name, " + LiveStatus::status("runs") +
+        ", started_at_ms, ended_at_ms, input, seed, wall_us, critical_path_us, tokens_in, "
+        "tokens_out, cost_usd, calls, answer, clock, cpu_us, experiment_id";
+    return columns;
+}
 
 RunSummary readSummary(const SqliteStatement& s)
 {
@@ -46,7 +53,7 @@ std::string whereClause(const RunFilter& filter)
     if (!filter.team.empty())
         sql += " AND team_name = ?1";
     if (filter.status)
-        sql += " AND status = ?2";
+        sql += " AND " + LiveStatus::status("runs") + " = ?2";
     // SQLite's lower() folds ASCII only; the needle is folded the same way.
     if (!filter.text.empty())
         sql += " AND (instr(lower(id), ?3) OR instr(lower(team_name), ?3) OR instr(lower(input), ?3)"
@@ -74,9 +81,18 @@ void bindFilter(SqliteStatement& s, const RunFilter& filter, std::string& folded
 
 std::unique_ptr<RunQueries> RunQueries::open(const std::filesystem::path& file, std::string& error)
 {
+    return open(file, SqliteDb::Mode::ReadWrite, error);
+}
+
+std::unique_ptr<RunQueries> RunQueries::open(const std::filesystem::path& file, SqliteDb::Mode mode, std::string& error)
+{
     SqliteDb db;
-    if (auto e = db.open(file, SqliteDb::Mode::ReadWrite)) {
+    if (auto e = db.open(file, mode == SqliteDb::Mode::Create ? SqliteDb::Mode::ReadWrite : mode)) {
         error = *e;
+        return nullptr;
+    }
+    if (!LiveStatus::define(db)) {
+        error = db.lastError();
         return nullptr;
     }
     return std::unique_ptr<RunQueries>(new RunQueries(std::move(db)));
@@ -98,7 +114,7 @@ void RunQueries::end()
 
 std::optional<std::vector<RunSummary>> RunQueries::list(const RunFilter& filter, std::string& error)
 {
-    std::string sql = "SELECT " + std::string(kSummaryColumns) + " FROM runs" + whereClause(filter);
+    std::string sql = "SELECT " + summaryColumns() + " FROM runs" + whereClause(filter);
     sql += " ORDER BY started_at_ms DESC, rowid DESC";
     if (filter.limit > 0 || filter.offset > 0)
         sql += " LIMIT " + std::to_string(filter.limit > 0 ? filter.limit : -1);
@@ -182,7 +198,7 @@ std::optional<StoredRun> RunQueries::load(const RunId& id, bool withText, std::s
         return std::nullopt;
     StoredRun run;
     auto s = m_db.prepare(
-        "SELECT " + std::string(kSummaryColumns) +
+        "SELECT " + summaryColumns() +
         ", team_json, output, confidence, output_error, critical_path, output_status FROM runs WHERE id = ?1");
     s.bind(1, std::string_view(id.str()));
     if (!s.step()) {

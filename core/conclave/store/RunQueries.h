@@ -24,10 +24,14 @@ struct RunFilter {
 // Reads the run store on a connection of its own. Each call reads one
 // consistent snapshot (a read transaction), so a run is seen either before or
 // after a commit of the writer, never half-way; WAL means the writer is never
-// blocked. Not thread-safe: one RunQueries per thread.
+// blocked. A run or an experiment whose writer process is gone reads as
+// `interrupted` (LiveStatus), though the row still says `running`: reading
+// never writes. Not thread-safe: one RunQueries per thread.
 class RunQueries {
 public:
     static std::unique_ptr<RunQueries> open(const std::filesystem::path& file, std::string& error);
+    // `mode` ReadOnly or AtRest for a file this process must not write (Create opens ReadWrite).
+    static std::unique_ptr<RunQueries> open(const std::filesystem::path& file, SqliteDb::Mode mode, std::string& error);
 
     // Newest first. Trials of experiments only when the filter includes them.
     std::optional<std::vector<RunSummary>> list(const RunFilter& filter, std::string& error);

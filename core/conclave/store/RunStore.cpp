@@ -1,7 +1,7 @@
 #include "conclave/store/RunStore.h"
 
 #include "conclave/model/Team.h"
-#include "conclave/store/ProcessIdentity.h"
+#include "conclave/store/LiveStatus.h"
 #include "conclave/store/StoreFileCheck.h"
 #include "conclave/store/StoreSchema.h"
 
@@ -32,42 +32,80 @@ RunStore::Opened RunStore::open(const fs::path& file)
     return open(file, Options{});
 }
 
+RunStore::Opened RunStore::openForReading(const fs::path& file)
+{
+    Options options;
+    options.access = Access::Read;
+    return open(file, options);
+}
+
 RunStore::Opened RunStore::open(const fs::path& file, Options options)
 {
     const std::string name = file.string();
+    const bool reading = options.access == Access::Read;
     std::error_code ec;
     const bool exists = fs::exists(file, ec);
     if (exists) {
-        if (auto problem = StoreFileCheck::file(file, StoreFileCheck::Access::Write))
+        if (auto problem =
+                StoreFileCheck::file(file, reading ? StoreFileCheck::Access::Read : StoreFileCheck::Access::Write))
             return {nullptr, *problem};
+    } else if (reading) {
+        return {nullptr, name + ": no such run store"};
     } else if (file.has_parent_path() && !fs::exists(file.parent_path(), ec)) {
         fs::create_directories(file.parent_path(), ec);
         if (ec)
             return {nullptr, name + ": cannot create its folder (" + ec.message() + ")"};
     }
+    // A reader of a file it may not write opens it read-only, and as immutable when no
+    // process has it open for writing, so that nothing is made beside it either.
+    auto mode = exists ? SqliteDb::Mode::ReadWrite : SqliteDb::Mode::Create;
+    if (reading && !StoreFileCheck::writable(file))
+        mode = StoreFileCheck::atRest(file) ? SqliteDb::Mode::AtRest : SqliteDb::Mode::ReadOnly;
     SqliteDb db;
-    if (auto e = db.open(file, exists ? SqliteDb::Mode::ReadWrite : SqliteDb::Mode::Create))
+    if (auto e = db.open(file, mode))
         return {nullptr, name + ": cannot open (" + *e + ")"};
-    if (db.readOnly())
+    if (!reading && db.readOnly())
         return {nullptr, name + ": the database is read-only"};
 
     // Reads only, until the file is known to be ours and not from the future.
     int64_t version = 0;
     if (auto problem = StoreFileCheck::contents(db, file, version))
         return {nullptr, *problem};
+    if (!LiveStatus::define(db))
+        return {nullptr, name + ": cannot open (" + db.lastError() + ")"};
+
+    if (reading) {
+        if (version < StoreSchema::currentVersion()) {
+            if (mode != SqliteDb::Mode::ReadWrite || db.readOnly())
+                return {nullptr, name + ": store schema version " + std::to_string(version) + " needs upgrading to " +
+                                     std::to_string(StoreSchema::currentVersion()) +
+                                     ", but the file is read-only; make it writable and run conclave runs list --db " +
+                                     name + " once to upgrade it"};
+            if (auto problem = migrate(db, file))
+                return {nullptr, *problem};
+        }
+        return {std::unique_ptr<RunStore>(new RunStore(file, std::move(db), mode, options)), {}};
+    }
 
     if (auto e = db.exec("PRAGMA journal_mode = WAL"))
         return {nullptr, name + ": cannot switch to WAL (" + *e + ")"};
     db.exec("PRAGMA synchronous = NORMAL");
-    if (auto e = StoreSchema::migrate(db)) {
-        if (isCorruption(db.lastErrorCode()))
-            return {nullptr, name + ": the database is corrupt (" + *e + ")"};
-        return {nullptr, name + ": cannot prepare the schema (" + *e + ")"};
-    }
-    std::unique_ptr<RunStore> store(new RunStore(file, std::move(db), options));
+    if (auto problem = migrate(db, file))
+        return {nullptr, *problem};
+    std::unique_ptr<RunStore> store(new RunStore(file, std::move(db), mode, options));
     store->m_recovered = store->recoverInterrupted();
     store->m_recoveredExperiments = store->recoverExperiments();
     return {std::move(store), {}};
+}
+
+std::optional<std::string> RunStore::migrate(SqliteDb& db, const fs::path& file)
+{
+    if (auto e = StoreSchema::migrate(db)) {
+        if (isCorruption(db.lastErrorCode()))
+            return file.string() + ": the database is corrupt (" + *e + ")";
+        return file.string() + ": cannot prepare the schema (" + *e + ")";
+    }
+    return std::nullopt;
 }
 
 fs::path RunStore::defaultPath()
@@ -93,8 +131,9 @@ fs::path RunStore::resolvePath(const std::optional<std::string>& dbOption)
     return defaultPath();
 }
 
-RunStore::RunStore(fs::path path, SqliteDb db, Options options)
-    : m_path(std::move(path)), m_db(std::move(db)), m_options(options)
+RunStore::RunStore(fs::path path, SqliteDb db, SqliteDb::Mode mode, Options options)
+    : m_path(std::move(path)), m_db(std::move(db)),
+      m_mode(mode == SqliteDb::Mode::Create ? SqliteDb::Mode::ReadWrite : mode), m_options(options)
 {
 }
 
@@ -111,14 +150,34 @@ RunId RunStore::newRunId()
     return RunId(out.str().substr(0, 12));
 }
 
-bool RunStore::startWriter(std::string& error)
+std::optional<std::string> RunStore::refuseWrite() const
 {
-    if (m_writer)
-        return true;
-    m_writer = RunStoreWriter::start(m_path, m_options.writer, error);
-    if (!m_writer)
-        error = m_path.string() + ": cannot write (" + error + ")";
-    return bool(m_writer);
+    if (m_options.access == Access::Read)
+        return m_path.string() + ": opened for reading only";
+    return std::nullopt;
+}
+
+std::shared_ptr<RunStoreWriter> RunStore::startWriter(std::string& error)
+{
+    if (auto refused = refuseWrite()) {
+        error = *refused;
+        return nullptr;
+    }
+    // Recorders and experiments start it from their own threads (the studio's GUI and runner).
+    std::lock_guard lock(m_writerMutex);
+    if (!m_writer) {
+        std::string why;
+        m_writer = RunStoreWriter::start(m_path, m_options.writer, why);
+        if (!m_writer)
+            error = m_path.string() + ": cannot write (" + why + ")";
+    }
+    return m_writer;
+}
+
+std::shared_ptr<RunStoreWriter> RunStore::writer() const
+{
+    std::lock_guard lock(m_writerMutex);
+    return m_writer;
 }
 
 std::unique_ptr<RunRecorder> RunStore::record(const Team& team, std::string& error)
@@ -128,20 +187,21 @@ std::unique_ptr<RunRecorder> RunStore::record(const Team& team, std::string& err
 
 std::unique_ptr<RunRecorder> RunStore::record(const Team& team, std::string& error, const std::string& experimentId)
 {
-    if (!startWriter(error))
+    auto writer = startWriter(error);
+    if (!writer)
         return nullptr;
-    return std::make_unique<RunRecorder>(newRunId(), team, m_writer, m_options.textCapBytes, experimentId);
+    return std::make_unique<RunRecorder>(newRunId(), team, std::move(writer), m_options.textCapBytes, experimentId);
 }
 
 void RunStore::flush()
 {
-    if (m_writer)
-        m_writer->flush();
+    if (auto w = writer())
+        w->flush();
 }
 
 std::unique_ptr<RunQueries> RunStore::reader(std::string& error) const
 {
-    auto queries = RunQueries::open(m_path, error);
+    auto queries = RunQueries::open(m_path, m_mode, error);
     if (!queries)
         error = m_path.string() + ": " + error;
     return queries;
@@ -150,12 +210,10 @@ std::unique_ptr<RunQueries> RunStore::reader(std::string& error) const
 std::vector<std::string> RunStore::runningWithDeadWriter(std::string_view table)
 {
     std::vector<std::string> dead;
-    auto s = m_db.prepare("SELECT id, host, pid, pid_start FROM " + std::string(table) + " WHERE status = 'running'");
-    while (s.valid() && s.step()) {
-        const ProcessIdentity writer{s.text(1), s.int64(2), s.int64(3)};
-        if (!writer.alive())
-            dead.push_back(s.text(0));
-    }
+    const std::string t(table);
+    auto s = m_db.prepare("SELECT id FROM " + t + " WHERE status = 'running' AND " + LiveStatus::writerGone(t));
+    while (s.valid() && s.step())
+        dead.push_back(s.text(0));
     return dead;
 }
 
@@ -193,6 +251,8 @@ int RunStore::recoverInterrupted()
 
 RunStore::Deleted RunStore::remove(const std::vector<RunId>& ids)
 {
+    if (auto refused = refuseWrite())
+        return {0, *refused};
     std::vector<std::string> raw;
     auto owner = m_db.prepare("SELECT experiment_id FROM runs WHERE id = ?1 AND experiment_id IS NOT NULL");
     for (const auto& id : ids) {
@@ -212,6 +272,8 @@ RunStore::Deleted RunStore::remove(const std::vector<RunId>& ids)
 
 RunStore::Deleted RunStore::prune(int keep)
 {
+    if (auto refused = refuseWrite())
+        return {0, *refused};
     std::vector<std::string> ids;
     auto s = m_db.prepare("SELECT id FROM runs WHERE status != 'running' AND experiment_id IS NULL "
                           "ORDER BY started_at_ms DESC, id DESC LIMIT -1 OFFSET ?1");

@@ -10,6 +10,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,11 +32,21 @@ struct Team;
 // connections of their own (RunQueries), so they never block it. A trial's run
 // is deleted only with its experiment. It never knows about the engine's
 // internals, Qt or the CLI.
+//
+// A store opened for reading (Access::Read: `runs list`, `experiments show`,
+// `calibrate`) never creates a file and never marks anything interrupted — its
+// readers show a run or experiment whose writer is gone as `interrupted`
+// without writing it (LiveStatus). Its one write is migrating a store of an
+// older schema, when the file is writable; a read-only file of an older
+// schema is refused with how to upgrade it. It refuses every other write.
 class RunStore {
 public:
+    enum class Access { Write, Read };
+
     struct Options {
         RunStoreWriter::Options writer;
         size_t textCapBytes = 64 * 1024; // streamed text kept per span
+        Access access = Access::Write;
     };
 
     struct Opened {
@@ -45,6 +56,8 @@ public:
 
     static Opened open(const std::filesystem::path& file);
     static Opened open(const std::filesystem::path& file, Options options);
+    // open() with Access::Read: "FILE: no such run store" when the file does not exist.
+    static Opened openForReading(const std::filesystem::path& file);
 
     // $XDG_DATA_HOME/conclave/runs.sqlite, else ~/.local/share/conclave/runs.sqlite.
     static std::filesystem::path defaultPath();
@@ -56,6 +69,7 @@ public:
     RunStore& operator=(const RunStore&) = delete;
 
     const std::filesystem::path& path() const { return m_path; }
+    Access access() const { return m_options.access; }
     // How many runs this open marked interrupted.
     int recoveredRuns() const { return m_recovered; }
     // How many experiments this open marked interrupted.
@@ -82,8 +96,10 @@ public:
     void addTrial(const TrialRecord& trial);
     // flush(), then the writer's first error since it started, if any.
     std::optional<std::string> flushTrials();
-    // Trials queued by addTrial that were not stored, for good (their batch failed to commit).
-    int64_t lostTrials() const { return 0; } // MERGE: i29-store implements this
+    // Trial rows addTrial queued that are certainly not stored: in batches the
+    // writer gave up after its retries, or never queued (no writer could start).
+    // After flushTrials() it counts every trial added before it.
+    int64_t lostTrials() const;
 
     // A reader on its own connection (one per thread).
     std::unique_ptr<RunQueries> reader(std::string& error) const;
@@ -109,26 +125,37 @@ public:
     using Merged = ShardMerger::Merged;
     // Copies every experiment of another store file (a shard) with its trials
     // and their runs into this one, in one transaction: all or nothing. The
-    // other file is read only and never modified. See ShardMerger.
+    // other file is read only and never modified. Runs copied half-written by
+    // an earlier merge are replaced; spend is counted once per shard. See ShardMerger.
     Merged mergeFrom(const std::filesystem::path& other);
 
     static RunId newRunId();
 
 private:
-    RunStore(std::filesystem::path path, SqliteDb db, Options options);
-    bool startWriter(std::string& error);
+    RunStore(std::filesystem::path path, SqliteDb db, SqliteDb::Mode mode, Options options);
+    // The writer, started on first use from any thread; null with `error` when it cannot start.
+    std::shared_ptr<RunStoreWriter> startWriter(std::string& error);
+    // The writer when it has started (null before), from any thread.
+    std::shared_ptr<RunStoreWriter> writer() const;
+    // "FILE: opened for reading only" when the store was opened for reading.
+    std::optional<std::string> refuseWrite() const;
     // The ids of a table's rows left `running` by a process that is gone.
     std::vector<std::string> runningWithDeadWriter(std::string_view table);
+    static std::optional<std::string> migrate(SqliteDb& db, const std::filesystem::path& file);
     int recoverInterrupted();
     int recoverExperiments();
     Deleted removeWhere(const std::vector<std::string>& ids);
 
     std::filesystem::path m_path;
     SqliteDb m_db;
+    SqliteDb::Mode m_mode; // how m_db was opened, and how readers open the file
     Options m_options;
     int m_recovered = 0;
     int m_recoveredExperiments = 0;
+
+    mutable std::mutex m_writerMutex; // guards the two below
     std::shared_ptr<RunStoreWriter> m_writer;
+    int64_t m_unqueuedTrials = 0; // addTrial found no writer
 };
 
 } // namespace conclave

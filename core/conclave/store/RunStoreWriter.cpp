@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <sys/resource.h>
+#include <thread>
 #include <unistd.h>
 #include <unordered_set>
 
@@ -145,6 +146,12 @@ std::string RunStoreWriter::error() const
     return m_error;
 }
 
+int64_t RunStoreWriter::lostTrials() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_lostTrials;
+}
+
 void RunStoreWriter::loop()
 {
     if (m_options.lowPriority)
@@ -206,8 +213,38 @@ void RunStoreWriter::write(std::vector<Taken>& batch, const std::vector<Experime
     }
     if (size == 0)
         return;
+    std::string failure;
+    auto backoff = m_options.retryBackoff;
+    for (int attempt = 1;; ++attempt) {
+        failure = commit(batch, experimentOps, durable);
+        if (failure.empty() || attempt >= m_options.commitAttempts)
+            break;
+        std::this_thread::sleep_for(backoff);
+        backoff *= 2;
+    }
+    if (!failure.empty()) {
+        const auto trials = std::count_if(experimentOps.begin(), experimentOps.end(), [](const ExperimentWriteOp& op) {
+            return std::holds_alternative<write_op::TrialRow>(op);
+        });
+        std::lock_guard lock(m_mutex);
+        if (m_error.empty())
+            m_error = failure;
+        m_lostTrials += int64_t(trials);
+        return;
+    }
+    for (const auto& taken : batch)
+        noteProgress(taken);
+    m_sinceCheckpoint += size;
+    if (durable || m_sinceCheckpoint >= m_options.checkpointEvery)
+        m_checkpointDue = true;
+}
+
+std::string RunStoreWriter::commit(const std::vector<Taken>& batch, const std::vector<ExperimentWriteOp>& experimentOps,
+                                   bool durable)
+{
     if (durable)
         m_db.exec("PRAGMA synchronous = FULL");
+    m_queuedAtChanges.clear();
     std::string failure;
     if (auto e = m_db.exec("BEGIN IMMEDIATE")) {
         failure = *e;
@@ -218,19 +255,23 @@ void RunStoreWriter::write(std::vector<Taken>& batch, const std::vector<Experime
         failure = *c;
         m_db.exec("ROLLBACK");
     }
+    if (!failure.empty())
+        undoQueuedAt();
     if (durable)
         m_db.exec("PRAGMA synchronous = NORMAL");
-    if (!failure.empty()) {
-        std::lock_guard lock(m_mutex);
-        if (m_error.empty())
-            m_error = failure;
-        return;
+    return failure;
+}
+
+void RunStoreWriter::undoQueuedAt()
+{
+    for (auto it = m_queuedAtChanges.rbegin(); it != m_queuedAtChanges.rend(); ++it) {
+        auto& queuedAt = it->feed->queuedAt();
+        if (it->inserted)
+            queuedAt.erase(it->node);
+        else
+            queuedAt.emplace(it->node, it->atUs);
     }
-    for (const auto& taken : batch)
-        noteProgress(taken);
-    m_sinceCheckpoint += size;
-    if (durable || m_sinceCheckpoint >= m_options.checkpointEvery)
-        m_checkpointDue = true;
+    m_queuedAtChanges.clear();
 }
 
 bool RunStoreWriter::writeAll(const std::vector<Taken>& batch, const std::vector<ExperimentWriteOp>& experimentOps)
@@ -262,12 +303,15 @@ bool RunStoreWriter::writeOps(WriteFeed& feed, const std::vector<WriteFeed::Chun
         for (const auto& op : chunk) {
             bool ok = true;
             if (const auto* q = std::get_if<write_op::NodeQueued>(&op)) {
-                queuedAt.try_emplace(q->node, q->atUs);
+                if (queuedAt.try_emplace(q->node, q->atUs).second)
+                    m_queuedAtChanges.push_back({&feed, q->node, q->atUs, true});
             } else if (const auto* n = std::get_if<write_op::NodeRow>(&op)) {
                 const auto it = queuedAt.find(n->node);
                 ok = writeRow(runId, *n, it == queuedAt.end() ? -1 : it->second);
-                if (it != queuedAt.end())
+                if (it != queuedAt.end()) {
+                    m_queuedAtChanges.push_back({&feed, it->first, it->second, false});
                     queuedAt.erase(it);
+                }
             } else if (const auto* r = std::get_if<write_op::SpanRow>(&op)) {
                 // Its finished state follows in this batch.
                 ok = (!r->finished && finishedHere.count(r->span.id)) || writeRow(runId, *r);

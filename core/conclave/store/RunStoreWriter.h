@@ -22,7 +22,10 @@ namespace conclave {
 // synchronous=FULL, so a finished run survives a power cut. Experiments and
 // trials are queued apart (pushExperiment) and written in the same batches,
 // after the runs' operations. push() and pushExperiment() never touch SQLite:
-// they only queue.
+// they only queue. A batch that fails to commit (a busy or full disk, a
+// trigger) is rolled back and tried again, `commitAttempts` times in all with a
+// doubling backoff; when the last attempt fails too, the batch is dropped, its
+// error kept (error()) and its trial rows counted (lostTrials()).
 class RunStoreWriter {
 public:
     struct Options {
@@ -33,6 +36,9 @@ public:
         bool lowPriority = true;
         // Checkpoint the WAL after a run's end, or once it holds this many operations.
         size_t checkpointEvery = 1000000;
+        // Commits of one batch before it is given up, and the wait before the second (doubled after each).
+        int commitAttempts = 4;
+        std::chrono::milliseconds retryBackoff{10};
     };
 
     // Opens the writer's own connection to an existing, migrated store.
@@ -63,8 +69,10 @@ public:
 
     // Blocks until everything pushed before the call is committed (or failed).
     void flush();
-    // The first write error, if any (the batch that failed is lost; later ones still try).
+    // The error of the first batch given up, if any (that batch is lost; later ones still try).
     std::string error() const;
+    // Trial rows in batches given up: queued, and certainly not stored.
+    int64_t lostTrials() const;
 
 private:
     // One feed's operations taken for this batch.
@@ -77,6 +85,9 @@ private:
     void wake(bool full);
     void loop();
     void write(std::vector<Taken>& batch, const std::vector<ExperimentWriteOp>& experimentOps);
+    // One attempt at committing the batch: SQLite's error, or empty when it is stored.
+    std::string commit(const std::vector<Taken>& batch, const std::vector<ExperimentWriteOp>& experimentOps,
+                       bool durable);
     bool writeAll(const std::vector<Taken>& batch, const std::vector<ExperimentWriteOp>& experimentOps);
     bool writeOps(WriteFeed& feed, const std::vector<WriteFeed::Chunk>& chunks);
     bool writeRow(std::string_view run, const write_op::RunBegin& begin);
@@ -84,6 +95,16 @@ private:
     bool writeRow(std::string_view run, const write_op::NodeRow& row, int64_t queuedUs);
     bool writeRow(std::string_view run, const write_op::RunEnd& end);
     static void noteProgress(const Taken& taken);
+    void undoQueuedAt();
+
+    // What writeOps changed in the feeds' queuedAt maps during the attempt under way,
+    // undone when it fails so that the next attempt starts where this one did.
+    struct QueuedAtChange {
+        WriteFeed* feed;
+        NodeId node;
+        int64_t atUs;
+        bool inserted; // else erased
+    };
 
     SqliteDb m_db;
     Options m_options;
@@ -96,14 +117,16 @@ private:
     std::vector<std::shared_ptr<WriteFeed>> m_feeds;
     std::vector<ExperimentWriteOp> m_experimentOps; // queued, oldest first
     const std::shared_ptr<WriteChunkPool> m_pool = std::make_shared<WriteChunkPool>();
-    bool m_pending = false;       // a feed has queued something since the last take
-    bool m_full = false;          // a feed holds maxBatch operations
-    uint64_t m_flushWanted = 0;   // flush requests so far
-    uint64_t m_flushDone = 0;     // requests whose operations are committed
-    size_t m_sinceCheckpoint = 0; // writer thread only
-    bool m_checkpointDue = false; // writer thread only
+    bool m_pending = false;                        // a feed has queued something since the last take
+    bool m_full = false;                           // a feed holds maxBatch operations
+    uint64_t m_flushWanted = 0;                    // flush requests so far
+    uint64_t m_flushDone = 0;                      // requests whose operations are committed
+    size_t m_sinceCheckpoint = 0;                  // writer thread only
+    bool m_checkpointDue = false;                  // writer thread only
+    std::vector<QueuedAtChange> m_queuedAtChanges; // writer thread only
     bool m_stop = false;
     std::string m_error;
+    int64_t m_lostTrials = 0;
     std::thread m_thread;
 };
 

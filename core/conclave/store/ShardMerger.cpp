@@ -1,10 +1,12 @@
 #include "conclave/store/ShardMerger.h"
 
+#include "conclave/io/JsonText.h"
+
 #include "conclave/store/ProcessIdentity.h"
+#include "conclave/store/ShardSpend.h"
 #include "conclave/store/StoreFileCheck.h"
 
 #include <array>
-#include <cstdio>
 #include <optional>
 #include <vector>
 
@@ -14,26 +16,37 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// A stored spec as it identifies its experiment: without the paths kept for
+// display and reloading (a design's "file" and "path", a task file's name as
+// typed and "path"), which differ between shards run from different folders.
+// Specs of format 1 hashed their paths into their ids, so theirs stay.
+std::string specWithoutPaths(const std::string& specJson)
+{
+    auto spec = parseJsonQuietly(specJson);
+    if (!spec.is_object() || spec.value("format", 0) < 2)
+        return specJson;
+    const auto strip = [](nlohmann::json& design) {
+        if (design.is_object()) {
+            design.erase("file");
+            design.erase("path");
+        }
+    };
+    if (auto designs = spec.find("designs"); designs != spec.end() && designs->is_array()) {
+        for (auto& design : *designs)
+            strip(design);
+    }
+    if (auto scorer = spec.find("scorer"); scorer != spec.end() && scorer->is_object() && scorer->contains("judge"))
+        strip((*scorer)["judge"]);
+    if (auto taskset = spec.find("taskset"); taskset != spec.end() && taskset->is_object()) {
+        taskset->erase("path");
+        if (!taskset->value("bundled", false))
+            taskset->erase("name");
+    }
+    return spec.dump();
+}
+
 // The first schema with experiments.
 constexpr int64_t kExperimentsVersion = 3;
-
-// A read-only SQLite URI for `file`: its absolute path, with what a URI gives meaning to escaped.
-std::string readOnlyUri(const fs::path& file, bool immutable)
-{
-    std::error_code ec;
-    const auto absolute = fs::absolute(file, ec);
-    std::string uri = "file:";
-    for (const unsigned char c : (ec ? file : absolute).string()) {
-        if (c == '%' || c == '?' || c == '#' || c <= ' ' || c >= 0x7f) {
-            std::array<char, 4> hex{};
-            std::snprintf(hex.data(), hex.size(), "%%%02X", c);
-            uri += hex.data();
-        } else {
-            uri += char(c);
-        }
-    }
-    return uri + (immutable ? "?mode=ro&immutable=1" : "?mode=ro");
-}
 
 // The columns of `table` in both databases, quoted, in this store's order: a
 // shard of an older schema lacks the newer columns, which take their defaults.
@@ -52,8 +65,46 @@ std::optional<std::string> commonColumns(SqliteDb& db, std::string_view table)
 
 struct ShardExperiment {
     std::string id;
+    bool newHere = false;     // not in this store before the merge
     bool runningHere = false; // a live process is running it into this store
 };
+
+// The shard's runs that an earlier merge copied here half-written: the copy here
+// never finished (running, or interrupted since), and the shard's has finished or
+// got further (more spans, or more of them ended).
+constexpr std::string_view kHalfWritten =
+    "SELECT s.id FROM shard.runs s JOIN main.runs m ON m.id = s.id "
+    "WHERE s.experiment_id IN (SELECT id FROM shard.experiments) AND m.status IN ('running', 'interrupted') "
+    "AND (s.status NOT IN ('running', 'interrupted') "
+    "  OR (SELECT count(*) + count(end_us) FROM shard.spans WHERE run_id = s.id) > "
+    "     (SELECT count(*) + count(end_us) FROM main.spans WHERE run_id = s.id))";
+
+// Deletes the half-written copies here (kHalfWritten) with their spans, texts and
+// node results, for the copy that follows to take their place; how many, or an error.
+std::optional<int> dropHalfWritten(SqliteDb& db, std::string& error)
+{
+    std::vector<std::string> ids;
+    {
+        auto s = db.prepare(kHalfWritten);
+        while (s.valid() && s.step())
+            ids.push_back(s.text(0));
+        error = s.valid() ? s.error() : db.lastError();
+    }
+    if (!error.empty())
+        return std::nullopt;
+    for (const char* sql : {"DELETE FROM main.spans WHERE run_id = ?1", "DELETE FROM main.span_text WHERE run_id = ?1",
+                            "DELETE FROM main.node_results WHERE run_id = ?1", "DELETE FROM main.runs WHERE id = ?1"}) {
+        auto s = db.prepare(sql);
+        for (const auto& id : ids) {
+            s.bind(1, std::string_view(id));
+            if (!s.execute()) {
+                error = db.lastError();
+                return std::nullopt;
+            }
+        }
+    }
+    return int(ids.size());
+}
 
 } // namespace
 
@@ -62,24 +113,23 @@ ShardMerger::Merged ShardMerger::merge(SqliteDb& db, const fs::path& store, cons
     const std::string name = shard.string();
     std::error_code ec;
     if (!fs::exists(shard, ec))
-        return {0, 0, 0, name + ": no such file"};
+        return {.error = name + ": no such file"};
     if (fs::equivalent(shard, store, ec))
-        return {0, 0, 0, name + ": is the store it would be merged into"};
+        return {.error = name + ": is the store it would be merged into"};
     if (auto problem = StoreFileCheck::file(shard, StoreFileCheck::Access::Read))
-        return {0, 0, 0, *problem};
+        return {.error = *problem};
     // A shard without a WAL beside it is at rest: read as immutable, SQLite
     // creates no -wal or -shm next to it. One being written is read through its WAL.
-    const bool atRest = !fs::exists(name + "-wal", ec) && !fs::exists(name + "-shm", ec);
     {
         auto attach = db.prepare("ATTACH DATABASE ?1 AS shard");
-        const auto uri = readOnlyUri(shard, atRest);
+        const auto uri = SqliteDb::readOnlyUri(shard, StoreFileCheck::atRest(shard));
         attach.bind(1, std::string_view(uri));
         if (!attach.execute())
-            return {0, 0, 0, name + ": cannot attach (" + db.lastError() + ")"};
+            return {.error = name + ": cannot attach (" + db.lastError() + ")"};
     }
     const auto detached = [&](const std::string& error) {
         db.exec("DETACH DATABASE shard");
-        return Merged{0, 0, 0, error};
+        return Merged{.error = error};
     };
     int64_t version = 0;
     if (auto problem = StoreFileCheck::contents(db, shard, version, "shard"))
@@ -101,13 +151,15 @@ ShardMerger::Merged ShardMerger::merge(SqliteDb& db, const fs::path& store, cons
     // Each statement on the shard is finalized (its block left) before a failure detaches it.
     std::string clashing, error;
     {
-        auto clash = db.prepare("SELECT s.id FROM shard.experiments s JOIN main.experiments m ON m.id = s.id "
-                                "WHERE m.spec_json != s.spec_json ORDER BY s.id LIMIT 1");
+        auto clash = db.prepare("SELECT s.id, m.spec_json, s.spec_json FROM shard.experiments s "
+                                "JOIN main.experiments m ON m.id = s.id ORDER BY s.id");
         if (!clash.valid())
             error = db.lastError();
-        else if (clash.step())
-            clashing = clash.text(0);
-        else
+        while (clash.valid() && clashing.empty() && clash.step()) {
+            if (specWithoutPaths(clash.text(1)) != specWithoutPaths(clash.text(2)))
+                clashing = clash.text(0);
+        }
+        if (clash.valid() && error.empty())
             error = clash.error();
     }
     if (!error.empty())
@@ -123,13 +175,17 @@ ShardMerger::Merged ShardMerger::merge(SqliteDb& db, const fs::path& store, cons
         while (s.valid() && s.step()) {
             const bool running = !s.isNull(1) && s.textView(1) == "running" &&
                                  ProcessIdentity{s.text(2), s.int64(3), s.int64(4)}.alive();
-            experiments.push_back({s.text(0), running});
+            experiments.push_back({s.text(0), s.isNull(1), running});
         }
         error = s.valid() ? s.error() : db.lastError();
     }
     if (!error.empty())
         return cannot(error);
     merged.experiments = int(experiments.size());
+    if (const auto replaced = dropHalfWritten(db, error))
+        merged.replacedRuns = *replaced;
+    else
+        return cannot(error);
 
     const std::string ofShard = " WHERE experiment_id IN (SELECT id FROM shard.experiments)";
     const std::string runsOfShard =
@@ -169,12 +225,17 @@ ShardMerger::Merged ShardMerger::merge(SqliteDb& db, const fs::path& store, cons
             "note = CASE WHEN (SELECT count(*) FROM main.trials WHERE experiment_id = ?1) >= planned_trials "
             "  THEN '' ELSE note END "
             "WHERE id = ?1");
+        // One a live process runs here is left to it, spend included: a later merge adds the shard's.
         for (const auto& e : experiments) {
             if (e.runningHere)
                 continue;
             settle.bind(1, std::string_view(e.id));
             if (!settle.execute()) {
                 error = db.lastError();
+                break;
+            }
+            if (auto failed = ShardSpend::add(db, e.id, e.newHere)) {
+                error = *failed;
                 break;
             }
         }

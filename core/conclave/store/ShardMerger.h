@@ -14,17 +14,23 @@ namespace conclave {
 // access is asked) and is attached read-only, so it is never modified. The
 // merge is one transaction: everything is copied or nothing. Rows already here
 // (an experiment, a trial, a run and its spans, texts and node results) are
-// kept, so merging the same shard twice adds nothing. An experiment stored here
+// kept, so merging the same shard twice adds nothing — except a run an earlier
+// merge copied half-written (its copy here `running` or `interrupted`, the
+// shard's finished since or further on), which the shard's copy replaces with
+// its spans, texts and node results. Trials without a run (run_id NULL) are
+// copied like any other. What each experiment spent is counted once per shard
+// (ShardSpend). An experiment stored here
 // under the same id with another spec refuses the whole merge. A merged
 // experiment is `finished` when every planned trial is now here, else
 // `interrupted` — except one here that a live process is running, left as it is.
 class ShardMerger {
 public:
     struct Merged {
-        int experiments = 0; // in the shard
-        int trials = 0;      // copied: not here before
-        int runs = 0;        // copied: not here before
-        std::string error;   // nothing was merged
+        int experiments = 0;  // in the shard
+        int trials = 0;       // copied: not here before
+        int runs = 0;         // copied: not here before, or replacing a half-written copy
+        int replacedRuns = 0; // of those, half-written copies replaced
+        std::string error;    // nothing was merged
     };
 
     // `db` is the store's connection (outside a transaction), `store` its file.

@@ -2,6 +2,8 @@
 
 #include <sqlite3.h>
 
+#include <array>
+#include <cstdio>
 #include <utility>
 
 namespace conclave {
@@ -132,8 +134,12 @@ std::optional<std::string> SqliteDb::open(const std::filesystem::path& file, Mod
     // URIs let ATTACH open a database read-only ("file:...?mode=ro"); a plain
     // path that happens to start with "file:" is kept a path.
     int flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI;
-    const std::filesystem::path name = file.native().starts_with("file:") ? std::filesystem::path(".") / file : file;
-    if (mode == Mode::ReadOnly)
+    std::filesystem::path name = file;
+    if (mode == Mode::AtRest)
+        name = readOnlyUri(file, true);
+    else if (file.native().starts_with("file:"))
+        name = std::filesystem::path(".") / file;
+    if (mode == Mode::ReadOnly || mode == Mode::AtRest)
         flags |= SQLITE_OPEN_READONLY;
     else
         flags |= SQLITE_OPEN_READWRITE;
@@ -200,6 +206,23 @@ int SqliteDb::lastErrorCode() const
 int64_t SqliteDb::changes() const
 {
     return m_db ? sqlite3_changes64(m_db) : 0;
+}
+
+std::string SqliteDb::readOnlyUri(const std::filesystem::path& file, bool atRest)
+{
+    std::error_code ec;
+    const auto absolute = std::filesystem::absolute(file, ec);
+    std::string uri = "file:";
+    for (const unsigned char c : (ec ? file : absolute).string()) {
+        if (c == '%' || c == '?' || c == '#' || c <= ' ' || c >= 0x7f) {
+            std::array<char, 4> hex{};
+            std::snprintf(hex.data(), hex.size(), "%%%02X", c);
+            uri += hex.data();
+        } else {
+            uri += char(c);
+        }
+    }
+    return uri + (atRest ? "?mode=ro&immutable=1" : "?mode=ro");
 }
 
 } // namespace conclave

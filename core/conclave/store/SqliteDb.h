@@ -54,7 +54,9 @@ private:
 // One connection. Not thread-safe: each thread (the writer, every reader) opens its own.
 class SqliteDb {
 public:
-    enum class Mode { ReadOnly, ReadWrite, Create };
+    // AtRest: read-only, and the file is taken not to change while open (SQLite's
+    // immutable=1): no -wal or -shm is read or made beside it.
+    enum class Mode { ReadOnly, AtRest, ReadWrite, Create };
 
     SqliteDb() = default;
     ~SqliteDb();
@@ -78,6 +80,10 @@ public:
     int lastErrorCode() const;
     int64_t changes() const;
     sqlite3* handle() const { return m_db; }
+
+    // A read-only SQLite URI for `file` (for ATTACH): its absolute path with what a URI
+    // gives meaning to escaped, `?mode=ro`, and `&immutable=1` when `atRest`.
+    static std::string readOnlyUri(const std::filesystem::path& file, bool atRest);
 
 private:
     sqlite3* m_db = nullptr;

@@ -40,10 +40,21 @@ std::optional<std::string> StoreFileCheck::file(const std::filesystem::path& fil
         return name + ": not an SQLite database";
     if (std::string_view(header.data(), header.size()) != kSqliteHeader)
         return name + ": not an SQLite database";
-    // Root may write anywhere; a file without write bits is still meant to be left alone.
-    if (access == Access::Write && ((st.st_mode & 0222) == 0 || ::access(file.c_str(), W_OK) != 0))
+    if (access == Access::Write && !writable(file))
         return name + ": the database is read-only";
     return std::nullopt;
+}
+
+bool StoreFileCheck::writable(const std::filesystem::path& file)
+{
+    struct stat st {};
+    return ::stat(file.c_str(), &st) == 0 && (st.st_mode & 0222) != 0 && ::access(file.c_str(), W_OK) == 0;
+}
+
+bool StoreFileCheck::atRest(const std::filesystem::path& file)
+{
+    std::error_code ec;
+    return !std::filesystem::exists(file.string() + "-wal", ec) && !std::filesystem::exists(file.string() + "-shm", ec);
 }
 
 std::optional<std::string> StoreFileCheck::contents(SqliteDb& db, const std::filesystem::path& file, int64_t& version,

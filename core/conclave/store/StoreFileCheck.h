@@ -20,6 +20,13 @@ public:
     // (a folder, empty, not SQLite, read-only when `access` is Write).
     static std::optional<std::string> file(const std::filesystem::path& file, Access access);
 
+    // Whether Conclave may write the file: it has a write bit and this process may write it
+    // (root may write anywhere; a file without write bits is still meant to be left alone).
+    static bool writable(const std::filesystem::path& file);
+    // No -wal or -shm lies beside the file: no process has it open for writing, and it can be
+    // read as immutable (SqliteDb::Mode::AtRest), creating nothing beside it.
+    static bool atRest(const std::filesystem::path& file);
+
     // What is wrong with an open database (`schema`: "main", or the name it is
     // attached as): corrupt, someone else's, from a newer Conclave. On success,
     // `version` is its schema version (0 for an empty database).

@@ -9,7 +9,7 @@ namespace conclave {
 namespace {
 
 // Never edit a migration that has shipped: add the next one.
-constexpr std::array<std::string_view, 4> kMigrations{
+constexpr std::array<std::string_view, 5> kMigrations{
     // 1: runs, spans, streamed text, node results.
     R"sql(
 CREATE TABLE runs (
@@ -139,6 +139,47 @@ CREATE TABLE trials (
 ALTER TABLE spans ADD COLUMN note TEXT;
 ALTER TABLE node_results ADD COLUMN skipped_model TEXT;
 ALTER TABLE node_results ADD COLUMN agreed TEXT;
+)sql",
+    // 5: a trial may have no run (its figures stored alone: run_id NULL), which SQLite can only
+    // allow by copying the table; what an experiment spent (stored ones: what their trials cost);
+    // the store's own random id, and what each shard merged into it added to an experiment's spend.
+    R"sql(
+CREATE TABLE trials_5 (
+  experiment_id    TEXT NOT NULL,
+  design           INTEGER NOT NULL,
+  design_name      TEXT NOT NULL,
+  task             TEXT NOT NULL,
+  domain           TEXT NOT NULL DEFAULT '',
+  seed             INTEGER NOT NULL,
+  run_id           TEXT,
+  status           TEXT NOT NULL,
+  answer           TEXT NOT NULL DEFAULT '',
+  expected         TEXT NOT NULL DEFAULT '',
+  correct          INTEGER,
+  score_detail     TEXT NOT NULL DEFAULT '',
+  wall_us          INTEGER NOT NULL DEFAULT 0,
+  critical_path_us INTEGER NOT NULL DEFAULT 0,
+  cost_usd         REAL NOT NULL DEFAULT 0,
+  judge_cost_usd   REAL NOT NULL DEFAULT 0,
+  tokens           INTEGER NOT NULL DEFAULT 0,
+  calls            INTEGER NOT NULL DEFAULT 0,
+  agents_json      TEXT NOT NULL DEFAULT '[]',
+  PRIMARY KEY (experiment_id, design, task, seed)
+) WITHOUT ROWID;
+INSERT INTO trials_5 SELECT * FROM trials;
+DROP TABLE trials;
+ALTER TABLE trials_5 RENAME TO trials;
+ALTER TABLE experiments ADD COLUMN spent_usd REAL NOT NULL DEFAULT 0;
+UPDATE experiments SET spent_usd =
+  coalesce((SELECT sum(t.cost_usd + t.judge_cost_usd) FROM trials t WHERE t.experiment_id = experiments.id), 0);
+CREATE TABLE store_identity (id TEXT NOT NULL);
+INSERT INTO store_identity (id) VALUES (lower(hex(randomblob(16))));
+CREATE TABLE merged_shards (
+  experiment_id TEXT NOT NULL,
+  store_id      TEXT NOT NULL,
+  spent_usd     REAL NOT NULL,
+  PRIMARY KEY (experiment_id, store_id)
+) WITHOUT ROWID;
 )sql",
 };
 

@@ -6,6 +6,7 @@
 #include "timeline/TimeFormat.h"
 
 #include "conclave/experiment/ReportText.h"
+#include "conclave/util/MoneyText.h"
 #include "conclave/io/TeamFile.h"
 
 #include <QComboBox>
@@ -363,11 +364,12 @@ bool EvaluateDialog::start(SetupResult setup)
         return false;
     }
     showErrors(setup.warnings);
-    const auto estimate = ExperimentSetup::estimateCost(*setup.spec);
-    if (estimate.paidTrials > 0 && m_confirmPaid) {
-        const QString text = tr("%1 call paid endpoints; they may cost up to %2.")
-                                 .arg(TimeFormat::count(estimate.paidTrials, tr("trial"), tr("trials")),
-                                      qstr(ReportText::money(estimate.usd)));
+    const auto bound = ExperimentSetup::costBound(*setup.spec);
+    if (bound.paidTrials > 0 && m_confirmPaid) {
+        const QString text = tr("%1 call paid endpoints: typically %2, at most %3 (every retry and fallback, every "
+                                "round, transcripts at their longest).")
+                                 .arg(TimeFormat::count(bound.paidTrials, tr("trial"), tr("trials")),
+                                      qstr(moneyText(bound.typicalUsd)), qstr(moneyText(bound.upperUsd)));
         if (QMessageBox::question(this, tr("Evaluate Designs"), text + QLatin1Char('\n') + tr("Start?")) !=
             QMessageBox::Yes)
             return false;
@@ -419,7 +421,7 @@ void EvaluateDialog::showProgress()
                        .arg(p.done)
                        .arg(p.total)
                        .arg(p.failed)
-                       .arg(qstr(ReportText::money(p.costUsd)));
+                       .arg(qstr(moneyText(p.costUsd)));
     if (p.etaS && p.done < p.total)
         text += tr(" · about %1 left").arg(qstr(ReportText::duration(*p.etaS * 1000)));
     if (m_controller->isRunning())

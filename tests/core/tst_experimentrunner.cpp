@@ -344,7 +344,7 @@ private slots:
             QVERIFY2(t.scoreDetail == "judge: correct" || t.scoreDetail == "judge: incorrect", t.scoreDetail.c_str());
         }
         QVERIFY(report->summary.designs[0].judgeCostUsd > 0);
-        QVERIFY(report->judgeSimulated);
+        QVERIFY(report->judge && report->judge->kind == Provenance::Kind::Simulated);
         QCOMPARE(report->json()["scorer"], nlohmann::ordered_json("judge"));
     }
 

@@ -243,7 +243,7 @@ private slots:
         QCOMPARE(solo.overall.tasks, 4);
         QCOMPARE(solo.overall.correct, 3);
         QCOMPARE(solo.overall.accuracy, 0.75);
-        QCOMPARE(solo.overall.ciMethod, CiMethod::Wilson);
+        QCOMPARE(int(solo.overall.ciMethod), int(CiMethod::Wilson));
         QCOMPARE_NEAR(solo.overall.ci.lo, 0.300641842582, 1e-9); // Wilson 3/4, as in wilson()
         QCOMPARE_NEAR(solo.overall.ci.hi, 0.954412739190, 1e-9);
         QCOMPARE(pair.overall.accuracy, 0.5);
@@ -287,9 +287,9 @@ private slots:
         QCOMPARE(p.accuracyDelta, -0.25);
         QCOMPARE(p.accuracyDeltaCi.lo, -1.0);
         QCOMPARE(p.accuracyDeltaCi.hi, 1.0);
-        QCOMPARE(p.accuracyDeltaCiMethod, CiMethod::PairedT);
+        QCOMPARE(int(p.accuracyDeltaCiMethod), int(CiMethod::PairedT));
         QCOMPARE(p.tasks, 4);
-        QCOMPARE(p.significance(), Significance::NotShown);
+        QCOMPARE(int(p.significance()), int(Significance::NotShown));
         QCOMPARE(p.wins, 1);   // t4
         QCOMPARE(p.losses, 2); // t2, t3
         QCOMPARE(p.ties, 1);   // t1
@@ -324,7 +324,7 @@ private slots:
         QCOMPARE(base.overall.trials, 12);
         QCOMPARE(base.overall.scored, 12);
         QCOMPARE(base.overall.tasks, 4);
-        QCOMPARE(base.overall.ciMethod, CiMethod::Clustered);
+        QCOMPARE(int(base.overall.ciMethod), int(CiMethod::Clustered));
         QCOMPARE(base.overall.correct, 7);
         QCOMPARE_NEAR(base.overall.accuracy, 7.0 / 12.0, 1e-15);
         QCOMPARE_NEAR(base.overall.ci.lo, 0.318129474560, 1e-9);
@@ -341,7 +341,7 @@ private slots:
         // half 0.397681542929 → [0.159381828322, 0.954744914180].
         const auto& math = base.byDomain.at("math");
         QCOMPARE(math.scored, 6);
-        QCOMPARE(math.ciMethod, CiMethod::WilsonOverTasks);
+        QCOMPARE(int(math.ciMethod), int(CiMethod::WilsonOverTasks));
         QCOMPARE(math.correct, 4);
         QCOMPARE(math.accuracy, 2.0 / 3.0);
         QCOMPARE_NEAR(math.ci.lo, 0.159381828322, 1e-9);
@@ -376,10 +376,10 @@ private slots:
         // 1/2T = 1/8, so φ = 0: half = √(0.388296980182² + 0.306648507440²) = 0.494780609900.
         const auto& twice = *again.vsBaseline;
         QVERIFY(twice.accuracyDelta == 0.0); // ==, not QCOMPARE's fuzzy test near 0
-        QCOMPARE(twice.accuracyDeltaCiMethod, CiMethod::Newcombe);
+        QCOMPARE(int(twice.accuracyDeltaCiMethod), int(CiMethod::Newcombe));
         QCOMPARE_NEAR(twice.accuracyDeltaCi.lo, -0.494780609900, 1e-9);
         QCOMPARE_NEAR(twice.accuracyDeltaCi.hi, 0.494780609900, 1e-9);
-        QCOMPARE(twice.significance(), Significance::NotShown);
+        QCOMPARE(int(twice.significance()), int(Significance::NotShown));
         QCOMPARE(twice.wins, 0);
         QCOMPARE(twice.losses, 0);
         QCOMPARE(twice.ties, 12);
@@ -436,7 +436,8 @@ private slots:
         QCOMPARE(s.seeds, 1);
         const auto& d = s.designs[0];
         // Scored: t1 (right), t2, t3 (failed, wrong), t5 (partial, right) → 2 of 4, Wilson 2/4.
-        QCOMPARE(d.overall.trials, 4);
+        QCOMPARE(d.overall.trials, 5);
+        QCOMPARE(d.overall.scored, 4);
         QCOMPARE(d.overall.correct, 2);
         QCOMPARE(d.overall.accuracy, 0.5);
         QCOMPARE_NEAR(d.overall.ci.lo, 0.150038989152, 1e-9);
@@ -526,10 +527,10 @@ private slots:
         // lo = 1 − √(0.489890836455² + 0.489890836455²) = 0.307189735004, hi = 1 + √(0 + 0) = 1.
         const auto& better = *s.designs[1].vsBaseline;
         QCOMPARE(better.accuracyDelta, 1.0);
-        QCOMPARE(better.accuracyDeltaCiMethod, CiMethod::Newcombe);
+        QCOMPARE(int(better.accuracyDeltaCiMethod), int(CiMethod::Newcombe));
         QCOMPARE_NEAR(better.accuracyDeltaCi.lo, 0.307189735004, 1e-9);
         QCOMPARE(better.accuracyDeltaCi.hi, 1.0);
-        QCOMPARE(better.significance(), Significance::Better);
+        QCOMPARE(int(better.significance()), int(Significance::Better));
         QCOMPARE(QString::fromStdString(ReportText::delta(s.designs[1])), QStringLiteral("+100.0 pt [30.7, 100.0] better"));
         QCOMPARE(better.wins, 8);
         // half − base: d_t = 1/2 on every task. p1 = 1/2: Wilson [0.150038989152, 0.849961010848], so
@@ -540,13 +541,13 @@ private slots:
         QCOMPARE(half.accuracyDelta, 0.5);
         QCOMPARE_NEAR(half.accuracyDeltaCi.lo, -0.102051277514, 1e-9);
         QCOMPARE_NEAR(half.accuracyDeltaCi.hi, 0.849961010848, 1e-9);
-        QCOMPARE(half.significance(), Significance::NotShown);
+        QCOMPARE(int(half.significance()), int(Significance::NotShown));
         QCOMPARE(QString::fromStdString(ReportText::delta(s.designs[2])), QStringLiteral("+50.0 pt [-10.2, 85.0]"));
         // The other way round, worse.
         const auto r = ExperimentStats::summarize({"base", "better"}, 1, sameMoveTrials());
         QCOMPARE_NEAR(r.designs[0].vsBaseline->accuracyDeltaCi.lo, -1.0, 1e-12);
         QCOMPARE_NEAR(r.designs[0].vsBaseline->accuracyDeltaCi.hi, -0.307189735004, 1e-9);
-        QCOMPARE(r.designs[0].vsBaseline->significance(), Significance::Worse);
+        QCOMPARE(int(r.designs[0].vsBaseline->significance()), int(Significance::Worse));
         QCOMPARE(QString::fromStdString(ReportText::delta(r.designs[0])), QStringLiteral("-100.0 pt [-100.0, -30.7] worse"));
     }
 
@@ -636,7 +637,7 @@ private slots:
         QCOMPARE(f.tasks, 3);
         // (2/3 + 1 + 0) / 3 = 5/9, not 3/7: each task weighs the same, however many seeds scored it.
         QCOMPARE_NEAR(f.accuracy, 5.0 / 9.0, 1e-15);
-        QCOMPARE(f.ciMethod, CiMethod::Clustered);
+        QCOMPARE(int(f.ciMethod), int(CiMethod::Clustered));
     }
 
     // The ratios are over the (task, seed) pairs both designs ran: the baseline's extra trials (t2, and

@@ -31,7 +31,8 @@ private slots:
         QFETCH(double, tokensIn);
         QFETCH(double, tokensOut);
         QFETCH(double, usd);
-        QCOMPARE(Price{input, output}.costUsd(tokensIn, tokensOut), usd);
+        const Price price{input, output};
+        QCOMPARE(price.costUsd(tokensIn, tokensOut), usd);
     }
 };
 

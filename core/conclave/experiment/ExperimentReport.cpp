@@ -184,7 +184,8 @@ nlohmann::ordered_json ExperimentReport::json() const
         o["clock"] = std::string(toString(clocks[i]));
         o["provenance"] = provenances[i].text();
         o["simulated"] = provenances[i].kind == Provenance::Kind::Simulated;
-        for (const auto& [key, value] : accuracy(d.overall).items())
+        const auto figures = accuracy(d.overall);
+        for (const auto& [key, value] : figures.items())
             o[key] = value;
         o["failed"] = d.failed;
         o["partial"] = d.partial;

@@ -23,8 +23,8 @@ void ProgressLine::spanFinished(const Span& span)
 
 void ProgressLine::print(std::FILE* out) const
 {
-    std::fprintf(out, "\r\033[K%d running, %d done, %d failed  %.1f s  %s", std::max(0, m_running.load()), m_done.load(),
-                 m_failed.load(), double(m_elapsedUs.load()) / 1e6,
+    std::fprintf(out, "\r\033[K%d running, %d done, %d failed  %.1f s  %s", std::max(0, m_running.load()),
+                 m_done.load(), m_failed.load(), double(m_elapsedUs.load()) / 1e6,
                  moneyText(double(m_costMicroUsd.load()) / 1e6).c_str());
     std::fflush(out);
 }

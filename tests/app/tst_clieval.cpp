@@ -174,10 +174,10 @@ private slots:
         const auto second = designs[1].toObject();
         QCOMPARE(j["baseline"].toString(), first["name"].toString());
         QCOMPARE(second["name"].toString(), first["name"].toString() + " #2");
-        for (const auto* key : {"name", "file", "clock", "provenance", "trials", "scored", "correct", "tasks",
-                                "accuracy", "accuracy_ci", "ci_method", "failed", "partial", "by_domain", "wall_ms",
-                                "critical_path_ms", "cost_usd", "judge_cost_usd", "tokens", "calls", "pareto",
-                                "vs_baseline", "agents"})
+        for (const auto* key : {"name",    "file",      "clock",    "provenance",       "trials",    "scored",
+                                "correct", "tasks",     "accuracy", "accuracy_ci",      "ci_method", "failed",
+                                "partial", "by_domain", "wall_ms",  "critical_path_ms", "cost_usd",  "judge_cost_usd",
+                                "tokens",  "calls",     "pareto",   "vs_baseline",      "agents"})
             QVERIFY2(first.contains(key), key);
         QCOMPARE(first["clock"].toString(), QStringLiteral("virtual"));
         QCOMPARE(first["provenance"].toString(), QStringLiteral("simulated"));
@@ -199,7 +199,8 @@ private slots:
         QCOMPARE(vs["ties"].toInt(), 30);
         QCOMPARE(vs["regressions"].toInt(), 0);
         const auto agent = first["agents"].toArray()[0].toObject();
-        for (const auto* key : {"node", "critical_path_share", "cost_share", "attempts", "attempt_ms", "busy_ms_per_trial"})
+        for (const auto* key :
+             {"node", "critical_path_share", "cost_share", "attempts", "attempt_ms", "busy_ms_per_trial"})
             QVERIFY2(agent.contains(key), key);
     }
 
@@ -259,6 +260,37 @@ private slots:
             conclave({"eval", kExamples + "triage.team.json", "--taskset", "nope", "--db", path("u.sqlite")});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("--taskset: \"nope\" is neither a bundled task set ("), qPrintable(r.err));
+    }
+
+    // The confirmation before a paid run: the typical cost and the true upper bound, from core's
+    // ExperimentSetup::costBound. One expert on big ($1 in, $2 out per Mtok), retries 1, fallback small
+    // ($0.5, $1), max_tokens 100, on one task of 40 characters: 36 tokens in (its system "S", the answer
+    // format, the prompt) → typically $0.000236 a trial, at most 2 · 236 + 2 · 118 = $0.000708
+    // (tst_teamcostbound works these out); two seeds.
+    void dryRunPrintsTheCostBound()
+    {
+        const auto team = path("paid.team.json");
+        write(team, R"({"conclave": 1, "name": "paid",
+            "backends": {"paid": {"kind": "openai", "base_url": "http://127.0.0.1:9/v1",
+                                  "api_key_env": "CONCLAVE_TEST_NO_KEY",
+                                  "prices": {"big": {"input": 1, "output": 2}, "small": {"input": 0.5, "output": 1}}}},
+            "defaults": {"backend": "paid"},
+            "nodes": [{"id": "in", "kind": "input"},
+                      {"id": "solo", "kind": "expert", "model": "big", "fallback_model": "small", "retries": 1,
+                       "system": "S", "prompt": "{{input}}", "params": {"max_tokens": 100}},
+                      {"id": "out", "kind": "output"}],
+            "edges": [{"from": "in", "to": "solo"}, {"from": "solo", "to": "out"}]})");
+        const auto tasks = path("forty.jsonl");
+        write(tasks,
+              R"({"id": "t1", "domain": "math", "prompt": "What is the sum of 17 and 25, in digits?", "answer": "42"})"
+              "\n");
+        const auto r =
+            conclave({"eval", team, "--taskset", tasks, "--seeds", "2", "--dry-run", "--db", path("dry.sqlite")});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.err.contains("eval: 2 trials (1 designs x 1 tasks x 2 seeds); 2 of all 2 call paid endpoints: "
+                                "typically $0.00047, at most $0.0014 (every retry and fallback, every round, "
+                                "transcripts at their longest)\n"),
+                 qPrintable(r.err));
     }
 
     void gatesFailTheExit()

@@ -18,9 +18,10 @@ private slots:
                                                 {"spare", false, 0, 0, false, {}}};
         const auto json = trialAgentsToJson(agents);
         QCOMPARE(QString::fromStdString(json),
-                 QStringLiteral(R"([{"attempts_us":[800,300],"cost":0.25,"cp":true,"node":"plan","ran":true,"wall_us":1200},)"
-                                R"({"cost":0.0,"cp":false,"node":"vote","ran":true,"wall_us":40},)"
-                                R"({"cost":0.0,"cp":false,"node":"spare","ran":false,"wall_us":0}])"));
+                 QStringLiteral(
+                     R"([{"attempts_us":[800,300],"cost":0.25,"cp":true,"node":"plan","ran":true,"wall_us":1200},)"
+                     R"({"cost":0.0,"cp":false,"node":"vote","ran":true,"wall_us":40},)"
+                     R"({"cost":0.0,"cp":false,"node":"spare","ran":false,"wall_us":0}])"));
         const auto back = trialAgentsFromJson(json);
         QCOMPARE(int(back.size()), 3);
         QCOMPARE(back[0].node, std::string("plan"));

@@ -17,14 +17,15 @@ namespace {
 
 Team expertTeam(const char* name, const json& backend)
 {
-    auto loaded = teamFromJson(json{{"conclave", 1},
-                                    {"name", name},
-                                    {"backends", {{"b", backend}}},
-                                    {"nodes",
-                                     {{{"id", "in"}, {"kind", "input"}},
-                                      {{"id", "solver"}, {"kind", "expert"}, {"model", "m"}},
-                                      {{"id", "out"}, {"kind", "output"}}}},
-                                    {"edges", {{{"from", "in"}, {"to", "solver"}}, {{"from", "solver"}, {"to", "out"}}}}});
+    auto loaded =
+        teamFromJson(json{{"conclave", 1},
+                          {"name", name},
+                          {"backends", {{"b", backend}}},
+                          {"nodes",
+                           {{{"id", "in"}, {"kind", "input"}},
+                            {{"id", "solver"}, {"kind", "expert"}, {"model", "m"}},
+                            {{"id", "out"}, {"kind", "output"}}}},
+                          {"edges", {{{"from", "in"}, {"to", "solver"}}, {{"from", "solver"}, {"to", "out"}}}}});
     if (!loaded.team)
         qFatal("the test team does not load");
     return *loaded.team;

@@ -531,7 +531,8 @@ private slots:
         QCOMPARE_NEAR(better.accuracyDeltaCi.lo, 0.307189735004, 1e-9);
         QCOMPARE(better.accuracyDeltaCi.hi, 1.0);
         QCOMPARE(int(better.significance()), int(Significance::Better));
-        QCOMPARE(QString::fromStdString(ReportText::delta(s.designs[1])), QStringLiteral("+100.0 pt [30.7, 100.0] better"));
+        QCOMPARE(QString::fromStdString(ReportText::delta(s.designs[1])),
+                 QStringLiteral("+100.0 pt [30.7, 100.0] better"));
         QCOMPARE(better.wins, 8);
         // half − base: d_t = 1/2 on every task. p1 = 1/2: Wilson [0.150038989152, 0.849961010848], so
         // p1 − l1 = u1 − p1 = 0.349961010848; p2 = 0 as before, u2 − p2 = 0.489890836455, p2 − l2 = 0:
@@ -548,7 +549,8 @@ private slots:
         QCOMPARE_NEAR(r.designs[0].vsBaseline->accuracyDeltaCi.lo, -1.0, 1e-12);
         QCOMPARE_NEAR(r.designs[0].vsBaseline->accuracyDeltaCi.hi, -0.307189735004, 1e-9);
         QCOMPARE(int(r.designs[0].vsBaseline->significance()), int(Significance::Worse));
-        QCOMPARE(QString::fromStdString(ReportText::delta(r.designs[0])), QStringLiteral("-100.0 pt [-100.0, -30.7] worse"));
+        QCOMPARE(QString::fromStdString(ReportText::delta(r.designs[0])),
+                 QStringLiteral("-100.0 pt [-100.0, -30.7] worse"));
     }
 
     // Newcombe's interval on 2×2 tables of paired outcomes (r both right, s only the first, t only the
@@ -624,11 +626,10 @@ private slots:
     {
         // a: seeds 1–3 right, right, wrong (2/3); b: seed 1 right, seeds 2 and 3 unscored (1/1);
         // c: seeds 1–3 all wrong (0/3), one more trial of c unscored.
-        std::vector<TrialRecord> trials = {trial(0, "a", 1, true),         trial(0, "a", 2, true),
-                                           trial(0, "a", 3, false),        trial(0, "b", 1, true),
-                                           trial(0, "b", 2, std::nullopt), trial(0, "b", 3, std::nullopt),
-                                           trial(0, "c", 1, false),        trial(0, "c", 2, false),
-                                           trial(0, "c", 3, false)};
+        std::vector<TrialRecord> trials = {
+            trial(0, "a", 1, true),  trial(0, "a", 2, true),         trial(0, "a", 3, false),
+            trial(0, "b", 1, true),  trial(0, "b", 2, std::nullopt), trial(0, "b", 3, std::nullopt),
+            trial(0, "c", 1, false), trial(0, "c", 2, false),        trial(0, "c", 3, false)};
         const auto s = ExperimentStats::summarize({"only"}, 0, trials);
         const auto& f = s.designs[0].overall;
         QCOMPARE(f.trials, 9);

@@ -107,9 +107,12 @@ private slots:
         const std::vector<TrialRecord> trials = {
             trial(0, {{"x", true, 0, 99000, true, {99000}}}),
             // e retried here: two attempts, 4 and 6 ms, within its 10 ms of busy time.
-            trial(1, {{"r", false, 0, 2000, true, {2000}}, {"e", true, 0, 10000, true, {4000, 6000}},
+            trial(1, {{"r", false, 0, 2000, true, {2000}},
+                      {"e", true, 0, 10000, true, {4000, 6000}},
                       {"m", true, 0, 1000, true, {}}}),
-            trial(1, {{"r", false, 0, 4000, true, {4000}}, {"e", true, 0, 0, false, {}}, {"f", true, 0, 6000, true, {6000}}}),
+            trial(1, {{"r", false, 0, 4000, true, {4000}},
+                      {"e", true, 0, 0, false, {}},
+                      {"f", true, 0, 6000, true, {6000}}}),
             trial(1, {{"r", false, 0, 6000, true, {6000}}, {"e", true, 0, 30000, true, {30000}}}),
             trial(1, {{"r", false, 0, 8000, true, {8000}}, {"e", true, 0, 20000, true, {20000}}}),
         };

@@ -18,22 +18,21 @@ Team teamWith(const char* backendKind, const char* aggregator)
         backend["base_url"] = "http://127.0.0.1:9/v1";
         backend["api_key_env"] = "CONCLAVE_TEST_NO_KEY";
     }
-    const nlohmann::json doc = {
-        {"conclave", 1},
-        {"name", "t"},
-        {"backends", {{"b", backend}}},
-        {"nodes",
-         {{{"id", "in"}, {"kind", "input"}},
-          {{"id", "e1"}, {"kind", "expert"}, {"model", "m"}},
-          {{"id", "e2"}, {"kind", "expert"}, {"model", "m"}},
-          {{"id", "agg"}, {"kind", "aggregator"}, {"strategy", aggregator}, {"model", "m"}},
-          {{"id", "out"}, {"kind", "output"}}}},
-        {"edges",
-         {{{"from", "in"}, {"to", "e1"}},
-          {{"from", "in"}, {"to", "e2"}},
-          {{"from", "e1"}, {"to", "agg"}},
-          {{"from", "e2"}, {"to", "agg"}},
-          {{"from", "agg"}, {"to", "out"}}}}};
+    const nlohmann::json doc = {{"conclave", 1},
+                                {"name", "t"},
+                                {"backends", {{"b", backend}}},
+                                {"nodes",
+                                 {{{"id", "in"}, {"kind", "input"}},
+                                  {{"id", "e1"}, {"kind", "expert"}, {"model", "m"}},
+                                  {{"id", "e2"}, {"kind", "expert"}, {"model", "m"}},
+                                  {{"id", "agg"}, {"kind", "aggregator"}, {"strategy", aggregator}, {"model", "m"}},
+                                  {{"id", "out"}, {"kind", "output"}}}},
+                                {"edges",
+                                 {{{"from", "in"}, {"to", "e1"}},
+                                  {{"from", "in"}, {"to", "e2"}},
+                                  {{"from", "e1"}, {"to", "agg"}},
+                                  {{"from", "e2"}, {"to", "agg"}},
+                                  {{"from", "agg"}, {"to", "out"}}}}};
     auto loaded = teamFromJson(doc);
     if (!loaded.team)
         qFatal("the test team does not load");
@@ -92,10 +91,14 @@ private slots:
         QTest::addColumn<qlonglong>("measured");
         QTest::addColumn<qlonglong>("simulated");
         QTest::addColumn<QString>("text");
-        QTest::newRow("local, vote") << "local-moe" << "majority" << 0LL << 2LL << "simulated";
-        QTest::newRow("local, synthesize") << "local-moe" << "synthesize" << 0LL << 3LL << "simulated";
-        QTest::newRow("openai, vote") << "openai" << "majority" << 2LL << 0LL << "measured";
-        QTest::newRow("openai, synthesize") << "openai" << "synthesize" << 3LL << 0LL << "measured";
+        QTest::newRow("local, vote") << "local-moe"
+                                     << "majority" << 0LL << 2LL << "simulated";
+        QTest::newRow("local, synthesize") << "local-moe"
+                                           << "synthesize" << 0LL << 3LL << "simulated";
+        QTest::newRow("openai, vote") << "openai"
+                                      << "majority" << 2LL << 0LL << "measured";
+        QTest::newRow("openai, synthesize") << "openai"
+                                            << "synthesize" << 3LL << 0LL << "measured";
     }
 
     void teamsCountTheirCalls()

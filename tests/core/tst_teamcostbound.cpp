@@ -38,7 +38,7 @@ json paidBackend()
 
 json expert(const char* id, const char* model, int maxTokens, int retries, const char* prompt)
 {
-    return {{"id", id},         {"kind", "expert"},      {"model", model}, {"params", {{"max_tokens", maxTokens}}},
+    return {{"id", id},           {"kind", "expert"}, {"model", model}, {"params", {{"max_tokens", maxTokens}}},
             {"retries", retries}, {"prompt", prompt}};
 }
 
@@ -97,11 +97,13 @@ json without(json team, const std::vector<std::string>& ids)
 {
     auto& nodes = team["nodes"];
     auto& edges = team["edges"];
-    const auto gone = [&](const json& id) { return std::find(ids.begin(), ids.end(), id.get<std::string>()) != ids.end(); };
+    const auto gone = [&](const json& id) {
+        return std::find(ids.begin(), ids.end(), id.get<std::string>()) != ids.end();
+    };
     nodes.erase(std::remove_if(nodes.begin(), nodes.end(), [&](const json& n) { return gone(n["id"]); }), nodes.end());
-    edges.erase(std::remove_if(edges.begin(), edges.end(),
-                               [&](const json& e) { return gone(e["from"]) || gone(e["to"]); }),
-                edges.end());
+    edges.erase(
+        std::remove_if(edges.begin(), edges.end(), [&](const json& e) { return gone(e["from"]) || gone(e["to"]); }),
+        edges.end());
     return team;
 }
 
@@ -243,14 +245,17 @@ private slots:
     void experiment()
     {
         ExperimentSpec spec;
-        spec.designs.push_back(makeDesign("bound", "", teamOf(without(boundTeam(), {"plan", "m1", "m2", "talk", "m3", "m4"}))));
+        spec.designs.push_back(
+            makeDesign("bound", "", teamOf(without(boundTeam(), {"plan", "m1", "m2", "talk", "m3", "m4"}))));
         auto local = boundTeam();
         local["backends"] = {{"local", {{"kind", "local-moe"}}}};
         local["defaults"] = {{"backend", "local"}};
         spec.designs.push_back(makeDesign("local", "", teamOf(local)));
         const std::string a(40, 'x');
         const std::string b(44, 'y');
-        auto loaded = TaskSet::fromJsonLines(R"({"id":"a","domain":"math","prompt":")" + a + R"(","answer":"1"})" "\n" +
+        auto loaded = TaskSet::fromJsonLines(R"({"id":"a","domain":"math","prompt":")" + a +
+                                             R"(","answer":"1"})"
+                                             "\n" +
                                              R"({"id":"b","domain":"math","prompt":")" + b + R"(","answer":"2"})");
         QVERIFY(loaded.tasks);
         spec.tasks = std::make_shared<const TaskSet>(std::move(*loaded.tasks));
@@ -270,10 +275,14 @@ private slots:
     void judgedTasksAddTheJudge()
     {
         ExperimentSpec spec;
-        spec.designs.push_back(makeDesign("bound", "", teamOf(without(boundTeam(), {"plan", "m1", "m2", "talk", "m3", "m4"}))));
+        spec.designs.push_back(
+            makeDesign("bound", "", teamOf(without(boundTeam(), {"plan", "m1", "m2", "talk", "m3", "m4"}))));
         const std::string prompt(40, 'q');
-        auto loaded = TaskSet::fromJsonLines(R"({"id":"free","domain":"writing","prompt":")" + prompt + R"("})" "\n"
-                                             R"({"id":"exact","domain":"math","prompt":")" + prompt + R"(","answer":"4"})");
+        auto loaded = TaskSet::fromJsonLines(R"({"id":"free","domain":"writing","prompt":")" + prompt +
+                                             R"("})"
+                                             "\n"
+                                             R"({"id":"exact","domain":"math","prompt":")" +
+                                             prompt + R"(","answer":"4"})");
         QVERIFY(loaded.tasks);
         spec.tasks = std::make_shared<const TaskSet>(std::move(*loaded.tasks));
         spec.seeds = {1};

@@ -62,19 +62,19 @@ private slots:
 
     void agentsFromTheRun()
     {
-        const auto loaded = teamFromJson(nlohmann::json{
-            {"conclave", 1},
-            {"name", "t"},
-            {"backends", {{"local", {{"kind", "local-moe"}}}}},
-            {"nodes",
-             {{{"id", "in"}, {"kind", "input"}},
-              {{"id", "talk"}, {"kind", "coordinator"}, {"mode", "round_robin"}},
-              {{"id", "a"}, {"kind", "expert"}, {"model", "local/tiny-1b"}},
-              {{"id", "out"}, {"kind", "output"}}}},
-            {"edges",
-             {{{"from", "in"}, {"to", "talk"}},
-              {{"from", "talk"}, {"to", "a"}, {"role", "member"}},
-              {{"from", "talk"}, {"to", "out"}}}}});
+        const auto loaded =
+            teamFromJson(nlohmann::json{{"conclave", 1},
+                                        {"name", "t"},
+                                        {"backends", {{"local", {{"kind", "local-moe"}}}}},
+                                        {"nodes",
+                                         {{{"id", "in"}, {"kind", "input"}},
+                                          {{"id", "talk"}, {"kind", "coordinator"}, {"mode", "round_robin"}},
+                                          {{"id", "a"}, {"kind", "expert"}, {"model", "local/tiny-1b"}},
+                                          {{"id", "out"}, {"kind", "output"}}}},
+                                        {"edges",
+                                         {{{"from", "in"}, {"to", "talk"}},
+                                          {{"from", "talk"}, {"to", "a"}, {"role", "member"}},
+                                          {{"from", "talk"}, {"to", "out"}}}}});
         QVERIFY(loaded.team);
         RunResult run;
         run.status = RunStatus::Ok;
@@ -83,12 +83,12 @@ private slots:
         run.costUsd = 0.75;
         run.spans = {span(SpanKind::Node, "in", 0, 0),
                      span(SpanKind::Node, "talk", 50, 600),
-                     span(SpanKind::Node, "a", 100, 300),           // round 1
+                     span(SpanKind::Node, "a", 100, 300),          // round 1
                      span(SpanKind::Attempt, "a", 100, 150, 0.25), // failed and retried
                      span(SpanKind::Attempt, "a", 160, 300, 0.25),
-                     span(SpanKind::Node, "a", 400, 500),           // round 2
+                     span(SpanKind::Node, "a", 400, 500), // round 2
                      span(SpanKind::Attempt, "a", 400, 500, 0.25),
-                     span(SpanKind::Attempt, "a", 550, -1),         // never finished: no duration
+                     span(SpanKind::Attempt, "a", 550, -1), // never finished: no duration
                      span(SpanKind::Node, "out", 600, 600)};
         run.criticalPath.nodes = {NodeId("in"), NodeId("talk"), NodeId("out")};
         TrialRecord record;

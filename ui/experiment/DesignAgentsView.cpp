@@ -34,15 +34,16 @@ DesignAgentsView::DesignAgentsView(QWidget* parent)
     : QWidget(parent), m_design(new QComboBox(this)), m_table(new QTableWidget(this)), m_boxes(new LatencyBoxPlot(this))
 {
     m_table->setColumnCount(7);
-    m_table->setHorizontalHeaderLabels({tr("Agent"), tr("Critical path"), tr("Cost share"), tr("Calls"),
-                                        tr("p50 call"), tr("p95 call"), tr("Busy / trial")});
+    m_table->setHorizontalHeaderLabels({tr("Agent"), tr("Critical path"), tr("Cost share"), tr("Calls"), tr("p50 call"),
+                                        tr("p95 call"), tr("Busy / trial")});
     m_table->verticalHeader()->hide();
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->horizontalHeaderItem(1)->setToolTip(
         tr("The share of the design's trials whose critical path runs through the agent"));
     m_table->horizontalHeaderItem(2)->setToolTip(tr("The agent's share of the design's cost"));
-    m_table->horizontalHeaderItem(3)->setToolTip(tr("Its call attempts over all the design's trials, retries included"));
+    m_table->horizontalHeaderItem(3)->setToolTip(
+        tr("Its call attempts over all the design's trials, retries included"));
     m_table->horizontalHeaderItem(4)->setToolTip(tr("The latency of one call attempt: the median over all of them"));
     m_table->horizontalHeaderItem(5)->setToolTip(tr("The latency of one call attempt: the 95th percentile"));
     m_table->horizontalHeaderItem(6)->setToolTip(

@@ -153,6 +153,9 @@ QVariant DesignsModel::headerData(int section, Qt::Orientation orientation, int 
         return tr("Wins, losses and ties against the baseline, over (task, seed) pairs");
     if (role == Qt::ToolTipRole && section == Accuracy)
         return tr("Accuracy with its 95 % confidence interval");
+    if (role == Qt::ToolTipRole && section == Delta)
+        return tr("The accuracy difference against the baseline with its 95 % confidence interval: better or worse "
+                  "only when the interval excludes 0");
     if (role != Qt::DisplayRole)
         return {};
     static const char* names[] = {

@@ -6,8 +6,9 @@
 #include "timeline/TimeFormat.h"
 
 #include "conclave/experiment/ReportText.h"
-#include "conclave/util/MoneyText.h"
+#include "conclave/experiment/TeamCostBound.h"
 #include "conclave/io/TeamFile.h"
+#include "conclave/util/MoneyText.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -366,10 +367,16 @@ bool EvaluateDialog::start(SetupResult setup)
     showErrors(setup.warnings);
     const auto bound = ExperimentSetup::costBound(*setup.spec);
     if (bound.paidTrials > 0 && m_confirmPaid) {
-        const QString text = tr("%1 call paid endpoints: typically %2, at most %3 (every retry and fallback, every "
-                                "round, transcripts at their longest).")
-                                 .arg(TimeFormat::count(bound.paidTrials, tr("trial"), tr("trials")),
-                                      qstr(moneyText(bound.typicalUsd)), qstr(moneyText(bound.upperUsd)));
+        QString text = tr("%1 call paid endpoints: typically %2, at most %3 (every retry and fallback, every round, "
+                          "transcripts at their longest).")
+                           .arg(TimeFormat::count(bound.paidTrials, tr("trial"), tr("trials")),
+                                qstr(moneyText(bound.typicalUsd)), qstr(moneyText(bound.upperUsd)));
+        for (const auto& model : bound.unpriced)
+            text += QLatin1Char('\n') + tr("%1 has no price: its calls count as free.").arg(qstr(model));
+        for (const auto& node : bound.uncapped)
+            text += QLatin1Char('\n') + tr("%1 sets no max_tokens: its replies count as %2 tokens.")
+                                            .arg(qstr(node))
+                                            .arg(TeamCostBound::kAssumedMaxTokens);
         if (QMessageBox::question(this, tr("Evaluate Designs"), text + QLatin1Char('\n') + tr("Start?")) !=
             QMessageBox::Yes)
             return false;

@@ -56,11 +56,11 @@ struct PairedFigures {
     double accuracyDelta = 0;
     Interval accuracyDeltaCi; // 95 %
     CiMethod accuracyDeltaCiMethod = CiMethod::None;
-    int64_t tasks = 0;        // tasks both designs scored: the T of Δ
-    int64_t wins = 0;         // (task, seed) pairs where this design is right and the baseline wrong
-    int64_t losses = 0;       // the other way round
-    int64_t ties = 0;         // both right or both wrong
-    int64_t regressions = 0;  // tasks whose accuracy is below the baseline's
+    int64_t tasks = 0;       // tasks both designs scored: the T of Δ
+    int64_t wins = 0;        // (task, seed) pairs where this design is right and the baseline wrong
+    int64_t losses = 0;      // the other way round
+    int64_t ties = 0;        // both right or both wrong
+    int64_t regressions = 0; // tasks whose accuracy is below the baseline's
     std::vector<std::string> regressedTasks;
     // The ratios are over the (task, seed) pairs both designs ran, scored or not.
     int64_t pairs = 0;

@@ -205,10 +205,9 @@ nlohmann::ordered_json ExperimentReport::json() const
             o["vs_baseline"] = {{"accuracy_delta", number(v.accuracyDelta)},
                                 {"accuracy_delta_ci", interval(v.accuracyDeltaCi)},
                                 {"ci_method", std::string(toString(v.accuracyDeltaCiMethod))},
-                                {"significant", significance == Significance::Better ? nlohmann::ordered_json("better")
-                                                : significance == Significance::Worse
-                                                    ? nlohmann::ordered_json("worse")
-                                                    : nlohmann::ordered_json()},
+                                {"significant", significance == Significance::Better  ? nlohmann::ordered_json("better")
+                                                : significance == Significance::Worse ? nlohmann::ordered_json("worse")
+                                                                                      : nlohmann::ordered_json()},
                                 {"tasks", v.tasks},
                                 {"wins", v.wins},
                                 {"losses", v.losses},
@@ -276,8 +275,8 @@ std::string ExperimentReport::markdown() const
             << " " << ReportText::ciText(d.overall.ci) << " | " << ReportText::delta(d) << " | " << ReportText::wins(d)
             << " | " << (d.vsBaseline ? std::to_string(d.vsBaseline->regressions) : "-") << " | "
             << ReportText::duration(d.wallMs.p50) << " / " << ReportText::duration(d.wallMs.p95) << " | "
-            << moneyText(d.meanCostUsd) << " | " << ReportText::fixed("%.1f", d.meanCalls) << " | " << d.failed
-            << " | " << frontier << " |\n";
+            << moneyText(d.meanCostUsd) << " | " << ReportText::fixed("%.1f", d.meanCalls) << " | " << d.failed << " | "
+            << frontier << " |\n";
     }
     std::vector<std::string> domains;
     for (const auto& d : summary.designs)
@@ -311,7 +310,8 @@ std::string ExperimentReport::markdown() const
             out << "\n</details>\n";
         }
     }
-    out << "\n" << ciMethods() << " Cost and wall ratios: over the (task, seed) pairs both designs ran. Baseline: "
+    out << "\n"
+        << ciMethods() << " Cost and wall ratios: over the (task, seed) pairs both designs ran. Baseline: "
         << summary.designs[size_t(summary.baseline)].name << ".";
     if (judge)
         out << " Judge: " << judge->text() << ".";

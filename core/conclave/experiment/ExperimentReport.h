@@ -25,10 +25,10 @@ struct ExperimentReport {
     StoredSpec spec;
     std::vector<TrialRecord> trials;
     ExperimentSummary summary;
-    std::vector<ClockKind> clocks;         // per design: the clock its trials run on
-    std::vector<Provenance> provenances;   // per design: where its answers come from
-    std::optional<Provenance> judge;       // the judge's, when the experiment has one
-    Provenance provenance;                 // the experiment's: over every design's calls and the judge's
+    std::vector<ClockKind> clocks;       // per design: the clock its trials run on
+    std::vector<Provenance> provenances; // per design: where its answers come from
+    std::optional<Provenance> judge;     // the judge's, when the experiment has one
+    Provenance provenance;               // the experiment's: over every design's calls and the judge's
 
     // The experiment an id (or a unique prefix of one) names, read in one go.
     static std::optional<ExperimentReport> load(RunQueries& reader, const std::string& idOrPrefix, std::string& error);

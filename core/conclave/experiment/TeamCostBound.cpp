@@ -92,7 +92,8 @@ public:
         case NodeKind::Aggregator: {
             const auto strategy = pn.node->config.aggregatorStrategy.value_or(AggregatorStrategy::Majority);
             if (strategy == AggregatorStrategy::Synthesize)
-                chars = std::max(replyChars(node), pn.node->config.skipWhenAgree.value_or(false) ? longestInput(node) : 0);
+                chars =
+                    std::max(replyChars(node), pn.node->config.skipWhenAgree.value_or(false) ? longestInput(node) : 0);
             else if (strategy == AggregatorStrategy::Concat)
                 chars = labelledChars(node);
             else
@@ -118,7 +119,8 @@ private:
     size_t replyChars(size_t node) const
     {
         const auto& call = m_plan.at(node).call;
-        return charactersOf(call && call->params.maxTokens ? *call->params.maxTokens : TeamCostBound::kAssumedMaxTokens);
+        return charactersOf(call && call->params.maxTokens ? *call->params.maxTokens
+                                                           : TeamCostBound::kAssumedMaxTokens);
     }
 
     std::string_view expertTemplate(size_t node) const
@@ -379,8 +381,7 @@ private:
                           PromptBuilder::decomposePrompt("", subtasks).size() + taskChars);
             // Each subtask as long as the whole plan (upper), or its share of it (typical); a plan
             // with no subtask line leaves the task itself to solve.
-            const size_t subtask =
-                m_mode == Mode::Upper ? std::max(plan, taskChars) : (plan + subtasks - 1) / subtasks;
+            const size_t subtask = m_mode == Mode::Upper ? std::max(plan, taskChars) : (plan + subtasks - 1) / subtasks;
             std::vector<Candidate> parts;
             size_t answers = 0;
             for (size_t i = 0; i < subtasks; ++i) {

@@ -263,27 +263,16 @@ private slots:
     }
 
     // The confirmation before a paid run: the typical cost and the true upper bound, from core's
-    // ExperimentSetup::costBound. One expert on big ($1 in, $2 out per Mtok), retries 1, fallback small
-    // ($0.5, $1), max_tokens 100, on one task of 40 characters: 36 tokens in (its system "S", the answer
-    // format, the prompt) → typically $0.000236 a trial, at most 2 · 236 + 2 · 118 = $0.000708
-    // (tst_teamcostbound works these out); two seeds.
+    // ExperimentSetup::costBound. tests/data/teams/paid-retry.team.json is one expert on big ($1 in, $2 out
+    // per Mtok), retries 1, fallback small ($0.5, $1), max_tokens 100; on one task of 40 characters it
+    // reads 36 tokens (its system "S", the answer format, the prompt): typically $0.000236 a trial, at
+    // most 2 · 236 + 2 · 118 = $0.000708 (tst_teamcostbound works these out); two seeds.
     void dryRunPrintsTheCostBound()
     {
-        const auto team = path("paid.team.json");
-        write(team, R"({"conclave": 1, "name": "paid",
-            "backends": {"paid": {"kind": "openai", "base_url": "http://127.0.0.1:9/v1",
-                                  "api_key_env": "CONCLAVE_TEST_NO_KEY",
-                                  "prices": {"big": {"input": 1, "output": 2}, "small": {"input": 0.5, "output": 1}}}},
-            "defaults": {"backend": "paid"},
-            "nodes": [{"id": "in", "kind": "input"},
-                      {"id": "solo", "kind": "expert", "model": "big", "fallback_model": "small", "retries": 1,
-                       "system": "S", "prompt": "{{input}}", "params": {"max_tokens": 100}},
-                      {"id": "out", "kind": "output"}],
-            "edges": [{"from": "in", "to": "solo"}, {"from": "solo", "to": "out"}]})");
+        const QString team = QStringLiteral(CONCLAVE_TEST_DATA "/teams/paid-retry.team.json");
         const auto tasks = path("forty.jsonl");
-        write(tasks,
-              R"({"id": "t1", "domain": "math", "prompt": "What is the sum of 17 and 25, in digits?", "answer": "42"})"
-              "\n");
+        write(tasks, "{\"id\": \"t1\", \"domain\": \"math\", \"prompt\": \"What is the sum of 17 and 25, in digits?\", "
+                     "\"answer\": \"42\"}\n");
         const auto r =
             conclave({"eval", team, "--taskset", tasks, "--seeds", "2", "--dry-run", "--db", path("dry.sqlite")});
         QCOMPARE(r.exitCode, 0);

@@ -71,7 +71,7 @@ TrialRecord trialRecord(const std::string& experiment, int design, const std::st
     t.judgeCostUsd = 0.125;
     t.tokens = 812;
     t.calls = 3;
-    t.agents = {{"a", true, 0.125, 4000, true}, {"b", false, 0, 0, false}};
+    t.agents = {{"a", true, 0.125, 4000, true, {3000, 1000}}, {"b", false, 0, 0, false, {}}};
     return t;
 }
 
@@ -304,6 +304,7 @@ private slots:
         QCOMPARE(t.agents[0].costUsd, 0.125);
         QCOMPARE(t.agents[0].wallUs, int64_t(4000));
         QCOMPARE(t.agents[0].ran, true);
+        QCOMPARE(t.agents[0].attemptsUs, (std::vector<int64_t>{3000, 1000}));
         QCOMPARE(q(t.agents[1].node), QString("b"));
         QCOMPARE(t.agents[1].onCriticalPath, false);
         QCOMPARE(t.agents[1].ran, false);

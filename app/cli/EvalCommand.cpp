@@ -6,7 +6,9 @@
 #include "conclave/experiment/ExperimentRunner.h"
 #include "conclave/experiment/ExperimentSetup.h"
 #include "conclave/experiment/StoredTrials.h"
+#include "conclave/experiment/TeamCostBound.h"
 #include "conclave/store/RunStore.h"
+#include "conclave/util/MoneyText.h"
 
 #include <atomic>
 #include <chrono>
@@ -28,13 +30,6 @@ void onEvalInterrupt(int)
     std::signal(SIGINT, SIG_DFL); // a second Ctrl+C ends the process at once
 }
 
-std::string money(double usd)
-{
-    char text[32];
-    std::snprintf(text, sizeof text, "$%.4f", usd);
-    return text;
-}
-
 std::string progressText(const ExperimentRunner::Progress& p, const std::vector<std::string>& designs)
 {
     std::string line = std::to_string(p.done) + "/" + std::to_string(p.total) + " trials";
@@ -44,7 +39,7 @@ std::string progressText(const ExperimentRunner::Progress& p, const std::vector<
             std::snprintf(acc, sizeof acc, "%.1f%%", 100.0 * double(p.correct[i]) / double(p.scored[i]));
         line += " | " + designs[i] + " " + acc;
     }
-    line += " | " + money(p.costUsd);
+    line += " | " + moneyText(p.costUsd);
     if (p.etaS) {
         char eta[32];
         std::snprintf(eta, sizeof eta, " | ETA %.0f s", *p.etaS);
@@ -114,21 +109,28 @@ int runEval(const CliContext& context, const EvalArgs& args)
     auto& spec = *setup.spec;
 
     const auto trials = planTrials(spec, shard).size();
-    const auto estimate = ExperimentSetup::estimateCost(spec);
-    if (estimate.paidTrials > 0 || args.dryRun) {
+    const auto bound = ExperimentSetup::costBound(spec);
+    if (bound.paidTrials > 0 || args.dryRun) {
         context.err << "eval: " << trials << " trials (" << spec.designs.size() << " designs x "
                     << spec.tasks->tasks().size() << " tasks x " << spec.seeds.size() << " seeds"
                     << (shard ? ", shard " + shard->text() : "") << "); ";
-        if (estimate.paidTrials == 0)
+        if (bound.paidTrials == 0) {
             context.err << "every design runs on the local simulator: no cost\n";
-        else
-            context.err << estimate.paidTrials << " call paid endpoints, estimated cost up to " << money(estimate.usd)
-                        << (estimate.unpricedModels > 0 ? " (some models have no price; they count as free)" : "")
-                        << '\n';
+        } else {
+            context.err << bound.paidTrials << " of all " << planTrials(spec, std::nullopt).size()
+                        << " call paid endpoints: typically " << moneyText(bound.typicalUsd) << ", at most "
+                        << moneyText(bound.upperUsd) << " (every retry and fallback, every round, transcripts at "
+                        << "their longest)\n";
+            for (const auto& model : bound.unpriced)
+                context.err << "eval: " << model << " has no price: its calls count as free\n";
+            for (const auto& node : bound.uncapped)
+                context.err << "eval: " << node << " sets no max_tokens: its replies count as "
+                            << TeamCostBound::kAssumedMaxTokens << " tokens\n";
+        }
     }
     if (args.dryRun)
         return kExitOk;
-    if (estimate.paidTrials > 0 && !args.yes && ::isatty(STDIN_FILENO) && !confirm(context, "Go on?")) {
+    if (bound.paidTrials > 0 && !args.yes && ::isatty(STDIN_FILENO) && !confirm(context, "Go on?")) {
         context.err << "eval: not started\n";
         return kExitFailed;
     }

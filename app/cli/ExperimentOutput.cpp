@@ -42,24 +42,9 @@ int printExperiment(const CliContext& context, RunStore& store, const std::strin
     }
 
     int code = finished ? kExitOk : kExitFailed;
-    const auto& designs = report->summary.designs;
-    for (size_t i = 0; i < designs.size(); ++i) {
-        if (int(i) == report->summary.baseline)
-            continue;
-        const auto& d = designs[i];
-        if (gates.minAccuracy && !(d.overall.accuracy >= *gates.minAccuracy)) {
-            char text[160];
-            std::snprintf(text, sizeof text, "eval: gate failed: %s has accuracy %.4f, below --min-accuracy %.4f\n",
-                          d.name.c_str(), d.overall.accuracy, *gates.minAccuracy);
-            context.err << text;
-            code = kExitFailed;
-        }
-        if (gates.maxRegressions && d.vsBaseline && d.vsBaseline->regressions > *gates.maxRegressions) {
-            context.err << "eval: gate failed: " << d.name << " has " << d.vsBaseline->regressions
-                        << " regressions against the baseline, more than --max-regressions " << *gates.maxRegressions
-                        << '\n';
-            code = kExitFailed;
-        }
+    for (const auto& failure : gates.failures(report->summary)) {
+        context.err << "eval: gate failed: " << failure << '\n';
+        code = kExitFailed;
     }
     return code;
 }

@@ -2,6 +2,8 @@
 
 #include "CliContext.h"
 
+#include "conclave/analysis/ExperimentGates.h"
+
 #include <optional>
 #include <string>
 
@@ -11,11 +13,8 @@ class RunStore;
 
 namespace conclave::cli {
 
-// CI gates on an experiment: exit 1 when one is not met.
-struct EvalGates {
-    std::optional<double> minAccuracy; // every design but the baseline
-    std::optional<int> maxRegressions; // tasks below the baseline, per design
-};
+// CI gates on an experiment (core's rule): exit 1 when one is not met.
+using EvalGates = ExperimentGates;
 
 // Prints a stored experiment as `eval` does (the summary table, or JSON with
 // `json`), writes it to `output` when given (.md, .json or .csv by its

@@ -1,5 +1,7 @@
 #include "ProgressLine.h"
 
+#include "conclave/util/MoneyText.h"
+
 namespace conclave::cli {
 
 void ProgressLine::nodeFinished(const NodeId&, const NodeResult& result, int64_t atUs)
@@ -21,8 +23,9 @@ void ProgressLine::spanFinished(const Span& span)
 
 void ProgressLine::print(std::FILE* out) const
 {
-    std::fprintf(out, "\r\033[K%d running, %d done, %d failed  %.1f s  $%.4f", std::max(0, m_running.load()),
-                 m_done.load(), m_failed.load(), double(m_elapsedUs.load()) / 1e6, double(m_costMicroUsd.load()) / 1e6);
+    std::fprintf(out, "\r\033[K%d running, %d done, %d failed  %.1f s  %s", std::max(0, m_running.load()),
+                 m_done.load(), m_failed.load(), double(m_elapsedUs.load()) / 1e6,
+                 moneyText(double(m_costMicroUsd.load()) / 1e6).c_str());
     std::fflush(out);
 }
 

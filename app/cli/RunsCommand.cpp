@@ -7,6 +7,7 @@
 #include "conclave/io/FileIo.h"
 #include "conclave/io/TeamJson.h"
 #include "conclave/store/RunStore.h"
+#include "conclave/util/MoneyText.h"
 
 #include <nlohmann/json.hpp>
 
@@ -183,7 +184,7 @@ int show(const CliContext& context, RunStore& store, const RunsArgs& args)
     if (!r.answer.empty())
         out << "answer: " << r.answer << '\n';
     out << "wall " << msText(r.wallUs) << " ms, critical path " << msText(r.criticalPathUs) << " ms, " << r.calls
-        << " calls, " << (r.tokensIn + r.tokensOut) << " tokens, $" << costText(r.costUsd) << '\n';
+        << " calls, " << (r.tokensIn + r.tokensOut) << " tokens, " << moneyText(r.costUsd) << '\n';
     out << clockLine(r.clock, r.cpuUs) << '\n';
     out << "parallelism " << std::fixed << std::setprecision(2) << a.parallelism
         << " (sum of agent busy time / wall time)\n\n";

@@ -4,6 +4,8 @@
 #include <QtTest>
 
 #include <QDeadlineTimer>
+#include <cmath>
+
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -149,7 +151,11 @@ private slots:
         const auto md = read(path("report.md"));
         QVERIFY(md.startsWith("## Experiment: "));
         QVERIFY(md.contains("> **Simulated.**"));
-        QVERIFY(md.contains("| design | accuracy (95% CI) |"));
+        QVERIFY(md.contains("| design | provenance | accuracy (95% CI) |"));
+        QVERIFY2(md.contains("| simulated | "), qPrintable(md));
+        // The footnote names the method each CI was computed with.
+        QVERIFY2(md.contains("Accuracy CIs: mean of per-task accuracies, task-clustered standard error, t quantile"),
+                 qPrintable(md));
 
         // Trials are hidden from `runs list`, shown with --experiments, and protected.
         QCOMPARE(cli({"runs", "list", "--json", "--db", db}).out.trimmed(), QStringLiteral("[]"));
@@ -173,8 +179,10 @@ private slots:
                             "--sample", "10", "--seeds", "3", "--db", db, "--json"});
         QCOMPARE(r.exitCode, 0);
         const auto j = object(r.out);
-        for (const auto* key : {"experiment_id", "name", "simulated", "taskset", "seeds", "baseline", "designs"})
+        for (const auto* key :
+             {"experiment_id", "name", "provenance", "simulated", "taskset", "seeds", "baseline", "designs"})
             QVERIFY2(j.contains(key), key);
+        QCOMPARE(j["provenance"].toString(), QStringLiteral("simulated"));
         QCOMPARE(j["simulated"].toBool(), true);
         QCOMPARE(j["taskset"].toObject()["name"].toString(), QStringLiteral("math"));
         QCOMPARE(j["taskset"].toObject()["tasks"].toInt(), 10);
@@ -185,19 +193,34 @@ private slots:
         const auto second = designs[1].toObject();
         QCOMPARE(j["baseline"].toString(), first["name"].toString());
         QCOMPARE(second["name"].toString(), first["name"].toString() + " #2");
-        for (const auto* key : {"name", "file", "clock", "trials", "correct", "accuracy", "accuracy_ci", "failed",
-                                "partial", "by_domain", "wall_ms", "critical_path_ms", "cost_usd", "judge_cost_usd",
-                                "tokens", "calls", "pareto", "vs_baseline", "agents"})
+        for (const auto* key : {"name",    "file",      "clock",    "provenance",       "trials",    "scored",
+                                "correct", "tasks",     "accuracy", "accuracy_ci",      "ci_method", "failed",
+                                "partial", "by_domain", "wall_ms",  "critical_path_ms", "cost_usd",  "judge_cost_usd",
+                                "tokens",  "calls",     "pareto",   "vs_baseline",      "agents"})
             QVERIFY2(first.contains(key), key);
         QCOMPARE(first["clock"].toString(), QStringLiteral("virtual"));
+        QCOMPARE(first["provenance"].toString(), QStringLiteral("simulated"));
         QCOMPARE(first["trials"].toInt(), 30);
+        QCOMPARE(first["scored"].toInt(), 30);
+        QCOMPARE(first["tasks"].toInt(), 10);
         QVERIFY(first["vs_baseline"].isNull());
-        // The same design twice: no difference, a zero-width interval.
+        // The same design twice: no difference on any task, so no spread for a t interval; ten tasks
+        // do not show two designs equal: Newcombe's interval, symmetric about 0, not significant.
         const auto vs = second["vs_baseline"].toObject();
         QCOMPARE(vs["accuracy_delta"].toDouble(), 0.0);
-        QCOMPARE(vs["accuracy_delta_ci"].toArray(), (QJsonArray{0.0, 0.0}));
+        QCOMPARE(vs["ci_method"].toString(), QStringLiteral("newcombe"));
+        const auto ci = vs["accuracy_delta_ci"].toArray();
+        QVERIFY2(ci[0].toDouble() < 0 && std::abs(ci[0].toDouble() + ci[1].toDouble()) < 1e-12,
+                 qPrintable(QString::number(ci[0].toDouble())));
+        QVERIFY(vs["significant"].isNull());
+        QCOMPARE(vs["tasks"].toInt(), 10);
+        QCOMPARE(vs["pairs"].toInt(), 30);
         QCOMPARE(vs["ties"].toInt(), 30);
         QCOMPARE(vs["regressions"].toInt(), 0);
+        const auto agent = first["agents"].toArray()[0].toObject();
+        for (const auto* key :
+             {"node", "critical_path_share", "cost_share", "attempts", "attempt_ms", "busy_ms_per_trial"})
+            QVERIFY2(agent.contains(key), key);
     }
 
     void exportsAndDelete()
@@ -255,6 +278,26 @@ private slots:
         const auto r = cli({"eval", kExamples + "triage.team.json", "--taskset", "nope", "--db", path("u.sqlite")});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("--taskset: \"nope\" is neither a bundled task set ("), qPrintable(r.err));
+    }
+
+    // The confirmation before a paid run: the typical cost and the true upper bound, from core's
+    // ExperimentSetup::costBound. tests/data/teams/paid-retry.team.json is one expert on big ($1 in, $2 out
+    // per Mtok), retries 1, fallback small ($0.5, $1), max_tokens 100; on one task of 40 characters it
+    // reads 36 tokens (its system "S", the answer format, the prompt): typically $0.000236 a trial, at
+    // most 2 · 236 + 2 · 118 = $0.000708 (tst_teamcostbound works these out); two seeds.
+    void dryRunPrintsTheCostBound()
+    {
+        const QString team = QStringLiteral(CONCLAVE_TEST_DATA "/teams/paid-retry.team.json");
+        const auto tasks = path("forty.jsonl");
+        write(tasks, "{\"id\": \"t1\", \"domain\": \"math\", \"prompt\": \"What is the sum of 17 and 25, in digits?\", "
+                     "\"answer\": \"42\"}\n");
+        const auto r =
+            conclave({"eval", team, "--taskset", tasks, "--seeds", "2", "--dry-run", "--db", path("dry.sqlite")});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.err.contains("eval: 2 trials (1 designs x 1 tasks x 2 seeds); 2 of all 2 call paid endpoints: "
+                                "typically $0.00047, at most $0.0014 (every retry and fallback, every round, "
+                                "transcripts at their longest)\n"),
+                 qPrintable(r.err));
     }
 
     void gatesFailTheExit()

@@ -150,24 +150,6 @@ private slots:
         QCOMPARE(none.agree, 0);
         QVERIFY(!none.result.ok());
     }
-
-    void usd_data()
-    {
-        QTest::addColumn<double>("amount");
-        QTest::addColumn<QString>("text");
-        QTest::newRow("zero") << 0.0 << "$0.0000";
-        QTest::newRow("cents") << 0.0031 << "$0.0031";
-        QTest::newRow("a dollar") << 1.5 << "$1.5000";
-        QTest::newRow("below a thousandth") << 0.00023 << "$0.00023";
-        QTest::newRow("far below") << 0.0000012 << "$0.0000012";
-    }
-
-    void usd()
-    {
-        QFETCH(double, amount);
-        QFETCH(QString, text);
-        QCOMPARE(q(AdaptiveLogic::usd(amount)), text);
-    }
 };
 
 QTEST_GUILESS_MAIN(TestAdaptiveLogic)

@@ -1,13 +1,15 @@
-// ExperimentStats: the t quantile, Wilson's interval, mean ± t·SE, the Pareto
-// frontier, and every figure of small fixed experiments, each worked out by
-// hand in the comment beside its assertion (z = 1.959963984540054,
-// z² = 3.841458820694125, t975(1) = 12.706204736, t975(3) = 3.182446305).
+// ExperimentStats: the t quantile, Wilson's interval, mean ± t·SE, Newcombe's
+// paired interval, the Pareto frontier, and every figure of small fixed
+// experiments, each worked out by hand in the comment beside its assertion
+// (z = 1.959963984540054, z² = 3.841458820694125, t975(1) = 12.706204736,
+// t975(3) = 3.182446305).
 #include <QtTest>
 
 #include "conclave/analysis/ExperimentStats.h"
 #include "conclave/experiment/ReportText.h"
 
 #include <cmath>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -73,9 +75,25 @@ std::vector<TrialRecord> threeSeedTrials()
     return trials;
 }
 
-TrialAgent agent(const char* node, bool onCriticalPath, double costUsd, int64_t wallUs, bool ran = true)
+TrialAgent agent(const char* node, bool onCriticalPath, double costUsd, int64_t wallUs, bool ran = true,
+                 std::vector<int64_t> attemptsUs = {})
 {
-    return {node, onCriticalPath, costUsd, wallUs, ran};
+    return {node, onCriticalPath, costUsd, wallUs, ran, std::move(attemptsUs)};
+}
+
+// Four tasks under two seeds: the baseline (design 0) is wrong on every trial, "better" right on every
+// trial, "half" right on one seed of each task: every task moves by the same amount.
+std::vector<TrialRecord> sameMoveTrials()
+{
+    std::vector<TrialRecord> trials;
+    for (const char* task : {"a", "b", "c", "d"}) {
+        for (uint64_t seed : {1, 2}) {
+            trials.push_back(trial(0, task, seed, false));
+            trials.push_back(trial(1, task, seed, true));
+            trials.push_back(trial(2, task, seed, seed == 1));
+        }
+    }
+    return trials;
 }
 
 } // namespace
@@ -221,8 +239,11 @@ private slots:
         const auto& pair = s.designs[1];
         QCOMPARE(solo.name, std::string("solo"));
         QCOMPARE(solo.overall.trials, 4);
+        QCOMPARE(solo.overall.scored, 4);
+        QCOMPARE(solo.overall.tasks, 4);
         QCOMPARE(solo.overall.correct, 3);
         QCOMPARE(solo.overall.accuracy, 0.75);
+        QCOMPARE(int(solo.overall.ciMethod), int(CiMethod::Wilson));
         QCOMPARE_NEAR(solo.overall.ci.lo, 0.300641842582, 1e-9); // Wilson 3/4, as in wilson()
         QCOMPARE_NEAR(solo.overall.ci.hi, 0.954412739190, 1e-9);
         QCOMPARE(pair.overall.accuracy, 0.5);
@@ -232,7 +253,7 @@ private slots:
         // solo per domain: math 2/2, code 1/2, each Wilson's.
         QCOMPARE(int(solo.byDomain.size()), 2);
         const auto& math = solo.byDomain.at("math");
-        QCOMPARE(math.trials, 2);
+        QCOMPARE(math.scored, 2);
         QCOMPARE(math.correct, 2);
         QCOMPARE(math.accuracy, 1.0);
         QCOMPARE_NEAR(math.ci.lo, 0.342380227507, 1e-9);
@@ -266,11 +287,15 @@ private slots:
         QCOMPARE(p.accuracyDelta, -0.25);
         QCOMPARE(p.accuracyDeltaCi.lo, -1.0);
         QCOMPARE(p.accuracyDeltaCi.hi, 1.0);
+        QCOMPARE(int(p.accuracyDeltaCiMethod), int(CiMethod::PairedT));
+        QCOMPARE(p.tasks, 4);
+        QCOMPARE(int(p.significance()), int(Significance::NotShown));
         QCOMPARE(p.wins, 1);   // t4
         QCOMPARE(p.losses, 2); // t2, t3
         QCOMPARE(p.ties, 1);   // t1
         QCOMPARE(p.regressions, 2);
         QCOMPARE(p.regressedTasks, (std::vector<std::string>{"t2", "t3"})); // in task-id order, not input order
+        QCOMPARE(p.pairs, 4);
         QVERIFY(p.costRatio);
         QCOMPARE(*p.costRatio, 2.0); // 2 ÷ 1
         QVERIFY(p.wallP50Ratio);
@@ -297,6 +322,9 @@ private slots:
         // base: a_t = (2/3, 2/3, 1/3, 2/3), mean 7/12 = 0.583333333; deviations (1, 1, −3, 1)/12,
         // Σ² = 12/144, sd = √(1/36) = 1/6, SE = 1/12, half = 3.182446305/12 = 0.265203859.
         QCOMPARE(base.overall.trials, 12);
+        QCOMPARE(base.overall.scored, 12);
+        QCOMPARE(base.overall.tasks, 4);
+        QCOMPARE(int(base.overall.ciMethod), int(CiMethod::Clustered));
         QCOMPARE(base.overall.correct, 7);
         QCOMPARE_NEAR(base.overall.accuracy, 7.0 / 12.0, 1e-15);
         QCOMPARE_NEAR(base.overall.ci.lo, 0.318129474560, 1e-9);
@@ -312,7 +340,8 @@ private slots:
         // Wilson interval at p = 2/3 with the 2 tasks as its trials: centre 0.557063371251,
         // half 0.397681542929 → [0.159381828322, 0.954744914180].
         const auto& math = base.byDomain.at("math");
-        QCOMPARE(math.trials, 6);
+        QCOMPARE(math.scored, 6);
+        QCOMPARE(int(math.ciMethod), int(CiMethod::WilsonOverTasks));
         QCOMPARE(math.correct, 4);
         QCOMPARE(math.accuracy, 2.0 / 3.0);
         QCOMPARE_NEAR(math.ci.lo, 0.159381828322, 1e-9);
@@ -341,11 +370,16 @@ private slots:
         QVERIFY(!p.costRatio);
         QVERIFY(!p.wallP50Ratio);
 
-        // The baseline listed twice: every d_t is 0, so Δ = 0 with a CI of [0, 0], exactly.
+        // The baseline listed twice: every d_t is 0, so Δ = 0, and no spread for a t interval: four
+        // tasks do not show two designs equal. Newcombe's interval over them: p1 = p2 = 7/12, the Wilson
+        // interval at n = 4 [0.195036353151, 0.889981840773]; the tasks' covariance 1/48 is below
+        // 1/2T = 1/8, so φ = 0: half = √(0.388296980182² + 0.306648507440²) = 0.494780609900.
         const auto& twice = *again.vsBaseline;
         QVERIFY(twice.accuracyDelta == 0.0); // ==, not QCOMPARE's fuzzy test near 0
-        QVERIFY(twice.accuracyDeltaCi.lo == 0.0);
-        QVERIFY(twice.accuracyDeltaCi.hi == 0.0);
+        QCOMPARE(int(twice.accuracyDeltaCiMethod), int(CiMethod::Newcombe));
+        QCOMPARE_NEAR(twice.accuracyDeltaCi.lo, -0.494780609900, 1e-9);
+        QCOMPARE_NEAR(twice.accuracyDeltaCi.hi, 0.494780609900, 1e-9);
+        QCOMPARE(int(twice.significance()), int(Significance::NotShown));
         QCOMPARE(twice.wins, 0);
         QCOMPARE(twice.losses, 0);
         QCOMPARE(twice.ties, 12);
@@ -402,7 +436,8 @@ private slots:
         QCOMPARE(s.seeds, 1);
         const auto& d = s.designs[0];
         // Scored: t1 (right), t2, t3 (failed, wrong), t5 (partial, right) → 2 of 4, Wilson 2/4.
-        QCOMPARE(d.overall.trials, 4);
+        QCOMPARE(d.overall.trials, 5);
+        QCOMPARE(d.overall.scored, 4);
         QCOMPARE(d.overall.correct, 2);
         QCOMPARE(d.overall.accuracy, 0.5);
         QCOMPARE_NEAR(d.overall.ci.lo, 0.150038989152, 1e-9);
@@ -432,11 +467,15 @@ private slots:
                                            trial(0, "t4", 1, true), trial(1, "t1", 1, true)};
         for (int i = 0; i < 4; ++i)
             trials[size_t(i)].costUsd = 1.0; // the design's total: 4
-        trials[0].agents = {agent("planner", true, 0.5, 1000), agent("solver", true, 0.25, 5000)};
-        trials[1].agents = {agent("critic", true, 0.5, 7000), agent("planner", true, 0.5, 2000),
-                            agent("solver", false, 0.25, 1000)};
-        trials[2].agents = {agent("planner", true, 0.5, 3000), agent("solver", false, 0.25, 0, false)};
-        trials[3].agents = {agent("planner", true, 0.5, 4000), agent("solver", true, 0.25, 3000)};
+        // planner retried once in t2; solver is a meeting member that spoke twice in t1 (two rounds,
+        // its 5 ms of busy time), critic a vote that calls no model.
+        trials[0].agents = {agent("planner", true, 0.5, 1000, true, {1000}),
+                            agent("solver", true, 0.25, 5000, true, {2000, 3000})};
+        trials[1].agents = {agent("critic", true, 0.5, 7000), agent("planner", true, 0.5, 2000, true, {800, 1200}),
+                            agent("solver", false, 0.25, 1000, true, {1000})};
+        trials[2].agents = {agent("planner", true, 0.5, 3000, true, {3000}), agent("solver", false, 0.25, 0, false)};
+        trials[3].agents = {agent("planner", true, 0.5, 4000, true, {4000}),
+                            agent("solver", true, 0.25, 3000, true, {3000})};
         trials[4].agents = {agent("planner", true, 0, 0, false)};
 
         const auto s = ExperimentStats::summarize({"team", "free"}, 0, trials);
@@ -446,29 +485,177 @@ private slots:
         QCOMPARE(agents[0].node, std::string("planner"));
         QCOMPARE(agents[1].node, std::string("solver"));
         QCOMPARE(agents[2].node, std::string("critic"));
-        // planner: on the critical path in 4 of 4, cost 2 of 4; ran (1, 2, 3, 4) ms:
-        // p50 = 2.5, p95: h = 3·0.95 = 2.85 → 3 + 0.85·1 = 3.85.
+        // planner: on the critical path in 4 of 4, cost 2 of 4; attempts (1, 0.8, 1.2, 3, 4) ms, sorted
+        // (0.8, 1, 1.2, 3, 4): p50 = 1.2, p95: h = 4·0.95 = 3.8 → 3 + 0.8·1 = 3.8; busy (1, 2, 3, 4) ms → 2.5.
         QCOMPARE(agents[0].criticalPathShare, 1.0);
         QCOMPARE(agents[0].costShare, 0.5);
-        QCOMPARE(agents[0].wallMs.p50, 2.5);
-        QCOMPARE_NEAR(agents[0].wallMs.p95, 3.85, 1e-12);
-        // solver: 2 of 4, cost 1 of 4; ran in three (t3 did not): (1, 3, 5) ms → p50 3, p95 = 3 + 0.9·2 = 4.8.
+        QCOMPARE(agents[0].attempts, 5);
+        QCOMPARE(agents[0].attemptMs.p50, 1.2);
+        QCOMPARE_NEAR(agents[0].attemptMs.p95, 3.8, 1e-12);
+        QCOMPARE(agents[0].busyMsPerTrial, 2.5);
+        // solver: 2 of 4, cost 1 of 4; attempts (2, 3, 1, 3) ms → sorted (1, 2, 3, 3): p50 = 2.5,
+        // p95: h = 2.85 → 3; its rounds are not added up: busy (5, 1, 3) ms in the three trials it ran → 3.
         QCOMPARE(agents[1].criticalPathShare, 0.5);
         QCOMPARE(agents[1].costShare, 0.25);
-        QCOMPARE(agents[1].wallMs.p50, 3.0);
-        QCOMPARE_NEAR(agents[1].wallMs.p95, 4.8, 1e-12);
-        // critic: 1 of 4, cost 0.5 of 4; one run of 7 ms.
+        QCOMPARE(agents[1].attempts, 4);
+        QCOMPARE(agents[1].attemptMs.p50, 2.5);
+        QCOMPARE(agents[1].attemptMs.p95, 3.0);
+        QCOMPARE(agents[1].busyMsPerTrial, 3.0);
+        // critic: 1 of 4, cost 0.5 of 4; no call, so no attempt latency; busy 7 ms in its one trial.
         QCOMPARE(agents[2].criticalPathShare, 0.25);
         QCOMPARE(agents[2].costShare, 0.125);
-        QCOMPARE(agents[2].wallMs.p50, 7.0);
-        QCOMPARE(agents[2].wallMs.p95, 7.0);
+        QCOMPARE(agents[2].attempts, 0);
+        QCOMPARE(agents[2].attemptMs.p50, 0.0);
+        QCOMPARE(agents[2].busyMsPerTrial, 7.0);
 
-        // A design that costs nothing gives a cost share of 0; an agent that never ran, percentiles of 0.
+        // A design that costs nothing gives a cost share of 0; an agent that never ran, figures of 0.
         const auto& free = s.designs[1].agents;
         QCOMPARE(int(free.size()), 1);
         QCOMPARE(free[0].criticalPathShare, 1.0);
         QCOMPARE(free[0].costShare, 0.0);
-        QCOMPARE(free[0].wallMs.p50, 0.0);
+        QCOMPARE(free[0].attemptMs.p50, 0.0);
+        QCOMPARE(free[0].busyMsPerTrial, 0.0);
+    }
+
+    // Every task moves the same way: no spread for the paired t interval, which would be [Δ, Δ]
+    // ("+100.0 pt [100.0, 100.0]", coloured significant). Newcombe's interval over the 4 tasks instead.
+    void sameMoveOnEveryTaskUsesNewcombe()
+    {
+        const auto s = ExperimentStats::summarize({"base", "better", "half"}, 0, sameMoveTrials());
+        // better − base: d_t = 1 on every task. p1 = 1, p2 = 0; Wilson at n = 4: [0.510109163545, 1] and
+        // [0, 0.489890836455]; a variance of 0 makes φ = 0:
+        // lo = 1 − √(0.489890836455² + 0.489890836455²) = 0.307189735004, hi = 1 + √(0 + 0) = 1.
+        const auto& better = *s.designs[1].vsBaseline;
+        QCOMPARE(better.accuracyDelta, 1.0);
+        QCOMPARE(int(better.accuracyDeltaCiMethod), int(CiMethod::Newcombe));
+        QCOMPARE_NEAR(better.accuracyDeltaCi.lo, 0.307189735004, 1e-9);
+        QCOMPARE(better.accuracyDeltaCi.hi, 1.0);
+        QCOMPARE(int(better.significance()), int(Significance::Better));
+        QCOMPARE(QString::fromStdString(ReportText::delta(s.designs[1])),
+                 QStringLiteral("+100.0 pt [30.7, 100.0] better"));
+        QCOMPARE(better.wins, 8);
+        // half − base: d_t = 1/2 on every task. p1 = 1/2: Wilson [0.150038989152, 0.849961010848], so
+        // p1 − l1 = u1 − p1 = 0.349961010848; p2 = 0 as before, u2 − p2 = 0.489890836455, p2 − l2 = 0:
+        // lo = 0.5 − √(0.349961010848² + 0.489890836455²) = −0.102051277514,
+        // hi = 0.5 + √(0.349961010848² + 0²) = 0.849961010848: the CI holds 0.
+        const auto& half = *s.designs[2].vsBaseline;
+        QCOMPARE(half.accuracyDelta, 0.5);
+        QCOMPARE_NEAR(half.accuracyDeltaCi.lo, -0.102051277514, 1e-9);
+        QCOMPARE_NEAR(half.accuracyDeltaCi.hi, 0.849961010848, 1e-9);
+        QCOMPARE(int(half.significance()), int(Significance::NotShown));
+        QCOMPARE(QString::fromStdString(ReportText::delta(s.designs[2])), QStringLiteral("+50.0 pt [-10.2, 85.0]"));
+        // The other way round, worse.
+        const auto r = ExperimentStats::summarize({"base", "better"}, 1, sameMoveTrials());
+        QCOMPARE_NEAR(r.designs[0].vsBaseline->accuracyDeltaCi.lo, -1.0, 1e-12);
+        QCOMPARE_NEAR(r.designs[0].vsBaseline->accuracyDeltaCi.hi, -0.307189735004, 1e-9);
+        QCOMPARE(int(r.designs[0].vsBaseline->significance()), int(Significance::Worse));
+        QCOMPARE(QString::fromStdString(ReportText::delta(r.designs[0])),
+                 QStringLiteral("-100.0 pt [-100.0, -30.7] worse"));
+    }
+
+    // Newcombe's interval on 2×2 tables of paired outcomes (r both right, s only the first, t only the
+    // second, u neither), against the R implementation in biostatUZH's confIntPairedProportion.
+    void newcombePaired_data()
+    {
+        QTest::addColumn<int>("r");
+        QTest::addColumn<int>("s");
+        QTest::addColumn<int>("t");
+        QTest::addColumn<int>("u");
+        QTest::addColumn<double>("lo");
+        QTest::addColumn<double>("hi");
+        // AD − BC = 120 − 12 = 108 > n/2 = 15: φ = 93/√(16·14·12·18) = 0.422797162332.
+        QTest::newRow("10 6 2 12") << 10 << 6 << 2 << 12 << -0.054042954862 << 0.304620903197;
+        // AD − BC = 2, below n/2 = 5: φ = 0.
+        QTest::newRow("5 3 1 1") << 5 << 3 << 1 << 1 << -0.186962082870 << 0.521086231892;
+        // No discordant pair: AD − BC = 4 > 2, φ = 2/√16 = 0.5; Δ = 0 with a CI, not [0, 0].
+        QTest::newRow("2 0 0 2") << 2 << 0 << 0 << 2 << -0.349961010848 << 0.349961010848;
+    }
+
+    void newcombePaired()
+    {
+        QFETCH(int, r);
+        QFETCH(int, s);
+        QFETCH(int, t);
+        QFETCH(int, u);
+        QFETCH(double, lo);
+        QFETCH(double, hi);
+        std::vector<double> a;
+        std::vector<double> b;
+        const auto add = [&](int count, double x, double y) {
+            for (int i = 0; i < count; ++i) {
+                a.push_back(x);
+                b.push_back(y);
+            }
+        };
+        add(r, 1, 1);
+        add(s, 1, 0);
+        add(t, 0, 1);
+        add(u, 0, 0);
+        const auto ci = ExperimentStats::newcombePaired(a, b);
+        QCOMPARE_NEAR(ci.lo, lo, 1e-9);
+        QCOMPARE_NEAR(ci.hi, hi, 1e-9);
+        QVERIFY(std::isnan(ExperimentStats::newcombePaired({1}, {0}).lo));
+        QVERIFY(std::isnan(ExperimentStats::newcombePaired({1, 0}, {0}).hi));
+    }
+
+    void significance_data()
+    {
+        QTest::addColumn<double>("lo");
+        QTest::addColumn<double>("hi");
+        QTest::addColumn<int>("expected");
+        const double nan = std::numeric_limits<double>::quiet_NaN();
+        QTest::newRow("above 0") << 0.01 << 0.5 << int(Significance::Better);
+        QTest::newRow("below 0") << -0.5 << -0.01 << int(Significance::Worse);
+        QTest::newRow("holds 0") << -0.1 << 0.1 << int(Significance::NotShown);
+        QTest::newRow("touches 0 from above") << 0.0 << 0.4 << int(Significance::NotShown);
+        QTest::newRow("touches 0 from below") << -0.4 << 0.0 << int(Significance::NotShown);
+        QTest::newRow("undefined") << nan << nan << int(Significance::NotShown);
+    }
+
+    void significance()
+    {
+        QFETCH(double, lo);
+        QFETCH(double, hi);
+        QFETCH(int, expected);
+        QCOMPARE(int(ExperimentStats::significance({lo, hi})), expected);
+    }
+
+    // Tasks with different numbers of scored seeds: accuracy is the mean of per-task accuracies,
+    // correct ÷ scored the pooled rate, and both are reported as such.
+    void unevenSeedsKeepAccuracyAndCountsApart()
+    {
+        // a: seeds 1–3 right, right, wrong (2/3); b: seed 1 right, seeds 2 and 3 unscored (1/1);
+        // c: seeds 1–3 all wrong (0/3), one more trial of c unscored.
+        std::vector<TrialRecord> trials = {
+            trial(0, "a", 1, true),  trial(0, "a", 2, true),         trial(0, "a", 3, false),
+            trial(0, "b", 1, true),  trial(0, "b", 2, std::nullopt), trial(0, "b", 3, std::nullopt),
+            trial(0, "c", 1, false), trial(0, "c", 2, false),        trial(0, "c", 3, false)};
+        const auto s = ExperimentStats::summarize({"only"}, 0, trials);
+        const auto& f = s.designs[0].overall;
+        QCOMPARE(f.trials, 9);
+        QCOMPARE(f.scored, 7);
+        QCOMPARE(f.correct, 3);
+        QCOMPARE(f.tasks, 3);
+        // (2/3 + 1 + 0) / 3 = 5/9, not 3/7: each task weighs the same, however many seeds scored it.
+        QCOMPARE_NEAR(f.accuracy, 5.0 / 9.0, 1e-15);
+        QCOMPARE(int(f.ciMethod), int(CiMethod::Clustered));
+    }
+
+    // The ratios are over the (task, seed) pairs both designs ran: the baseline's extra trials (t2, and
+    // t1 seed 2) and the design's trial the baseline lacks (t3) are left out.
+    void ratiosArePaired()
+    {
+        const auto s = ExperimentStats::summarize(
+            {"base", "new"}, 0,
+            {costly(trial(0, "t1", 1, true), 1.0, 1000), costly(trial(0, "t1", 2, true), 1.0, 2000),
+             costly(trial(0, "t2", 1, true), 100.0, 90000), costly(trial(1, "t1", 1, true), 3.0, 4000),
+             costly(trial(1, "t1", 2, false), 5.0, 8000), costly(trial(1, "t3", 1, true), 1000.0, 1000)});
+        const auto& p = *s.designs[1].vsBaseline;
+        QCOMPARE(p.pairs, 2);
+        // Cost (3 + 5) ÷ (1 + 1) = 4, not the unpaired (1008/3) ÷ (102/3); p50 wall (4, 8) ms = 6 ÷ (1, 2) ms
+        // = 1.5 → 4.
+        QCOMPARE(*p.costRatio, 4.0);
+        QCOMPARE(*p.wallP50Ratio, 4.0);
     }
 
     void ratiosAreUnsetWhenTheBaselineIsFree()

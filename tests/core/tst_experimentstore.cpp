@@ -386,6 +386,7 @@ private slots:
         QCOMPARE(t.agents[0].costUsd, 0.125);
         QCOMPARE(t.agents[0].wallUs, int64_t(4000));
         QCOMPARE(t.agents[0].ran, true);
+        QCOMPARE(t.agents[0].attemptsUs, (std::vector<int64_t>{3000, 1000}));
         QCOMPARE(q(t.agents[1].node), QString("b"));
         QCOMPARE(t.agents[1].onCriticalPath, false);
         QCOMPARE(t.agents[1].ran, false);

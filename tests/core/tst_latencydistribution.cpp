@@ -94,7 +94,8 @@ private slots:
     }
 
     // Trial rows of two designs: design 1's agents only, in first-met order,
-    // an agent that did not run in a trial giving no sample there.
+    // each call attempt one sample; an agent that did not run in a trial gives
+    // none there, and one that never called a model (m, a vote) is left out.
     void overOneDesignsTrials()
     {
         auto trial = [](int design, std::vector<TrialAgent> agents) {
@@ -104,11 +105,16 @@ private slots:
             return t;
         };
         const std::vector<TrialRecord> trials = {
-            trial(0, {{"x", true, 0, 99000, true}}),
-            trial(1, {{"r", false, 0, 2000, true}, {"e", true, 0, 10000, true}}),
-            trial(1, {{"r", false, 0, 4000, true}, {"e", true, 0, 0, false}, {"f", true, 0, 6000, true}}),
-            trial(1, {{"r", false, 0, 6000, true}, {"e", true, 0, 30000, true}}),
-            trial(1, {{"r", false, 0, 8000, true}, {"e", true, 0, 20000, true}}),
+            trial(0, {{"x", true, 0, 99000, true, {99000}}}),
+            // e retried here: two attempts, 4 and 6 ms, within its 10 ms of busy time.
+            trial(1, {{"r", false, 0, 2000, true, {2000}},
+                      {"e", true, 0, 10000, true, {4000, 6000}},
+                      {"m", true, 0, 1000, true, {}}}),
+            trial(1, {{"r", false, 0, 4000, true, {4000}},
+                      {"e", true, 0, 0, false, {}},
+                      {"f", true, 0, 6000, true, {6000}}}),
+            trial(1, {{"r", false, 0, 6000, true, {6000}}, {"e", true, 0, 30000, true, {30000}}}),
+            trial(1, {{"r", false, 0, 8000, true, {8000}}, {"e", true, 0, 20000, true, {20000}}}),
         };
         const auto agents = LatencyDistribution::perAgent(trials, 1);
         QStringList nodes;
@@ -122,10 +128,13 @@ private slots:
         QCOMPARE(agents[0].median, 5.0);
         QCOMPARE(agents[0].q3, 6.5);
         QCOMPARE(agents[0].max, 8.0);
-        // e: 10, 20, 30 ms (it did not run in the second trial).
-        QCOMPARE(agents[1].samples, 3);
-        QCOMPARE(agents[1].q1, 15.0);
-        QCOMPARE(agents[1].median, 20.0);
+        // e: attempts of 4, 6, 30, 20 ms (none in the second trial) → sorted 4, 6, 20, 30:
+        // q1 = 4 + 0.75·2 = 5.5, median = 6 + 0.5·14 = 13, q3 = 20 + 0.25·10 = 22.5.
+        QCOMPARE(agents[1].samples, 4);
+        QCOMPARE(agents[1].min, 4.0);
+        QCOMPARE(agents[1].q1, 5.5);
+        QCOMPARE(agents[1].median, 13.0);
+        QCOMPARE(agents[1].q3, 22.5);
         QCOMPARE(agents[1].max, 30.0);
         QCOMPARE(agents[2].samples, 1);
         QCOMPARE(agents[2].median, 6.0);

@@ -63,7 +63,7 @@ inline conclave::TrialRecord trialRecord(const std::string& experiment, int desi
     t.judgeCostUsd = 0.125;
     t.tokens = 812;
     t.calls = 3;
-    t.agents = {{"a", true, 0.125, 4000, true}, {"b", false, 0, 0, false}};
+    t.agents = {{"a", true, 0.125, 4000, true, {3000, 1000}}, {"b", false, 0, 0, false, {}}};
     return t;
 }
 

@@ -157,7 +157,7 @@ private slots:
         QTest::newRow("triage wlt") << 1 << int(DesignsModel::WinsLossesTies) << "0/4/6";
         QTest::newRow("triage p50") << 1 << int(DesignsModel::WallP50) << "24.5 s";
         QTest::newRow("triage p95") << 1 << int(DesignsModel::WallP95) << "38.2 s";
-        QTest::newRow("triage cost") << 1 << int(DesignsModel::CostPerTrial) << "$0.00213";
+        QTest::newRow("triage cost") << 1 << int(DesignsModel::CostPerTrial) << "$0.0021";
         QTest::newRow("triage calls") << 1 << int(DesignsModel::Calls) << "4.3";
         QTest::newRow("triage failures") << 1 << int(DesignsModel::Failures) << "0";
     }

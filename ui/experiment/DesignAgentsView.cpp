@@ -33,15 +33,22 @@ QTableWidgetItem* cell(const std::string& text, bool number = true)
 DesignAgentsView::DesignAgentsView(QWidget* parent)
     : QWidget(parent), m_design(new QComboBox(this)), m_table(new QTableWidget(this)), m_boxes(new LatencyBoxPlot(this))
 {
-    m_table->setColumnCount(5);
-    m_table->setHorizontalHeaderLabels(
-        {tr("Agent"), tr("Critical path"), tr("Cost share"), tr("p50 wall"), tr("p95 wall")});
+    m_table->setColumnCount(7);
+    m_table->setHorizontalHeaderLabels({tr("Agent"), tr("Critical path"), tr("Cost share"), tr("Calls"), tr("p50 call"),
+                                        tr("p95 call"), tr("Busy / trial")});
     m_table->verticalHeader()->hide();
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->horizontalHeaderItem(1)->setToolTip(
         tr("The share of the design's trials whose critical path runs through the agent"));
     m_table->horizontalHeaderItem(2)->setToolTip(tr("The agent's share of the design's cost"));
+    m_table->horizontalHeaderItem(3)->setToolTip(
+        tr("Its call attempts over all the design's trials, retries included"));
+    m_table->horizontalHeaderItem(4)->setToolTip(tr("The latency of one call attempt: the median over all of them"));
+    m_table->horizontalHeaderItem(5)->setToolTip(tr("The latency of one call attempt: the 95th percentile"));
+    m_table->horizontalHeaderItem(6)->setToolTip(
+        tr("Its own execution in a trial (every round of a meeting member summed), averaged over the trials in "
+           "which it ran"));
     m_table->horizontalHeader()->setStretchLastSection(true);
 
     auto* bar = new QHBoxLayout;
@@ -99,13 +106,16 @@ void DesignAgentsView::fill(int design)
         m_table->setItem(r, 0, cell(a.node, false));
         m_table->setItem(r, 1, cell(ReportText::percent(a.criticalPathShare)));
         m_table->setItem(r, 2, cell(ReportText::percent(a.costShare)));
-        m_table->setItem(r, 3, cell(ReportText::duration(a.wallMs.p50)));
-        m_table->setItem(r, 4, cell(ReportText::duration(a.wallMs.p95)));
+        const bool calls = a.attempts > 0;
+        m_table->setItem(r, 3, cell(std::to_string(a.attempts)));
+        m_table->setItem(r, 4, cell(calls ? ReportText::duration(a.attemptMs.p50) : "-"));
+        m_table->setItem(r, 5, cell(calls ? ReportText::duration(a.attemptMs.p95) : "-"));
+        m_table->setItem(r, 6, cell(ReportText::duration(a.busyMsPerTrial)));
     }
     m_table->resizeColumnsToContents();
 
     m_boxes->setBoxes(LatencyDistribution::perAgent(m_report->trials, design),
-                      tr("Latency per agent over the %1 trials of %2")
+                      tr("Call latency per agent: every attempt in the %1 trials of %2")
                           .arg(std::count_if(m_report->trials.begin(), m_report->trials.end(),
                                              [&](const TrialRecord& t) { return t.design == design; }))
                           .arg(QString::fromStdString(d.name)));

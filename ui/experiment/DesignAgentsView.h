@@ -12,9 +12,10 @@ namespace conclave::ui {
 class LatencyBoxPlot;
 
 // One design's agents, chosen in a combo: each agent's share of the
-// critical path and of the cost and its p50/p95 wall time (core's
-// AgentFigures), and the latency box plot over the design's trials
-// (LatencyDistribution over the trial rows).
+// critical path and of the cost, its call attempts with their p50/p95
+// latency, and its busy time per trial (core's AgentFigures), and the box
+// plot of its call latency over the design's trials (LatencyDistribution
+// over the trial rows).
 class DesignAgentsView : public QWidget {
     Q_OBJECT
 

@@ -3,6 +3,7 @@
 #include "timeline/StatusPalette.h"
 
 #include "conclave/experiment/ReportText.h"
+#include "conclave/util/MoneyText.h"
 
 #include <QFont>
 
@@ -54,7 +55,7 @@ QString DesignsModel::text(const DesignSummary& d, int column) const
     case WallP95:
         return q(ReportText::duration(d.wallMs.p95));
     case CostPerTrial:
-        return q(ReportText::money(d.meanCostUsd));
+        return q(moneyText(d.meanCostUsd));
     case Calls:
         return q(ReportText::fixed("%.1f", d.meanCalls));
     case Failures:
@@ -89,16 +90,19 @@ QVariant DesignsModel::sortValue(int row, int column) const
     return {};
 }
 
-// Green or red only when the interval excludes 0: otherwise the difference may be noise.
+// Green or red only when core says the interval excludes 0: otherwise the difference may be noise.
 QVariant DesignsModel::deltaColour(const DesignSummary& d) const
 {
     if (!d.vsBaseline)
         return {};
-    const auto& ci = d.vsBaseline->accuracyDeltaCi;
-    if (ci.lo > 0)
+    switch (d.vsBaseline->significance()) {
+    case Significance::Better:
         return StatusPalette::color(Status::Ok);
-    if (ci.hi < 0)
+    case Significance::Worse:
         return StatusPalette::color(Status::Failed);
+    case Significance::NotShown:
+        return {};
+    }
     return {};
 }
 
@@ -131,8 +135,10 @@ QVariant DesignsModel::data(const QModelIndex& index, int role) const
         if (!d.vsBaseline || (index.column() != Delta && index.column() != WinsLossesTies))
             return {};
         const auto& v = *d.vsBaseline;
-        return tr("%1 tasks below the baseline; cost %2, p50 wall %3 the baseline's")
+        return tr("%1 tasks below the baseline; over the %2 (task, seed) pairs both ran, cost %3, p50 wall %4 the "
+                  "baseline's")
             .arg(v.regressions)
+            .arg(v.pairs)
             .arg(q(ReportText::ratio(v.costRatio)), q(ReportText::ratio(v.wallP50Ratio)));
     }
     }
@@ -147,6 +153,9 @@ QVariant DesignsModel::headerData(int section, Qt::Orientation orientation, int 
         return tr("Wins, losses and ties against the baseline, over (task, seed) pairs");
     if (role == Qt::ToolTipRole && section == Accuracy)
         return tr("Accuracy with its 95 % confidence interval");
+    if (role == Qt::ToolTipRole && section == Delta)
+        return tr("The accuracy difference against the baseline with its 95 % confidence interval: better or worse "
+                  "only when the interval excludes 0");
     if (role != Qt::DisplayRole)
         return {};
     static const char* names[] = {

@@ -6,7 +6,9 @@
 #include "timeline/TimeFormat.h"
 
 #include "conclave/experiment/ReportText.h"
+#include "conclave/experiment/TeamCostBound.h"
 #include "conclave/io/TeamFile.h"
+#include "conclave/util/MoneyText.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -363,11 +365,18 @@ bool EvaluateDialog::start(SetupResult setup)
         return false;
     }
     showErrors(setup.warnings);
-    const auto estimate = ExperimentSetup::estimateCost(*setup.spec);
-    if (estimate.paidTrials > 0 && m_confirmPaid) {
-        const QString text = tr("%1 call paid endpoints; they may cost up to %2.")
-                                 .arg(TimeFormat::count(estimate.paidTrials, tr("trial"), tr("trials")),
-                                      qstr(ReportText::money(estimate.usd)));
+    const auto bound = ExperimentSetup::costBound(*setup.spec);
+    if (bound.paidTrials > 0 && m_confirmPaid) {
+        QString text = tr("%1 call paid endpoints: typically %2, at most %3 (every retry and fallback, every round, "
+                          "transcripts at their longest).")
+                           .arg(TimeFormat::count(bound.paidTrials, tr("trial"), tr("trials")),
+                                qstr(moneyText(bound.typicalUsd)), qstr(moneyText(bound.upperUsd)));
+        for (const auto& model : bound.unpriced)
+            text += QLatin1Char('\n') + tr("%1 has no price: its calls count as free.").arg(qstr(model));
+        for (const auto& node : bound.uncapped)
+            text += QLatin1Char('\n') + tr("%1 sets no max_tokens: its replies count as %2 tokens.")
+                                            .arg(qstr(node))
+                                            .arg(TeamCostBound::kAssumedMaxTokens);
         if (QMessageBox::question(this, tr("Evaluate Designs"), text + QLatin1Char('\n') + tr("Start?")) !=
             QMessageBox::Yes)
             return false;
@@ -419,7 +428,7 @@ void EvaluateDialog::showProgress()
                        .arg(p.done)
                        .arg(p.total)
                        .arg(p.failed)
-                       .arg(qstr(ReportText::money(p.costUsd)));
+                       .arg(qstr(moneyText(p.costUsd)));
     if (p.etaS && p.done < p.total)
         text += tr(" · about %1 left").arg(qstr(ReportText::duration(*p.etaS * 1000)));
     if (m_controller->isRunning())

@@ -129,8 +129,11 @@ QString ExperimentView::headerText(const ExperimentReport& report)
                        .arg(qlonglong(report.trials.size()))
                        .arg(r.plannedTrials)
                        .arg(seedsText(report.spec.seeds));
-    if (report.anySimulated())
-        text += tr(" · simulated: its results come from the local-moe simulator, not from real models");
+    text += tr(" · %1").arg(QString::fromStdString(report.provenance.text()));
+    if (report.provenance.kind == Provenance::Kind::Simulated)
+        text += tr(": its results come from the local-moe simulator, not from real models");
+    else if (report.provenance.kind == Provenance::Kind::Replayed)
+        text += tr(": the rest of the calls went to real models");
     if (!r.note.empty())
         text += tr(" · stopped: %1").arg(QString::fromStdString(r.note));
     return text;

@@ -4,6 +4,7 @@
 #include "timeline/ChartAxes.h"
 
 #include "conclave/experiment/ReportText.h"
+#include "conclave/util/MoneyText.h"
 
 #include <QChart>
 #include <QChartView>
@@ -103,7 +104,7 @@ QString ParetoChart::pointText(int design) const
     if (d.vsBaseline)
         text += tr("\nvs baseline %1").arg(QString::fromStdString(ReportText::delta(d)));
     text += tr("\ncost/trial %1, p50 wall %2, p95 wall %3")
-                .arg(QString::fromStdString(ReportText::money(d.meanCostUsd)),
+                .arg(QString::fromStdString(moneyText(d.meanCostUsd)),
                      QString::fromStdString(ReportText::duration(d.wallMs.p50)),
                      QString::fromStdString(ReportText::duration(d.wallMs.p95)));
     text += tr("\n%1 trials, %2 failed").arg(d.overall.trials).arg(d.failed);

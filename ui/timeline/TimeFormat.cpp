@@ -1,5 +1,7 @@
 #include "timeline/TimeFormat.h"
 
+#include "conclave/util/MoneyText.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -31,13 +33,7 @@ QString TimeFormat::delta(int64_t us)
 
 QString TimeFormat::cost(double usd)
 {
-    if (usd == 0)
-        return QStringLiteral("$0");
-    const double a = std::abs(usd);
-    // Below a cent: at least 5 decimals, and enough for two significant digits
-    // (up to 10), so that a tiny cost or difference never reads as $0.00000.
-    const int decimals = a >= 1 ? 2 : a >= 0.01 ? 4 : std::clamp(int(std::ceil(-std::log10(a))) + 1, 5, 10);
-    return QStringLiteral("$%1").arg(usd, 0, 'f', decimals);
+    return QString::fromStdString(moneyText(usd));
 }
 
 QString TimeFormat::count(int64_t n, const QString& one, const QString& many)

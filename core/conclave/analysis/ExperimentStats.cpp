@@ -40,6 +40,13 @@ Interval clamped(Interval ci, double lo, double hi)
     return {clamp(ci.lo, lo, hi), clamp(ci.hi, lo, hi)};
 }
 
+// Whether the values differ by more than rounding: 1 − 2/3 and 2/3 − 1/3 are the same difference.
+bool spread(const std::vector<double>& values)
+{
+    return std::any_of(values.begin(), values.end(),
+                       [&](double v) { return std::fabs(v - values.front()) > kEpsilon; });
+}
+
 Percentiles percentiles(std::vector<double> ms)
 {
     std::sort(ms.begin(), ms.end());
@@ -67,29 +74,35 @@ std::map<std::string, double> perTaskAccuracy(const Trials& trials)
 AccuracyFigures accuracyOf(const Trials& trials, bool clustered)
 {
     AccuracyFigures f;
+    f.trials = int64_t(trials.size());
     for (const auto* t : trials) {
         if (!scored(*t))
             continue;
-        ++f.trials;
+        ++f.scored;
         f.correct += right(*t) ? 1 : 0;
-    }
-    if (!clustered) {
-        f.accuracy = f.trials > 0 ? double(f.correct) / double(f.trials) : 0;
-        f.ci = ExperimentStats::wilson(f.correct, f.trials);
-        return f;
     }
     std::vector<double> tasks;
     for (const auto& [task, a] : perTaskAccuracy(trials))
         tasks.push_back(a);
+    f.tasks = int64_t(tasks.size());
     const auto [mean, ci] = ExperimentStats::meanWithCi(tasks);
-    f.accuracy = mean;
+    // With one seed each task is one trial: the mean of per-task accuracies is correct ÷ scored,
+    // computed as the count so that it is exact.
+    f.accuracy = clustered ? mean : f.scored > 0 ? double(f.correct) / double(f.scored) : 0;
+    if (!clustered) {
+        f.ci = ExperimentStats::wilson(f.correct, f.scored);
+        f.ciMethod = f.scored > 0 ? CiMethod::Wilson : CiMethod::None;
+        return f;
+    }
     f.ci = clamped(ci, 0, 1);
+    f.ciMethod = tasks.size() >= 2 ? CiMethod::Clustered : CiMethod::None;
     // Every task at the same accuracy (all right, say) has no spread to measure: the clustered
     // interval would have no width. The tasks are then counted as the trials of a Wilson interval
     // (one task alone still has none: a single task says nothing of the others).
-    const bool spread = std::any_of(tasks.begin(), tasks.end(), [&](double a) { return a != tasks.front(); });
-    if (tasks.size() >= 2 && !spread)
+    if (tasks.size() >= 2 && !spread(tasks)) {
         f.ci = ExperimentStats::wilsonAt(mean, int64_t(tasks.size()));
+        f.ciMethod = CiMethod::WilsonOverTasks;
+    }
     return f;
 }
 
@@ -98,7 +111,9 @@ std::vector<AgentFigures> agentsOf(const Trials& trials, double totalCostUsd)
     struct Sums {
         int64_t critical = 0;
         double costUsd = 0;
-        std::vector<double> wallMs;
+        std::vector<double> attemptMs;
+        double busyMs = 0;
+        int64_t ran = 0;
     };
     std::vector<std::string> order;
     std::map<std::string, Sums> sums;
@@ -107,17 +122,28 @@ std::vector<AgentFigures> agentsOf(const Trials& trials, double totalCostUsd)
             auto [it, added] = sums.try_emplace(a.node);
             if (added)
                 order.push_back(a.node);
-            it->second.critical += a.onCriticalPath ? 1 : 0;
-            it->second.costUsd += a.costUsd;
-            if (a.ran)
-                it->second.wallMs.push_back(double(a.wallUs) / 1000.0);
+            auto& s = it->second;
+            s.critical += a.onCriticalPath ? 1 : 0;
+            s.costUsd += a.costUsd;
+            for (const int64_t us : a.attemptsUs)
+                s.attemptMs.push_back(double(us) / 1000.0);
+            if (a.ran) {
+                s.busyMs += double(a.wallUs) / 1000.0;
+                ++s.ran;
+            }
         }
     }
     std::vector<AgentFigures> agents;
     for (const auto& node : order) {
-        const auto& s = sums[node];
-        agents.push_back({node, double(s.critical) / double(trials.size()),
-                          totalCostUsd > 0 ? s.costUsd / totalCostUsd : 0, percentiles(s.wallMs)});
+        auto& s = sums[node];
+        AgentFigures f;
+        f.node = node;
+        f.criticalPathShare = double(s.critical) / double(trials.size());
+        f.costShare = totalCostUsd > 0 ? s.costUsd / totalCostUsd : 0;
+        f.attempts = int64_t(s.attemptMs.size());
+        f.attemptMs = percentiles(std::move(s.attemptMs));
+        f.busyMsPerTrial = s.ran > 0 ? s.busyMs / double(s.ran) : 0;
+        agents.push_back(std::move(f));
     }
     return agents;
 }
@@ -172,25 +198,68 @@ std::map<std::pair<std::string, uint64_t>, bool> outcomes(const Trials& trials)
     return byPair;
 }
 
-PairedFigures paired(const DesignSummary& design, const Trials& trials, const DesignSummary& base,
-                     const Trials& baseTrials)
+// The ratios: cost and p50 wall over the (task, seed) pairs both designs ran.
+void pairedRatios(const Trials& trials, const Trials& baseTrials, PairedFigures& p)
+{
+    std::map<std::pair<std::string, uint64_t>, const TrialRecord*> base;
+    for (const auto* t : baseTrials)
+        base.try_emplace({t->task, t->seed}, t);
+    std::set<std::pair<std::string, uint64_t>> seen;
+    double cost = 0;
+    double baseCost = 0;
+    std::vector<double> wall;
+    std::vector<double> baseWall;
+    for (const auto* t : trials) {
+        const auto it = base.find({t->task, t->seed});
+        if (it == base.end() || !seen.insert(it->first).second)
+            continue;
+        cost += t->costUsd;
+        baseCost += it->second->costUsd;
+        wall.push_back(double(t->wallUs) / 1000.0);
+        baseWall.push_back(double(it->second->wallUs) / 1000.0);
+    }
+    p.pairs = int64_t(wall.size());
+    if (p.pairs == 0)
+        return;
+    // Means over the same number of pairs: their ratio is the ratio of the sums.
+    if (baseCost != 0)
+        p.costRatio = cost / baseCost;
+    const double baseP50 = Quantile::median(std::move(baseWall));
+    if (baseP50 != 0)
+        p.wallP50Ratio = Quantile::median(std::move(wall)) / baseP50;
+}
+
+PairedFigures paired(const Trials& trials, const Trials& baseTrials)
 {
     PairedFigures p;
     const auto a = perTaskAccuracy(trials);
     const auto b = perTaskAccuracy(baseTrials);
+    std::vector<double> mine;
+    std::vector<double> theirs;
     std::vector<double> d;
     for (const auto& [task, accuracy] : a) {
         const auto it = b.find(task);
         if (it == b.end())
             continue;
+        mine.push_back(accuracy);
+        theirs.push_back(it->second);
         d.push_back(accuracy - it->second);
         if (accuracy < it->second - kEpsilon)
             p.regressedTasks.push_back(task);
     }
+    p.tasks = int64_t(d.size());
     p.regressions = int64_t(p.regressedTasks.size());
     const auto [delta, ci] = ExperimentStats::meanWithCi(d);
     p.accuracyDelta = delta;
     p.accuracyDeltaCi = clamped(ci, -1, 1);
+    p.accuracyDeltaCiMethod = d.size() >= 2 ? CiMethod::PairedT : CiMethod::None;
+    // Every task moved by the same amount (all up, all down, or none): the t interval would have
+    // no width although T tasks say little. Newcombe's interval, from the two Wilson intervals
+    // over the T tasks, is the fallback, as Wilson's is for the accuracy.
+    if (d.size() >= 2 && !spread(d)) {
+        p.accuracyDeltaCi = ExperimentStats::newcombePaired(mine, theirs);
+        p.accuracyDeltaCiMethod = CiMethod::Newcombe;
+    }
 
     const auto baseOutcomes = outcomes(baseTrials);
     for (const auto& [key, isRight] : outcomes(trials)) {
@@ -204,10 +273,7 @@ PairedFigures paired(const DesignSummary& design, const Trials& trials, const De
         else
             ++p.ties;
     }
-    if (base.meanCostUsd != 0)
-        p.costRatio = design.meanCostUsd / base.meanCostUsd;
-    if (base.wallMs.p50 != 0)
-        p.wallP50Ratio = design.wallMs.p50 / base.wallMs.p50;
+    pairedRatios(trials, baseTrials, p);
     return p;
 }
 
@@ -237,6 +303,79 @@ double ExperimentStats::t975(int64_t df)
         return kNaN;
     // Boost.Math's Student t quantile, exact to double precision.
     return boost::math::quantile(boost::math::students_t_distribution<double>(double(df)), 0.975);
+}
+
+std::string_view toString(CiMethod method)
+{
+    switch (method) {
+    case CiMethod::None:
+        return "none";
+    case CiMethod::Wilson:
+        return "wilson";
+    case CiMethod::Clustered:
+        return "clustered";
+    case CiMethod::WilsonOverTasks:
+        return "wilson_over_tasks";
+    case CiMethod::PairedT:
+        return "paired_t";
+    case CiMethod::Newcombe:
+        return "newcombe";
+    }
+    return "none";
+}
+
+Interval ExperimentStats::newcombePaired(const std::vector<double>& a, const std::vector<double>& b, double z)
+{
+    const size_t n = a.size();
+    if (n < 2 || b.size() != n)
+        return {kNaN, kNaN};
+    const double count = double(n);
+    double p1 = 0;
+    double p2 = 0;
+    for (size_t i = 0; i < n; ++i) {
+        p1 += a[i];
+        p2 += b[i];
+    }
+    p1 /= count;
+    p2 /= count;
+    double v1 = 0;
+    double v2 = 0;
+    double c = 0;
+    for (size_t i = 0; i < n; ++i) {
+        v1 += (a[i] - p1) * (a[i] - p1);
+        v2 += (b[i] - p2) * (b[i] - p2);
+        c += (a[i] - p1) * (b[i] - p2);
+    }
+    v1 /= count;
+    v2 /= count;
+    c /= count;
+    // Newcombe's φ with its correction of T/2 on the 2×2 table, in moments: c − 1/2T when above it.
+    const double corrected = c > 1 / (2 * count) ? c - 1 / (2 * count) : c < 0 ? c : 0;
+    const double phi = v1 > 0 && v2 > 0 ? corrected / std::sqrt(v1 * v2) : 0;
+    const auto w1 = wilsonAt(p1, int64_t(n), z);
+    const auto w2 = wilsonAt(p2, int64_t(n), z);
+    const double below1 = p1 - w1.lo;
+    const double above1 = w1.hi - p1;
+    const double below2 = p2 - w2.lo;
+    const double above2 = w2.hi - p2;
+    const double delta = p1 - p2;
+    const double down = std::sqrt(std::max(0.0, below1 * below1 - 2 * phi * below1 * above2 + above2 * above2));
+    const double up = std::sqrt(std::max(0.0, above1 * above1 - 2 * phi * above1 * below2 + below2 * below2));
+    return clamped({delta - down, delta + up}, -1, 1);
+}
+
+Significance ExperimentStats::significance(const Interval& deltaCi)
+{
+    if (deltaCi.lo > 0)
+        return Significance::Better; // NaN compares false: an undefined CI shows nothing
+    if (deltaCi.hi < 0)
+        return Significance::Worse;
+    return Significance::NotShown;
+}
+
+Significance PairedFigures::significance() const
+{
+    return ExperimentStats::significance(accuracyDeltaCi);
 }
 
 std::pair<double, Interval> ExperimentStats::meanWithCi(const std::vector<double>& values)
@@ -325,8 +464,7 @@ ExperimentSummary ExperimentStats::summarize(const std::vector<std::string>& des
         const auto b = size_t(baseline);
         for (size_t d = 0; d < designs.size(); ++d) {
             if (d != b)
-                summary.designs[d].vsBaseline =
-                    paired(summary.designs[d], ofDesign[d], summary.designs[b], ofDesign[b]);
+                summary.designs[d].vsBaseline = paired(ofDesign[d], ofDesign[b]);
         }
     }
     return summary;

@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -21,30 +22,62 @@ struct Percentiles {
     double p95 = 0;
 };
 
+// How a 95 % interval was computed: what a report's footnote names.
+enum class CiMethod {
+    None,            // too little data: no interval (one task under several seeds, none scored)
+    Wilson,          // one seed: Wilson's score interval over the scored trials
+    Clustered,       // several seeds: mean of per-task accuracies ± t · SE clustered by task
+    WilsonOverTasks, // several seeds, every task at the same accuracy: Wilson with the T tasks as n
+    PairedT,         // Δ: mean of per-task differences ± t · sd / √T
+    Newcombe,        // Δ, every task moved by the same amount: Newcombe's paired score interval over T tasks
+};
+
+// "wilson", "clustered", "wilson_over_tasks", "paired_t", "newcombe", "none": the JSON names.
+std::string_view toString(CiMethod method);
+
+// Whether a difference is established: its 95 % CI lies above 0 (Better),
+// below 0 (Worse), or contains 0 or is undefined (NotShown).
+enum class Significance { NotShown, Better, Worse };
+
+// A design's accuracy. `accuracy` is always the mean of per-task accuracies
+// (each task's correct ÷ scored over its seeds); `correct` ÷ `scored` is the
+// pooled rate, the same number when every task has as many scored seeds.
 struct AccuracyFigures {
-    int64_t trials = 0;
-    int64_t correct = 0;
+    int64_t trials = 0;  // every trial, scored or not
+    int64_t scored = 0;  // trials with a score (a failed trial is scored, and wrong)
+    int64_t correct = 0; // scored trials that were right
+    int64_t tasks = 0;   // tasks with a scored trial: the T of the clustered CI
     double accuracy = 0;
     Interval ci; // 95 %
+    CiMethod ciMethod = CiMethod::None;
 };
 
 struct PairedFigures {
     double accuracyDelta = 0;
     Interval accuracyDeltaCi; // 95 %
-    int64_t wins = 0;         // (task, seed) pairs where this design is right and the baseline wrong
-    int64_t losses = 0;       // the other way round
-    int64_t ties = 0;         // both right or both wrong
-    int64_t regressions = 0;  // tasks whose accuracy is below the baseline's
+    CiMethod accuracyDeltaCiMethod = CiMethod::None;
+    int64_t tasks = 0;       // tasks both designs scored: the T of Δ
+    int64_t wins = 0;        // (task, seed) pairs where this design is right and the baseline wrong
+    int64_t losses = 0;      // the other way round
+    int64_t ties = 0;        // both right or both wrong
+    int64_t regressions = 0; // tasks whose accuracy is below the baseline's
     std::vector<std::string> regressedTasks;
-    std::optional<double> costRatio;    // mean cost ÷ the baseline's; unset when the baseline's is 0
-    std::optional<double> wallP50Ratio; // p50 wall ÷ the baseline's; unset when the baseline's is 0
+    // The ratios are over the (task, seed) pairs both designs ran, scored or not.
+    int64_t pairs = 0;
+    std::optional<double> costRatio;    // mean cost over the pairs ÷ the baseline's; unset when the baseline's is 0
+    std::optional<double> wallP50Ratio; // p50 wall over the pairs ÷ the baseline's; unset when the baseline's is 0
+
+    Significance significance() const;
 };
 
+// One agent of a design, over the design's trials.
 struct AgentFigures {
     std::string node;
     double criticalPathShare = 0; // of the design's trials
     double costShare = 0;         // of the design's cost
-    Percentiles wallMs;           // over the trials in which the agent ran
+    int64_t attempts = 0;         // call attempts that finished, over every trial
+    Percentiles attemptMs;        // latency of those attempts (0 when it made none)
+    double busyMsPerTrial = 0;    // its own execution (node spans, every round) per trial in which it ran
 };
 
 struct DesignSummary {
@@ -87,9 +120,22 @@ struct ExperimentSummary {
 //   law of succession, and statistical inference", JASA 22, 1927):
 //   (p + z²/2n ± z·√(p(1−p)/n + z²/4n²)) / (1 + z²/n), z = 1.959963984540054;
 // - several seeds: mean(a_t) ± t975(T−1)·sd(a_t)/√T, the standard error
-//   clustered by task (the task, not the trial, is the independent unit);
+//   clustered by task (E. Miller, "Adding Error Bars to Evals", 2024); when
+//   every a_t is the same (sd 0) Wilson's interval at p = mean(a_t), n = T;
 // - Δ against the baseline: mean(d_t) ± t975(T−1)·sd(d_t)/√T with
-//   d_t = a_t − a_t(baseline), a paired t interval, clamped to [−1, 1];
+//   d_t = a_t − a_t(baseline), a paired t interval, clamped to [−1, 1]; when
+//   every d_t is the same (sd 0), Newcombe's hybrid score interval for a
+//   paired difference (R. G. Newcombe, "Improved confidence intervals for the
+//   difference between binomial proportions based on paired data", Statistics
+//   in Medicine 17, 1998, method 10, as in Altman et al., "Statistics with
+//   Confidence", 2000): with p1, p2 the two designs' mean accuracies, [l1, u1]
+//   and [l2, u2] their Wilson intervals at n = T, and φ their correlation,
+//   [Δ − √((p1−l1)² − 2φ(p1−l1)(u2−p2) + (u2−p2)²),
+//    Δ + √((u1−p1)² − 2φ(u1−p1)(p2−l2) + (p2−l2)²)];
+// - φ = c / √(v1·v2) over the T tasks with c their covariance and v1, v2 their
+//   variances (divided by T), c reduced by 1/2T when above it, kept when
+//   negative, else 0; 0 when v1 or v2 is 0. On 0/1 accuracies this is the
+//   2×2 table's (AD − BC − T/2)/√(efgh) of Newcombe's method;
 // - t975: the 0.975 quantile of Student's t, from Boost.Math;
 // - percentiles by Quantile::of; a design with no trials is on no frontier.
 class ExperimentStats {
@@ -110,6 +156,13 @@ public:
     static double t975(int64_t df);
     // The mean of values with a 95 % CI of mean ± t975(n−1)·sd/√n; NaN bounds when n < 2.
     static std::pair<double, Interval> meanWithCi(const std::vector<double>& values);
+    // Newcombe's paired interval for mean(a) − mean(b) over tasks paired by index (the formula above);
+    // NaN bounds when there are fewer than 2 pairs or the sizes differ.
+    static Interval newcombePaired(const std::vector<double>& a, const std::vector<double>& b,
+                                   double z = 1.959963984540054);
+    // Better when the CI lies above 0, Worse below, else NotShown (NaN bounds included): the one rule
+    // the CLI, the Markdown report and the studio colour a Δ by.
+    static Significance significance(const Interval& deltaCi);
     // For each point, whether no other point dominates it (higher or equal accuracy at
     // lower or equal cost, one of them strictly): identical points are all on it.
     // Figures within 1e-9 (relative) of each other count as equal.

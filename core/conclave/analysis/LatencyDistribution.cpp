@@ -35,8 +35,8 @@ std::vector<AgentLatency> LatencyDistribution::perAgent(const std::vector<TrialR
             if (!samples.contains(node))
                 order.push_back(node);
             auto& v = samples[node];
-            if (agent.ran)
-                v.push_back(double(agent.wallUs) / 1000.0);
+            for (const int64_t us : agent.attemptsUs)
+                v.push_back(double(us) / 1000.0);
         }
     }
     return summarize(order, samples);

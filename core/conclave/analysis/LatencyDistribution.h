@@ -27,9 +27,12 @@ public:
     // then any others; agents without a sample are left out.
     static std::vector<AgentLatency> perAgent(const std::vector<StoredRun>& runs);
     // The same summary over one design's trials of an experiment, from what
-    // the trial rows keep: an agent's sample in a trial is its wall time
-    // (TrialAgent::wallUs) when it ran. Agents in the order they are first met
-    // among the design's trials; other designs' trials are ignored.
+    // the trial rows keep: an agent's samples are its call attempts
+    // (TrialAgent::attemptsUs), every one of every trial, so a member's rounds
+    // and a retried call count one by one, as ExperimentStats' per-agent
+    // p50/p95 do. Agents in the order they are first met among the design's
+    // trials; an agent that made no call (a vote) has no sample and is left
+    // out; other designs' trials are ignored.
     static std::vector<AgentLatency> perAgent(const std::vector<TrialRecord>& trials, int design);
 
 private:

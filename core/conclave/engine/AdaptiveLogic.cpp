@@ -1,5 +1,7 @@
 #include "conclave/engine/AdaptiveLogic.h"
 
+#include "conclave/util/MoneyText.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -55,22 +57,13 @@ AdaptiveLogic::Decision AdaptiveLogic::decide(const Rules& rules, const Standing
     if (!next.exhausted.empty())
         return stop(next.exhausted);
     if (next.maxCostUsd && next.spentUsd + next.expectedUsd > *next.maxCostUsd * (1 + kEpsilon))
-        return stop("the next call's expected " + usd(next.expectedUsd) + " would pass the budget (" +
-                    usd(*next.maxCostUsd) + ", " + usd(next.spentUsd) + " spent)");
+        return stop("the next call's expected " + moneyText(next.expectedUsd) + " would pass the budget (" +
+                    moneyText(*next.maxCostUsd) + ", " + moneyText(next.spentUsd) + " spent)");
     if (next.maxTokens && next.spentTokens + next.expectedTokens > *next.maxTokens)
         return stop("the next call's expected " + std::to_string(next.expectedTokens) +
                     " tokens would pass the budget (" + std::to_string(*next.maxTokens) + " tokens, " +
                     std::to_string(next.spentTokens) + " spent)");
     return Decision{false, "ask " + next.member + ": " + unsettled(rules, standing)};
-}
-
-std::string AdaptiveLogic::usd(double amount)
-{
-    const double a = std::abs(amount);
-    const int decimals = a == 0 || a >= 0.001 ? 4 : std::clamp(int(std::ceil(-std::log10(a))) + 1, 4, 10);
-    char text[48];
-    std::snprintf(text, sizeof text, "$%.*f", decimals, amount);
-    return text;
 }
 
 } // namespace conclave

@@ -63,9 +63,6 @@ public:
         std::string note; // recorded on the round's span: "stop: …" or "ask m3: …"
     };
     static Decision decide(const Rules& rules, const Standing& standing, int round, const NextCall& next);
-
-    // "$0.0031": four decimals, more below a thousandth so that two significant digits show.
-    static std::string usd(double amount);
 };
 
 } // namespace conclave

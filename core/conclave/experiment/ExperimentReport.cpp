@@ -5,6 +5,7 @@
 #include "conclave/io/CsvField.h"
 #include "conclave/session/ClockChoice.h"
 #include "conclave/store/RunQueries.h"
+#include "conclave/util/MoneyText.h"
 
 #include <algorithm>
 #include <cmath>
@@ -14,12 +15,6 @@
 namespace conclave {
 
 namespace {
-
-bool onlyLocal(const Team& team)
-{
-    return std::all_of(team.backends.begin(), team.backends.end(),
-                       [](const auto& b) { return b.second.kind == BackendKind::LocalMoe; });
-}
 
 nlohmann::ordered_json number(double value)
 {
@@ -34,6 +29,41 @@ nlohmann::ordered_json interval(const Interval& ci)
 nlohmann::ordered_json percentiles(const Percentiles& p)
 {
     return {{"p50", p.p50}, {"p95", p.p95}};
+}
+
+nlohmann::ordered_json accuracy(const AccuracyFigures& a)
+{
+    return {{"trials", a.trials},
+            {"scored", a.scored},
+            {"correct", a.correct},
+            {"tasks", a.tasks},
+            {"accuracy", number(a.accuracy)},
+            {"accuracy_ci", interval(a.ci)},
+            {"ci_method", std::string(toString(a.ciMethod))}};
+}
+
+// "method (a, b); other method (c)": each method once, with the names it was used for, in first-use order.
+std::string grouped(const std::vector<std::pair<CiMethod, std::string>>& used)
+{
+    std::vector<std::pair<CiMethod, std::vector<std::string>>> groups;
+    for (const auto& [method, name] : used) {
+        auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == method; });
+        if (it == groups.end())
+            groups.push_back({method, {name}});
+        else
+            it->second.push_back(name);
+    }
+    std::string out;
+    for (const auto& [method, names] : groups) {
+        out += (out.empty() ? "" : "; ") + ReportText::ciMethod(method);
+        if (groups.size() > 1) {
+            std::string list;
+            for (const auto& name : names)
+                list += (list.empty() ? "" : ", ") + name;
+            out += " (" + list + ")";
+        }
+    }
+    return out;
 }
 
 nlohmann::ordered_json optionalNumber(const std::optional<double>& value)
@@ -91,22 +121,41 @@ std::optional<ExperimentReport> ExperimentReport::make(ExperimentRecord record, 
     report.spec = std::move(*spec);
     report.trials = std::move(trials);
     std::vector<std::string> names;
+    CallSources all;
     for (const auto& design : report.spec.designs) {
         names.push_back(design.name);
-        report.simulated.push_back(onlyLocal(design.team));
+        const auto sources = callSources(design.team);
+        all += sources;
+        report.provenances.push_back(conclave::provenance(sources));
         std::string planError;
         const auto plan = RunPlan::make(design.team, planError);
         const auto choice = plan ? chooseClock(*plan, report.spec.clock) : ClockChoice{};
         report.clocks.push_back(choice.error.empty() ? choice.kind : ClockKind::Real);
     }
-    report.judgeSimulated = report.spec.judge && onlyLocal(report.spec.judge->team);
+    if (report.spec.judge) {
+        const auto sources = callSources(report.spec.judge->team);
+        all += sources;
+        report.judge = conclave::provenance(sources);
+    }
+    report.provenance = conclave::provenance(all);
     report.summary = ExperimentStats::summarize(names, report.spec.baseline, report.trials);
     return report;
 }
 
-bool ExperimentReport::anySimulated() const
+std::string ExperimentReport::ciMethods() const
 {
-    return judgeSimulated || std::find(simulated.begin(), simulated.end(), true) != simulated.end();
+    std::vector<std::pair<CiMethod, std::string>> accuracyMethods;
+    std::vector<std::pair<CiMethod, std::string>> deltaMethods;
+    for (const auto& d : summary.designs) {
+        if (d.overall.scored > 0)
+            accuracyMethods.emplace_back(d.overall.ciMethod, d.name);
+        if (d.vsBaseline)
+            deltaMethods.emplace_back(d.vsBaseline->accuracyDeltaCiMethod, d.name);
+    }
+    std::string out = "Accuracy CIs: " + (accuracyMethods.empty() ? "none" : grouped(accuracyMethods)) + ".";
+    if (!deltaMethods.empty())
+        out += " Δ: " + grouped(deltaMethods) + "; better or worse when its CI excludes 0.";
+    return out;
 }
 
 nlohmann::ordered_json ExperimentReport::json() const
@@ -115,11 +164,14 @@ nlohmann::ordered_json ExperimentReport::json() const
     j["experiment_id"] = record.id;
     j["name"] = record.name;
     j["status"] = std::string(toString(record.status));
-    j["simulated"] = anySimulated();
+    j["provenance"] = provenance.text();
+    j["simulated"] = provenance.kind == Provenance::Kind::Simulated;
     j["taskset"] = {{"name", spec.tasksetName}, {"tasks", spec.taskIds.size()}, {"hash", spec.tasksHash}};
     j["seeds"] = spec.seeds;
     j["baseline"] = spec.designs.empty() ? "" : spec.designs[size_t(summary.baseline)].name;
     j["scorer"] = spec.judge ? "judge" : "reference";
+    if (judge)
+        j["judge_provenance"] = judge->text();
     j["trials"] = {{"planned", record.plannedTrials}, {"stored", trials.size()}};
     if (!record.note.empty())
         j["note"] = record.note;
@@ -130,17 +182,16 @@ nlohmann::ordered_json ExperimentReport::json() const
         o["name"] = d.name;
         o["file"] = spec.designs[i].file;
         o["clock"] = std::string(toString(clocks[i]));
-        o["simulated"] = bool(simulated[i]);
-        o["trials"] = d.overall.trials;
-        o["correct"] = d.overall.correct;
-        o["accuracy"] = number(d.overall.accuracy);
-        o["accuracy_ci"] = interval(d.overall.ci);
+        o["provenance"] = provenances[i].text();
+        o["simulated"] = provenances[i].kind == Provenance::Kind::Simulated;
+        const auto figures = accuracy(d.overall);
+        for (const auto& [key, value] : figures.items())
+            o[key] = value;
         o["failed"] = d.failed;
         o["partial"] = d.partial;
         o["by_domain"] = nlohmann::ordered_json::object();
         for (const auto& [domain, a] : d.byDomain)
-            o["by_domain"][domain] = {
-                {"trials", a.trials}, {"accuracy", number(a.accuracy)}, {"accuracy_ci", interval(a.ci)}};
+            o["by_domain"][domain] = accuracy(a);
         o["wall_ms"] = percentiles(d.wallMs);
         o["critical_path_ms"] = percentiles(d.criticalPathMs);
         o["cost_usd"] = {{"mean", d.meanCostUsd}, {"total", d.totalCostUsd}};
@@ -150,13 +201,20 @@ nlohmann::ordered_json ExperimentReport::json() const
         o["pareto"] = {{"cost", d.paretoCost}, {"latency", d.paretoLatency}};
         if (d.vsBaseline) {
             const auto& v = *d.vsBaseline;
+            const auto significance = v.significance();
             o["vs_baseline"] = {{"accuracy_delta", number(v.accuracyDelta)},
                                 {"accuracy_delta_ci", interval(v.accuracyDeltaCi)},
+                                {"ci_method", std::string(toString(v.accuracyDeltaCiMethod))},
+                                {"significant", significance == Significance::Better  ? nlohmann::ordered_json("better")
+                                                : significance == Significance::Worse ? nlohmann::ordered_json("worse")
+                                                                                      : nlohmann::ordered_json()},
+                                {"tasks", v.tasks},
                                 {"wins", v.wins},
                                 {"losses", v.losses},
                                 {"ties", v.ties},
                                 {"regressions", v.regressions},
                                 {"regressed_tasks", v.regressedTasks},
+                                {"pairs", v.pairs},
                                 {"cost_ratio", optionalNumber(v.costRatio)},
                                 {"wall_p50_ratio", optionalNumber(v.wallP50Ratio)}};
         } else {
@@ -167,7 +225,9 @@ nlohmann::ordered_json ExperimentReport::json() const
             o["agents"].push_back({{"node", a.node},
                                    {"critical_path_share", a.criticalPathShare},
                                    {"cost_share", a.costShare},
-                                   {"wall_ms", percentiles(a.wallMs)}});
+                                   {"attempts", a.attempts},
+                                   {"attempt_ms", percentiles(a.attemptMs)},
+                                   {"busy_ms_per_trial", a.busyMsPerTrial}});
         j["designs"].push_back(std::move(o));
     }
     return j;
@@ -192,29 +252,31 @@ std::string ExperimentReport::markdown() const
 {
     std::ostringstream out;
     out << "## Experiment: " << (record.name.empty() ? record.id : record.name) << "\n\n";
-    if (anySimulated())
+    if (provenance.kind == Provenance::Kind::Simulated)
         out << "> **Simulated.** Results come from Conclave's local-moe simulator, not from real models.\n\n";
+    else if (provenance.kind == Provenance::Kind::Replayed)
+        out << "> **Replayed.** " << provenance.replayedPercent
+            << " % of the calls were answered from recorded replies, the rest by real models.\n\n";
     out << "`" << record.id << "` · task set `" << spec.tasksetName << "` (" << spec.taskIds.size() << " tasks) · "
         << spec.seeds.size() << (spec.seeds.size() == 1 ? " seed" : " seeds") << " · " << trials.size() << " of "
         << record.plannedTrials << " trials · " << toString(record.status) << "\n\n";
     if (!record.note.empty())
         out << "_" << record.note << "_\n\n";
-    out << "| design | accuracy (95% CI) | Δ vs baseline (95% CI) | W/L/T | regressions | p50 / p95 wall | cost / "
-           "trial "
-           "| calls / trial | failed | frontier |\n";
-    out << "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n";
+    out << "| design | provenance | accuracy (95% CI) | Δ vs baseline (95% CI) | W/L/T | regressions | p50 / p95 wall "
+           "| cost / trial | calls / trial | failed | frontier |\n";
+    out << "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n";
     for (size_t i = 0; i < summary.designs.size(); ++i) {
         const auto& d = summary.designs[i];
         std::string frontier = d.paretoCost && d.paretoLatency ? "cost, latency"
                                : d.paretoCost                  ? "cost"
                                : d.paretoLatency               ? "latency"
                                                                : "";
-        out << "| " << d.name << (simulated[i] ? " (sim)" : "") << " | " << ReportText::percent(d.overall.accuracy)
+        out << "| " << d.name << " | " << provenances[i].text() << " | " << ReportText::percent(d.overall.accuracy)
             << " " << ReportText::ciText(d.overall.ci) << " | " << ReportText::delta(d) << " | " << ReportText::wins(d)
             << " | " << (d.vsBaseline ? std::to_string(d.vsBaseline->regressions) : "-") << " | "
             << ReportText::duration(d.wallMs.p50) << " / " << ReportText::duration(d.wallMs.p95) << " | "
-            << ReportText::money(d.meanCostUsd) << " | " << ReportText::fixed("%.1f", d.meanCalls) << " | " << d.failed
-            << " | " << frontier << " |\n";
+            << moneyText(d.meanCostUsd) << " | " << ReportText::fixed("%.1f", d.meanCalls) << " | " << d.failed << " | "
+            << frontier << " |\n";
     }
     std::vector<std::string> domains;
     for (const auto& d : summary.designs)
@@ -248,25 +310,26 @@ std::string ExperimentReport::markdown() const
             out << "\n</details>\n";
         }
     }
-    out << "\nAccuracy CIs: "
-        << (summary.seeds > 1 ? "mean of per-task accuracies, task-clustered standard error, t "
-                                "quantile"
-                              : "Wilson score interval")
-        << "; Δ: paired over tasks. Baseline: " << summary.designs[size_t(summary.baseline)].name << ".\n";
+    out << "\n"
+        << ciMethods() << " Cost and wall ratios: over the (task, seed) pairs both designs ran. Baseline: "
+        << summary.designs[size_t(summary.baseline)].name << ".";
+    if (judge)
+        out << " Judge: " << judge->text() << ".";
+    out << "\n";
     return out.str();
 }
 
 std::string ExperimentReport::table() const
 {
     std::vector<std::vector<std::string>> rows{{"design", "accuracy", "95% CI", "vs baseline", "W/L/T", "p50 wall",
-                                                "p95 wall", "cost/trial", "calls", "failed", "clock"}};
+                                                "p95 wall", "cost/trial", "calls", "failed", "clock", "provenance"}};
     for (size_t i = 0; i < summary.designs.size(); ++i) {
         const auto& d = summary.designs[i];
         rows.push_back({d.name, ReportText::percent(d.overall.accuracy), ReportText::ciText(d.overall.ci),
                         ReportText::delta(d), ReportText::wins(d), ReportText::duration(d.wallMs.p50),
-                        ReportText::duration(d.wallMs.p95), ReportText::money(d.meanCostUsd),
+                        ReportText::duration(d.wallMs.p95), moneyText(d.meanCostUsd),
                         ReportText::fixed("%.1f", d.meanCalls), std::to_string(d.failed),
-                        std::string(toString(clocks[i]))});
+                        std::string(toString(clocks[i])), provenances[i].text()});
     }
     std::string out = aligned(rows);
     for (const auto& d : summary.designs) {
@@ -274,8 +337,8 @@ std::string ExperimentReport::table() const
             continue;
         const auto& v = *d.vsBaseline;
         out += d.name + ": " + std::to_string(v.regressions) + (v.regressions == 1 ? " task" : " tasks") +
-               " below the baseline, cost " + ReportText::ratio(v.costRatio) + ", p50 wall " +
-               ReportText::ratio(v.wallP50Ratio) + " the baseline's\n";
+               " below the baseline; over the " + std::to_string(v.pairs) + " (task, seed) pairs both ran, cost " +
+               ReportText::ratio(v.costRatio) + ", p50 wall " + ReportText::ratio(v.wallP50Ratio) + " the baseline's\n";
     }
     std::vector<std::string> frontier;
     for (const auto& d : summary.designs)
@@ -287,8 +350,13 @@ std::string ExperimentReport::table() const
             out += " " + name;
         out += "\n";
     }
-    if (anySimulated())
+    out += ciMethods() + "\n";
+    if (judge)
+        out += "judge: " + judge->text() + "\n";
+    if (provenance.kind == Provenance::Kind::Simulated)
         out += "simulated: these results come from the local-moe simulator, not from real models\n";
+    else if (provenance.kind == Provenance::Kind::Replayed)
+        out += provenance.text() + ": the rest of the calls went to real models\n";
     return out;
 }
 

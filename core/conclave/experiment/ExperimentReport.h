@@ -3,6 +3,7 @@
 #include "conclave/analysis/ExperimentStats.h"
 #include "conclave/engine/RunClock.h"
 #include "conclave/experiment/ExperimentSpec.h"
+#include "conclave/experiment/Provenance.h"
 #include "conclave/store/ExperimentRecords.h"
 
 #include <nlohmann/json.hpp>
@@ -24,17 +25,16 @@ struct ExperimentReport {
     StoredSpec spec;
     std::vector<TrialRecord> trials;
     ExperimentSummary summary;
-    std::vector<ClockKind> clocks; // per design: the clock its trials run on
-    std::vector<bool> simulated;   // per design: it calls only the local-moe simulator
-    bool judgeSimulated = false;
+    std::vector<ClockKind> clocks;       // per design: the clock its trials run on
+    std::vector<Provenance> provenances; // per design: where its answers come from
+    std::optional<Provenance> judge;     // the judge's, when the experiment has one
+    Provenance provenance;               // the experiment's: over every design's calls and the judge's
 
     // The experiment an id (or a unique prefix of one) names, read in one go.
     static std::optional<ExperimentReport> load(RunQueries& reader, const std::string& idOrPrefix, std::string& error);
     // From parts already at hand (a run just finished).
     static std::optional<ExperimentReport> make(ExperimentRecord record, std::vector<TrialRecord> trials,
                                                 std::string& error);
-
-    bool anySimulated() const;
 
     // The `eval --json` / `experiments export --format json` object.
     nlohmann::ordered_json json() const;
@@ -45,6 +45,9 @@ struct ExperimentReport {
     std::string markdown() const;
     // The terminal summary: one aligned row per design, then what it means.
     std::string table() const;
+    // What the CIs were computed with, each method with the designs it was used for:
+    // "Accuracy CIs: …. Δ: …." (the Markdown footnote; the table's last lines).
+    std::string ciMethods() const;
     // The report as an export format: "json" (json(), indented), "csv" or
     // "md"; unset for any other format.
     std::optional<std::string> text(std::string_view format) const;

@@ -8,9 +8,9 @@
 #include "conclave/experiment/TrialSink.h"
 #include "conclave/session/ClockChoice.h"
 #include "conclave/session/Engine.h"
+#include "conclave/util/MoneyText.h"
 
 #include <chrono>
-#include <cstdio>
 #include <filesystem>
 #include <mutex>
 
@@ -22,13 +22,6 @@ int64_t unixMs()
 {
     using namespace std::chrono;
     return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
-}
-
-std::string moneyText(double usd)
-{
-    char text[32];
-    std::snprintf(text, sizeof text, "$%.4f", usd);
-    return text;
 }
 
 // Finished trials' recorders are let go in batches, after one commit for all.

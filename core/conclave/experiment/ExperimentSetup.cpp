@@ -2,7 +2,10 @@
 
 #include "conclave/diagnostics/Problem.h"
 #include "conclave/engine/DeterministicRandom.h"
+#include "conclave/engine/PromptBuilder.h"
 #include "conclave/engine/RunPlan.h"
+#include "conclave/experiment/TeamCostBound.h"
+#include "conclave/experiment/TrialRecordBuilder.h"
 #include "conclave/io/TeamFile.h"
 #include "conclave/model/DefaultValues.h"
 
@@ -302,50 +305,52 @@ std::optional<TaskSet> ExperimentSetup::storedTasks(const StoredSpec& stored, co
     return subset;
 }
 
-ExperimentSetup::CostEstimate ExperimentSetup::estimateCost(const ExperimentSpec& spec)
+ExperimentSetup::CostBound ExperimentSetup::costBound(const ExperimentSpec& spec)
 {
-    CostEstimate estimate;
-    const size_t tasks = spec.tasks ? spec.tasks->tasks().size() : 0;
-    std::vector<const ExperimentDesign*> teams;
-    for (const auto& design : spec.designs)
-        teams.push_back(&design);
+    CostBound total;
+    if (!spec.tasks)
+        return total;
+    const auto seeds = double(spec.seeds.size());
+    std::optional<TeamCostBound> judge;
     if (spec.judge)
-        teams.push_back(&*spec.judge);
-    for (const auto* design : teams) {
-        std::string error;
-        const auto plan = RunPlan::make(design->team, error);
-        if (!plan)
+        judge.emplace(spec.judge->team);
+    const bool judgePaid = judge && judge->paid();
+    std::set<std::string> unpriced;
+    std::set<std::string> uncapped;
+    const auto note = [&](const std::string& design, const RunCostBound& bound) {
+        for (const auto& model : bound.unpriced)
+            unpriced.insert(design + ": " + model);
+        for (const auto& node : bound.uncapped)
+            uncapped.insert(design + ": " + node);
+    };
+    for (const auto& design : spec.designs) {
+        const TeamCostBound team(design.team);
+        if (!team.paid() && !judgePaid)
             continue;
-        bool paid = false;
-        double perTask = 0;
-        for (const auto& pn : plan->nodes()) {
-            if (!pn.call)
-                continue;
-            const auto backend = plan->team().backends.find(pn.call->backend);
-            if (backend == plan->team().backends.end() || backend->second.kind != BackendKind::OpenAi)
-                continue;
-            paid = true;
-            int64_t calls = 1;
-            if (pn.coordinator)
-                calls = plan->at(*pn.coordinator).node->config.maxRounds.value_or(defaults::kMaxRounds);
-            const auto prices = backend->second.prices.value_or(std::map<std::string, Price>{});
-            const auto price = prices.find(pn.call->model);
-            if (price == prices.end()) {
-                ++estimate.unpricedModels;
-                continue;
+        for (const auto& task : spec.tasks->tasks()) {
+            const auto run = team.of(task.prompt.size());
+            note(design.name, run);
+            double typical = run.typicalUsd;
+            double upper = run.upperUsd;
+            bool paid = team.paid();
+            if (judgePaid && TrialRecordBuilder::judges(task)) {
+                const auto input = PromptBuilder::judgeInput({task.prompt, task.answer, ""}).size() + run.outputChars;
+                const auto judged = judge->of(input);
+                note(spec.judge->name, judged);
+                typical += judged.typicalUsd;
+                upper += judged.upperUsd;
+                paid = true;
             }
-            const double out = double(pn.call->params.maxTokens.value_or(512));
-            double promptChars = double(pn.call->system.size() + pn.call->prompt.value_or("").size()) + 400;
-            for (const auto& task : spec.tasks->tasks())
-                promptChars += double(task.prompt.size()) / double(std::max<size_t>(1, tasks));
-            perTask += double(calls) * (promptChars / 4 * price->second.input + out * price->second.output) / 1e6;
-        }
-        if (paid) {
-            estimate.paidTrials += int64_t(tasks * spec.seeds.size());
-            estimate.usd += perTask * double(tasks * spec.seeds.size());
+            if (!paid)
+                continue;
+            total.paidTrials += int64_t(spec.seeds.size());
+            total.typicalUsd += typical * seeds;
+            total.upperUsd += upper * seeds;
         }
     }
-    return estimate;
+    total.unpriced.assign(unpriced.begin(), unpriced.end());
+    total.uncapped.assign(uncapped.begin(), uncapped.end());
+    return total;
 }
 
 } // namespace conclave

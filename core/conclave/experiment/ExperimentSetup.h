@@ -53,16 +53,20 @@ public:
     static std::optional<TaskSet> storedTasks(const StoredSpec& stored, const std::filesystem::path& resourcesDir,
                                               std::vector<std::string>& errors, std::vector<std::string>& warnings);
 
-    // An upper estimate of what an experiment's openai calls cost: per trial,
-    // every node that calls a model, once per round, its prompt's tokens in
-    // and its max_tokens (else 512) out, at the backend's prices; local calls
-    // count as free. For the confirmation before a paid run.
-    struct CostEstimate {
-        double usd = 0;
-        int64_t paidTrials = 0; // trials of designs that call an openai backend
-        int64_t unpricedModels = 0;
+    // What an experiment can spend on paid (openai) endpoints, typically and
+    // at most: every trial of the spec (all shards) priced by TeamCostBound
+    // on its task's prompt, and, for a task the judge scores, the judge's
+    // bound on its input (the question, the reference and the design's
+    // longest answer). Local calls are simulated and free. The one cost rule
+    // the CLI and the studio ask before a paid run (docs/experiments.md).
+    struct CostBound {
+        double typicalUsd = 0;
+        double upperUsd = 0;
+        int64_t paidTrials = 0;            // trials that call a paid endpoint, their judge's runs included
+        std::vector<std::string> unpriced; // "DESIGN: MODEL": paid models with no price, counted as free
+        std::vector<std::string> uncapped; // "DESIGN: NODE": paid calls without max_tokens, counted at 512 out
     };
-    static CostEstimate estimateCost(const ExperimentSpec& spec);
+    static CostBound costBound(const ExperimentSpec& spec);
 };
 
 } // namespace conclave

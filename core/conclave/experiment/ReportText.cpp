@@ -38,11 +38,6 @@ std::string ReportText::duration(double ms)
     return fixed("%.0f ms", ms);
 }
 
-std::string ReportText::money(double usd)
-{
-    return usd == 0 ? "$0" : usd < 0.01 ? fixed("$%.5f", usd) : fixed("$%.4f", usd);
-}
-
 std::string ReportText::ratio(const std::optional<double>& value)
 {
     return value ? fixed("%.2fx", *value) : "n/a";
@@ -53,7 +48,30 @@ std::string ReportText::delta(const DesignSummary& design)
     if (!design.vsBaseline)
         return "baseline";
     const auto& v = *design.vsBaseline;
-    return signedPoints(v.accuracyDelta) + " " + ciText(v.accuracyDeltaCi);
+    const auto significance = v.significance();
+    return signedPoints(v.accuracyDelta) + " " + ciText(v.accuracyDeltaCi) +
+           (significance == Significance::Better  ? " better"
+            : significance == Significance::Worse ? " worse"
+                                                  : "");
+}
+
+std::string ReportText::ciMethod(CiMethod method)
+{
+    switch (method) {
+    case CiMethod::None:
+        return "no interval (fewer than two tasks)";
+    case CiMethod::Wilson:
+        return "Wilson score interval over the trials";
+    case CiMethod::Clustered:
+        return "mean of per-task accuracies, task-clustered standard error, t quantile";
+    case CiMethod::WilsonOverTasks:
+        return "Wilson score interval over the tasks (every task at the same accuracy)";
+    case CiMethod::PairedT:
+        return "paired t over per-task differences";
+    case CiMethod::Newcombe:
+        return "Newcombe's paired score interval over the tasks (every task moved by the same amount)";
+    }
+    return "";
 }
 
 std::string ReportText::wins(const DesignSummary& design)

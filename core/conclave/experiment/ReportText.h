@@ -20,12 +20,13 @@ struct ReportText {
     static std::string signedPoints(double delta);
     // "850 ms", "1.25 s", "12.5 s".
     static std::string duration(double ms);
-    // "$0", "$0.00042", "$0.0123".
-    static std::string money(double usd);
     // "1.25x"; "n/a" when unset.
     static std::string ratio(const std::optional<double>& value);
-    // Δ against the baseline with its CI ("+4.0 pt [-2.1, 10.1]"); "baseline" for the baseline.
+    // Δ against the baseline with its CI ("+4.0 pt [-2.1, 10.1]"), followed by "better" or "worse"
+    // when the CI excludes 0 (ExperimentStats::significance); "baseline" for the baseline.
     static std::string delta(const DesignSummary& design);
+    // How an interval was computed, for a footnote: "Wilson score interval", ….
+    static std::string ciMethod(CiMethod method);
     // Wins/losses/ties against the baseline ("3/1/16"); "-" for the baseline.
     static std::string wins(const DesignSummary& design);
 };

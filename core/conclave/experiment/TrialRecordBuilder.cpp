@@ -31,7 +31,8 @@ void TrialRecordBuilder::fillFromRun(TrialRecord& record, const RunResult& resul
     record.tokens = result.tokensIn + result.tokensOut;
     record.calls = result.calls;
 
-    // Each agent: its own execution (node spans), its calls' cost (attempt spans).
+    // Each agent: its own execution (node spans, summed over a member's rounds), its calls' cost
+    // and each finished attempt's duration (attempt spans: the call latency the statistics use).
     std::map<NodeId, TrialAgent> agents;
     for (const auto& node : team.nodes) {
         if (node.kind == NodeKind::Input || node.kind == NodeKind::Output)
@@ -47,6 +48,8 @@ void TrialRecordBuilder::fillFromRun(TrialRecord& record, const RunResult& resul
             it->second.wallUs += span.durationUs();
         } else if (span.kind == SpanKind::Attempt) {
             it->second.costUsd += span.costUsd;
+            if (span.endUs >= 0)
+                it->second.attemptsUs.push_back(span.durationUs());
         }
     }
     for (const auto& node : result.criticalPath.nodes) {
@@ -62,7 +65,7 @@ void TrialRecordBuilder::fillFromRun(TrialRecord& record, const RunResult& resul
 
 bool TrialRecordBuilder::judges(const Task& task)
 {
-    return task.choices.empty() && !task.tolerance;
+    return task.answer.empty() && task.choices.empty() && !task.tolerance;
 }
 
 void TrialRecordBuilder::scoreByReference(TrialRecord& record, const Task& task)

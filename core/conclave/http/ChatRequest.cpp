@@ -66,6 +66,4 @@ Completion parse(std::string_view text)
     return c;
 }
 
-int64_t estimateTokens(std::string_view text) { return int64_t((text.size() + 3) / 4); }
-
 } // namespace conclave::ChatRequest

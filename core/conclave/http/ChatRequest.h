@@ -25,8 +25,5 @@ struct Completion {
 };
 Completion parse(std::string_view body);
 
-// A rough count for servers that report no usage: about four characters a token.
-int64_t estimateTokens(std::string_view text);
-
 } // namespace ChatRequest
 } // namespace conclave

@@ -42,7 +42,7 @@ double OpenAiBackend::costOf(std::string_view model, int64_t tokensIn, int64_t t
 {
     const auto it = m_settings->prices.find(std::string(model));
     if (it != m_settings->prices.end())
-        return (double(tokensIn) * it->second.input + double(tokensOut) * it->second.output) / 1e6;
+        return it->second.costUsd(double(tokensIn), double(tokensOut));
     if (tokensIn + tokensOut == 0)
         return 0;  // nothing to price: no warning for a call that never got going
     bool first = false;

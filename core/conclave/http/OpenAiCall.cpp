@@ -2,6 +2,7 @@
 
 #include "conclave/http/ChatRequest.h"
 #include "conclave/http/OpenAiErrors.h"
+#include "conclave/util/TokenEstimate.h"
 
 #include <algorithm>
 
@@ -178,9 +179,8 @@ ModelReply OpenAiCall::bodyReply(const HttpResponse& response)
 
 void OpenAiCall::countTokens(ModelReply& reply, std::optional<int64_t> in, std::optional<int64_t> out) const
 {
-    reply.tokensIn = in.value_or(ChatRequest::estimateTokens(m_request.system) +
-                                 ChatRequest::estimateTokens(m_request.prompt));
-    const int64_t fallback = m_decoder.deltas() > 0 ? m_decoder.deltas() : ChatRequest::estimateTokens(reply.text);
+    reply.tokensIn = in.value_or(estimateTokens(m_request.system) + estimateTokens(m_request.prompt));
+    const int64_t fallback = m_decoder.deltas() > 0 ? m_decoder.deltas() : estimateTokens(reply.text);
     reply.tokensOut = out.value_or(fallback);
 }
 

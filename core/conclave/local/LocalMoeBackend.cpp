@@ -135,7 +135,7 @@ double LocalMoeBackend::costOf(std::string_view model, int64_t tokensIn, int64_t
     const auto* profile = m_responder->profile(model);
     if (!profile)
         return 0;
-    return (double(tokensIn) * profile->pricePerMtok.input + double(tokensOut) * profile->pricePerMtok.output) / 1e6;
+    return profile->pricePerMtok.costUsd(double(tokensIn), double(tokensOut));
 }
 
 } // namespace conclave

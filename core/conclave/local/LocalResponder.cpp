@@ -5,6 +5,7 @@
 #include "conclave/engine/ReplyParser.h"
 #include "conclave/local/ArithmeticQuestion.h"
 #include "conclave/local/WrongAnswers.h"
+#include "conclave/util/TokenEstimate.h"
 
 #include <algorithm>
 #include <array>
@@ -504,7 +505,7 @@ SimulatedCall LocalResponder::respond(const ModelRequest& request) const
         {request.model, taskKey, request.draw.empty() ? request.salt : request.draw, std::to_string(request.attempt)},
         m_seed)};
 
-    call.reply.tokensIn = static_cast<int64_t>((request.system.size() + request.prompt.size() + 3) / 4);
+    call.reply.tokensIn = estimateTokens(request.system.size() + request.prompt.size());
     call.ttftMs = lognormal(p->ttftMs, draws.normal(kTtft));
     if (call.reply.tokensIn > p->contextTokens) {
         call.reply.error = "the prompt is " + std::to_string(call.reply.tokensIn) + " tokens; " + request.model +

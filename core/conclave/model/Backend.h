@@ -2,6 +2,7 @@
 
 #include "conclave/model/Node.h"
 #include "conclave/model/NodeKind.h"
+#include "conclave/model/Price.h"
 
 #include <nlohmann/json.hpp>
 
@@ -19,14 +20,6 @@ struct Distribution {
     double p95 = 0;
 
     friend bool operator==(const Distribution&, const Distribution&) = default;
-};
-
-// USD per million tokens.
-struct Price {
-    double input = 0;
-    double output = 0;
-
-    friend bool operator==(const Price&, const Price&) = default;
 };
 
 // A simulated model of the local-moe backend. Every field is optional so an

@@ -94,6 +94,25 @@ struct Node {
     nlohmann::json extra;  // unknown keys; null when none
 
     std::string displayName() const { return config.label.value_or(id.str()); }
+    // Whether its kind and settings make it call a model: an expert, an `llm` router, a `synthesize`
+    // aggregator, a `decompose` coordinator. The one rule the validator, provenance and cost bounds read.
+    bool callsModel() const
+    {
+        switch (kind) {
+        case NodeKind::Router:
+            return config.routerStrategy == RouterStrategy::Llm;
+        case NodeKind::Expert:
+            return true;
+        case NodeKind::Aggregator:
+            return config.aggregatorStrategy == AggregatorStrategy::Synthesize;
+        case NodeKind::Coordinator:
+            return config.mode == CoordinatorMode::Decompose;
+        case NodeKind::Input:
+        case NodeKind::Output:
+            break;
+        }
+        return false;
+    }
 
     friend bool operator==(const Node&, const Node&) = default;
 };

@@ -36,9 +36,13 @@ std::optional<ExperimentStatus> experimentStatusFromString(std::string_view text
 std::string trialAgentsToJson(const std::vector<TrialAgent>& agents)
 {
     auto out = nlohmann::json::array();
-    for (const auto& a : agents)
-        out.push_back(
-            {{"node", a.node}, {"cp", a.onCriticalPath}, {"cost", a.costUsd}, {"wall_us", a.wallUs}, {"ran", a.ran}});
+    for (const auto& a : agents) {
+        nlohmann::json agent = {
+            {"node", a.node}, {"cp", a.onCriticalPath}, {"cost", a.costUsd}, {"wall_us", a.wallUs}, {"ran", a.ran}};
+        if (!a.attemptsUs.empty())
+            agent["attempts_us"] = a.attemptsUs;
+        out.push_back(std::move(agent));
+    }
     return out.dump();
 }
 
@@ -67,6 +71,12 @@ std::vector<TrialAgent> trialAgentsFromJson(std::string_view json)
             agent.wallUs = v.get<int64_t>();
         if (const auto v = field("ran"); v.is_boolean())
             agent.ran = v.get<bool>();
+        if (const auto v = field("attempts_us"); v.is_array()) {
+            for (const auto& us : v) {
+                if (us.is_number_integer())
+                    agent.attemptsUs.push_back(us.get<int64_t>());
+            }
+        }
         agents.push_back(std::move(agent));
     }
     return agents;

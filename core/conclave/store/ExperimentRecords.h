@@ -42,8 +42,9 @@ struct TrialAgent {
     std::string node;
     bool onCriticalPath = false;
     double costUsd = 0;
-    int64_t wallUs = 0; // the node's own execution (its spans), 0 when it did not run
+    int64_t wallUs = 0; // the node's own execution (its spans, every round summed), 0 when it did not run
     bool ran = false;
+    std::vector<int64_t> attemptsUs; // each of its call attempts that finished, in start order
 };
 
 struct TrialRecord {
@@ -71,7 +72,8 @@ struct TrialRecord {
 };
 
 // A trial's agents as the store keeps them (trials.agents_json):
-// [{"node": "a", "cp": true, "cost": 0.25, "wall_us": 1200, "ran": true}, ...].
+// [{"node": "a", "cp": true, "cost": 0.25, "wall_us": 1200, "ran": true, "attempts_us": [800, 400]}, ...].
+// "attempts_us" is left out when the agent made no call; rows written before it existed read as none.
 std::string trialAgentsToJson(const std::vector<TrialAgent>& agents);
 // The agents of trialAgentsToJson's text; what is not such an array reads as none.
 std::vector<TrialAgent> trialAgentsFromJson(std::string_view json);

@@ -335,24 +335,7 @@ private:
     }
 
     // Whether a node's kind and settings make it call a model.
-    static bool needsModel(const Node& node)
-    {
-        const auto& c = node.config;
-        switch (node.kind) {
-        case NodeKind::Router:
-            return c.routerStrategy == RouterStrategy::Llm;
-        case NodeKind::Expert:
-            return true;
-        case NodeKind::Aggregator:
-            return c.aggregatorStrategy == AggregatorStrategy::Synthesize;
-        case NodeKind::Coordinator:
-            return c.mode == CoordinatorMode::Decompose;
-        case NodeKind::Input:
-        case NodeKind::Output:
-            break;
-        }
-        return false;
-    }
+    static bool needsModel(const Node& node) { return node.callsModel(); }
 
     // The backend calls go to when a node names `own` (or nothing): that one, the
     // team default, or the only one; null when it cannot be told.

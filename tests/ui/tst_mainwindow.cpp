@@ -1,11 +1,14 @@
 // The studio window: opening teams (good, bad and every invalid test file),
-// the dirty title, themes, and screenshots of every example that are not blank.
+// the dirty title, themes, and screenshots of every example that show its
+// nodes on the canvas.
 #include <QtTest>
 
 #include "EditorChecks.h"
 
 #include "editor/CanvasView.h"
 #include "editor/KindStyle.h"
+#include "editor/NodeItem.h"
+#include "editor/TeamScene.h"
 #include "panels/ProblemsPanel.h"
 #include "run/RunToolBar.h"
 #include "studio/MainWindow.h"
@@ -37,19 +40,20 @@ QStringList readLines(const QString& path)
     return lines;
 }
 
-// Whether some pixel of `image` is within a small distance of `colour`.
-bool hasColour(const QImage& image, const QColor& colour)
+// How many pixels of `image` inside `rect` are within a small distance of `colour`.
+int pixelsNear(const QImage& image, const QRect& rect, const QColor& colour)
 {
-    for (int y = 0; y < image.height(); y += 2) {
-        for (int x = 0; x < image.width(); x += 2) {
+    int count = 0;
+    const QRect inside = rect & image.rect();
+    for (int y = inside.top(); y <= inside.bottom(); ++y) {
+        for (int x = inside.left(); x <= inside.right(); ++x) {
             const QColor c = image.pixelColor(x, y);
-            if (std::abs(c.red() - colour.red()) + std::abs(c.green() - colour.green()) +
-                    std::abs(c.blue() - colour.blue()) <
-                24)
-                return true;
+            count += std::abs(c.red() - colour.red()) + std::abs(c.green() - colour.green()) +
+                             std::abs(c.blue() - colour.blue()) <
+                     24;
         }
     }
-    return false;
+    return count;
 }
 
 // A menu's or a toolbar's entries: an action's object name, "-" for a
@@ -176,6 +180,10 @@ private slots:
             QTest::newRow(qPrintable(name)) << dir.filePath(name);
     }
 
+    // Every node is on the canvas, fitted into view, and the window's
+    // screenshot shows it there: inside its card, its kind's colour (the icon
+    // disc) and its title in the text colour. Only the canvas counts; the
+    // palette's icons show every kind's colour too.
     void screenshots()
     {
         QFETCH(QString, file);
@@ -186,11 +194,23 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         window.fitToTeam();
         const QImage image = window.grab().toImage().convertToFormat(QImage::Format_RGB32);
-        QVERIFY(image.width() >= 1000 && image.height() >= 600);
-        // Not blank: every node kind of the team shows its colour.
-        for (const auto& n : window.document()->team().nodes)
-            QVERIFY2(hasColour(image, conclave::ui::KindStyle::colour(n.kind)),
-                     qPrintable(QString::fromUtf8(toString(n.kind))));
+        QCOMPARE(image.size(), window.size());
+        const auto* view = window.canvas();
+        const QRect canvas(view->viewport()->mapTo(&window, QPoint(0, 0)), view->viewport()->size());
+        const QColor text = window.scene()->palette().color(QPalette::Text);
+        const auto& nodes = window.document()->team().nodes;
+        QCOMPARE(window.scene()->nodeItemCount(), nodes.size());
+        for (const auto& n : nodes) {
+            const auto* item = window.scene()->nodeItem(n.id);
+            QVERIFY(item);
+            const QRectF card = item->mapRectToScene(
+                QRectF(0, 0, conclave::ui::NodeItem::kWidth, conclave::ui::NodeItem::kHeight));
+            const QRect shown = view->mapFromScene(card).boundingRect().translated(canvas.topLeft());
+            const QString id = QString::fromStdString(n.id.str());
+            QVERIFY2(canvas.contains(shown), qPrintable(id));
+            QVERIFY2(pixelsNear(image, shown, conclave::ui::KindStyle::colour(n.kind)) >= 100, qPrintable(id));
+            QVERIFY2(pixelsNear(image, shown, text) >= 10, qPrintable(id));
+        }
     }
 
     void themesSwitchAndPersist()
@@ -253,14 +273,20 @@ private slots:
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QCOMPARE(window.width(), 1280);
+        // Being exposed is not being laid out: wait until both bars have their
+        // places, side by side on the top row.
+        const auto* main = window.findChild<QToolBar*>("mainToolBar");
+        QVERIFY(main);
+        const auto* run = window.runToolBar();
+        QTRY_VERIFY(!main->geometry().isEmpty() && !run->geometry().isEmpty() &&
+                    main->geometry().top() == run->geometry().top() &&
+                    run->geometry().left() > main->geometry().right());
         for (auto* bar : window.findChildren<QToolBar*>()) {
             const auto* more = bar->findChild<QWidget*>("qt_toolbar_ext_button");
             QVERIFY2(!more || !more->isVisible(), qPrintable(bar->objectName()));
             QVERIFY2(bar->geometry().right() < window.width(), qPrintable(bar->objectName()));
         }
-        const auto* main = window.findChild<QToolBar*>("mainToolBar");
         QCOMPARE(window.toolBarBreak(window.runToolBar()), false);
-        QCOMPARE(main->geometry().top(), window.runToolBar()->geometry().top());
     }
 
     // The canvas's share of the split is remembered, and never below a third.

@@ -306,7 +306,8 @@ private slots:
         auto terminal = QString::fromStdString(process.terminal());
         QVERIFY2(terminal.endsWith(clear + reason), qPrintable(terminal));
         terminal.chop(reason.size());
-        const QRegularExpression progress(QStringLiteral(R"(^\d+ running, \d+ done, \d+ failed  \d+\.\d s  \$\d+\.\d{4}$)"));
+        const QRegularExpression progress(
+            QStringLiteral(R"(^\d+ running, \d+ done, \d+ failed  \d+\.\d s  \$\d+\.\d{4}$)"));
         const auto lines = terminal.split(clear, Qt::SkipEmptyParts);
         QVERIFY(!lines.isEmpty());
         for (const auto& line : lines)

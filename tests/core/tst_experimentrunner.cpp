@@ -320,19 +320,20 @@ private slots:
                                  << "\n"
                                  << R"({"id": "w2", "prompt": "Describe a quiet morning."})"
                                  << "\n";
-        // One expert on a model of this skill in every domain.
+        // One expert on a model (%1) of one skill (%2) in every domain.
         const auto oneModelTeam = [&](const std::string& name, int skill) {
             const std::string file = f.path(name + ".team.json");
-            const std::string s = std::to_string(skill);
-            std::ofstream(file) << R"({"conclave": 1, "name": ")" << name << R"(",
-  "backends": {"local": {"kind": "local-moe", "models": {")" << name << R"(": {"skills": {"general": )" << s
-                                << R"(, "writing": )" << s << R"(, "reasoning": )" << s << R"(, "math": )" << s
-                                << R"(, "code": )" << s << R"(, "facts": )" << s << R"(},
-      "price_per_mtok": {"input": 1, "output": 1}}}}},
-  "defaults": {"backend": "local", "model": ")" << name << R"("},
+            std::ofstream(file) << QStringLiteral(R"({
+  "conclave": 1, "name": "%1",
+  "backends": {"local": {"kind": "local-moe", "models": {"%1": {"skills": {"general": %2, "writing": %2,
+      "reasoning": %2, "math": %2, "code": %2, "facts": %2}, "price_per_mtok": {"input": 1, "output": 1}}}}},
+  "defaults": {"backend": "local", "model": "%1"},
   "nodes": [{"id": "in", "kind": "input"}, {"id": "e", "kind": "expert"}, {"id": "out", "kind": "output"}],
   "edges": [{"from": "in", "to": "e"}, {"from": "e", "to": "out"}]
-})";
+})")
+                                       .arg(QString::fromStdString(name))
+                                       .arg(skill)
+                                       .toStdString();
             return file;
         };
         EvalRequest request;
@@ -350,7 +351,8 @@ private slots:
         for (const auto& t : report->trials) {
             const bool sure = t.design == 0;
             ++trialsOf[t.design];
-            QCOMPARE(QString::fromStdString(t.scoreDetail), sure ? QString("judge: correct") : QString("judge: incorrect"));
+            QCOMPARE(QString::fromStdString(t.scoreDetail),
+                     sure ? QStringLiteral("judge: correct") : QStringLiteral("judge: incorrect"));
             QCOMPARE(t.correct, std::optional<bool>(sure));
             QVERIFY(t.judgeCostUsd > 0);
         }

@@ -28,11 +28,11 @@ struct CriticalPath {
 
 struct RunResult : RunTotals {
     RunStatus status = RunStatus::Running;
-    NodeResult output;                      // the output node's result
-    std::map<NodeId, NodeResult> results;   // every node's result
-    std::vector<Span> spans;                // in the order they started
+    NodeResult output;                    // the output node's result
+    std::map<NodeId, NodeResult> results; // every node's result
+    std::vector<Span> spans;              // in the order they started
     CriticalPath criticalPath;
-    ClockKind clock = ClockKind::Real;      // the time the run lived in
+    ClockKind clock = ClockKind::Real; // the time the run lived in
 };
 
 } // namespace conclave

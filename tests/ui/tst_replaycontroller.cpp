@@ -94,7 +94,7 @@ private slots:
         reference.setTimerType(Qt::PreciseTimer);
         QSignalSpy referenceTicks(&reference, &QTimer::timeout);
         reference.start();
-        QTRY_COMPARE(referenceTicks.size(), 2);
+        QTRY_VERIFY(referenceTicks.size() >= 2);
         QCOMPARE(positions.size(), 0);
         QCOMPARE(replay.position(), at);
     }

@@ -4,10 +4,11 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 
 #include "support/CliProcess.h"
+#include "support/TerminalProcess.h"
 
 #include <csignal>
 
@@ -284,27 +285,33 @@ private slots:
         QCOMPARE(r.err, error);
     }
 
+    // Ctrl+C at a terminal once the live progress line shows the run under
+    // way: the run is cancelled, what had finished is printed, and it says so.
     void interruptCancels()
     {
-        QProcess process;
-        // On the real clock: a virtual run is over long before anyone could press Ctrl+C.
-        process.start(kBinary, {"run", kExamples + "mixture-of-agents.team.json", "--input", "Calculate 323 + 460.",
-                                "--clock", "real"});
-        QVERIFY(process.waitForStarted(10000));
-        // Long enough for the run to be under way (resources loaded, handler installed), even in slow builds.
-        QTest::qWait(1500);
-        QElapsedTimer timer;
-        timer.start();
-        const auto pid = pid_t(process.processId());
-        QVERIFY2(pid > 0, "the run ended before it could be interrupted"); // kill(0) would hit the whole group
-        ::kill(pid, SIGINT);
-        QVERIFY(process.waitForFinished(10000));
-        QVERIFY2(timer.elapsed() < 3000, "Ctrl+C took too long to end the run");
+        // On the real clock at ten times the simulated latencies: the run is still going when the signal comes.
+        testsupport::TerminalProcess process(kBinary, {"run", kExamples + "mixture-of-agents.team.json", "--input",
+                                                       "Calculate 323 + 460.", "--time-scale", "10"});
+        QVERIFY(process.started());
+        // The line is drawn by the loop that watches for Ctrl+C, after its handler is installed.
+        QVERIFY2(process.waitForTerminal(" running, ", std::chrono::seconds(60)), process.terminal().c_str());
+        ::kill(process.pid(), SIGINT);
+        QVERIFY(process.waitForFinished(std::chrono::seconds(60)));
         QCOMPARE(process.exitCode(), 1);
-        const auto out = QString::fromUtf8(process.readAllStandardOutput());
-        const auto err = QString::fromUtf8(process.readAllStandardError());
+        const auto out = QString::fromStdString(process.out());
         QVERIFY2(out.contains(": cancelled  (wall "), qPrintable(out));
-        QCOMPARE(err, QString("conclave: cancelled; the results above are what had finished\n"));
+        // The terminal shows progress lines, each drawn over the last, then the line cleared and the reason.
+        const QString clear = QStringLiteral("\r\033[K");
+        const QString reason = QStringLiteral("conclave: cancelled; the results above are what had finished\n");
+        auto terminal = QString::fromStdString(process.terminal());
+        QVERIFY2(terminal.endsWith(clear + reason), qPrintable(terminal));
+        terminal.chop(reason.size());
+        const QRegularExpression progress(
+            QStringLiteral(R"(^\d+ running, \d+ done, \d+ failed  \d+\.\d s  \$\d+\.\d{4}$)"));
+        const auto lines = terminal.split(clear, Qt::SkipEmptyParts);
+        QVERIFY(!lines.isEmpty());
+        for (const auto& line : lines)
+            QVERIFY2(progress.match(line).hasMatch(), qPrintable(line));
     }
 };
 

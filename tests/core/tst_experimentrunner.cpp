@@ -324,42 +324,56 @@ private slots:
         QCOMPARE(QString::fromStdString(got["designs"].dump(1)), QString::fromStdString(expected["designs"].dump(1)));
     }
 
+    // Free-text tasks without a reference, judged by a perfect judge: a design
+    // whose model always gives the simulator's hidden best answer is judged
+    // correct on every trial, one whose model never does, incorrect on every trial.
     void aJudgeScoresFreeText()
     {
         Fixture f;
         QVERIFY(f.open());
-        // Free-text tasks without a reference: a perfect judge agrees with the simulator's truth.
         const auto tasksFile = f.path("free.jsonl");
         std::ofstream(tasksFile) << R"({"id": "w1", "prompt": "Write a haiku about the sea."})"
                                  << "\n"
                                  << R"({"id": "w2", "prompt": "Describe a quiet morning."})"
                                  << "\n";
-        const std::string judgeFile = f.path("judge.team.json");
-        std::ofstream(judgeFile) << R"({
-  "conclave": 1, "name": "judge",
-  "backends": {"local": {"kind": "local-moe", "models": {"oracle": {"skills": {"general": 1, "writing": 1,
-      "reasoning": 1, "math": 1, "code": 1, "facts": 1}, "price_per_mtok": {"input": 1, "output": 1}}}}},
-  "defaults": {"backend": "local", "model": "oracle"},
-  "nodes": [{"id": "in", "kind": "input"}, {"id": "j", "kind": "expert"}, {"id": "out", "kind": "output"}],
-  "edges": [{"from": "in", "to": "j"}, {"from": "j", "to": "out"}]
-})";
+        // One expert on a model (%1) of one skill (%2) in every domain.
+        const auto oneModelTeam = [&](const std::string& name, int skill) {
+            const std::string file = f.path(name + ".team.json");
+            std::ofstream(file) << QStringLiteral(R"({
+  "conclave": 1, "name": "%1",
+  "backends": {"local": {"kind": "local-moe", "models": {"%1": {"skills": {"general": %2, "writing": %2,
+      "reasoning": %2, "math": %2, "code": %2, "facts": %2}, "price_per_mtok": {"input": 1, "output": 1}}}}},
+  "defaults": {"backend": "local", "model": "%1"},
+  "nodes": [{"id": "in", "kind": "input"}, {"id": "e", "kind": "expert"}, {"id": "out", "kind": "output"}],
+  "edges": [{"from": "in", "to": "e"}, {"from": "e", "to": "out"}]
+})")
+                                       .arg(QString::fromStdString(name))
+                                       .arg(skill)
+                                       .toStdString();
+            return file;
+        };
         EvalRequest request;
-        request.designFiles = {example("triage")};
+        request.designFiles = {oneModelTeam("sure", 1), oneModelTeam("clueless", 0)};
         request.taskset = tasksFile;
         request.seeds = {1, 2, 3, 4};
-        request.judgeFile = judgeFile;
+        request.judgeFile = oneModelTeam("oracle", 1);
         auto setup = ExperimentSetup::build(request, CONCLAVE_RESOURCES);
         QVERIFY2(setup.spec, setup.errors.empty() ? "" : setup.errors.front().c_str());
         StoredTrials runnerSink(*f.store, StoredTrials::Keep::Runs);
         ExperimentRunner runner(m_h.engine(), runnerSink, *setup.spec, {});
         QCOMPARE(st(runner.run().status), QStringLiteral("finished"));
         const auto report = reportOf(*f.store, runner.id());
-        QCOMPARE(report->trials.size(), size_t(8));
+        QCOMPARE(report->trials.size(), size_t(16));
+        std::map<int, int> trialsOf;
         for (const auto& t : report->trials) {
-            QVERIFY(t.correct.has_value());
+            const bool sure = t.design == 0;
+            ++trialsOf[t.design];
+            QCOMPARE(QString::fromStdString(t.scoreDetail),
+                     sure ? QStringLiteral("judge: correct") : QStringLiteral("judge: incorrect"));
+            QCOMPARE(t.correct, std::optional<bool>(sure));
             QVERIFY(t.judgeCostUsd > 0);
-            QVERIFY2(t.scoreDetail == "judge: correct" || t.scoreDetail == "judge: incorrect", t.scoreDetail.c_str());
         }
+        QCOMPARE(trialsOf, (std::map<int, int>{{0, 8}, {1, 8}}));
         QVERIFY(report->summary.designs[0].judgeCostUsd > 0);
         QVERIFY(report->judge && report->judge->kind == Provenance::Kind::Simulated);
         QCOMPARE(report->json()["scorer"], nlohmann::ordered_json("judge"));

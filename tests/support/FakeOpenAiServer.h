@@ -87,9 +87,11 @@ public:
     int port() const { return m_port; }
     std::string baseUrl() const { return std::string("http:") + "//127.0.0.1:" + std::to_string(m_port) + "/v1"; }
 
-    // {"requests", "in_flight", "max_in_flight", "by_model"}
+    // {"requests", "in_flight", "max_in_flight", "dropped", "by_model"}
     nlohmann::json stats() const { return nlohmann::json::parse(request("GET", "/_stats"), nullptr, false); }
     void reset() const { request("POST", "/_reset"); }
+    // Lets every request that arrived before now go on past its `hold=K`.
+    void release() const { request("POST", "/_release"); }
 
 private:
     // A blocking HTTP/1.0 exchange; the body of the answer.

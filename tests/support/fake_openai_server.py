@@ -22,13 +22,16 @@ A request is scripted by its model name: "fake:key=value;key=value;...".
   malformed=K     after K chunks, a chunk that is not JSON
   stream_error=K  after K chunks, an error object inside the 200 stream
   stall=K         after K chunks, stop sending for stall_ms (default 5000), then finish
+  hold=K          after K chunks, send nothing until POST /_release (or 60 s), then finish
   close=K         after K chunks, drop the connection (no final chunk, no [DONE])
   accept=MS       wait before reading the request (a slow server)
   echo_key=1      on failure, put the Authorization header into the message
 With "stream": false in the request, the answer is one JSON completion.
 
 GET /v1/models lists models (but not under /nolist); GET /_stats answers {"requests", "in_flight",
-"max_in_flight", "by_model"}; POST /_reset zeroes the counters. With
+"max_in_flight", "dropped" (answers the client hung up on), "by_model"}; POST /_reset zeroes the counters; POST /_release lets every request
+that arrived before it go on past its hold. A request leaves "in_flight" just before the last byte
+of its answer is written, so a client that has read a whole answer is never still counted. With
 --key KEY, requests without "Authorization: Bearer KEY" get a 401. With
 --tls CERT KEYFILE, it speaks HTTPS.
 """
@@ -43,8 +46,10 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 LOCK = threading.Lock()
-STATS = {"requests": 0, "in_flight": 0, "max_in_flight": 0, "by_model": {}}
+STATS = {"requests": 0, "in_flight": 0, "max_in_flight": 0, "dropped": 0, "by_model": {}}
 KEY = None
+RELEASED = threading.Condition(LOCK)
+RELEASES = [0]  # how many times POST /_release was called
 
 
 def script_of(model):
@@ -72,8 +77,21 @@ class Handler(BaseHTTPRequestHandler):
         for k, v in (headers or {}).items():
             self.send_header(k, v)
         self.end_headers()
+        self.leave()
         self.wfile.write(data)
         self.wfile.flush()
+
+    def leave(self):
+        # Out of "in_flight" before the answer's last byte goes out: once the client has the whole
+        # answer (and may send its next request), this one is no longer counted.
+        if getattr(self, "counted", False):
+            self.counted = False
+            with LOCK:
+                STATS["in_flight"] -= 1
+
+    def hold(self):
+        with LOCK:
+            RELEASED.wait_for(lambda: RELEASES[0] > self.releases_seen, timeout=60)
 
     def chunk(self, data, bytewise):
         if not data:
@@ -107,7 +125,14 @@ class Handler(BaseHTTPRequestHandler):
         if self.path == "/_reset":
             self.read_body()
             with LOCK:
-                STATS.update({"requests": 0, "in_flight": 0, "max_in_flight": 0, "by_model": {}})
+                STATS.update({"requests": 0, "in_flight": 0, "max_in_flight": 0, "dropped": 0, "by_model": {}})
+            self.send_json(200, {})
+            return
+        if self.path == "/_release":
+            self.read_body()
+            with LOCK:
+                RELEASES[0] += 1
+                RELEASED.notify_all()
             self.send_json(200, {})
             return
         body = self.read_body()
@@ -115,13 +140,15 @@ class Handler(BaseHTTPRequestHandler):
             STATS["requests"] += 1
             STATS["in_flight"] += 1
             STATS["max_in_flight"] = max(STATS["max_in_flight"], STATS["in_flight"])
+            self.counted = True
+            self.releases_seen = RELEASES[0]
         try:
             self.completion(body)
         except (BrokenPipeError, ConnectionResetError):
-            pass
-        finally:
             with LOCK:
-                STATS["in_flight"] -= 1
+                STATS["dropped"] += 1
+        finally:
+            self.leave()
 
     def authorized(self):
         if KEY is None or self.headers.get("Authorization") == "Bearer " + KEY:
@@ -196,6 +223,7 @@ class Handler(BaseHTTPRequestHandler):
             if s.get("stream_error") == str(i):
                 event({"error": {"message": "the model crashed mid-stream", "type": "server_error", "code": None}})
                 self.chunk(b"data: [DONE]" + eol + eol, bytewise)
+                self.leave()
                 self.wfile.write(b"0\r\n\r\n")
                 return
             if s.get("close") == str(i):
@@ -205,6 +233,8 @@ class Handler(BaseHTTPRequestHandler):
                 return
             if s.get("stall") == str(i):
                 time.sleep(int(s.get("stall_ms", "5000")) / 1000)
+            if s.get("hold") == str(i):
+                self.hold()
             event(delta(t))
         event(delta(None, "stop"))
         if s.get("usage", "1") == "1" and request.get("stream_options", {}).get("include_usage"):
@@ -212,6 +242,7 @@ class Handler(BaseHTTPRequestHandler):
                    "usage": {"prompt_tokens": 11, "completion_tokens": len(texts),
                              "total_tokens": 11 + len(texts)}})
         self.chunk(b"data: [DONE]" + eol + eol, bytewise)
+        self.leave()
         self.wfile.write(b"0\r\n\r\n")
         self.wfile.flush()
 

@@ -1,11 +1,14 @@
 // The studio window: opening teams (good, bad and every invalid test file),
-// the dirty title, themes, and screenshots of every example that are not blank.
+// the dirty title, themes, and screenshots of every example that show its
+// nodes on the canvas.
 #include <QtTest>
 
 #include "EditorChecks.h"
 
 #include "editor/CanvasView.h"
 #include "editor/KindStyle.h"
+#include "editor/NodeItem.h"
+#include "editor/TeamScene.h"
 #include "panels/ProblemsPanel.h"
 #include "run/RunToolBar.h"
 #include "studio/MainWindow.h"
@@ -17,10 +20,12 @@
 #include <QFile>
 #include <QMenu>
 #include <QMenuBar>
+#include <QSettings>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QToolBar>
 #include <QUndoStack>
+#include <QVector3D>
 
 using conclave::ui::MainWindow;
 
@@ -37,19 +42,45 @@ QStringList readLines(const QString& path)
     return lines;
 }
 
-// Whether some pixel of `image` is within a small distance of `colour`.
-bool hasColour(const QImage& image, const QColor& colour)
+// How many pixels of `image` inside `rect` differ from `bare` (the same
+// window without the nodes) and are `base` tinted towards `colour`, at least
+// 5 % of the way: a node card's body (the base with a tint of its kind), its
+// border and its icon disc, but not the text on it, nor the canvas, whatever
+// its colour.
+int pixelsTinted(const QImage& image, const QImage& bare, const QRect& rect, const QColor& base,
+                 const QColor& colour)
 {
-    for (int y = 0; y < image.height(); y += 2) {
-        for (int x = 0; x < image.width(); x += 2) {
+    const QVector3D from(base.red(), base.green(), base.blue());
+    const QVector3D towards = QVector3D(colour.red(), colour.green(), colour.blue()) - from;
+    int count = 0;
+    const QRect inside = rect & image.rect();
+    for (int y = inside.top(); y <= inside.bottom(); ++y) {
+        for (int x = inside.left(); x <= inside.right(); ++x) {
+            if (image.pixel(x, y) == bare.pixel(x, y))
+                continue;
             const QColor c = image.pixelColor(x, y);
-            if (std::abs(c.red() - colour.red()) + std::abs(c.green() - colour.green()) +
-                    std::abs(c.blue() - colour.blue()) <
-                24)
-                return true;
+            const QVector3D p = QVector3D(c.red(), c.green(), c.blue()) - from;
+            const float t = QVector3D::dotProduct(p, towards) / towards.lengthSquared();
+            count += t >= 0.05f && t <= 1.05f && (p - t * towards).length() <= 6;
         }
     }
-    return false;
+    return count;
+}
+
+// How many pixels of `image` inside `rect` are within a small distance of `colour`.
+int pixelsNear(const QImage& image, const QRect& rect, const QColor& colour)
+{
+    int count = 0;
+    const QRect inside = rect & image.rect();
+    for (int y = inside.top(); y <= inside.bottom(); ++y) {
+        for (int x = inside.left(); x <= inside.right(); ++x) {
+            const QColor c = image.pixelColor(x, y);
+            count += std::abs(c.red() - colour.red()) + std::abs(c.green() - colour.green()) +
+                             std::abs(c.blue() - colour.blue()) <
+                     24;
+        }
+    }
+    return count;
 }
 
 // A menu's or a toolbar's entries: an action's object name, "-" for a
@@ -75,8 +106,20 @@ QStringList entries(const QWidget* widget)
 class TestMainWindow : public QObject {
     Q_OBJECT
 
+    // This run's own settings: no window layout, recent file or theme
+    // remembered by another run, in this tree or another (test mode alone
+    // shares ~/.qttest between them all).
+    QTemporaryDir m_settings;
+
 private slots:
-    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QVERIFY(m_settings.isValid());
+        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_settings.path());
+    }
+    // And each test starts from none.
+    void init() { QSettings().clear(); }
 
     void opensAnExampleOntoTheCanvas()
     {
@@ -176,6 +219,12 @@ private slots:
             QTest::newRow(qPrintable(name)) << dir.filePath(name);
     }
 
+    // Every node is on the canvas, fitted into view, and the window's
+    // screenshot shows it there: its card, mostly its kind's tint of the base
+    // colour where the window without nodes shows something else (at any
+    // zoom: the body, the border, the icon disc when it is drawn), and its
+    // title in the text colour. Only the cards count: the palette's icons show
+    // every kind's colour too.
     void screenshots()
     {
         QFETCH(QString, file);
@@ -186,11 +235,30 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         window.fitToTeam();
         const QImage image = window.grab().toImage().convertToFormat(QImage::Format_RGB32);
-        QVERIFY(image.width() >= 1000 && image.height() >= 600);
-        // Not blank: every node kind of the team shows its colour.
-        for (const auto& n : window.document()->team().nodes)
-            QVERIFY2(hasColour(image, conclave::ui::KindStyle::colour(n.kind)),
-                     qPrintable(QString::fromUtf8(toString(n.kind))));
+        QCOMPARE(image.size(), window.size());
+        for (auto* item : window.scene()->items()) {
+            if (item->type() == conclave::ui::NodeItem::Type)
+                item->setVisible(false);
+        }
+        const QImage bare = window.grab().toImage().convertToFormat(QImage::Format_RGB32);
+        const auto* view = window.canvas();
+        const QRect canvas(view->viewport()->mapTo(&window, QPoint(0, 0)), view->viewport()->size());
+        const QColor base = window.scene()->palette().color(QPalette::Base);
+        const QColor text = window.scene()->palette().color(QPalette::Text);
+        const auto& nodes = window.document()->team().nodes;
+        QCOMPARE(window.scene()->nodeItemCount(), nodes.size());
+        for (const auto& n : nodes) {
+            const auto* item = window.scene()->nodeItem(n.id);
+            QVERIFY(item);
+            const QRectF card = item->mapRectToScene(
+                QRectF(0, 0, conclave::ui::NodeItem::kWidth, conclave::ui::NodeItem::kHeight));
+            const QRect shown = view->mapFromScene(card).boundingRect().translated(canvas.topLeft());
+            const QString id = QString::fromStdString(n.id.str());
+            QVERIFY2(canvas.contains(shown), qPrintable(id));
+            const int tinted = pixelsTinted(image, bare, shown, base, conclave::ui::KindStyle::colour(n.kind));
+            QVERIFY2(tinted * 2 >= shown.width() * shown.height(), qPrintable(id + ": " + QString::number(tinted)));
+            QVERIFY2(pixelsNear(image, shown, text) >= 10, qPrintable(id));
+        }
     }
 
     void themesSwitchAndPersist()
@@ -253,14 +321,20 @@ private slots:
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QCOMPARE(window.width(), 1280);
+        // Being exposed is not being laid out: wait until both bars have their
+        // places, side by side on the top row.
+        const auto* main = window.findChild<QToolBar*>("mainToolBar");
+        QVERIFY(main);
+        const auto* run = window.runToolBar();
+        QTRY_VERIFY(!main->geometry().isEmpty() && !run->geometry().isEmpty() &&
+                    main->geometry().top() == run->geometry().top() &&
+                    run->geometry().left() > main->geometry().right());
         for (auto* bar : window.findChildren<QToolBar*>()) {
             const auto* more = bar->findChild<QWidget*>("qt_toolbar_ext_button");
             QVERIFY2(!more || !more->isVisible(), qPrintable(bar->objectName()));
             QVERIFY2(bar->geometry().right() < window.width(), qPrintable(bar->objectName()));
         }
-        const auto* main = window.findChild<QToolBar*>("mainToolBar");
         QCOMPARE(window.toolBarBreak(window.runToolBar()), false);
-        QCOMPARE(main->geometry().top(), window.runToolBar()->geometry().top());
     }
 
     // The canvas's share of the split is remembered, and never below a third.

@@ -6,6 +6,8 @@
 
 #include "timeline/ReplayController.h"
 
+#include <QTimer>
+
 using namespace conclave;
 using conclave::ui::ReplayController;
 using conclave::ui::TimelineModel;
@@ -77,12 +79,23 @@ private slots:
         auto model = std::make_shared<const TimelineModel>(known_runs::review("slow", 1000));
         ReplayController replay;
         replay.setModel(model);
+        QSignalSpy positions(&replay, &ReplayController::positionChanged);
         replay.play();
-        QTest::qWait(100);
+        QVERIFY(positions.wait());  // the first tick: the replay has moved on
+        QVERIFY(replay.position() > 0);
         replay.pause();
+        QVERIFY(!replay.isPlaying());
         const auto at = replay.position();
-        QVERIFY(at > 0);
-        QTest::qWait(100);
+        positions.clear();
+        // Two intervals of a timer like the controller's, started after the
+        // pause: a tick of the controller's still due would have come first.
+        QTimer reference;
+        reference.setInterval(ReplayController::kTickMs);
+        reference.setTimerType(Qt::PreciseTimer);
+        QSignalSpy referenceTicks(&reference, &QTimer::timeout);
+        reference.start();
+        QTRY_VERIFY(referenceTicks.size() >= 2);
+        QCOMPARE(positions.size(), 0);
         QCOMPARE(replay.position(), at);
     }
 };

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "conclave/engine/AggregatorLogic.h"
+#include "conclave/model/DefaultValues.h"
 
 #include <cstdint>
 #include <optional>
@@ -32,9 +33,9 @@ namespace conclave {
 class AdaptiveLogic {
 public:
     struct Rules {
-        double consensus = 1.0;
-        double threshold = 0.7;
-        int64_t maxRounds = 3;
+        double consensus = defaults::kConsensus;
+        double threshold = defaults::kThreshold;
+        int64_t maxRounds = defaults::kMaxRounds;
     };
 
     // Where the meeting stands after a round.

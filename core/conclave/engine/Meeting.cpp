@@ -15,9 +15,6 @@
 namespace conclave {
 
 namespace {
-constexpr double kDefaultThreshold = 0.7;
-constexpr double kDefaultConsensus = 1.0;
-
 // A member meeting's result as the outcome of one member's turn.
 CallOutcome outcomeOf(NodeResult result)
 {
@@ -241,7 +238,7 @@ void Meeting::onMemberDone(size_t member, SpanId span, size_t part, CallOutcome 
     case CoordinatorMode::Cascade: {
         if (endIfCancelled())
             return;
-        const double threshold = pn.node->config.threshold.value_or(kDefaultThreshold);
+        const double threshold = pn.node->config.threshold.value_or(defaults::kThreshold);
         if ((turn.result.ok() && turn.confidence >= threshold) || m_round >= m_maxRounds) {
             m_run->closeSpan(m_roundSpan, Status::Ok);
             // The last step answers; if it failed, the best earlier answer stands.
@@ -359,8 +356,8 @@ void Meeting::adaptiveRoundFinished()
         if (const auto error = m_run->budgetCheck())
             next.exhausted = *error;
     }
-    const AdaptiveLogic::Rules rules{config.consensus.value_or(kDefaultConsensus),
-                                     config.threshold.value_or(kDefaultThreshold), m_maxRounds};
+    const AdaptiveLogic::Rules rules{config.consensus.value_or(defaults::kConsensus),
+                                     config.threshold.value_or(defaults::kThreshold), m_maxRounds};
     const auto decision = AdaptiveLogic::decide(rules, standing, m_round, next);
     // The note is set before the span closes, so every observer (the run store) sees it.
     m_run->span(m_roundSpan).note = decision.note;
@@ -442,7 +439,7 @@ bool Meeting::consensusReached() const
     if (tally.empty())
         return false;
     const double share = double(tally.front().count) / double(pn.members.size());
-    return share + 1e-9 >= pn.node->config.consensus.value_or(kDefaultConsensus);
+    return share + 1e-9 >= pn.node->config.consensus.value_or(defaults::kConsensus);
 }
 
 std::string Meeting::transcript(int uptoRound, bool includeCurrent) const

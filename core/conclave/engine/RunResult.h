@@ -1,6 +1,7 @@
 #pragma once
 
 #include "conclave/engine/RunClock.h"
+#include "conclave/engine/RunTotals.h"
 #include "conclave/engine/Span.h"
 
 #include <cstdint>
@@ -25,19 +26,13 @@ struct CriticalPath {
     int64_t lengthUs = 0;       // the sum of those nodes' span durations
 };
 
-struct RunResult {
+struct RunResult : RunTotals {
     RunStatus status = RunStatus::Running;
-    NodeResult output;                      // the output node's result
-    std::map<NodeId, NodeResult> results;   // every node's result
-    std::vector<Span> spans;                // in the order they started
-    int64_t wallUs = 0;
+    NodeResult output;                    // the output node's result
+    std::map<NodeId, NodeResult> results; // every node's result
+    std::vector<Span> spans;              // in the order they started
     CriticalPath criticalPath;
-    int64_t tokensIn = 0;
-    int64_t tokensOut = 0;
-    double costUsd = 0;
-    int calls = 0;                          // call attempts dispatched
-    ClockKind clock = ClockKind::Real;      // the time the run lived in
-    int64_t cpuUs = 0;                      // the real CPU time its work used
+    ClockKind clock = ClockKind::Real; // the time the run lived in
 };
 
 } // namespace conclave

@@ -15,6 +15,8 @@ inline constexpr int kRetries = 2;                  // retries after the first a
 inline constexpr int64_t kOpenAiMaxConcurrency = 8; // calls in flight per openai backend without max_concurrency
 inline constexpr uint64_t kSeed = 42;               // a local-moe backend's seed
 inline constexpr int kMaxRounds = 3;                // a meeting's rounds
+inline constexpr double kConsensus = 1.0;           // share of a meeting's members agreeing that ends it early
+inline constexpr double kThreshold = 0.7;           // cascade: escalate below it; adaptive: stop at it
 inline constexpr int kInitialMembers = 2;           // members an adaptive meeting asks in its first round
 inline constexpr double kAgreeFraction = 1.0;       // share of a synthesize's ok inputs that must agree to skip its model
 

@@ -90,17 +90,12 @@ void RunRecorder::nodeFinished(const NodeId& node, const NodeResult& result, int
 void RunRecorder::runFinished(const RunResult& result)
 {
     write_op::RunEnd end;
+    static_cast<RunTotals&>(end) = result;
     end.status = result.status;
     end.output = result.output;
     end.endedAtMs = unixMs();
-    end.wallUs = result.wallUs;
     end.criticalPath = result.criticalPath.nodes;
     end.criticalPathUs = result.criticalPath.lengthUs;
-    end.tokensIn = result.tokensIn;
-    end.tokensOut = result.tokensOut;
-    end.costUsd = result.costUsd;
-    end.calls = result.calls;
-    end.cpuUs = result.cpuUs;
     m_writer->push<write_op::RunEnd>(*m_feed, std::move(end));
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "conclave/engine/RunResult.h"
+#include "conclave/engine/RunTotals.h"
 #include "conclave/engine/Span.h"
 #include "conclave/model/StrongId.h"
 
@@ -14,7 +15,7 @@ namespace conclave {
 using RunId = StrongId<struct RunIdTag>;
 
 // One row of the runs table, without the large columns (team, output).
-struct RunSummary {
+struct RunSummary : RunTotals {
     RunId id;
     std::string teamName;
     RunStatus status = RunStatus::Running;
@@ -22,15 +23,9 @@ struct RunSummary {
     int64_t endedAtMs = -1;  // -1 while running
     std::string input;
     uint64_t seed = 0;
-    int64_t wallUs = 0;
     int64_t criticalPathUs = 0;
-    int64_t tokensIn = 0;
-    int64_t tokensOut = 0;
-    double costUsd = 0;
-    int calls = 0;
     std::string answer;
     ClockKind clock = ClockKind::Real;
-    int64_t cpuUs = 0;        // the real CPU time the run's work used
     std::string experimentId; // the experiment the run is a trial of; empty for any other run
 };
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "conclave/engine/RunResult.h"
+#include "conclave/engine/RunTotals.h"
 #include "conclave/engine/Span.h"
 #include "conclave/store/ExperimentRecords.h"
 
@@ -50,18 +51,12 @@ struct NodeRow {
     int64_t finishedUs = -1;
 };
 
-struct RunEnd {
+struct RunEnd : RunTotals {
     RunStatus status = RunStatus::Ok;
     NodeResult output;
     int64_t endedAtMs = 0;
-    int64_t wallUs = 0;
     std::vector<NodeId> criticalPath;
     int64_t criticalPathUs = 0;
-    int64_t tokensIn = 0;
-    int64_t tokensOut = 0;
-    double costUsd = 0;
-    int calls = 0;
-    int64_t cpuUs = 0;
 };
 
 // An experiment as it starts or ends, with the process that writes it.

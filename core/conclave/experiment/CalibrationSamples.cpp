@@ -56,6 +56,9 @@ bool readExperiment(RunQueries& store, const ExperimentRecord& record, const std
     std::map<std::string, std::set<NodeId>> answeringByTeam; // by the team's JSON as run
     for (const auto& trial : *trials) {
         const Task* task = tasks->byId(trial.task);
+        if (trial.runId.str().empty())
+            return fail("trial " + trial.task + " (seed " + std::to_string(trial.seed) +
+                        ") kept no run (eval --store summaries): calibration reads every call of measured runs");
         auto run = store.load(trial.runId, true, why);
         if (!run)
             return fail("trial " + trial.task + " (seed " + std::to_string(trial.seed) + "): run " + trial.runId.str() +

@@ -292,7 +292,7 @@ private slots:
         write(tasks, "{\"id\": \"t1\", \"domain\": \"math\", \"prompt\": \"What is the sum of 17 and 25, in digits?\", "
                      "\"answer\": \"42\"}\n");
         const auto r =
-            conclave({"eval", team, "--taskset", tasks, "--seeds", "2", "--dry-run", "--db", path("dry.sqlite")});
+            cli({"eval", team, "--taskset", tasks, "--seeds", "2", "--dry-run", "--db", path("dry.sqlite")});
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.err.contains("eval: 2 trials (1 designs x 1 tasks x 2 seeds); 2 of all 2 call paid endpoints: "
                                 "typically $0.00047, at most $0.0014 (every retry and fallback, every round, "

@@ -46,12 +46,13 @@ nlohmann::ordered_json accuracy(const AccuracyFigures& a)
 std::string grouped(const std::vector<std::pair<CiMethod, std::string>>& used)
 {
     std::vector<std::pair<CiMethod, std::vector<std::string>>> groups;
-    for (const auto& [method, name] : used) {
-        auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == method; });
+    for (const auto& use : used) {
+        const CiMethod method = use.first;
+        auto it = std::find_if(groups.begin(), groups.end(), [method](const auto& g) { return g.first == method; });
         if (it == groups.end())
-            groups.push_back({method, {name}});
+            groups.push_back({method, {use.second}});
         else
-            it->second.push_back(name);
+            it->second.push_back(use.second);
     }
     std::string out;
     for (const auto& [method, names] : groups) {

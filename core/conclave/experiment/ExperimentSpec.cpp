@@ -12,6 +12,17 @@ namespace conclave {
 
 namespace {
 
+// The selected tasks' ids, in order (none without a task set).
+nlohmann::ordered_json selectedIds(const TaskSet* tasks)
+{
+    auto ids = nlohmann::ordered_json::array();
+    if (tasks) {
+        for (const auto& task : tasks->tasks())
+            ids.push_back(task.id);
+    }
+    return ids;
+}
+
 constexpr int kSpecFormat = 2;
 
 nlohmann::ordered_json designJson(const ExperimentDesign& design)
@@ -118,11 +129,7 @@ nlohmann::ordered_json ExperimentSpec::toJson() const
                     {"bundled", tasksetBundled},
                     {"path", tasksetPath},
                     {"hash", tasksHash()},
-                    {"tasks", nlohmann::ordered_json::array()}};
-    if (tasks) {
-        for (const auto& task : tasks->tasks())
-            j["taskset"]["tasks"].push_back(task.id);
-    }
+                    {"tasks", selectedIds(tasks.get())}};
     j["seeds"] = seeds;
     j["scorer"] = judge ? nlohmann::ordered_json{{"kind", "judge"}, {"judge", designJson(*judge)}}
                         : nlohmann::ordered_json{{"kind", "reference"}};
@@ -144,11 +151,7 @@ nlohmann::ordered_json ExperimentSpec::identityJson() const
     // A bundled set is known by its name; a file by its content alone.
     j["taskset"] = {{"bundled", tasksetBundled ? tasksetName : std::string()},
                     {"hash", tasksHash()},
-                    {"tasks", nlohmann::ordered_json::array()}};
-    if (tasks) {
-        for (const auto& task : tasks->tasks())
-            j["taskset"]["tasks"].push_back(task.id);
-    }
+                    {"tasks", selectedIds(tasks.get())}};
     j["seeds"] = seeds;
     j["scorer"] = judge ? nlohmann::ordered_json{{"kind", "judge"}, {"judge", identity(*judge)}}
                         : nlohmann::ordered_json{{"kind", "reference"}};

@@ -24,6 +24,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
@@ -148,6 +149,53 @@ private slots:
         QCOMPARE(attempts(r, "sim").size(), size_t(1));
         QVERIFY(tokens.tokens >= 4);  // three streamed chunks and the simulator's one
         QVERIFY(r.output.text.find("t0 t1 t2") != std::string::npos);
+    }
+
+    // Replaying a call needs its reply (streamed or not), its draw key, and the
+    // endpoint's own time apart from the wait for admission (#30).
+    void attemptsRecordWhatAReplayNeeds()
+    {
+        QTemporaryDir dir;
+        auto doc = team({"fake:chunks=2;first=400", "fake:chunks=2;first=400"});
+        doc["backends"]["oa"]["max_concurrency"] = 1;
+        doc["backends"]["oa"]["stream"] = false;
+        const auto teamValue = load(doc);
+        auto opened = RunStore::open(dir.filePath(QStringLiteral("runs.sqlite")).toStdString());
+        QVERIFY(opened.store);
+        std::string error;
+        auto recorder = opened.store->record(teamValue, error);
+        QVERIFY2(recorder, error.c_str());
+        const auto id = recorder->id();
+        auto started = m_engine->start(teamValue, "What is 2 + 2?", std::nullopt, {recorder.get()});
+        QVERIFY(started.run);
+        const auto r = started.run->wait();
+        QVERIFY(r.status == RunStatus::Ok);
+        opened.store->flush();
+        auto reader = opened.store->reader(error);
+        QVERIFY2(reader, error.c_str());
+        const auto stored = reader->load(id, true, error);
+        QVERIFY2(stored, error.c_str());
+        std::vector<Span> calls;
+        for (const auto& span : stored->spans) {
+            if (span.kind == SpanKind::Attempt)
+                calls.push_back(span);
+        }
+        QCOMPARE(calls.size(), size_t(2));
+        std::sort(calls.begin(), calls.end(), [](const Span& a, const Span& b) { return a.waitUs < b.waitUs; });
+        QStringList draws;
+        for (const auto& call : calls) {
+            QCOMPARE(call.inflight, int64_t(1)); // max_concurrency 1: each ran alone
+            QVERIFY2(call.serviceUs() >= 400'000, std::to_string(call.serviceUs()).c_str());
+            QCOMPARE(q(stored->texts.at(call.id)), QStringLiteral("t0 t1 ")); // nothing streamed, all kept
+            draws << q(call.draw);
+        }
+        // The second waited for the first to finish: its wait is at least the first's service time.
+        QVERIFY2(calls[0].waitUs < 200'000, std::to_string(calls[0].waitUs).c_str());
+        QVERIFY2(calls[1].waitUs >= calls[0].serviceUs(),
+                 (std::to_string(calls[1].waitUs) + " < " + std::to_string(calls[0].serviceUs())).c_str());
+        QCOMPARE(calls[1].serviceUs(), calls[1].durationUs() - calls[1].waitUs);
+        draws.sort();
+        QCOMPARE(draws.join(QLatin1Char(',')), QStringLiteral("expert:0,expert:1"));
     }
 
     void retriesHonourRetryAfter_data()

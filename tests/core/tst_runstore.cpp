@@ -107,13 +107,60 @@ private slots:
         QVERIFY(opened.store);
         SqliteDb db;
         QVERIFY(!db.open(path, SqliteDb::Mode::ReadOnly));
-        QCOMPARE(db.queryInt("PRAGMA user_version").value_or(-1), int64_t(5));
+        QCOMPARE(db.queryInt("PRAGMA user_version").value_or(-1), int64_t(6));
         auto mode = db.prepare("PRAGMA journal_mode");
         QVERIFY(mode.step());
         QCOMPARE(q(mode.text(0)), QString("wal"));
         // Opening again is a no-op migration.
         opened.store.reset();
         QVERIFY(RunStore::open(path).store);
+    }
+
+    // A store written by main at schema 5 (tests/data/stores/v5.sqlite): it opens,
+    // migrates to 6, and reads back; its calls read as not recorded for replay.
+    void aVersion5StoreOpensAndItsCallsReadAsNotRecorded()
+    {
+        const auto path = file("v5-copy.sqlite");
+        QVERIFY(QFile::copy(QStringLiteral(CONCLAVE_TEST_DATA "/stores/v5.sqlite"), QString::fromStdString(path)));
+        QFile::setPermissions(QString::fromStdString(path), QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+        auto opened = RunStore::open(path);
+        QCOMPARE(q(opened.error), QString());
+        QCOMPARE(rowsOf(path, "PRAGMA user_version"), int64_t(6));
+        std::string error;
+        auto reader = opened.store->reader(error);
+        QVERIFY2(reader, error.c_str());
+        const auto run = reader->load(RunId("f1430f2e554a"), true, error);
+        QVERIFY2(run, error.c_str());
+        int calls = 0;
+        for (const auto& span : run->spans) {
+            if (span.kind != SpanKind::Attempt)
+                continue;
+            ++calls;
+            QCOMPARE(span.inflight, int64_t(0));
+            QCOMPARE(span.waitUs, int64_t(-1));
+            QCOMPARE(q(span.draw), QString());
+            QCOMPARE(span.serviceUs(), span.durationUs());
+        }
+        QCOMPARE(calls, 5);
+        QCOMPARE(rowsOf(path, "SELECT count(*) FROM trials WHERE experiment_id = 'e-8dce474a8eb2'"), int64_t(6));
+        // A run recorded into it now keeps what replay needs.
+        const auto team = example("triage.team.json", 0.01);
+        QVERIFY(team);
+        RunId id;
+        runRecorded(*opened.store, *team, "Calculate 323 + 460.", id);
+        const auto fresh = reader->load(id, true, error);
+        QVERIFY2(fresh, error.c_str());
+        int recorded = 0;
+        for (const auto& span : fresh->spans) {
+            if (span.kind != SpanKind::Attempt || span.status != Status::Ok)
+                continue;
+            ++recorded;
+            QCOMPARE(span.waitUs, int64_t(0));
+            QVERIFY(span.inflight >= 1);
+            QVERIFY(!span.draw.empty());
+            QVERIFY(!fresh->texts.at(span.id).empty());
+        }
+        QVERIFY(recorded > 0);
     }
 
     void runReadsBackExactly()
@@ -203,7 +250,7 @@ private slots:
                                       << "not an SQLite database";
         QTest::newRow("newer user_version")
             << "newer.sqlite"
-            << "written by a newer Conclave (store schema version 99; this one reads up to 5)";
+            << "written by a newer Conclave (store schema version 99; this one reads up to 6)";
         QTest::newRow("read-only") << "readonly.sqlite"
                                    << "the database is read-only";
         QTest::newRow("other SQLite database") << "other.sqlite"
@@ -287,7 +334,7 @@ private slots:
         QVERIFY(testsupport::makeOlderStore(path, 4));
         auto opened = RunStore::openForReading(path);
         QCOMPARE(q(opened.error), QString());
-        QCOMPARE(rowsOf(path, "PRAGMA user_version"), int64_t(5));
+        QCOMPARE(rowsOf(path, "PRAGMA user_version"), int64_t(6));
         std::string error;
         auto reader = opened.store->reader(error);
         const auto runs = reader->list({}, error);

@@ -88,6 +88,7 @@ std::optional<CallRunner::Launch> CallRunner::beginAttemptLocked()
     }
     m_span = m_run->openSpan(SpanKind::Attempt, m_spec.node, m_spec.parent, "attempt " + std::to_string(m_attempt),
                              m_spec.round, m_attempt, m_model);
+    m_run->span(m_span).draw = m_spec.request.drawKey();
     Launch next{token, m_spec.request};
     next.request.model = m_model;
     next.request.attempt = m_attempt;
@@ -163,12 +164,15 @@ void CallRunner::onReply(uint64_t token, ModelReply reply, int64_t arrivedUs)
     span.tokensIn = reply.tokensIn;
     span.tokensOut = reply.tokensOut;
     span.plannedMs = reply.plannedMs;
+    span.waitUs = reply.waitUs;
+    span.inflight = reply.inflight;
     span.costUsd = m_spec.backend->costOf(m_model, reply.tokensIn, reply.tokensOut);
     m_total.tokensIn += reply.tokensIn;
     m_total.tokensOut += reply.tokensOut;
     m_total.costUsd += span.costUsd;
     m_run->addUsage(reply.tokensIn, reply.tokensOut, span.costUsd);
     if (reply.ok) {
+        m_run->emitReply(m_spec.node, m_span, reply.text);
         m_run->closeSpan(m_span, Status::Ok, {}, arrivedUs);
         m_total.parsed = std::move(parsed);
         finish(Status::Ok, std::move(reply.text), {}, arrivedUs);

@@ -24,6 +24,9 @@ struct ModelRequest {
     // (common random numbers). Empty: the simulator keys on salt.
     std::string draw;
     int attempt = 1;
+
+    // The key a simulator draws this call's luck by, and a recording is matched on.
+    const std::string& drawKey() const { return draw.empty() ? salt : draw; }
 };
 
 struct ModelReply {
@@ -36,6 +39,11 @@ struct ModelReply {
     bool retryable = false;
     std::optional<int64_t> retryAfterMs;   // the server asked to wait this long
     double plannedMs = 0;                  // simulated latency (local backend)
+    // When the endpoint admitted the call: how long after start() (the time it
+    // queued behind max_concurrency or a rate limit), and the requests then in
+    // flight on it, this one included. -1 and 0: the backend does not know.
+    int64_t waitUs = -1;
+    int64_t inflight = 0;
 };
 
 struct CallCallbacks {

@@ -126,6 +126,8 @@ public:
     // endUs: when it really ended, if that was before now (-1: now).
     void closeSpan(SpanId id, Status status, std::string error = {}, int64_t endUs = -1);
     void emitToken(const NodeId& node, SpanId span, std::string_view text);
+    // An ok attempt's whole reply, told once before its span closes.
+    void emitReply(const NodeId& node, SpanId span, std::string_view text);
 
     // A call for a node's model with its settings applied: backend, model,
     // params, timeout, retries and fallback from the team, the rest given.

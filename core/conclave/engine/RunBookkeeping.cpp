@@ -44,6 +44,11 @@ void Run::emitToken(const NodeId& node, SpanId span, std::string_view text)
     notifyObservers([&](RunObserver& o) { o.nodeToken(node, span, text, at); });
 }
 
+void Run::emitReply(const NodeId& node, SpanId span, std::string_view text)
+{
+    notifyObservers([&](RunObserver& o) { o.attemptReplied(node, span, text); });
+}
+
 CallSpec Run::callSpec(size_t node, SpanId parent, int round, std::string system, std::string prompt,
                        std::string_view suffix) const
 {

@@ -21,6 +21,8 @@ public:
     virtual void spanStarted(const Span& /*span*/) {}
     // A piece of streamed text for a call attempt (span) of a node.
     virtual void nodeToken(const NodeId& /*node*/, SpanId /*span*/, std::string_view /*text*/, int64_t /*atUs*/) {}
+    // An ok call attempt's whole reply, streamed or not, just before its span finishes.
+    virtual void attemptReplied(const NodeId& /*node*/, SpanId /*span*/, std::string_view /*text*/) {}
     virtual void spanFinished(const Span& /*span*/) {}
     virtual void nodeFinished(const NodeId& /*node*/, const NodeResult& /*result*/, int64_t /*atUs*/) {}
     virtual void runFinished(const RunResult& /*result*/) {}

@@ -2,6 +2,7 @@
 
 #include "conclave/model/StrongId.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -45,6 +46,13 @@ struct Span {
     double costUsd = 0;
     int64_t ttftUs = -1;      // time to first token, from the span's start; -1 when none
     double plannedMs = 0;     // simulated latency the local backend drew (0 for real endpoints)
+    // Call attempts, what replaying them needs: the requests in flight on the
+    // same endpoint when this one was admitted (this one included; 0: not
+    // known), the time from the attempt's start to that admission (-1: not
+    // known), and the draw key the call was made with.
+    int64_t inflight = 0;
+    int64_t waitUs = -1;
+    std::string draw;
     std::string error;
     // What the node decided here, when it decided something a reader needs to
     // see: an adaptive round's "stop: …" or "ask m2: …", a synthesize that
@@ -52,6 +60,8 @@ struct Span {
     std::string note;
 
     int64_t durationUs() const { return endUs < 0 ? 0 : endUs - startUs; }
+    // The endpoint's own time for an attempt: its duration less its wait for admission.
+    int64_t serviceUs() const { return std::max<int64_t>(0, durationUs() - std::max<int64_t>(0, waitUs)); }
 
     friend bool operator==(const Span&, const Span&) = default;
 };

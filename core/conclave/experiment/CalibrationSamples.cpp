@@ -80,8 +80,10 @@ bool readExperiment(RunQueries& store, const ExperimentRecord& record, const std
             CalibrationSamples::Call call;
             call.model = span.model;
             call.ok = span.status == Status::Ok;
-            call.durationMs = double(span.durationUs()) / 1000.0;
-            call.ttftMs = span.ttftUs < 0 ? -1.0 : double(span.ttftUs) / 1000.0;
+            // The endpoint's own time: a wait for admission (max_concurrency, a rate limit) is not the model's.
+            const int64_t waitUs = std::max<int64_t>(0, span.waitUs);
+            call.durationMs = double(span.serviceUs()) / 1000.0;
+            call.ttftMs = span.ttftUs < 0 ? -1.0 : double(std::max<int64_t>(0, span.ttftUs - waitUs)) / 1000.0;
             call.tokensIn = span.tokensIn;
             call.tokensOut = span.tokensOut;
             call.costUsd = span.costUsd;

@@ -217,6 +217,8 @@ void HttpMultiLoop::Impl::admit(Clock::time_point now, std::optional<Clock::time
             }
             t.admitted = true;
         }
+        t.response.admitted = now;
+        t.response.inflight = t.request.limits ? t.request.limits->inFlight() : int64_t(active.size()) + 1;
         auto owned = std::move(*it);
         it = pending.erase(it);
         if (startTransfer(*owned)) {

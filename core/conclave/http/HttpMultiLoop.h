@@ -40,6 +40,10 @@ struct HttpResponse {
     // and when the transfer ended.
     std::optional<std::chrono::steady_clock::time_point> requestSent;
     std::chrono::steady_clock::time_point ended;
+    // When the endpoint's limits admitted the transfer (none if it never got
+    // that far), and the transfers then in flight on it, this one included.
+    std::optional<std::chrono::steady_clock::time_point> admitted;
+    int64_t inflight = 0;
 };
 
 struct HttpHandlers {

@@ -21,7 +21,8 @@ bool success(long status) { return status >= 200 && status <= 299; }
 } // namespace
 
 OpenAiCall::OpenAiCall(std::shared_ptr<const OpenAiSettings> settings, ModelRequest request, CallCallbacks callbacks)
-    : m_settings(std::move(settings)), m_request(std::move(request)), m_callbacks(std::move(callbacks))
+    : m_settings(std::move(settings)), m_request(std::move(request)), m_callbacks(std::move(callbacks)),
+      m_created(std::chrono::steady_clock::now())
 {
 }
 
@@ -111,6 +112,11 @@ ModelReply OpenAiCall::reply(const HttpResponse& response)
     // A server may echo what it was sent; the key must not travel any further.
     r.error = OpenAiErrors::redact(std::move(r.error), m_settings->apiKey);
     r.text = OpenAiErrors::redact(std::move(r.text), m_settings->apiKey);
+    if (response.admitted) {
+        r.waitUs = std::max<int64_t>(
+            0, std::chrono::duration_cast<std::chrono::microseconds>(*response.admitted - m_created).count());
+        r.inflight = response.inflight;
+    }
     return r;
 }
 

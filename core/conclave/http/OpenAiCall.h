@@ -6,6 +6,7 @@
 #include "conclave/http/OpenAiSettings.h"
 #include "conclave/http/SseParser.h"
 
+#include <chrono>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -43,6 +44,7 @@ private:
     std::string m_body;   // an error body, or a whole non-streamed answer
     bool m_tooLarge = false;
     std::optional<bool> m_streaming;  // decided by the first bytes
+    std::chrono::steady_clock::time_point m_created;  // when the engine started the call
 };
 
 } // namespace conclave

@@ -27,6 +27,9 @@ CallId LocalMoeBackend::start(ModelRequest request, CallCallbacks callbacks)
     const CallId id = m_next++;
     auto& call = m_calls[id];
     call.callbacks = std::move(callbacks);
+    // The simulator has no queue: every call is admitted as it starts.
+    decided.reply.waitUs = 0;
+    decided.reply.inflight = int64_t(m_calls.size());
     if (decided.reply.ok)
         call.firstChunk = std::move(decided.firstChunk);
     // A first token within a millisecond of the end rides on the end's timer.

@@ -223,7 +223,8 @@ std::optional<StoredRun> RunQueries::load(const RunId& id, bool withText, std::s
     }
 
     auto spans = m_db.prepare("SELECT id, parent, node, kind, name, start_us, end_us, status, attempt, round, model, "
-                              "tokens_in, tokens_out, cost_usd, ttft_us, planned_ms, error, note FROM spans "
+                              "tokens_in, tokens_out, cost_usd, ttft_us, planned_ms, error, note, inflight, wait_us, draw "
+                              "FROM spans "
                               "WHERE run_id = ?1 ORDER BY id");
     spans.bind(1, std::string_view(id.str()));
     while (spans.step()) {
@@ -246,6 +247,9 @@ std::optional<StoredRun> RunQueries::load(const RunId& id, bool withText, std::s
         sp.plannedMs = spans.real(15);
         sp.error = spans.text(16);
         sp.note = spans.text(17);
+        sp.inflight = spans.isNull(18) ? 0 : spans.int64(18);
+        sp.waitUs = spans.isNull(19) ? -1 : spans.int64(19);
+        sp.draw = spans.text(20);
         run.spans.push_back(std::move(sp));
     }
 

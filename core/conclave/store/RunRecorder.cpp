@@ -71,6 +71,17 @@ void RunRecorder::nodeToken(const NodeId& /*node*/, SpanId span, std::string_vie
     }
 }
 
+void RunRecorder::attemptReplied(const NodeId& /*node*/, SpanId span, std::string_view text)
+{
+    // The whole reply replaces what streamed: a replay needs it even when nothing streamed.
+    if (span >= m_texts.size())
+        m_texts.resize(std::max<size_t>(span + 1, m_texts.size() * 2));
+    auto& t = m_texts[span];
+    t.streamed = true;
+    t.truncated = text.size() > m_textCap;
+    t.text.assign(text.substr(0, m_textCap));
+}
+
 void RunRecorder::spanFinished(const Span& span)
 {
     if (span.id >= m_texts.size() || !m_texts[span.id].streamed) {

@@ -37,6 +37,7 @@ public:
     void nodeQueued(const NodeId& node, int64_t atUs) override;
     void spanStarted(const Span& span) override;
     void nodeToken(const NodeId& node, SpanId span, std::string_view text, int64_t atUs) override;
+    void attemptReplied(const NodeId& node, SpanId span, std::string_view text) override;
     void spanFinished(const Span& span) override;
     void nodeFinished(const NodeId& node, const NodeResult& result, int64_t atUs) override;
     void runFinished(const RunResult& result) override;

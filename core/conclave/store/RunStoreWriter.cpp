@@ -14,12 +14,13 @@ namespace {
 
 constexpr std::string_view kUpsertSpan =
     "INSERT INTO spans (run_id, id, parent, node, kind, name, start_us, end_us, status, attempt, round, model, "
-    "tokens_in, tokens_out, cost_usd, ttft_us, planned_ms, error, note) "
-    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19) "
+    "tokens_in, tokens_out, cost_usd, ttft_us, planned_ms, error, note, inflight, wait_us, draw) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22) "
     "ON CONFLICT (run_id, id) DO UPDATE SET end_us = excluded.end_us, status = excluded.status, "
     "model = excluded.model, tokens_in = excluded.tokens_in, tokens_out = excluded.tokens_out, "
     "cost_usd = excluded.cost_usd, ttft_us = excluded.ttft_us, planned_ms = excluded.planned_ms, "
-    "error = excluded.error, note = excluded.note";
+    "error = excluded.error, note = excluded.note, inflight = excluded.inflight, wait_us = excluded.wait_us, "
+    "draw = excluded.draw";
 
 void bindOptionalText(SqliteStatement& s, int index, const std::string& text)
 {
@@ -353,6 +354,9 @@ bool RunStoreWriter::writeRow(std::string_view run, const write_op::SpanRow& r)
     s.bind(17, sp.plannedMs);
     bindOptionalText(s, 18, sp.error);
     bindOptionalText(s, 19, sp.note);
+    bindOptionalInt(s, 20, sp.inflight, 1);
+    bindOptionalInt(s, 21, sp.waitUs, 0);
+    bindOptionalText(s, 22, sp.draw);
     if (!s.execute())
         return false;
     if (!r.hasText)

@@ -9,7 +9,7 @@ namespace conclave {
 namespace {
 
 // Never edit a migration that has shipped: add the next one.
-constexpr std::array<std::string_view, 5> kMigrations{
+constexpr std::array<std::string_view, 6> kMigrations{
     // 1: runs, spans, streamed text, node results.
     R"sql(
 CREATE TABLE runs (
@@ -180,6 +180,13 @@ CREATE TABLE merged_shards (
   spent_usd     REAL NOT NULL,
   PRIMARY KEY (experiment_id, store_id)
 ) WITHOUT ROWID;
+)sql",
+    // 6: what replaying a call attempt needs: the requests in flight on its endpoint when it was
+    // admitted, its wait for that admission, and the draw key it was made with (NULL: not known).
+    R"sql(
+ALTER TABLE spans ADD COLUMN inflight INTEGER;
+ALTER TABLE spans ADD COLUMN wait_us INTEGER;
+ALTER TABLE spans ADD COLUMN draw TEXT;
 )sql",
 };
 

@@ -30,6 +30,12 @@ nlohmann::ordered_json spanToJson(const Span& span)
     j["ttft_ms"] = span.ttftUs < 0 ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(ms(span.ttftUs));
     if (span.plannedMs > 0)
         j["planned_ms"] = std::round(span.plannedMs * 100.0) / 100.0;
+    if (span.waitUs >= 0)
+        j["wait_ms"] = ms(span.waitUs);
+    if (span.inflight > 0)
+        j["inflight"] = span.inflight;
+    if (!span.draw.empty())
+        j["draw"] = span.draw;
     if (!span.error.empty())
         j["error"] = span.error;
     if (!span.note.empty())

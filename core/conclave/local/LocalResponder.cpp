@@ -282,8 +282,8 @@ double LocalResponder::pCorrect(const Item& item, const ResolvedProfile& profile
 {
     const double z = ItemBank::difficulty(*item.task);
     if (item.free)
-        return items().pCorrect("", expectedSkill(item.text, profile), z);
-    return items().pCorrect(item.task->domain, profile.skill(item.task->domain), z);
+        return ItemBank::pCorrect(expectedSkill(item.text, profile), z);
+    return ItemBank::pCorrect(profile.skill(item.task->domain), z);
 }
 
 double LocalResponder::confidenceFor(bool correct, double skill, const Draws& draws) const
@@ -431,8 +431,7 @@ std::string LocalResponder::synthesize(const ModelRequest& request, const Resolv
     // outvoted, less often on a hard task.
     const auto truth = ReplyParser::normalizeAnswer(item.task->answer);
     if (const auto right = score.find(truth); right != score.end()) {
-        const double recognises =
-            items().pCorrect("reasoning", profile.skill("reasoning"), ItemBank::difficulty(*item.task));
+        const double recognises = ItemBank::pCorrect(profile.skill("reasoning"), ItemBank::difficulty(*item.task));
         const double p = std::max(right->second / total, recognises * 0.9);
         chosen = draws.unit(kCorrect) < p ? truth : chosen;
     }

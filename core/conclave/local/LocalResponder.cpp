@@ -158,7 +158,7 @@ std::map<std::string, ResolvedProfile> LocalResponder::resolve(const std::map<st
         if (p.pricePerMtok)
             r.pricePerMtok = *p.pricePerMtok;
         if (p.contextTokens)
-            r.contextTokens = *p.contextTokens;
+            r.contextTokens = p.contextTokens;
         if (p.failureRate)
             r.failureRate = *p.failureRate;
         if (p.errorAgreement)
@@ -506,9 +506,9 @@ SimulatedCall LocalResponder::respond(const ModelRequest& request) const
 
     call.reply.tokensIn = estimateTokens(request.system.size() + request.prompt.size());
     call.ttftMs = lognormal(p->ttftMs, draws.normal(kTtft));
-    if (call.reply.tokensIn > p->contextTokens) {
+    if (p->contextTokens && call.reply.tokensIn > *p->contextTokens) {
         call.reply.error = "the prompt is " + std::to_string(call.reply.tokensIn) + " tokens; " + request.model +
-                           " has a context window of " + std::to_string(p->contextTokens);
+                           " has a context window of " + std::to_string(*p->contextTokens);
         call.totalMs = call.ttftMs;
         call.reply.plannedMs = call.totalMs;
         return call;

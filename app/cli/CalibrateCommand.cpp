@@ -50,6 +50,13 @@ int runCalibrate(const CliContext& context, const CalibrateArgs& args)
         context.err << "calibrate: " << message << '\n';
         return kExitBadInput;
     };
+    ModelCalibration::Options options;
+    options.models = args.models;
+    for (const auto& text : args.contexts) {
+        std::string error;
+        if (!ModelCalibration::addContext(text, options, error))
+            return fail("--context " + text + ": " + error);
+    }
     if (!context.resources)
         return fail("cannot find the resources folder (task sets, local models)");
     const auto catalog = LocalModelCatalog::load(*context.resources / "models" / "local-models.json");
@@ -66,8 +73,6 @@ int runCalibrate(const CliContext& context, const CalibrateArgs& args)
     auto samples = CalibrationSamples::read(*reader, args.experiments, *context.resources, error);
     if (!samples)
         return fail(error);
-    ModelCalibration::Options options;
-    options.models = args.models;
     const auto fitted = ModelCalibration::fit(*samples, catalog.catalog->models(), options);
     if (!fitted.error.empty())
         return fail(fitted.error);

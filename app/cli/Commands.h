@@ -86,8 +86,8 @@ struct EvalArgs {
     std::string output; // -o FILE.md|.json|.csv
     int concurrency = 32;
     std::optional<double> maxCostUsd;
-    std::string shard;  // "I/N"
-    std::string resume; // an experiment id
+    std::string shard;          // "I/N"
+    std::string resume;         // an experiment id
     bool summariesOnly = false; // --store summaries: trial rows only, no runs
     bool yes = false;
     bool dryRun = false;
@@ -118,11 +118,12 @@ int runExperimentRerun(const CliContext& context, const ExperimentsArgs& args);
 struct CalibrateArgs {
     std::vector<std::string> experiments; // ids or unique prefixes
     std::vector<std::string> models;      // --model: only these; empty: every model called
+    std::vector<std::string> contexts;    // --context MODEL=TOKENS: measured context windows
     std::optional<std::string> db;
     std::string output; // -o: the models file to write
 };
 
-// `conclave calibrate EXPERIMENT_ID... [--model NAME]... [--db FILE] -o models.json`:
+// `conclave calibrate EXPERIMENT_ID... [--model NAME]... [--context MODEL=TOKENS]... [--db FILE] -o models.json`:
 // 0 when the file is written (thin data only warns), 2 on bad input.
 int runCalibrate(const CliContext& context, const CalibrateArgs& args);
 

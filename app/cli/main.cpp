@@ -237,6 +237,12 @@ int main(int argc, char** argv)
         ->expected(1)
         ->allow_extra_args(false)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    calibrate
+        ->add_option("--context", calibrateArgs.contexts,
+                     "A model's context window, MODEL=TOKENS; repeat for more (default: the catalog's, else no limit)")
+        ->expected(1)
+        ->allow_extra_args(false)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     auto* calibrateDbOption = calibrate->add_option(
         "--db", calibrateDb, "The run store (default: $CONCLAVE_DB, else $XDG_DATA_HOME/conclave/runs.sqlite)");
     calibrate

@@ -123,8 +123,8 @@ private slots:
         const auto r = cli({"calibrate", "--help"});
         QCOMPARE(r.exitCode, 0);
         QCOMPARE(r.err, QString());
-        for (const char* word : {"Usage: conclave calibrate [OPTIONS] experiments...", "--model", "--db", "-o,--output",
-                                 "docs/calibration.md"})
+        for (const char* word : {"Usage: conclave calibrate [OPTIONS] experiments...", "--model", "--context", "--db",
+                                 "-o,--output", "docs/calibration.md"})
             QVERIFY2(r.out.contains(QLatin1String(word)), qPrintable(QLatin1String(word) + " not in:\n" + r.out));
     }
 
@@ -154,21 +154,23 @@ private slots:
         QCOMPARE(r.exitCode, 0);
         QCOMPARE(r.out, "wrote " + out +
                             ": 3 models from 4 trials of 1 experiment\n"
-                            "  hand/a: ttft 30 ms, 175 tokens/s, failure rate 0, skills facts 0.5 (2) math 1 (2), "
+                            "  hand/a: ttft 30 ms, 175 tokens/s, failure rate 0, skills facts 0.3361 (2) math 1 (2), "
                             "error agreement 1\n"
                             "  hand/c: ttft 10 ms, 100 tokens/s, failure rate 0, no skills\n"
                             "  local/tiny-1b: ttft 250 ms, 100 tokens/s, failure rate 0.3333, skills facts 0 (2) "
-                            "math 0.5 (2), error agreement 0.5\n");
+                            "math 0.7411 (2), error agreement 0.5\n");
         QCOMPARE(r.err,
                  QStringLiteral(
                      "warning: hand/a: only 8 successful calls (fewer than 30); its latency, speed and length are "
                      "uncertain\n"
+                     "warning: hand/a: context window not measured; no limit set (give --context hand/a=TOKENS)\n"
                      "warning: hand/a: only 2 scored answers in facts (fewer than 30); its skill there is uncertain\n"
                      "warning: hand/a: only 2 scored answers in math (fewer than 30); its skill there is uncertain\n"
                      "warning: hand/a: only 1 wrong answer on tasks with choices (fewer than 30); its "
                      "error_agreement is uncertain\n"
                      "warning: hand/c: only 4 successful calls (fewer than 30); its latency, speed and length are "
                      "uncertain\n"
+                     "warning: hand/c: context window not measured; no limit set (give --context hand/c=TOKENS)\n"
                      "warning: hand/c: no scored answers; its skills are not fitted\n"
                      "warning: local/tiny-1b: only 4 successful calls (fewer than 30); its latency, speed and length "
                      "are uncertain\n"
@@ -182,7 +184,7 @@ private slots:
   "models": {
     "hand/a": {
       "skills": {
-        "facts": 0.5,
+        "facts": 0.3361,
         "math": 1
       },
       "ttft_ms": {
@@ -201,12 +203,11 @@ private slots:
         "input": 2,
         "output": 10
       },
-      "context_tokens": 128,
       "failure_rate": 0,
       "error_agreement": 1,
       "skills_ci": {
-        "facts": [0.0945, 0.9055],
-        "math": [0.3424, 1]
+        "facts": [0.1266, 0.6165],
+        "math": [0.6644, 1]
       },
       "trials": {
         "facts": 2,
@@ -230,13 +231,12 @@ private slots:
         "input": 0,
         "output": 0
       },
-      "context_tokens": 32,
       "failure_rate": 0
     },
     "local/tiny-1b": {
       "skills": {
         "facts": 0,
-        "math": 0.5
+        "math": 0.7411
       },
       "ttft_ms": {
         "median": 250,
@@ -258,8 +258,8 @@ private slots:
       "failure_rate": 0.3333,
       "error_agreement": 0.5,
       "skills_ci": {
-        "facts": [0, 0.6576],
-        "math": [0.0945, 0.9055]
+        "facts": [0, 0.4204],
+        "math": [0.4711, 0.914]
       },
       "trials": {
         "facts": 2,
@@ -288,6 +288,23 @@ private slots:
         QCOMPARE(models.keys(), QStringList{"hand/a"});
     }
 
+    // A measured window goes into the file, over the catalog's; no warning for it.
+    void contextWindows()
+    {
+        const auto out = path("context-models.json");
+        const auto r = cli({"calibrate", m_handExperiment, "--db", m_handDb, "-o", out, "--context", "hand/a=128000",
+                            "--context", "local/tiny-1b=4096"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(!r.err.contains("hand/a: context"), qPrintable(r.err));
+        QVERIFY2(r.err.contains("warning: hand/c: context window not measured; no limit set (give --context "
+                                "hand/c=TOKENS)\n"),
+                 qPrintable(r.err));
+        const auto models = QJsonDocument::fromJson(read(out).toUtf8()).object()["models"].toObject();
+        QCOMPARE(models["hand/a"].toObject()["context_tokens"].toInteger(), qint64(128000));
+        QCOMPARE(models["local/tiny-1b"].toObject()["context_tokens"].toInteger(), qint64(4096));
+        QVERIFY(!models["hand/c"].toObject().contains("context_tokens"));
+    }
+
     void inputErrors_data()
     {
         QTest::addColumn<QStringList>("extra");
@@ -296,6 +313,24 @@ private slots:
         QTest::newRow("unknown model") << QStringList{"--model", "hand/z"}
                                        << "calibrate: --model hand/z: no call of this model in the experiments "
                                           "(they called hand/a, hand/c, local/tiny-1b)\n";
+        QTest::newRow("--context without =")
+            << QStringList{"--context", "hand/a"}
+            << "calibrate: --context hand/a: expected MODEL=TOKENS (a model's name and its context window in "
+               "tokens), got \"hand/a\"\n";
+        QTest::newRow("--context not a count")
+            << QStringList{"--context", "hand/a=32k"}
+            << "calibrate: --context hand/a=32k: the context window of hand/a must be a positive integer of tokens, "
+               "got \"32k\"\n";
+        QTest::newRow("--context 0") << QStringList{"--context", "hand/a=0"}
+                                     << "calibrate: --context hand/a=0: the context window of hand/a must be a "
+                                        "positive integer of tokens, got \"0\"\n";
+        QTest::newRow("--context twice")
+            << QStringList{"--context", "hand/a=4096", "--context", "hand/a=8192"}
+            << "calibrate: --context hand/a=8192: hand/a was already given a context window of 4096\n";
+        QTest::newRow("--context of a model not called")
+            << QStringList{"--context", "hand/z=4096"}
+            << "calibrate: --context hand/z=4096: no call of this model in the experiments (they called hand/a, "
+               "hand/c, local/tiny-1b)\n";
     }
 
     // Exit 2, nothing on stdout, no file written.
@@ -349,9 +384,11 @@ private slots:
             ids << QJsonDocument::fromJson(r.out.toUtf8()).object()["experiment_id"].toString();
         }
         const auto fitted = path("fitted.json");
-        const auto r = cli(QStringList{"calibrate"} + ids + QStringList{"--db", db, "-o", fitted});
+        const auto r = cli(QStringList{"calibrate"} + ids +
+                           QStringList{"--db", db, "-o", fitted, "--context", "rt/alpha=8192", "--context",
+                                       "rt/beta=8192", "--context", "rt/gamma=8192"});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-        QCOMPARE(r.err, QString()); // 24 seeds: no thin data
+        QCOMPARE(r.err, QString()); // 24 seeds: no thin data; every window given
         const auto models = QJsonDocument::fromJson(read(fitted).toUtf8()).object()["models"].toObject();
         QCOMPARE(models.keys(), (QStringList{"rt/alpha", "rt/beta", "rt/gamma"}));
         for (const auto& truth : kTruth) {
@@ -367,6 +404,7 @@ private slots:
                   skills["facts"].toDouble(), trials["facts"].toInt(), truth.facts, ttft, truth.ttftMedian, speed,
                   truth.speedMedian, failures, truth.failureRate, m["error_agreement"].toDouble(),
                   truth.errorAgreement);
+            QCOMPARE(m["context_tokens"].toInteger(), qint64(8192));
             QVERIFY(trials["math"].toInt() >= 300);
             QVERIFY(trials["facts"].toInt() >= 300);
             QVERIFY(std::fabs(skills["math"].toDouble() - truth.math) <= 0.05);

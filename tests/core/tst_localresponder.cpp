@@ -93,6 +93,12 @@ class TestLocalResponder : public QObject {
                  p.contextTokens = 10;
                  return p;
              }()},
+            {"no-window",
+             [] {
+                 auto p = exact(1);
+                 p.contextTokens.reset();
+                 return p;
+             }()},
             {"slow", exact(1, 200, 50, 100)},
             {"math-only", only("math")},
             {"code-only", only("code")},
@@ -253,6 +259,17 @@ private slots:
         const auto fits = m_responder->respond(request);
         QVERIFY(fits.reply.ok);
         QCOMPARE(fits.reply.tokensIn, int64_t(2));
+    }
+
+    void noContextWindowNoLimit()
+    {
+        // Issue 30: a profile without context_tokens got 8,192 silently; now nothing is too long for it.
+        QVERIFY(!ResolvedProfile{}.contextTokens);
+        auto request = ask("no-window", std::string(100'000, 'x'));
+        request.system.clear();
+        const auto call = m_responder->respond(request);
+        QVERIFY2(call.reply.ok, call.reply.error.c_str());
+        QCOMPARE(call.reply.tokensIn, int64_t(25'000)); // beyond the old 8,192
     }
 
     void unknownModel()
@@ -516,11 +533,14 @@ private slots:
         QVERIFY(m.ttftMs == (Distribution{10, 10}));
         QVERIFY(m.tokensPerS == (Distribution{50, 30}));
         QVERIFY(m.pricePerMtok == (Price{1, 2}));
-        QCOMPARE(m.contextTokens, int64_t(4096));
+        QCOMPARE(m.contextTokens, std::optional<int64_t>(4096));
         QCOMPARE(m.failureRate, 0.0);
         const auto& n = resolved.at("new");
-        QCOMPARE(n.contextTokens, int64_t(64));
+        QCOMPARE(n.contextTokens, std::optional<int64_t>(64));
         QVERIFY(n.ttftMs == ResolvedProfile{}.ttftMs);
+        // A new model without context_tokens has no limit.
+        const auto unset = LocalResponder::resolve({}, {{"new", ModelProfile{}}});
+        QVERIFY(!unset.at("new").contextTokens);
     }
 
     void drawsFollowTheRoleNotTheWordingNorTheCaller()

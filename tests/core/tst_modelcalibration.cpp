@@ -9,6 +9,8 @@
 
 #include "conclave/experiment/ModelCalibration.h"
 #include "conclave/io/TeamJson.h"
+#include "conclave/local/ItemBank.h"
+#include "conclave/local/TaskSet.h"
 #include "conclave/resources/LocalModelCatalog.h"
 
 #include <cmath>
@@ -129,22 +131,69 @@ private slots:
         QCOMPARE(p.output, output);
     }
 
-    void contextTokens_data()
+    void addContext_data()
     {
-        QTest::addColumn<qint64>("largest");
-        QTest::addColumn<qint64>("expected");
-        QTest::newRow("1") << qint64(1) << qint64(1);
-        QTest::newRow("3") << qint64(3) << qint64(4);
-        QTest::newRow("100") << qint64(100) << qint64(128);
-        QTest::newRow("8192") << qint64(8192) << qint64(8192);
-        QTest::newRow("8193") << qint64(8193) << qint64(16384);
+        QTest::addColumn<QStringList>("texts");
+        QTest::addColumn<QString>("error"); // empty: every text is taken
+        QTest::addColumn<QString>("windows");
+        QTest::newRow("one") << QStringList{"m=4096"} << ""
+                             << "m=4096";
+        QTest::newRow("several") << QStringList{"b=1", "a/x-7b=131072"} << ""
+                                 << "a/x-7b=131072 b=1";
+        QTest::newRow("the last = splits") << QStringList{"odd=name=32"} << ""
+                                           << "odd=name=32";
+        QTest::newRow("the same twice") << QStringList{"m=64", "m=64"} << ""
+                                        << "m=64";
+        QTest::newRow("no =") << QStringList{"m"}
+                              << "expected MODEL=TOKENS (a model's name and its context window in tokens), got \"m\""
+                              << "";
+        QTest::newRow("no model") << QStringList{"=4096"}
+                                  << "expected MODEL=TOKENS (a model's name and its context window in tokens), got "
+                                     "\"=4096\""
+                                  << "";
+        QTest::newRow("no tokens") << QStringList{"m="}
+                                   << "the context window of m must be a positive integer of tokens, got \"\""
+                                   << "";
+        QTest::newRow("a word") << QStringList{"m=big"}
+                                << "the context window of m must be a positive integer of tokens, got \"big\""
+                                << "";
+        QTest::newRow("zero") << QStringList{"m=0"}
+                              << "the context window of m must be a positive integer of tokens, got \"0\""
+                              << "";
+        QTest::newRow("negative") << QStringList{"m=-8"}
+                                  << "the context window of m must be a positive integer of tokens, got \"-8\""
+                                  << "";
+        QTest::newRow("a fraction") << QStringList{"m=1.5"}
+                                    << "the context window of m must be a positive integer of tokens, got \"1.5\""
+                                    << "";
+        QTest::newRow("a unit") << QStringList{"m=32k"}
+                                << "the context window of m must be a positive integer of tokens, got \"32k\""
+                                << "";
+        QTest::newRow("too large") << QStringList{"m=99999999999999999999"}
+                                   << "the context window of m must be a positive integer of tokens, got "
+                                      "\"99999999999999999999\""
+                                   << "";
+        QTest::newRow("two windows") << QStringList{"m=64", "m=128"} << "m was already given a context window of 64"
+                                     << "m=64";
     }
 
-    void contextTokens()
+    // Every text is read in turn until one is refused.
+    void addContext()
     {
-        QFETCH(qint64, largest);
-        QFETCH(qint64, expected);
-        QCOMPARE(ModelCalibration::contextTokens(largest), int64_t(expected));
+        QFETCH(QStringList, texts);
+        QFETCH(QString, error);
+        QFETCH(QString, windows);
+        ModelCalibration::Options options;
+        std::string got;
+        for (const auto& text : texts) {
+            if (!ModelCalibration::addContext(text.toStdString(), options, got))
+                break;
+        }
+        QCOMPARE(QString::fromStdString(got), error);
+        QStringList read;
+        for (const auto& [model, tokens] : options.contextTokens)
+            read << QString::fromStdString(model + "=" + std::to_string(tokens));
+        QCOMPARE(read.join(' '), windows);
     }
 
     // The most common wrong answer of a task over all models; ties go to the first in byte order;
@@ -196,32 +245,40 @@ private slots:
         QCOMPARE(QString::fromStdString(fitted.error), QString());
         QCOMPARE(fitted.models.size(), size_t(3));
         QCOMPARE(profileText(fitted.models.at("hand/a")),
-                 QStringLiteral(R"({"skills":{"facts":0.5,"math":1},"ttft_ms":{"median":30,"p95":93},)"
+                 QStringLiteral(R"({"skills":{"facts":0.3361,"math":1},"ttft_ms":{"median":30,"p95":93},)"
                                 R"("tokens_per_s":{"median":175,"p95":67.5},"output_tokens":{"median":33,"p95":182.5},)"
-                                R"("price_per_mtok":{"input":2,"output":10},"context_tokens":128,"failure_rate":0,)"
-                                R"("error_agreement":1,"skills_ci":{"facts":[0.0945,0.9055],"math":[0.3424,1]},)"
+                                R"("price_per_mtok":{"input":2,"output":10},"failure_rate":0,)"
+                                R"("error_agreement":1,"skills_ci":{"facts":[0.1266,0.6165],"math":[0.6644,1]},)"
                                 R"("trials":{"facts":2,"math":2}})"));
-        // A model the catalog knows keeps its context window.
+        // Skills read through the tasks' difficulties (drawn from the ids):
+        // q1 is easier than typical (z = -0.5058), so right half the time there
+        // is a skill of 0.3361 = Φ(√0.7·z); q2 is harder (z = +0.7730), so 0.5
+        // there is 0.7411. A model the catalog knows keeps its context window.
+        QCOMPARE(QString::number(ItemBank::difficulty(Task{.id = "q1"}), 'f', 4), QStringLiteral("-0.5058"));
+        QCOMPARE(QString::number(ItemBank::difficulty(Task{.id = "q2"}), 'f', 4), QStringLiteral("0.7730"));
         QCOMPARE(profileText(fitted.models.at("local/tiny-1b")),
-                 QStringLiteral(R"({"skills":{"facts":0,"math":0.5},"ttft_ms":{"median":250,"p95":300},)"
+                 QStringLiteral(R"({"skills":{"facts":0,"math":0.7411},"ttft_ms":{"median":250,"p95":300},)"
                                 R"("tokens_per_s":{"median":100,"p95":100},"output_tokens":{"median":100,"p95":100},)"
                                 R"("price_per_mtok":{"input":0,"output":0},"context_tokens":8192,)"
                                 R"("failure_rate":0.3333,"error_agreement":0.5,)"
-                                R"("skills_ci":{"facts":[0,0.6576],"math":[0.0945,0.9055]},)"
+                                R"("skills_ci":{"facts":[0,0.4204],"math":[0.4711,0.914]},)"
                                 R"("trials":{"facts":2,"math":2}})"));
-        // A debate member's answers are not its own: no skills.
+        // A debate member's answers are not its own: no skills. Neither the
+        // catalog nor --context knows its window: none (no limit).
         QCOMPARE(profileText(fitted.models.at("hand/c")),
                  QStringLiteral(R"({"ttft_ms":{"median":10,"p95":10},"tokens_per_s":{"median":100,"p95":100},)"
                                 R"("output_tokens":{"median":10,"p95":10},"price_per_mtok":{"input":0,"output":0},)"
-                                R"("context_tokens":32,"failure_rate":0})"));
+                                R"("failure_rate":0})"));
         QCOMPARE(fitted.warnings,
                  (std::vector<std::string>{
                      "hand/a: only 8 successful calls (fewer than 30); its latency, speed and length are uncertain",
+                     "hand/a: context window not measured; no limit set (give --context hand/a=TOKENS)",
                      "hand/a: only 2 scored answers in facts (fewer than 30); its skill there is uncertain",
                      "hand/a: only 2 scored answers in math (fewer than 30); its skill there is uncertain",
                      "hand/a: only 1 wrong answer on tasks with choices (fewer than 30); its error_agreement is "
                      "uncertain",
                      "hand/c: only 4 successful calls (fewer than 30); its latency, speed and length are uncertain",
+                     "hand/c: context window not measured; no limit set (give --context hand/c=TOKENS)",
                      "hand/c: no scored answers; its skills are not fitted",
                      "local/tiny-1b: only 4 successful calls (fewer than 30); its latency, speed and length are "
                      "uncertain",
@@ -239,6 +296,7 @@ private slots:
         ModelCalibration::Options options;
         options.minCount = 2;
         options.models = {"hand/a"};
+        options.contextTokens = {{"hand/a", 128000}};
         const auto fitted = ModelCalibration::fit(*samples, catalog(), options);
         QCOMPARE(fitted.models.size(), size_t(1));
         QVERIFY(fitted.models.contains("hand/a"));
@@ -259,6 +317,33 @@ private slots:
                  QStringLiteral("--model hand/z: no call of this model in the experiments (they called hand/a, "
                                 "hand/c, local/tiny-1b)"));
         QVERIFY(fitted.models.empty());
+    }
+
+    // --context over the catalog, and instead of the warning.
+    void contextWindowsGiven()
+    {
+        std::string error;
+        const auto samples = readHandStore(error);
+        QVERIFY(samples);
+        ModelCalibration::Options options;
+        options.contextTokens = {{"hand/a", 128000}, {"local/tiny-1b", 2048}};
+        const auto fitted = ModelCalibration::fit(*samples, catalog(), options);
+        QCOMPARE(fitted.models.at("hand/a").contextTokens, std::optional<int64_t>(128000));
+        QCOMPARE(fitted.models.at("local/tiny-1b").contextTokens, std::optional<int64_t>(2048));
+        QCOMPARE(fitted.models.at("hand/c").contextTokens, std::optional<int64_t>());
+        QStringList context;
+        for (const auto& w : fitted.warnings)
+            if (w.find("context") != std::string::npos)
+                context << QString::fromStdString(w);
+        QCOMPARE(context,
+                 QStringList{"hand/c: context window not measured; no limit set (give --context hand/c=TOKENS)"});
+
+        options.contextTokens = {{"hand/z", 4096}};
+        const auto unknown = ModelCalibration::fit(*samples, catalog(), options);
+        QCOMPARE(QString::fromStdString(unknown.error),
+                 QStringLiteral("--context hand/z=4096: no call of this model in the experiments (they called "
+                                "hand/a, hand/c, local/tiny-1b)"));
+        QVERIFY(unknown.models.empty());
     }
 
     void unknownExperiment()

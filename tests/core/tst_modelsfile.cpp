@@ -240,7 +240,7 @@ private slots:
         QVERIFY(g.ttftMs == (Distribution{900, 1800}));        // the file
         QVERIFY(g.tokensPerS == *catalog.tokensPerS);          // the catalog
         QCOMPARE(profiles.at("real/x").skill("math"), 0.33);
-        QCOMPARE(profiles.at("real/x").contextTokens, int64_t(2048));
+        QCOMPARE(profiles.at("real/x").contextTokens, std::optional<int64_t>(2048));
     }
 
     void engineRefusesAMissingFile()

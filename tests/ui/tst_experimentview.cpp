@@ -47,7 +47,9 @@ std::string example(const std::string& name)
     return std::string(CONCLAVE_RESOURCES) + "/examples/" + name + ".team.json";
 }
 
-const std::vector<std::string> kTasks = {"code-031", "facts-078", "math-001", "math-033", "writing-066"};
+// code-019: triage is right under one seed of two, so the matrix shows every outcome
+// (code-031 was, until issue 30 made the bundled code tasks harder than typical).
+const std::vector<std::string> kTasks = {"code-019", "facts-078", "math-001", "math-033", "writing-066"};
 
 ExperimentSpec smallSpec(const TaskSet& all)
 {
@@ -152,13 +154,13 @@ private slots:
         QTest::newRow("cascade accuracy") << 0 << int(DesignsModel::Accuracy) << "100.0% [56.6, 100.0]";
         QTest::newRow("cascade delta") << 0 << int(DesignsModel::Delta) << "baseline";
         QTest::newRow("cascade wlt") << 0 << int(DesignsModel::WinsLossesTies) << "-";
-        QTest::newRow("triage accuracy") << 1 << int(DesignsModel::Accuracy) << "60.0% [8.1, 100.0]";
-        QTest::newRow("triage delta") << 1 << int(DesignsModel::Delta) << "-40.0 pt [-91.9, 11.9]";
-        QTest::newRow("triage wlt") << 1 << int(DesignsModel::WinsLossesTies) << "0/4/6";
+        QTest::newRow("triage accuracy") << 1 << int(DesignsModel::Accuracy) << "50.0% [0.0, 100.0]";
+        QTest::newRow("triage delta") << 1 << int(DesignsModel::Delta) << "-50.0 pt [-100.0, 12.1]";
+        QTest::newRow("triage wlt") << 1 << int(DesignsModel::WinsLossesTies) << "0/5/5";
         QTest::newRow("triage p50") << 1 << int(DesignsModel::WallP50) << "24.5 s";
-        QTest::newRow("triage p95") << 1 << int(DesignsModel::WallP95) << "38.2 s";
-        QTest::newRow("triage cost") << 1 << int(DesignsModel::CostPerTrial) << "$0.0021";
-        QTest::newRow("triage calls") << 1 << int(DesignsModel::Calls) << "4.3";
+        QTest::newRow("triage p95") << 1 << int(DesignsModel::WallP95) << "52.1 s";
+        QTest::newRow("triage cost") << 1 << int(DesignsModel::CostPerTrial) << "$0.0022";
+        QTest::newRow("triage calls") << 1 << int(DesignsModel::Calls) << "4.2";
         QTest::newRow("triage failures") << 1 << int(DesignsModel::Failures) << "0";
     }
 
@@ -205,9 +207,9 @@ private slots:
     {
         QTest::addColumn<int>("filter");
         QTest::addColumn<QStringList>("tasks");
-        QTest::newRow("all") << 0 << QStringList({"code-031", "facts-078", "math-001", "math-033", "writing-066"});
-        QTest::newRow("differs") << 1 << QStringList({"code-031", "facts-078", "writing-066"});
-        QTest::newRow("regressions") << 2 << QStringList({"code-031", "facts-078", "writing-066"});
+        QTest::newRow("all") << 0 << QStringList({"code-019", "facts-078", "math-001", "math-033", "writing-066"});
+        QTest::newRow("differs") << 1 << QStringList({"code-019", "facts-078", "writing-066"});
+        QTest::newRow("regressions") << 2 << QStringList({"code-019", "facts-078", "writing-066"});
     }
 
     void matrixFilters()
@@ -231,9 +233,9 @@ private slots:
         QTest::addColumn<int>("design");
         QTest::addColumn<QString>("shown");
         QTest::addColumn<QString>("outcome");
-        QTest::newRow("cascade code") << "code-031" << 0 << "2/2"
+        QTest::newRow("cascade code") << "code-019" << 0 << "2/2"
                                       << "correct";
-        QTest::newRow("triage code") << "code-031" << 1 << "1/2"
+        QTest::newRow("triage code") << "code-019" << 1 << "1/2"
                                      << "mixed";
         QTest::newRow("triage writing") << "writing-066" << 1 << "0/2"
                                         << "wrong";
@@ -271,14 +273,14 @@ private slots:
         connect(&view, &ExperimentView::openRun, this, [&](const RunId& id) { opened.push_back(id); });
         auto* table = view.matrix()->table();
         const auto index =
-            table->model()->index(rowOf(view.matrix()->model(), "code-031"), TaskMatrixModel::FirstDesignColumn + 1);
+            table->model()->index(rowOf(view.matrix()->model(), "code-019"), TaskMatrixModel::FirstDesignColumn + 1);
         const QRect cell = table->visualRect(index);
         QVERIFY(!cell.isEmpty());
         // A click first, as a user's double-click begins with one (the view opens on its second press).
         QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, cell.center());
         QTest::mouseDClick(table->viewport(), Qt::LeftButton, {}, cell.center());
         QCOMPARE(opened.size(), size_t(1));
-        const RunId expected = runOf("Triage: gate or decompose", "code-031", 1);
+        const RunId expected = runOf("Triage: gate or decompose", "code-019", 1);
         QVERIFY(!expected.empty());
         QCOMPARE(QString::fromStdString(opened[0].str()), QString::fromStdString(expected.str()));
     }
@@ -339,7 +341,7 @@ private slots:
         // Two tasks are not comparable.
         selection->clearSelection();
         selection->select(model->index(row, col), QItemSelectionModel::Select);
-        selection->select(model->index(rowOf(model, "code-031"), col + 1), QItemSelectionModel::Select);
+        selection->select(model->index(rowOf(model, "code-019"), col + 1), QItemSelectionModel::Select);
         QVERIFY(!matrix->compareButton()->isEnabled());
         QVERIFY(!matrix->selectedPair());
     }
@@ -365,7 +367,7 @@ private slots:
         QCOMPARE(xTitle(), QStringLiteral("p95 wall time (s)"));
         QCOMPARE(pareto->frontier().size(), onLatency.size());
         QVERIFY(
-            pareto->pointText(1).startsWith(QStringLiteral("Triage: gate or decompose\naccuracy 60.0% [8.1, 100.0]")));
+            pareto->pointText(1).startsWith(QStringLiteral("Triage: gate or decompose\naccuracy 50.0% [0.0, 100.0]")));
         QVERIFY(pareto->pointText(0).startsWith(QStringLiteral("Cascade: tiny, mid, frontier (baseline)")));
     }
 

@@ -4,6 +4,7 @@
 #include "conclave/experiment/AnswerScorer.h"
 #include "conclave/experiment/ExperimentSetup.h"
 #include "conclave/io/TeamJson.h"
+#include "conclave/local/ItemBank.h"
 
 #include <algorithm>
 #include <map>
@@ -104,7 +105,8 @@ bool readExperiment(RunQueries& store, const ExperimentRecord& record, const std
             if (!score.correct)
                 continue;
             out.answers.push_back({attempt->second->model, task->domain, spec->tasksetName + "\n" + task->id,
-                                   !task->choices.empty(), ReplyParser::normalizeAnswer(answer), *score.correct});
+                                   !task->choices.empty(), ReplyParser::normalizeAnswer(answer), *score.correct,
+                                   ItemBank::difficulty(*task)});
         }
     }
     return true;

@@ -41,6 +41,7 @@ public:
         bool hasChoices = false;
         std::string answer; // normalised
         bool correct = false;
+        double difficulty = 0; // the task's z (ItemBank::difficulty), which the skill's fit inverts
     };
 
     std::vector<Call> calls;

@@ -1,8 +1,10 @@
 #include "conclave/experiment/ModelCalibration.h"
 
 #include "conclave/analysis/Quantile.h"
+#include "conclave/local/ItemBank.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -44,23 +46,23 @@ std::string only(int64_t count, const std::string& what)
 struct Tally {
     int64_t correct = 0;
     int64_t scored = 0;
+    std::vector<double> difficulties; // one per scored answer
 };
 
 // One model's profile from its calls and answers.
 ModelProfile fitModel(const std::string& model, const std::vector<const Call*>& calls,
                       const std::map<std::string, Tally>& domains,
                       const std::optional<ModelCalibration::Agreement>& agreement, const ModelsFile::Profiles& catalog,
-                      int64_t minCount, std::vector<std::string>& warnings)
+                      const ModelCalibration::Options& options, std::vector<std::string>& warnings)
 {
+    const int64_t minCount = options.minCount;
     ModelProfile p;
     std::vector<Call> ok;
     std::vector<double> ttft;
     std::vector<double> speed;
     std::vector<double> length;
     int64_t failed = 0;
-    int64_t largestIn = 0;
     for (const Call* c : calls) {
-        largestIn = std::max(largestIn, c->tokensIn);
         if (!c->ok) {
             ++failed;
             continue;
@@ -85,11 +87,15 @@ ModelProfile fitModel(const std::string& model, const std::vector<const Call*>& 
         p.outputTokens = roundedDistribution(ModelCalibration::distribution(length));
     if (!ok.empty())
         p.pricePerMtok = ModelCalibration::price(ok);
+    // Calls that fit say nothing about the window, and too small a window
+    // refuses what the real model would answer: none unless it is known.
     const auto known = catalog.find(model);
-    if (known != catalog.end() && known->second.contextTokens)
+    if (const auto given = options.contextTokens.find(model); given != options.contextTokens.end())
+        p.contextTokens = given->second;
+    else if (known != catalog.end() && known->second.contextTokens)
         p.contextTokens = known->second.contextTokens;
-    else if (largestIn > 0)
-        p.contextTokens = ModelCalibration::contextTokens(largestIn);
+    else
+        warnings.push_back(model + ": context window not measured; no limit set (give --context " + model + "=TOKENS)");
     p.failureRate = rounded(double(failed) / double(calls.size()), 4);
 
     if (domains.empty()) {
@@ -99,9 +105,14 @@ ModelProfile fitModel(const std::string& model, const std::vector<const Call*>& 
         p.skillsCi.emplace();
         p.trials.emplace();
         for (const auto& [domain, t] : domains) {
-            (*p.skills)[domain] = rounded(double(t.correct) / double(t.scored), 4);
+            // The simulator's skill is the accuracy on a task of typical
+            // difficulty, not on these tasks: invert its curve over them.
+            const auto skill = [&](double accuracy) {
+                return rounded(ItemBank::skillFor(accuracy, t.difficulties), 4);
+            };
+            (*p.skills)[domain] = skill(double(t.correct) / double(t.scored));
             const auto ci = ExperimentStats::wilson(t.correct, t.scored);
-            (*p.skillsCi)[domain] = {rounded(ci.lo, 4), rounded(ci.hi, 4)};
+            (*p.skillsCi)[domain] = {skill(ci.lo), skill(ci.hi)};
             (*p.trials)[domain] = t.scored;
             if (t.scored < minCount)
                 warnings.push_back(model + ": " + only(t.scored, "scored answer") + " in " + domain + " (fewer than " +
@@ -161,14 +172,6 @@ Price ModelCalibration::price(const std::vector<Call>& okCalls)
     return Price{perMillion(a), perMillion(b)};
 }
 
-int64_t ModelCalibration::contextTokens(int64_t largestTokensIn)
-{
-    int64_t out = 1;
-    while (out < largestTokensIn && out < (int64_t(1) << 62))
-        out *= 2;
-    return out;
-}
-
 std::map<std::string, ModelCalibration::Agreement> ModelCalibration::errorAgreement(const std::vector<Answer>& answers)
 {
     std::map<std::string, std::map<std::string, int64_t>> wrongByTask; // task -> answer -> count
@@ -203,6 +206,31 @@ std::map<std::string, ModelCalibration::Agreement> ModelCalibration::errorAgreem
     return out;
 }
 
+bool ModelCalibration::addContext(std::string_view text, Options& options, std::string& error)
+{
+    const auto equals = text.rfind('=');
+    if (equals == std::string_view::npos || equals == 0) {
+        error = "expected MODEL=TOKENS (a model's name and its context window in tokens), got \"" + std::string(text) +
+                "\"";
+        return false;
+    }
+    const std::string model(text.substr(0, equals));
+    const auto digits = text.substr(equals + 1);
+    int64_t tokens = 0;
+    const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), tokens);
+    if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size() || tokens < 1) {
+        error = "the context window of " + model + " must be a positive integer of tokens, got \"" +
+                std::string(digits) + "\"";
+        return false;
+    }
+    const auto [it, fresh] = options.contextTokens.emplace(model, tokens);
+    if (!fresh && it->second != tokens) {
+        error = model + " was already given a context window of " + std::to_string(it->second);
+        return false;
+    }
+    return true;
+}
+
 ModelCalibration::Result ModelCalibration::fit(const CalibrationSamples& samples, const ModelsFile::Profiles& catalog,
                                                const Options& options)
 {
@@ -210,15 +238,21 @@ ModelCalibration::Result ModelCalibration::fit(const CalibrationSamples& samples
     std::map<std::string, std::vector<const Call*>> calls;
     for (const auto& c : samples.calls)
         calls[c.model].push_back(&c);
-    for (const auto& wanted : options.models) {
-        if (calls.contains(wanted))
-            continue;
+    const auto notCalled = [&](const std::string& option) {
         std::string seen;
         for (const auto& [model, list] : calls)
             seen += (seen.empty() ? "" : ", ") + model;
-        result.error = "--model " + wanted + ": no call of this model in the experiments (" +
+        result.error = option + ": no call of this model in the experiments (" +
                        (seen.empty() ? std::string("they called none") : "they called " + seen) + ")";
         return result;
+    };
+    for (const auto& wanted : options.models) {
+        if (!calls.contains(wanted))
+            return notCalled("--model " + wanted);
+    }
+    for (const auto& [model, tokens] : options.contextTokens) {
+        if (!calls.contains(model))
+            return notCalled("--context " + model + "=" + std::to_string(tokens));
     }
     const std::set<std::string> wanted(options.models.begin(), options.models.end());
     std::map<std::string, std::map<std::string, Tally>> tallies; // model -> domain
@@ -226,6 +260,7 @@ ModelCalibration::Result ModelCalibration::fit(const CalibrationSamples& samples
         auto& t = tallies[a.model][a.domain];
         ++t.scored;
         t.correct += a.correct ? 1 : 0;
+        t.difficulties.push_back(a.difficulty);
     }
     const auto agreements = errorAgreement(samples.answers);
     for (const auto& [model, list] : calls) {
@@ -236,7 +271,7 @@ ModelCalibration::Result ModelCalibration::fit(const CalibrationSamples& samples
         result.models.emplace(model,
                               fitModel(model, list, t == tallies.end() ? std::map<std::string, Tally>{} : t->second,
                                        a == agreements.end() ? std::nullopt : std::optional(a->second), catalog,
-                                       options.minCount, result.warnings));
+                                       options, result.warnings));
     }
     return result;
 }

@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace conclave {
@@ -29,10 +30,15 @@ namespace conclave {
 //                            other refitted alone; when the system is singular
 //                            (every call has one in:out ratio) both are
 //                            Σc(i+o) / Σ(i+o)²; 0 and 0 when every cost is 0
-//   context_tokens           the catalog's, for a model it knows; else the
-//                            largest tokens_in seen, rounded up to a power of 2
-//   skills, skills_ci,       per domain: correct / scored answers, Wilson's
-//   trials                   95 % interval (ExperimentStats::wilson), and the
+//   context_tokens           Options::contextTokens' (`--context`), else the
+//                            catalog's, for a model it knows; else none (no
+//                            limit), with a warning: the longest prompt seen
+//                            says nothing about the window
+//   skills, skills_ci,       per domain: the skill whose mean chance over the
+//   trials                   answered tasks' difficulties is correct / scored
+//                            (ItemBank::skillFor inverts the simulator's
+//                            curve), the same inversion of Wilson's 95 %
+//                            interval (ExperimentStats::wilson), and the
 //                            count; answers are taken as independent
 //   error_agreement          of the model's wrong answers on tasks with
 //                            choices, the share equal to the task's most common
@@ -43,22 +49,27 @@ namespace conclave {
 class ModelCalibration {
 public:
     struct Options {
-        std::vector<std::string> models; // only these; empty: every model seen
-        int64_t minCount = 30;           // fewer answers (or calls) than this gets a warning
+        std::vector<std::string> models;              // only these; empty: every model seen
+        int64_t minCount = 30;                        // fewer answers (or calls) than this gets a warning
+        std::map<std::string, int64_t> contextTokens; // measured context windows (--context), by model
     };
     struct Result {
         ModelsFile::Profiles models;
         std::vector<std::string> warnings; // thin data, one line each, naming the model and the count
-        std::string error;                 // a model asked for that the samples never called; nothing else set
+        std::string error; // a model asked for (or given a context) that the samples never called; nothing else set
     };
 
     static Result fit(const CalibrationSamples& samples, const ModelsFile::Profiles& catalog, const Options& options);
+
+    // Reads one `--context MODEL=TOKENS` (split at the last '='; TOKENS a
+    // positive integer) into options.contextTokens. False, with `error` saying
+    // what is wrong, for bad text or a model already given another window.
+    static bool addContext(std::string_view text, Options& options, std::string& error);
 
     // The building blocks, public so they can be tested on their own.
     // Median and p95 of values where higher is slower (Q(0.95)), or of speeds (Q(0.05)).
     static Distribution distribution(std::vector<double> values, bool higherIsSlower = true);
     static Price price(const std::vector<CalibrationSamples::Call>& okCalls);
-    static int64_t contextTokens(int64_t largestTokensIn);
     struct Agreement {
         int64_t wrong = 0;  // wrong answers on tasks with choices that have ≥ 2 wrong answers
         int64_t shared = 0; // of them, equal to the task's most common wrong answer

@@ -16,24 +16,22 @@ namespace {
 const double kSqrtShared = std::sqrt(ItemBank::kShared);
 const double kSqrtOwn = std::sqrt(1 - ItemBank::kShared);
 
+double curve(double a, double z)
+{
+    return ItemBank::normalCdf((a - kSqrtShared * z) / kSqrtOwn);
+}
+
 } // namespace
 
-ItemBank::ItemBank(const std::vector<Task>& tasks, const std::vector<size_t>& groupStarts)
+ItemBank::ItemBank(const std::vector<Task>& tasks)
 {
-    std::map<std::string, size_t, std::less<>> groupOf; // domain -> the first group holding it
-    size_t group = 0;
-    for (size_t i = 0; i < tasks.size(); ++i) {
-        while (group + 1 < groupStarts.size() && i >= groupStarts[group + 1])
-            ++group;
-        const auto [it, fresh] = groupOf.emplace(tasks[i].domain, group);
-        if (fresh || it->second == group)
-            m_difficulties[tasks[i].domain].push_back(difficulty(tasks[i]));
-        if (tasks[i].choices.empty() && !tasks[i].answer.empty()) {
-            auto& answers = m_answers[tasks[i].domain];
-            auto answer = ReplyParser::normalizeAnswer(tasks[i].answer);
-            if (std::find(answers.begin(), answers.end(), answer) == answers.end())
-                answers.push_back(std::move(answer));
-        }
+    for (const auto& task : tasks) {
+        if (!task.choices.empty() || task.answer.empty())
+            continue;
+        auto& answers = m_answers[task.domain];
+        auto answer = ReplyParser::normalizeAnswer(task.answer);
+        if (std::find(answers.begin(), answers.end(), answer) == answers.end())
+            answers.push_back(std::move(answer));
     }
 }
 
@@ -66,40 +64,41 @@ double ItemBank::normalQuantile(double p)
     return -std::sqrt(2.0) * boost::math::erfc_inv(2 * p);
 }
 
-double ItemBank::pCorrect(std::string_view domain, double skill, double z) const
+double ItemBank::ability(double skill)
+{
+    return normalQuantile(skill);
+}
+
+double ItemBank::pCorrect(double skill, double z)
 {
     if (skill <= 0)
         return 0;
     if (skill >= 1)
         return 1;
-    return normalCdf((ability(domain, skill) - kSqrtShared * z) / kSqrtOwn);
+    return curve(ability(skill), z);
 }
 
-double ItemBank::ability(std::string_view domain, double skill) const
+double ItemBank::skillFor(double accuracy, const std::vector<double>& zs)
 {
-    const auto tasks = m_difficulties.find(domain);
-    if (tasks == m_difficulties.end() || skill <= 0 || skill >= 1)
-        return normalQuantile(std::clamp(skill, 1e-12, 1 - 1e-12));
-    std::lock_guard lock(m_mutex);
-    auto& known = m_abilities[std::string(domain)];
-    if (const auto it = known.find(skill); it != known.end())
-        return it->second;
-    // The mean of P over the domain's tasks rises with a: bisect for s.
-    const auto& zs = tasks->second;
+    if (accuracy <= 0)
+        return 0;
+    if (accuracy >= 1)
+        return 1;
+    if (zs.empty())
+        return accuracy;
+    // The mean of P over zs rises with a: bisect for the accuracy.
     const auto meanP = [&](double a) {
         double sum = 0;
         for (const double z : zs)
-            sum += normalCdf((a - kSqrtShared * z) / kSqrtOwn);
+            sum += curve(a, z);
         return sum / double(zs.size());
     };
-    double low = -12, high = 12;
-    for (int i = 0; i < 80 && high - low > 1e-12; ++i) {
+    double low = -40, high = 40;
+    for (int i = 0; i < 200 && high - low > 1e-13; ++i) {
         const double mid = (low + high) / 2;
-        (meanP(mid) < skill ? low : high) = mid;
+        (meanP(mid) < accuracy ? low : high) = mid;
     }
-    const double a = (low + high) / 2;
-    known.emplace(skill, a);
-    return a;
+    return normalCdf((low + high) / 2);
 }
 
 } // namespace conclave

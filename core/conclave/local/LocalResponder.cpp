@@ -158,7 +158,7 @@ std::map<std::string, ResolvedProfile> LocalResponder::resolve(const std::map<st
         if (p.pricePerMtok)
             r.pricePerMtok = *p.pricePerMtok;
         if (p.contextTokens)
-            r.contextTokens = *p.contextTokens;
+            r.contextTokens = p.contextTokens;
         if (p.failureRate)
             r.failureRate = *p.failureRate;
         if (p.errorAgreement)
@@ -282,8 +282,8 @@ double LocalResponder::pCorrect(const Item& item, const ResolvedProfile& profile
 {
     const double z = ItemBank::difficulty(*item.task);
     if (item.free)
-        return items().pCorrect("", expectedSkill(item.text, profile), z);
-    return items().pCorrect(item.task->domain, profile.skill(item.task->domain), z);
+        return ItemBank::pCorrect(expectedSkill(item.text, profile), z);
+    return ItemBank::pCorrect(profile.skill(item.task->domain), z);
 }
 
 double LocalResponder::confidenceFor(bool correct, double skill, const Draws& draws) const
@@ -431,8 +431,7 @@ std::string LocalResponder::synthesize(const ModelRequest& request, const Resolv
     // outvoted, less often on a hard task.
     const auto truth = ReplyParser::normalizeAnswer(item.task->answer);
     if (const auto right = score.find(truth); right != score.end()) {
-        const double recognises =
-            items().pCorrect("reasoning", profile.skill("reasoning"), ItemBank::difficulty(*item.task));
+        const double recognises = ItemBank::pCorrect(profile.skill("reasoning"), ItemBank::difficulty(*item.task));
         const double p = std::max(right->second / total, recognises * 0.9);
         chosen = draws.unit(kCorrect) < p ? truth : chosen;
     }
@@ -507,9 +506,9 @@ SimulatedCall LocalResponder::respond(const ModelRequest& request) const
 
     call.reply.tokensIn = estimateTokens(request.system.size() + request.prompt.size());
     call.ttftMs = lognormal(p->ttftMs, draws.normal(kTtft));
-    if (call.reply.tokensIn > p->contextTokens) {
+    if (p->contextTokens && call.reply.tokensIn > *p->contextTokens) {
         call.reply.error = "the prompt is " + std::to_string(call.reply.tokensIn) + " tokens; " + request.model +
-                           " has a context window of " + std::to_string(p->contextTokens);
+                           " has a context window of " + std::to_string(*p->contextTokens);
         call.totalMs = call.ttftMs;
         call.reply.plannedMs = call.totalMs;
         return call;

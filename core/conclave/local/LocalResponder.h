@@ -15,14 +15,15 @@
 
 namespace conclave {
 
-// A model profile with every field filled in.
+// A model profile with every field filled in, but for the context window,
+// which a model may leave unset (then nothing is too long for it).
 struct ResolvedProfile {
     std::map<std::string, double, std::less<>> skills;
     Distribution ttftMs{300, 600};
     Distribution tokensPerS{50, 30};
     Distribution outputTokens{120, 300};
     Price pricePerMtok{0, 0};
-    int64_t contextTokens = 8192;
+    std::optional<int64_t> contextTokens; // absent: no context limit
     double failureRate = 0;
     std::optional<double> errorAgreement; // absent: defaultAgreement()
 

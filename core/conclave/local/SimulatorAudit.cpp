@@ -1,6 +1,7 @@
 #include "conclave/local/SimulatorAudit.h"
 
 #include "conclave/engine/ReplyParser.h"
+#include "conclave/local/ItemBank.h"
 
 #include <algorithm>
 #include <cmath>
@@ -112,25 +113,32 @@ SimulatorAudit::Result SimulatorAudit::run(std::shared_ptr<const LocalResponder:
             domains.push_back(task.domain);
     }
     double sumGap = 0;
+    double sumFromCurve = 0;
     for (const auto& model : models) {
         for (const auto& domain : domains) {
             Cell cell{.model = model, .domain = domain, .skill = profiles->at(model).skill(domain)};
             int64_t rightCount = 0;
+            double sumP = 0;
             for (size_t i = 0; i < perModel; ++i) {
-                if (list[i / seeds.size()].domain != domain || !answers[model][i])
+                const Task& task = list[i / seeds.size()];
+                if (task.domain != domain || !answers[model][i])
                     continue;
                 ++cell.answers;
                 rightCount += right(answers[model][i], i) ? 1 : 0;
+                sumP += ItemBank::pCorrect(cell.skill, ItemBank::difficulty(task));
             }
             cell.accuracy = cell.answers ? double(rightCount) / double(cell.answers) : 0;
+            cell.expected = cell.answers ? sumP / double(cell.answers) : 0;
             const double gap = cell.accuracy - cell.skill;
             sumGap += std::fabs(gap);
+            sumFromCurve += std::fabs(cell.accuracy - cell.expected);
             if (std::fabs(gap) > std::fabs(result.maxAbsGap))
                 result.maxAbsGap = gap;
             result.cells.push_back(std::move(cell));
         }
     }
     result.meanAbsGap = result.cells.empty() ? 0 : sumGap / double(result.cells.size());
+    result.meanAbsFromCurve = result.cells.empty() ? 0 : sumFromCurve / double(result.cells.size());
 
     // Plurality votes.
     const auto vote = [&](const std::vector<std::string>& group) {

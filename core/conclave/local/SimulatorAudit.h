@@ -18,6 +18,9 @@ namespace conclave {
 //   correlation   per pair of models, Pearson's r of correctness over
 //                 (task, seed); the mean over pairs whose r is defined
 //   cells         per model and domain, accuracy against the profile's skill
+//                 (a set whose tasks are harder than typical sits below it)
+//                 and against the curve's mean over the answered tasks
+//                 (ItemBank::pCorrect; only sampling noise sits between)
 //   votes         plurality votes of some models (ties go to the answer of
 //                 the earliest model among the tied), against the best one
 class SimulatorAudit {
@@ -28,6 +31,7 @@ public:
         int64_t answers = 0; // scored answers: tasks × seeds, failed calls left out
         double accuracy = 0;
         double skill = 0;
+        double expected = 0; // the mean of P(skill, z) over the answered tasks
     };
     struct Vote {
         std::vector<std::string> models;
@@ -41,10 +45,11 @@ public:
         double meanCorrelation = 0;
         std::vector<Cell> cells;
         double meanAbsGap = 0;
-        double maxAbsGap = 0;       // signed: the gap farthest from 0
-        Vote bestSingle;            // the voter with the best accuracy
-        std::vector<Vote> threeWay; // every three of the voters, in order
-        Vote allVoters;             // all of them
+        double maxAbsGap = 0;        // signed: the gap farthest from 0
+        double meanAbsFromCurve = 0; // mean over the cells of |accuracy − expected|
+        Vote bestSingle;             // the voter with the best accuracy
+        std::vector<Vote> threeWay;  // every three of the voters, in order
+        Vote allVoters;              // all of them
         int64_t calls = 0;
     };
 

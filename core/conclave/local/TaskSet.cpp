@@ -107,7 +107,7 @@ void TaskSet::add(Task task)
 
 void TaskSet::reindex()
 {
-    m_items = std::make_shared<const ItemBank>(m_tasks, m_groupStarts);
+    m_items = std::make_shared<const ItemBank>(m_tasks);
     m_anchors.clear();
     m_anchorFilter.assign(kFilterBits / 64, 0);
     m_shortPrompts.clear();
@@ -163,8 +163,6 @@ TaskSet TaskSet::subset(const std::vector<const Task*>& tasks) const
 
 void TaskSet::merge(const TaskSet& other)
 {
-    if (m_groupStarts.back() != m_tasks.size())
-        m_groupStarts.push_back(m_tasks.size());
     for (const auto& task : other.m_tasks) {
         if (!byId(task.id))
             add(task);

@@ -117,9 +117,7 @@ public:
     static std::optional<double> parseNumber(std::string_view text);
 
     // Adds other's tasks; one whose id is already here is skipped (this set's
-    // task wins), so merging never changes what an id means. The simulator's
-    // item bank then calibrates only the domains this set lacked over other's
-    // tasks (ItemBank).
+    // task wins), so merging never changes what an id means.
     void merge(const TaskSet& other);
     // A set of some of these tasks (pointers into this set), in the order given.
     TaskSet subset(const std::vector<const Task*>& tasks) const;
@@ -136,7 +134,8 @@ public:
     // format they came from, and editing any task changes it.
     std::string contentHash() const;
 
-    // The simulator's difficulties and abilities over these tasks; shared by copies.
+    // The simulator's view of these tasks (the domains' free-text answers);
+    // shared by copies. A task's chance never depends on the set (ItemBank).
     const ItemBank& items() const { return *m_items; }
 
 private:
@@ -179,7 +178,6 @@ private:
     void reindex();
 
     std::vector<Task> m_tasks;
-    std::vector<size_t> m_groupStarts{0}; // where each merged set's tasks begin
     std::shared_ptr<const ItemBank> m_items = std::make_shared<const ItemBank>();
     Index m_byId;
     Index m_byPrompt;

@@ -107,8 +107,9 @@ ModelProfile fitModel(const std::string& model, const std::vector<const Call*>& 
         for (const auto& [domain, t] : domains) {
             // The simulator's skill is the accuracy on a task of typical
             // difficulty, not on these tasks: invert its curve over them.
-            const auto skill = [&](double accuracy) {
-                return rounded(ItemBank::skillFor(accuracy, t.difficulties), 4);
+            const auto& difficulties = t.difficulties; // a lambda may not capture a structured binding (clang 14)
+            const auto skill = [&difficulties](double accuracy) {
+                return rounded(ItemBank::skillFor(accuracy, difficulties), 4);
             };
             (*p.skills)[domain] = skill(double(t.correct) / double(t.scored));
             const auto ci = ExperimentStats::wilson(t.correct, t.scored);

@@ -28,6 +28,8 @@ private slots:
         QTest::newRow("confidence above one clamped") << "Answer: 4\nConfidence: 7" << "4" << 1.0;
         QTest::newRow("negative confidence clamped") << "Answer: 4\nConfidence: -0.5" << "4" << 0.0;
         QTest::newRow("confidence not a number") << "Answer: 4\nConfidence: high" << "4" << 0.5;
+        QTest::newRow("confidence nan ignored") << "Answer: 4\nConfidence: nan" << "4" << 0.5;
+        QTest::newRow("confidence infinity ignored") << "Answer: 4\nConfidence: -inf%" << "4" << 0.5;
         QTest::newRow("no confidence line") << "Answer: 4" << "4" << 0.5;
         QTest::newRow("no answer line: last line") << "I think so.\nThe result is 12." << "the result is 12" << 0.5;
         QTest::newRow("no answer line, trailing blank lines") << "first\nsecond\n\n  \n" << "second" << 0.5;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdlib>
 #include <limits>
 
@@ -87,7 +88,8 @@ ParsedReply ReplyParser::parse(std::string_view text)
             const std::string number(trim(t.substr(11)));
             char* end = nullptr;
             const double c = std::strtod(number.c_str(), &end);
-            if (end != number.c_str())
+            // strtod also reads "nan" and "inf": a stated confidence is a finite number.
+            if (end != number.c_str() && std::isfinite(c))
                 reply.confidence = std::clamp(number.find('%') != std::string::npos ? c / 100.0 : c, 0.0, 1.0);
         } else {
             lastLine = t;

@@ -1,9 +1,8 @@
-// RunStore's experiments: schema 3 (and the migration from 2), experiments and
-// trials read back exactly, trial runs hidden from run lists and protected from
-// remove and prune, an experiment deleted with everything of it, experiments of
-// a dead process marked interrupted, and shards merged into one store: the
-// union, idempotent, refused (both files unchanged) when the specs differ.
-#include <QRegularExpression>
+// RunStore's experiments: experiments and trials read back exactly, trial runs
+// hidden from run lists and protected from remove and prune, an experiment
+// deleted with everything of it, experiments of a dead process marked
+// interrupted, retried batches and lost trials, the writer started once.
+// Migrations: tst_storemigrations; shards: tst_shardmerger.
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -22,7 +21,6 @@
 #include <atomic>
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <thread>
 
 using namespace conclave;
@@ -36,126 +34,9 @@ class TestExperimentStore : public QObject {
 
     std::string file(const std::string& name) const { return m_dir.path().toStdString() + "/" + name; }
 
-    // A shard: experiment `id` with `spec`, and one trial (with its run) per (design, task).
-    void makeShard(const std::string& path, const std::string& id, const std::string& spec,
-                   const std::vector<std::pair<int, std::string>>& trials)
-    {
-        auto opened = RunStore::open(path);
-        QVERIFY(opened.store);
-        QVERIFY(!opened.store->saveExperiment(experimentRecord(id, spec)));
-        for (const auto& [design, task] : trials) {
-            const auto run = storeRun(*opened.store, id);
-            QVERIFY(!run.str().empty());
-            opened.store->addTrial(trialRecord(id, design, task, 1, run));
-        }
-        QCOMPARE(q(opened.store->flushTrials().value_or("")), QString());
-    }
-
 private slots:
     void initTestCase() { QVERIFY(m_dir.isValid()); }
 
-    void migratesAVersion2File()
-    {
-        const auto path = file("v2.sqlite");
-        {
-            SqliteDb db;
-            QVERIFY(!db.open(path, SqliteDb::Mode::Create));
-            QVERIFY(!StoreSchema::migrate(db, 2));
-            QVERIFY(!db.exec("INSERT INTO runs (id, team_name, team_json, input, seed, status, started_at_ms) "
-                             "VALUES ('00000000000a', 'old', '{}', 'q', 1, 'ok', 5)"));
-            QCOMPARE(db.queryInt("PRAGMA user_version").value_or(-1), int64_t(2));
-        }
-        auto opened = RunStore::open(path);
-        QCOMPARE(q(opened.error), QString());
-        QCOMPARE(rows(path, "PRAGMA user_version"), int64_t(6));
-        QCOMPARE(rows(path, "SELECT count(*) FROM runs WHERE experiment_id IS NULL"), int64_t(1));
-        QCOMPARE(rows(path, "SELECT count(*) FROM experiments"), int64_t(0));
-        QCOMPARE(rows(path, "SELECT count(*) FROM trials"), int64_t(0));
-        QCOMPARE(rows(path, "SELECT count(*) FROM sqlite_master WHERE name = 'runs_by_experiment'"), int64_t(1));
-        std::string error;
-        auto reader = opened.store->reader(error);
-        const auto runs = reader->list({}, error);
-        QVERIFY(runs);
-        QCOMPARE(runs->size(), size_t(1));
-        QCOMPARE(q(runs->front().teamName), QString("old"));
-        QCOMPARE(q(runs->front().experimentId), QString());
-        // A trial can be stored in the migrated file.
-        QVERIFY(!storeRun(*opened.store, "e-1").str().empty());
-        QCOMPARE(rows(path, "SELECT count(*) FROM runs WHERE experiment_id = 'e-1'"), int64_t(1));
-    }
-
-    // Version 3 to 4: spans gain a note, node results what a skipped model call left; what was stored reads
-    // as before (no note, the model called).
-    void migratesAVersion3File()
-    {
-        const auto path = file("v3.sqlite");
-        {
-            SqliteDb db;
-            QVERIFY(!db.open(path, SqliteDb::Mode::Create));
-            QVERIFY(!StoreSchema::migrate(db, 3));
-            QVERIFY(!db.exec("INSERT INTO runs (id, team_name, team_json, input, seed, status, started_at_ms) "
-                             "VALUES ('00000000000b', 'old', '{}', 'q', 1, 'ok', 5);"
-                             "INSERT INTO spans (run_id, id, node, kind, name, start_us, end_us, status) "
-                             "VALUES ('00000000000b', 1, 'j', 'node', 'j', 0, 10, 'ok');"
-                             "INSERT INTO node_results (run_id, node, status, text, answer) "
-                             "VALUES ('00000000000b', 'j', 'ok', 't', 'a')"));
-        }
-        auto opened = RunStore::open(path);
-        QCOMPARE(q(opened.error), QString());
-        QCOMPARE(rows(path, "PRAGMA user_version"), int64_t(6));
-        QCOMPARE(rows(path, "SELECT count(*) FROM spans WHERE note IS NULL"), int64_t(1));
-        QCOMPARE(rows(path, "SELECT count(*) FROM node_results WHERE skipped_model IS NULL AND agreed IS NULL"),
-                 int64_t(1));
-        std::string error;
-        auto reader = opened.store->reader(error);
-        const auto run = reader->load(RunId("00000000000b"), false, error);
-        QVERIFY2(run, error.c_str());
-        QCOMPARE(run->spans.size(), size_t(1));
-        QCOMPARE(q(run->spans.front().note), QString());
-        QCOMPARE(run->nodes.size(), size_t(1));
-        QCOMPARE(q(run->nodes.front().result.skippedModel), QString());
-        QVERIFY(run->nodes.front().result.agreed.empty());
-    }
-
-    // Version 4 to 5: trials keep their runs (run_id may now be NULL), experiments gain
-    // spent_usd (what their stored trials cost), the store a random id of its own.
-    void migratesAVersion4File()
-    {
-        const auto path = file("v4.sqlite");
-        {
-            SqliteDb db;
-            QVERIFY(!db.open(path, SqliteDb::Mode::Create));
-            QVERIFY(!StoreSchema::migrate(db, 4));
-            QVERIFY(!db.exec("INSERT INTO experiments (id, name, status, spec_json, started_at_ms) "
-                             "VALUES ('e-old', 'old', 'interrupted', '{}', 5), ('e-none', 'none', 'finished', '{}', 6);"
-                             "INSERT INTO trials (experiment_id, design, design_name, task, seed, run_id, status, "
-                             "cost_usd, judge_cost_usd) VALUES "
-                             "('e-old', 0, 'gate', 't1', 1, '00000000000a', 'ok', 0.25, 0.125), "
-                             "('e-old', 0, 'gate', 't2', 1, '00000000000b', 'ok', 0.5, 0)"));
-        }
-        auto opened = RunStore::open(path);
-        QCOMPARE(q(opened.error), QString());
-        QCOMPARE(rows(path, "PRAGMA user_version"), int64_t(6));
-        QCOMPARE(rows(path, "SELECT count(*) FROM trials WHERE run_id IS NOT NULL"), int64_t(2));
-        QCOMPARE(rows(path, "SELECT count(*) FROM store_identity"), int64_t(1));
-        QVERIFY2(QRegularExpression("^[0-9a-f]{32}$").match(text(path, "SELECT id FROM store_identity")).hasMatch(),
-                 qPrintable(text(path, "SELECT id FROM store_identity")));
-        std::string error;
-        auto reader = opened.store->reader(error);
-        QCOMPARE(reader->experiment("e-old", error)->spentUsd, 0.875);
-        QCOMPARE(reader->experiment("e-none", error)->spentUsd, 0.0);
-        const auto trials = reader->trials("e-old", error);
-        QVERIFY2(trials, error.c_str());
-        QCOMPARE(trials->size(), size_t(2));
-        QCOMPARE(q(trials->at(0).runId.str()), QString("00000000000a"));
-        QCOMPARE(trials->at(1).costUsd, 0.5);
-        // A trial without a run can be stored in the migrated file.
-        opened.store->addTrial(trialRecord("e-old", 0, "t3", 1, RunId()));
-        QCOMPARE(q(opened.store->flushTrials().value_or("")), QString());
-        QCOMPARE(rows(path, "SELECT count(*) FROM trials WHERE run_id IS NULL"), int64_t(1));
-    }
-
-    // eval --store summaries: trial rows with no run read back, export, and go with their experiment.
     void trialsWithoutRuns()
     {
         const auto path = file("summaries.sqlite");
@@ -294,22 +175,6 @@ private slots:
         QCOMPARE(q(store.flushTrials().value_or("")), QString());
         QCOMPARE(store.lostTrials(), int64_t(0));
         QCOMPARE(census(path), QString("experiments=1 trials=4 runs=4 spans=8 span_text=4 node_results=4"));
-    }
-
-    void refusesANewerFile()
-    {
-        const auto path = file("v7.sqlite");
-        {
-            SqliteDb db;
-            QVERIFY(!db.open(path, SqliteDb::Mode::Create));
-            QVERIFY(!StoreSchema::migrate(db));
-            QVERIFY(!db.exec("PRAGMA user_version = 7"));
-        }
-        const auto before = readBytes(path);
-        const auto newer = path + ": written by a newer Conclave (store schema version 7; this one reads up to 6)";
-        QCOMPARE(q(RunStore::open(path).error), q(newer));
-        QCOMPARE(q(RunStore::openForReading(path).error), q(newer));
-        QVERIFY(readBytes(path) == before);
     }
 
     void experimentAndTrialsReadBackExactly()
@@ -646,140 +511,6 @@ private slots:
         QCOMPARE(q(opened.store->removeExperiment("e-gone").error), q(path + ": opened for reading only"));
         QCOMPARE(q(opened.store->mergeFrom(file("dead.sqlite")).error), q(path + ": opened for reading only"));
         QCOMPARE(census(path), QString("experiments=2 trials=0 runs=0 spans=0 span_text=0 node_results=0"));
-    }
-
-    void shardsMergeIntoTheirUnion()
-    {
-        const auto shard1 = file("shard1.sqlite");
-        const auto shard2 = file("shard2.sqlite");
-        const auto merged = file("merged.sqlite");
-        const std::string spec = R"({"designs":["gate","panel"]})";
-        makeShard(shard1, "e-m", spec, {{0, "t1"}, {0, "t2"}});
-        makeShard(shard2, "e-m", spec, {{1, "t1"}, {1, "t2"}});
-        const auto bytes1 = readBytes(shard1);
-        const auto bytes2 = readBytes(shard2);
-        auto opened = RunStore::open(merged);
-        QVERIFY(opened.store);
-        auto& store = *opened.store;
-
-        const auto first = store.mergeFrom(shard1);
-        QCOMPARE(q(first.error), QString());
-        QCOMPARE(first.experiments, 1);
-        QCOMPARE(first.trials, 2);
-        QCOMPARE(first.runs, 2);
-        std::string error;
-        auto reader = store.reader(error);
-        // Two of four planned trials: not finished yet.
-        QVERIFY(reader->experiment("e-m", error)->status == ExperimentStatus::Interrupted);
-
-        const auto second = store.mergeFrom(shard2);
-        QCOMPARE(q(second.error), QString());
-        QCOMPARE(second.trials, 2);
-        QCOMPARE(second.runs, 2);
-        const auto whole = reader->experiment("e-m", error);
-        QVERIFY(whole->status == ExperimentStatus::Finished);
-        QCOMPARE(whole->storedTrials, int64_t(4));
-        QCOMPARE(q(whole->note), QString());
-        QCOMPARE(q(whole->specJson), q(spec));
-        QStringList keys;
-        const auto trials = reader->trials("e-m", error);
-        QVERIFY(trials);
-        for (const auto& t : *trials)
-            keys << QString("%1/%2").arg(t.design).arg(q(t.task));
-        QCOMPARE(keys, QStringList({"0/t1", "0/t2", "1/t1", "1/t2"}));
-        const auto union_ = QString("experiments=1 trials=4 runs=4 spans=8 span_text=4 node_results=4");
-        QCOMPARE(census(merged), union_);
-        // Every trial's run came along.
-        QCOMPARE(rows(merged, "SELECT count(*) FROM trials t JOIN runs r ON r.id = t.run_id "
-                              "WHERE r.experiment_id = 'e-m'"),
-                 int64_t(4));
-
-        // Merging a shard again adds nothing.
-        const auto repeat = store.mergeFrom(shard1);
-        QCOMPARE(q(repeat.error), QString());
-        QCOMPARE(repeat.trials, 0);
-        QCOMPARE(repeat.runs, 0);
-        QCOMPARE(census(merged), union_);
-        QVERIFY(reader->experiment("e-m", error)->status == ExperimentStatus::Finished);
-
-        // The shards were only read.
-        QVERIFY(readBytes(shard1) == bytes1);
-        QVERIFY(readBytes(shard2) == bytes2);
-        QVERIFY(!std::filesystem::exists(shard1 + "-wal"));
-        QVERIFY(!std::filesystem::exists(shard1 + "-shm"));
-    }
-
-    // A shard still open in another store (its WAL beside it) is read through its WAL.
-    void aShardBeingWrittenMerges()
-    {
-        const auto shard = file("open-shard.sqlite");
-        const auto into = file("open-into.sqlite");
-        auto writing = RunStore::open(shard);
-        QVERIFY(writing.store);
-        QVERIFY(!writing.store->saveExperiment(experimentRecord("e-w")));
-        writing.store->addTrial(trialRecord("e-w", 0, "t1", 1, storeRun(*writing.store, "e-w")));
-        QVERIFY(!writing.store->flushTrials());
-        QVERIFY(std::filesystem::exists(shard + "-wal"));
-        auto opened = RunStore::open(into);
-        QVERIFY(opened.store);
-        const auto merged = opened.store->mergeFrom(shard);
-        QCOMPARE(q(merged.error), QString());
-        QCOMPARE(merged.trials, 1);
-        QCOMPARE(merged.runs, 1);
-        // The shard's own store carries on.
-        writing.store->addTrial(trialRecord("e-w", 0, "t2", 1, storeRun(*writing.store, "e-w")));
-        QCOMPARE(q(writing.store->flushTrials().value_or("")), QString());
-        QCOMPARE(rows(shard, "SELECT count(*) FROM trials"), int64_t(2));
-    }
-
-    void mergeRefusesADifferentSpec()
-    {
-        const auto mine = file("mine.sqlite");
-        const auto theirs = file("theirs.sqlite");
-        makeShard(mine, "e-s", R"({"seeds":[1]})", {{0, "t1"}});
-        makeShard(theirs, "e-s", R"({"seeds":[2]})", {{0, "t2"}});
-        const auto mineBytes = readBytes(mine);
-        const auto theirBytes = readBytes(theirs);
-        {
-            auto opened = RunStore::open(mine);
-            QVERIFY(opened.store);
-            const auto merged = opened.store->mergeFrom(theirs);
-            QCOMPARE(q(merged.error), q(theirs + ": experiment e-s has a different spec than the one in " + mine +
-                                        "; shards of one experiment must be run with the same designs, task set, "
-                                        "seeds and scorer"));
-            QCOMPARE(merged.trials, 0);
-            QCOMPARE(merged.runs, 0);
-            QCOMPARE(census(mine), QString("experiments=1 trials=1 runs=1 spans=2 span_text=1 node_results=1"));
-        }
-        QVERIFY(readBytes(mine) == mineBytes);
-        QVERIFY(readBytes(theirs) == theirBytes);
-    }
-
-    void mergeRefusesFilesThatAreNotShards()
-    {
-        const auto into = file("into.sqlite");
-        const auto text = file("notes.txt");
-        const auto old = file("old.sqlite");
-        const auto missing = file("missing.sqlite");
-        {
-            std::ofstream out(text);
-            out << "not a database at all";
-        }
-        {
-            SqliteDb db;
-            QVERIFY(!db.open(old, SqliteDb::Mode::Create));
-            QVERIFY(!StoreSchema::migrate(db, 2));
-        }
-        auto opened = RunStore::open(into);
-        QVERIFY(opened.store);
-        auto& store = *opened.store;
-        QCOMPARE(q(store.mergeFrom(text).error), q(text + ": not an SQLite database"));
-        QCOMPARE(q(store.mergeFrom(old).error),
-                 q(old + ": a run store from before experiments (store schema version 2), so it holds none"));
-        QCOMPARE(q(store.mergeFrom(missing).error), q(missing + ": no such file"));
-        QCOMPARE(q(store.mergeFrom(into).error), q(into + ": is the store it would be merged into"));
-        QCOMPARE(rows(old, "PRAGMA user_version"), int64_t(2));
-        QVERIFY(!std::filesystem::exists(missing));
     }
 };
 

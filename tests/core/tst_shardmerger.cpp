@@ -1,5 +1,6 @@
-// ShardMerger beyond the union (tst_experimentstore has that): a run copied
-// half-written is replaced when the shard is merged again, trials without runs
+// ShardMerger: shards merge into their union, idempotently, and are refused
+// (both files unchanged) when their specs differ or they are not shards; a run
+// copied half-written is replaced when the shard is merged again, trials without runs
 // are copied, and what an experiment spent is counted once per shard, however
 // often and in whatever order shards are merged.
 #include <QTemporaryDir>
@@ -16,6 +17,7 @@
 #include "conclave/store/StoreSchema.h"
 
 #include <filesystem>
+#include <fstream>
 
 using namespace conclave;
 using namespace testsupport;
@@ -26,6 +28,21 @@ class TestShardMerger : public QObject {
     QTemporaryDir m_dir;
 
     std::string file(const std::string& name) const { return m_dir.path().toStdString() + "/" + name; }
+
+    // A shard: experiment `id` with `spec`, and one trial (with its run) per (design, task).
+    void makeShard(const std::string& path, const std::string& id, const std::string& spec,
+                   const std::vector<std::pair<int, std::string>>& trials)
+    {
+        auto opened = RunStore::open(path);
+        QVERIFY(opened.store);
+        QVERIFY(!opened.store->saveExperiment(experimentRecord(id, spec)));
+        for (const auto& [design, task] : trials) {
+            const auto run = storeRun(*opened.store, id);
+            QVERIFY(!run.str().empty());
+            opened.store->addTrial(trialRecord(id, design, task, 1, run));
+        }
+        QCOMPARE(q(opened.store->flushTrials().value_or("")), QString());
+    }
 
     // Experiment `id` saved into `store` with what it spent, and its trials (no runs).
     void saveSpending(RunStore& store, const std::string& id, double spent, const std::vector<int>& designs)
@@ -252,6 +269,141 @@ private slots:
         QVERIFY(opened.store->mergeFrom(shard).error.empty());
         QCOMPARE(spent(*opened.store, "e-v4"), 0.875);
         QCOMPARE(rows(shard, "PRAGMA user_version"), int64_t(4));
+    }
+
+    void shardsMergeIntoTheirUnion()
+    {
+        const auto shard1 = file("shard1.sqlite");
+        const auto shard2 = file("shard2.sqlite");
+        const auto merged = file("merged.sqlite");
+        const std::string spec = R"({"designs":["gate","panel"]})";
+        makeShard(shard1, "e-m", spec, {{0, "t1"}, {0, "t2"}});
+        makeShard(shard2, "e-m", spec, {{1, "t1"}, {1, "t2"}});
+        const auto bytes1 = readBytes(shard1);
+        const auto bytes2 = readBytes(shard2);
+        auto opened = RunStore::open(merged);
+        QVERIFY(opened.store);
+        auto& store = *opened.store;
+
+        const auto first = store.mergeFrom(shard1);
+        QCOMPARE(q(first.error), QString());
+        QCOMPARE(first.experiments, 1);
+        QCOMPARE(first.trials, 2);
+        QCOMPARE(first.runs, 2);
+        std::string error;
+        auto reader = store.reader(error);
+        // Two of four planned trials: not finished yet.
+        QVERIFY(reader->experiment("e-m", error)->status == ExperimentStatus::Interrupted);
+
+        const auto second = store.mergeFrom(shard2);
+        QCOMPARE(q(second.error), QString());
+        QCOMPARE(second.trials, 2);
+        QCOMPARE(second.runs, 2);
+        const auto whole = reader->experiment("e-m", error);
+        QVERIFY(whole->status == ExperimentStatus::Finished);
+        QCOMPARE(whole->storedTrials, int64_t(4));
+        QCOMPARE(q(whole->note), QString());
+        QCOMPARE(q(whole->specJson), q(spec));
+        QStringList keys;
+        const auto trials = reader->trials("e-m", error);
+        QVERIFY(trials);
+        for (const auto& t : *trials)
+            keys << QString("%1/%2").arg(t.design).arg(q(t.task));
+        QCOMPARE(keys, QStringList({"0/t1", "0/t2", "1/t1", "1/t2"}));
+        const auto union_ = QString("experiments=1 trials=4 runs=4 spans=8 span_text=4 node_results=4");
+        QCOMPARE(census(merged), union_);
+        // Every trial's run came along.
+        QCOMPARE(rows(merged, "SELECT count(*) FROM trials t JOIN runs r ON r.id = t.run_id "
+                              "WHERE r.experiment_id = 'e-m'"),
+                 int64_t(4));
+
+        // Merging a shard again adds nothing.
+        const auto repeat = store.mergeFrom(shard1);
+        QCOMPARE(q(repeat.error), QString());
+        QCOMPARE(repeat.trials, 0);
+        QCOMPARE(repeat.runs, 0);
+        QCOMPARE(census(merged), union_);
+        QVERIFY(reader->experiment("e-m", error)->status == ExperimentStatus::Finished);
+
+        // The shards were only read.
+        QVERIFY(readBytes(shard1) == bytes1);
+        QVERIFY(readBytes(shard2) == bytes2);
+        QVERIFY(!std::filesystem::exists(shard1 + "-wal"));
+        QVERIFY(!std::filesystem::exists(shard1 + "-shm"));
+    }
+
+    // A shard still open in another store (its WAL beside it) is read through its WAL.
+
+    void aShardBeingWrittenMerges()
+    {
+        const auto shard = file("open-shard.sqlite");
+        const auto into = file("open-into.sqlite");
+        auto writing = RunStore::open(shard);
+        QVERIFY(writing.store);
+        QVERIFY(!writing.store->saveExperiment(experimentRecord("e-w")));
+        writing.store->addTrial(trialRecord("e-w", 0, "t1", 1, storeRun(*writing.store, "e-w")));
+        QVERIFY(!writing.store->flushTrials());
+        QVERIFY(std::filesystem::exists(shard + "-wal"));
+        auto opened = RunStore::open(into);
+        QVERIFY(opened.store);
+        const auto merged = opened.store->mergeFrom(shard);
+        QCOMPARE(q(merged.error), QString());
+        QCOMPARE(merged.trials, 1);
+        QCOMPARE(merged.runs, 1);
+        // The shard's own store carries on.
+        writing.store->addTrial(trialRecord("e-w", 0, "t2", 1, storeRun(*writing.store, "e-w")));
+        QCOMPARE(q(writing.store->flushTrials().value_or("")), QString());
+        QCOMPARE(rows(shard, "SELECT count(*) FROM trials"), int64_t(2));
+    }
+
+    void mergeRefusesADifferentSpec()
+    {
+        const auto mine = file("mine.sqlite");
+        const auto theirs = file("theirs.sqlite");
+        makeShard(mine, "e-s", R"({"seeds":[1]})", {{0, "t1"}});
+        makeShard(theirs, "e-s", R"({"seeds":[2]})", {{0, "t2"}});
+        const auto mineBytes = readBytes(mine);
+        const auto theirBytes = readBytes(theirs);
+        {
+            auto opened = RunStore::open(mine);
+            QVERIFY(opened.store);
+            const auto merged = opened.store->mergeFrom(theirs);
+            QCOMPARE(q(merged.error), q(theirs + ": experiment e-s has a different spec than the one in " + mine +
+                                        "; shards of one experiment must be run with the same designs, task set, "
+                                        "seeds and scorer"));
+            QCOMPARE(merged.trials, 0);
+            QCOMPARE(merged.runs, 0);
+            QCOMPARE(census(mine), QString("experiments=1 trials=1 runs=1 spans=2 span_text=1 node_results=1"));
+        }
+        QVERIFY(readBytes(mine) == mineBytes);
+        QVERIFY(readBytes(theirs) == theirBytes);
+    }
+
+    void mergeRefusesFilesThatAreNotShards()
+    {
+        const auto into = file("into.sqlite");
+        const auto text = file("notes.txt");
+        const auto old = file("old.sqlite");
+        const auto missing = file("missing.sqlite");
+        {
+            std::ofstream out(text);
+            out << "not a database at all";
+        }
+        {
+            SqliteDb db;
+            QVERIFY(!db.open(old, SqliteDb::Mode::Create));
+            QVERIFY(!StoreSchema::migrate(db, 2));
+        }
+        auto opened = RunStore::open(into);
+        QVERIFY(opened.store);
+        auto& store = *opened.store;
+        QCOMPARE(q(store.mergeFrom(text).error), q(text + ": not an SQLite database"));
+        QCOMPARE(q(store.mergeFrom(old).error),
+                 q(old + ": a run store from before experiments (store schema version 2), so it holds none"));
+        QCOMPARE(q(store.mergeFrom(missing).error), q(missing + ": no such file"));
+        QCOMPARE(q(store.mergeFrom(into).error), q(into + ": is the store it would be merged into"));
+        QCOMPARE(rows(old, "PRAGMA user_version"), int64_t(2));
+        QVERIFY(!std::filesystem::exists(missing));
     }
 };
 

@@ -10,6 +10,8 @@
 // answer. Tokens are ⌈characters / 4⌉; $ = (in · input + out · output) / 1e6.
 #include <QtTest>
 
+#include "support/CompareNear.h"
+
 #include "conclave/engine/PromptBuilder.h"
 #include "conclave/experiment/ExperimentSetup.h"
 #include "conclave/experiment/TeamCostBound.h"
@@ -19,11 +21,6 @@
 
 using namespace conclave;
 using nlohmann::json;
-
-#define QCOMPARE_NEAR(actual, expected, tolerance)                                                                     \
-    QVERIFY2(                                                                                                          \
-        std::abs(double(actual) - double(expected)) <= (tolerance),                                                    \
-        qPrintable(QStringLiteral("%1 is not %2").arg(double(actual), 0, 'g', 17).arg(double(expected), 0, 'g', 17)))
 
 namespace {
 

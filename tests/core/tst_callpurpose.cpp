@@ -278,10 +278,9 @@ private slots:
         QCOMPARE(syn.inputs.task, std::string(kMath));
         const auto e1 = resultOf(t.result, "e1");
         const auto e2 = resultOf(t.result, "e2");
-        QCOMPARE(entries(syn.inputs.candidates), QStringLiteral("e1 r0: 783 @%1 | e2 r0: %2 @%3")
-                                                     .arg(e1.confidence)
-                                                     .arg(q(e2.answer))
-                                                     .arg(e2.confidence));
+        QCOMPARE(
+            entries(syn.inputs.candidates),
+            QStringLiteral("e1 r0: 783 @%1 | e2 r0: %2 @%3").arg(e1.confidence).arg(q(e2.answer)).arg(e2.confidence));
         // The whole replies stay in the prompt; the inputs carry answers, not texts.
         QVERIFY(syn.inputs.candidates[0].text.empty());
         QCOMPARE(q(t.result.output.answer), QString("783"));
@@ -367,7 +366,7 @@ private slots:
         const auto team = synthesisTeam();
         QVERIFY(team);
         const auto& all = m_h.engine().resources().tasks->tasks();
-        int trials = 0, synthesized = 0, picks = 0;
+        int trials = 0, synthesized = 0, timedOut = 0, picks = 0;
         int64_t tokensApart = 0;
         for (size_t k = 0; k < all.size(); k += 37) {
             const Task& task = all[k];
@@ -392,10 +391,15 @@ private slots:
                 QCOMPARE(reworded.result.wallUs, plain.result.wallUs);
                 QCOMPARE(reworded.result.tokensOut, plain.result.tokensOut);
                 QCOMPARE(reworded.result.calls, plain.result.calls);
-                // Tokens in differ by exactly the estimate of each prompt's own length, and cost with them.
+                // Tokens in differ by exactly the estimate of each prompt's own length, and cost with them;
+                // an attempt that timed out brought no reply, so no tokens, either way.
                 QCOMPARE(reworded.requests.size(), plain.requests.size());
+                const auto plainAttempts = spansOf(plain.result, "syn", SpanKind::Attempt);
+                const auto rewordedAttempts = spansOf(reworded.result, "syn", SpanKind::Attempt);
+                QCOMPARE(rewordedAttempts.size(), plainAttempts.size());
                 int64_t expected = 0;
                 double expectedUsd = 0;
+                size_t attempt = 0;
                 for (size_t i = 0; i < plain.requests.size(); ++i) {
                     const auto& p = plain.requests[i];
                     const auto& r = reworded.requests[i];
@@ -405,8 +409,17 @@ private slots:
                     }
                     QVERIFY(r.prompt != p.prompt);
                     ++synthesized;
-                    const auto delta = estimateTokens(r.system.size() + r.prompt.size()) -
-                                       estimateTokens(p.system.size() + p.prompt.size());
+                    const auto& a = plainAttempts.at(attempt);
+                    const auto& b = rewordedAttempts.at(attempt++);
+                    QCOMPARE(q(toString(b.status)), q(toString(a.status)));
+                    if (a.status == Status::Timeout) {
+                        QCOMPARE(a.tokensIn + b.tokensIn, int64_t(0));
+                        ++timedOut;
+                        continue;
+                    }
+                    QCOMPARE(a.tokensIn, estimateTokens(p.system.size() + p.prompt.size()));
+                    QCOMPARE(b.tokensIn, estimateTokens(r.system.size() + r.prompt.size()));
+                    const auto delta = b.tokensIn - a.tokensIn;
                     expected += delta;
                     expectedUsd += plain.backend->costOf(p.model, delta, 0);
                 }
@@ -424,7 +437,7 @@ private slots:
         }
         QCOMPARE(trials, int((all.size() + 36) / 37) * 3);
         QCOMPARE(synthesized, trials); // every trial synthesized, so every trial compared a reworded prompt
-        QCOMPARE(tokensApart, int64_t(trials));
+        QCOMPARE(tokensApart, int64_t(trials - timedOut));
         QVERIFY(picks > 0);
     }
 };

@@ -608,12 +608,12 @@ private slots:
         int accurate = 0;
         int judged = 0;
         for (const auto& task : m_tasks->tasks()) {
-            const JudgeCase judged{task.prompt, task.answer, task.answer};
-            const auto input = PromptBuilder::judgeInput(judged);
+            const JudgeCase graded{task.prompt, task.answer, task.answer};
+            const auto input = PromptBuilder::judgeInput(graded);
             auto judge = make(11);
             judge->prepareFor(input);
             accurate +=
-                ReplyParser::parse(judge->respond(judging(ask("wrong", input), judged)).reply.text).answer == "correct";
+                ReplyParser::parse(judge->respond(judging(ask("wrong", input), graded)).reply.text).answer == "correct";
             ++judged;
         }
         // 194 of the 408 bundled tasks at seed 11: near half, as p = 0.5 says.

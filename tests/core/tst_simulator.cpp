@@ -427,7 +427,8 @@ private slots:
             const auto input = PromptBuilder::judgeInput(judged);
             LocalResponder judge(profiles, m_gate, m_tasks, 3);
             judge.prepareFor(input);
-            const auto verdict = ReplyParser::parse(judge.respond(judging(ask("judge", input), judged)).reply.text).answer;
+            const auto verdict =
+                ReplyParser::parse(judge.respond(judging(ask("judge", input), judged)).reply.text).answer;
             QCOMPARE(verdict, std::string(sentence == best ? "correct" : "incorrect"));
         }
         // And a computed question against its computed truth.

@@ -157,10 +157,9 @@ void Meeting::callMember(size_t member, std::string task, std::vector<Candidate>
     // is told apart as a first round's is, and draws what the same member
     // would draw in the first round of a debate (common random numbers).
     const bool adaptive = m_run->plan().at(m_node).node->config.mode == CoordinatorMode::Adaptive;
-    std::string tmpl =
-        settings.prompt.value_or(shown.empty() || adaptive ? "{{task}}"
-                                                           : "{{task}}\n\nThe discussion so far:\n"
-                                                             "{{transcript}}");
+    std::string tmpl = settings.prompt.value_or(shown.empty() || adaptive ? "{{task}}"
+                                                                          : "{{task}}\n\nThe discussion so far:\n"
+                                                                            "{{transcript}}");
     const int drawRound = adaptive ? 1 : m_round;
     // The member is shown the turns only when its prompt has them.
     const auto names = PromptTemplate::names(tmpl);

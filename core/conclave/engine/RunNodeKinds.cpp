@@ -53,8 +53,8 @@ void Run::startModelNode(size_t node, std::string system, std::string prompt, st
                          CallPurpose purpose, CallInputs inputs, std::function<void(NodeResult, int64_t)> done,
                          RunLock& lock)
 {
-    auto spec = callSpec(node, m_state[node].span, 0, std::move(system), std::move(prompt), suffix, purpose,
-                         std::move(inputs));
+    auto spec =
+        callSpec(node, m_state[node].span, 0, std::move(system), std::move(prompt), suffix, purpose, std::move(inputs));
     auto runner = std::make_shared<CallRunner>(shared_from_this(), std::move(spec),
                                                [done = std::move(done)](CallOutcome outcome) {
                                                    NodeResult r;

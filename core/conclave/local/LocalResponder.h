@@ -118,7 +118,7 @@ private:
 
     std::shared_ptr<const Profiles> m_profiles;
     std::string m_runInput;
-    Item m_runItem; // what the run's input is about
+    Item m_runItem;                                                // what the run's input is about
     std::unordered_map<const ResolvedProfile*, double> m_runSkill; // expectedSkill() of the run's input
     std::shared_ptr<const Gate> m_gate;
     std::shared_ptr<const TaskSet> m_tasks;

@@ -427,7 +427,7 @@ private slots:
                 QVERIFY2(std::abs((reworded.result.costUsd - plain.result.costUsd) - expectedUsd) < 1e-12,
                          qPrintable(where));
                 tokensApart += expected != 0;
-                // A synthesis that did not follow the majority: the simulator weighed, not counted.
+                // A synthesis that followed no majority.
                 const auto syn = resultOf(plain.result, "syn");
                 int agreeing = 0;
                 for (const char* e : {"general", "math", "facts"})
@@ -437,8 +437,10 @@ private slots:
         }
         QCOMPARE(trials, int((all.size() + 36) / 37) * 3);
         QCOMPARE(synthesized, trials); // every trial synthesized, so every trial compared a reworded prompt
+        QCOMPARE(timedOut, 1); // reasoner-34b's slow tail passed the 30 s timeout once, in both
         QCOMPARE(tokensApart, int64_t(trials - timedOut));
-        QVERIFY(picks > 0);
+        // In 11 of the 36 syntheses no two experts backed the answer chosen: it weighed, not counted.
+        QCOMPARE(picks, 11);
     }
 };
 

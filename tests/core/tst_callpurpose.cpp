@@ -432,15 +432,15 @@ private slots:
                 int agreeing = 0;
                 for (const char* e : {"general", "math", "facts"})
                     agreeing += resultOf(plain.result, e).answer == syn.answer;
-                picks += agreeing < 2;
+                picks += syn.ok() && agreeing < 2;
             }
         }
         QCOMPARE(trials, int((all.size() + 36) / 37) * 3);
         QCOMPARE(synthesized, trials); // every trial synthesized, so every trial compared a reworded prompt
         QCOMPARE(timedOut, 1); // reasoner-34b's slow tail passed the 30 s timeout once, in both
         QCOMPARE(tokensApart, int64_t(trials - timedOut));
-        // In 11 of the 36 syntheses no two experts backed the answer chosen: it weighed, not counted.
-        QCOMPARE(picks, 11);
+        // In 10 of the 35 syntheses no two experts backed the answer chosen: it weighed, not counted.
+        QCOMPARE(picks, 10);
     }
 };
 

@@ -436,8 +436,10 @@ private slots:
             }
         }
         QCOMPARE(trials, int((all.size() + 36) / 37) * 3);
-        QCOMPARE(synthesized, trials); // every trial synthesized, so every trial compared a reworded prompt
-        QCOMPARE(timedOut, 1); // reasoner-34b's slow tail passed the 30 s timeout once, in both
+        // Every trial synthesized, so every trial compared a reworded prompt; reasoner-34b's slow
+        // tail passed the 30 s timeout once, in both runs of that trial.
+        QCOMPARE(synthesized, trials);
+        QCOMPARE(timedOut, 1);
         QCOMPARE(tokensApart, int64_t(trials - timedOut));
         // In 10 of the 35 syntheses no two experts backed the answer chosen: it weighed, not counted.
         QCOMPARE(picks, 10);

@@ -66,6 +66,14 @@ ModelRequest ask(std::string model, std::string prompt, int attempt = 1, std::st
     return r;
 }
 
+// The call of a judge run that grades `judged`, as the engine makes it.
+ModelRequest judging(ModelRequest r, const JudgeCase& judged)
+{
+    r.purpose = CallPurpose::Judge;
+    r.inputs.judge = judged;
+    return r;
+}
+
 } // namespace
 
 class TestLocalResponder : public QObject {
@@ -370,8 +378,11 @@ private slots:
         QFETCH(QStringList, labels);
         QFETCH(QString, request);
         QFETCH(QString, label);
-        const auto call = m_responder->respond(
-            ask(model.toStdString(), PromptBuilder::routeChoicePrompt(toStd(labels), request.toStdString())));
+        auto choice = ask(model.toStdString(), PromptBuilder::routeChoicePrompt(toStd(labels), request.toStdString()));
+        choice.purpose = CallPurpose::Route;
+        choice.inputs.routes = toStd(labels);
+        choice.inputs.task = request.toStdString();
+        const auto call = m_responder->respond(choice);
         QVERIFY(call.reply.ok);
         QCOMPARE(q(ReplyParser::routeLabel(call.reply.text, toStd(labels))), label);
         QCOMPARE(q(call.reply.text), label); // a route choice is the label alone
@@ -404,6 +415,9 @@ private slots:
         auto request = ask("right", PromptBuilder::decomposePrompt(task.toStdString(), size_t(maxSubtasks)));
         request.system = PromptBuilder::decomposeSystem();
         request.runInput = task.toStdString();
+        request.purpose = CallPurpose::Plan;
+        request.inputs.task = task.toStdString();
+        request.inputs.maxSubtasks = size_t(maxSubtasks);
         const auto call = m_responder->respond(request);
         QVERIFY(call.reply.ok);
         QCOMPARE(toQt(ReplyParser::subtasks(call.reply.text)), subtasks);
@@ -438,6 +452,9 @@ private slots:
         }
         auto request = ask("right", PromptBuilder::synthesizePrompt(task.toStdString(), candidates));
         request.runInput = task.toStdString();
+        request.purpose = CallPurpose::Synthesize;
+        request.inputs.task = task.toStdString();
+        request.inputs.candidates = candidates;
         const auto call = m_responder->respond(request);
         QVERIFY(call.reply.ok);
         const auto parsed = ReplyParser::parse(call.reply.text);
@@ -474,6 +491,9 @@ private slots:
         const auto task = std::string("Calculate 323 + 460. And what is the capital city of France?");
         auto request = ask("right", PromptBuilder::combinePrompt(task, candidates));
         request.runInput = task;
+        request.purpose = CallPurpose::Combine;
+        request.inputs.task = task;
+        request.inputs.candidates = candidates;
         const auto call = m_responder->respond(request);
         QVERIFY(call.reply.ok);
         const auto parsed = ReplyParser::parse(call.reply.text);
@@ -573,10 +593,11 @@ private slots:
         QVERIFY(task);
         for (const auto& [response, verdict] : std::vector<std::pair<std::string, std::string>>{
                  {"783", "correct"}, {"784", "incorrect"}, {"The answer is 783", "incorrect"}}) {
-            const auto input = PromptBuilder::judgeInput({task->prompt, task->answer, response});
+            const JudgeCase judged{task->prompt, task->answer, response};
+            const auto input = PromptBuilder::judgeInput(judged);
             auto judge = make(7);
             judge->prepareFor(input);
-            auto request = ask("right", input);
+            auto request = judging(ask("right", input), judged);
             QCOMPARE(ReplyParser::parse(judge->respond(request).reply.text).answer, verdict);
         }
     }
@@ -587,10 +608,12 @@ private slots:
         int accurate = 0;
         int judged = 0;
         for (const auto& task : m_tasks->tasks()) {
-            const auto input = PromptBuilder::judgeInput({task.prompt, task.answer, task.answer});
+            const JudgeCase graded{task.prompt, task.answer, task.answer};
+            const auto input = PromptBuilder::judgeInput(graded);
             auto judge = make(11);
             judge->prepareFor(input);
-            accurate += ReplyParser::parse(judge->respond(ask("wrong", input)).reply.text).answer == "correct";
+            accurate +=
+                ReplyParser::parse(judge->respond(judging(ask("wrong", input), graded)).reply.text).answer == "correct";
             ++judged;
         }
         // 194 of the 408 bundled tasks at seed 11: near half, as p = 0.5 says.

@@ -92,7 +92,6 @@ private slots:
     {
         const auto prompt = PromptBuilder::routeChoicePrompt({"math", "facts", "code"}, "Calculate 323 + 460.");
         QCOMPARE(q(prompt), QStringLiteral("Routes: math, facts, code\n\nRequest:\nCalculate 323 + 460."));
-        QVERIFY(prompt.starts_with(PromptBuilder::kRoutesHeader));
         QVERIFY(PromptBuilder::routeChoiceSystem().find("exactly one route label") != std::string::npos);
     }
 
@@ -106,7 +105,6 @@ private slots:
         const auto prompt = PromptBuilder::decomposePrompt("A? B?", 3);
         QCOMPARE(q(prompt), QStringLiteral("Split the task below into at most 3 independent subtasks that together "
                                            "solve it.\n\nTask:\nA? B?"));
-        QVERIFY(prompt.starts_with(PromptBuilder::kDecomposeHeader));
     }
 
     void synthesizePrompt()
@@ -117,7 +115,6 @@ private slots:
                                            "of the team.\n\nTask:\nCalculate 323 + 460.\n\nCandidates:\n"
                                            "- e1: answer: 783 (confidence 0.90)\n"
                                            "- e2: answer: 784 (confidence 0.35)\n"));
-        QVERIFY(prompt.starts_with(PromptBuilder::kSynthesizeHeader));
     }
 
     void synthesizePromptWithoutCandidates()
@@ -135,20 +132,6 @@ private slots:
                                            "Task:\nCalculate 323 + 460. And what is the capital?\n\nCandidates:\n"
                                            "- sub_math: answer: 783 (confidence 0.80)\n"
                                            "- sub_facts: answer: paris (confidence 1.00)\n"));
-        QVERIFY(prompt.starts_with(PromptBuilder::kCombineHeader));
-    }
-
-    void structuredRequestHeadersDiffer()
-    {
-        // The local backend recognises each request by its first words, so no two may share a prefix.
-        const std::vector<std::string_view> headers{PromptBuilder::kRoutesHeader, PromptBuilder::kDecomposeHeader,
-                                                    PromptBuilder::kSynthesizeHeader, PromptBuilder::kCombineHeader};
-        for (size_t i = 0; i < headers.size(); ++i) {
-            for (size_t j = 0; j < headers.size(); ++j) {
-                if (i != j)
-                    QVERIFY2(!headers[i].starts_with(headers[j]), qPrintable(q(headers[i])));
-            }
-        }
     }
 
     void transcriptLine_data()
@@ -185,26 +168,16 @@ private slots:
         QCOMPARE(q(PromptBuilder::labelledInputs({{"only", "", 0, "x"}})), QStringLiteral("[only]\nx"));
     }
 
-    void judgeInputRoundTrips()
+    void judgeInput()
     {
-        const PromptBuilder::JudgeCase judged{"What is 2 + 2?\nShow nothing.", "4", "It is 4."};
-        const auto text = PromptBuilder::judgeInput(judged);
-        QVERIFY(text.starts_with(PromptBuilder::kJudgeHeader));
-        const auto back = PromptBuilder::parseJudgeInput(text);
-        QVERIFY(back);
-        QCOMPARE(back->question, judged.question);
-        QCOMPARE(back->reference, judged.reference);
-        QCOMPARE(back->response, judged.response);
-    }
-
-    void judgeInputWithoutReference()
-    {
-        const auto back = PromptBuilder::parseJudgeInput(PromptBuilder::judgeInput({"Name a colour.", "", "blue"}));
-        QVERIFY(back);
-        QCOMPARE(back->reference, std::string());
-        QCOMPARE(back->response, std::string("blue"));
-        QVERIFY(!PromptBuilder::parseJudgeInput("Calculate 323 + 460."));
-        QVERIFY(!PromptBuilder::parseJudgeInput(std::string(PromptBuilder::kJudgeHeader) + " no sections"));
+        QCOMPARE(q(PromptBuilder::judgeInput({"What is 2 + 2?", "4", "It is 4."})),
+                 QStringLiteral("Grade the response below against the reference answer. Reply with \"Answer: "
+                                "correct\" when the response gives the reference answer (or, without a reference, "
+                                "answers the question right), else \"Answer: incorrect\".\n\nQuestion:\nWhat is "
+                                "2 + 2?\n\nReference answer:\n4\n\nResponse:\nIt is 4."));
+        // Without a reference the prompt says so.
+        QVERIFY(PromptBuilder::judgeInput({"Name a colour.", "", "blue"}).find("Reference answer:\n(none)\n") !=
+                std::string::npos);
     }
 };
 

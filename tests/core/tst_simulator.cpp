@@ -51,6 +51,14 @@ ModelRequest ask(const std::string& model, const std::string& prompt, const std:
     return r;
 }
 
+// The call of a judge run that grades `judged`, as the engine makes it.
+ModelRequest judging(ModelRequest r, const JudgeCase& judged)
+{
+    r.purpose = CallPurpose::Judge;
+    r.inputs.judge = judged;
+    return r;
+}
+
 Task task(std::string id, std::string domain, std::optional<double> difficulty = std::nullopt)
 {
     return Task{
@@ -415,17 +423,21 @@ private slots:
         design.prepareFor(question);
         const auto best = ReplyParser::parse(design.respond(ask("m", question)).reply.text).answer;
         for (const auto& sentence : LocalResponder::freeAnswers()) {
-            const auto input = PromptBuilder::judgeInput({question, "", sentence});
+            const JudgeCase judged{question, "", sentence};
+            const auto input = PromptBuilder::judgeInput(judged);
             LocalResponder judge(profiles, m_gate, m_tasks, 3);
             judge.prepareFor(input);
-            const auto verdict = ReplyParser::parse(judge.respond(ask("judge", input)).reply.text).answer;
+            const auto verdict =
+                ReplyParser::parse(judge.respond(judging(ask("judge", input), judged)).reply.text).answer;
             QCOMPARE(verdict, std::string(sentence == best ? "correct" : "incorrect"));
         }
         // And a computed question against its computed truth.
-        const auto input = PromptBuilder::judgeInput({"Calculate 17 + 25.", "", "42"});
+        const JudgeCase computed{"Calculate 17 + 25.", "", "42"};
+        const auto input = PromptBuilder::judgeInput(computed);
         LocalResponder judge(profiles, m_gate, m_tasks, 3);
         judge.prepareFor(input);
-        QCOMPARE(ReplyParser::parse(judge.respond(ask("judge", input)).reply.text).answer, std::string("correct"));
+        QCOMPARE(ReplyParser::parse(judge.respond(judging(ask("judge", input), computed)).reply.text).answer,
+                 std::string("correct"));
     }
 
     void peersGivingTheAttractiveAnswerDrawAWrongModelToIt()
@@ -442,6 +454,9 @@ private slots:
             responder.prepareFor(t.prompt);
             auto request = ask("m", prompt);
             request.runInput = t.prompt;
+            request.purpose = CallPurpose::MemberTurn;
+            request.inputs.task = t.prompt;
+            request.inputs.transcript = {{"a", wrong.attractive(), 0.8, {}, 1}, {"b", wrong.attractive(), 0.8, {}, 1}};
             const auto answer = ReplyParser::parse(responder.respond(request).reply.text).answer;
             attractive += answer == wrong.attractive() ? 1 : 0;
         }

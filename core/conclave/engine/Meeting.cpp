@@ -6,6 +6,7 @@
 #include "conclave/engine/ReplyParser.h"
 #include "conclave/engine/RouterLogic.h"
 #include "conclave/engine/Run.h"
+#include "conclave/model/PromptTemplate.h"
 #include "conclave/util/NumberText.h"
 
 #include <algorithm>
@@ -82,7 +83,11 @@ void Meeting::start()
     if (mode == CoordinatorMode::Decompose) {
         m_round = 1;
         m_roundSpan = m_run->openSpan(SpanKind::Round, m_run->plan().at(m_node).node->id, m_span, "plan", m_round);
-        callCoordinator(PromptBuilder::decomposeSystem(), PromptBuilder::decomposePrompt(m_task, maxSubtasks()), true);
+        CallInputs inputs;
+        inputs.task = m_task;
+        inputs.maxSubtasks = maxSubtasks();
+        callCoordinator(PromptBuilder::decomposeSystem(), PromptBuilder::decomposePrompt(m_task, maxSubtasks()), true,
+                        std::move(inputs));
         return;
     }
     if (mode == CoordinatorMode::Cascade)
@@ -106,10 +111,10 @@ void Meeting::startRound()
     switch (mode) {
     case CoordinatorMode::RoundRobin:
         m_nextSpeaker = 1;
-        callMember(pn.members[0], m_task, transcript(m_round, true));
+        callMember(pn.members[0], m_task, transcriptEntries(m_round, true));
         break;
     case CoordinatorMode::Debate: {
-        const auto previous = transcript(m_round, false);
+        const auto previous = transcriptEntries(m_round, false);
         m_outstanding = pn.members.size();
         for (const size_t member : pn.members)
             callMember(member, m_task, previous);
@@ -120,7 +125,7 @@ void Meeting::startRound()
         // round after the first adds the one member the gate ranks next.
         const auto initial = size_t(std::max<int64_t>(1, pn.node->config.initial.value_or(defaults::kInitialMembers)));
         const size_t count = m_round == 1 ? std::min(initial, m_order.size()) : 1;
-        const auto previous = transcript(m_round, false);
+        const auto previous = transcriptEntries(m_round, false);
         m_outstanding = count;
         for (size_t k = 0; k < count; ++k)
             callMember(m_order[m_asked++], m_task, previous);
@@ -137,7 +142,7 @@ void Meeting::startRound()
     }
 }
 
-void Meeting::callMember(size_t member, std::string task, std::string transcriptText, size_t part)
+void Meeting::callMember(size_t member, std::string task, std::vector<Candidate> shown, size_t part)
 {
     const auto& pn = m_run->plan().at(member);
     const SpanId span = m_run->openSpan(SpanKind::Node, pn.node->id, m_roundSpan, pn.node->displayName(), m_round);
@@ -152,15 +157,22 @@ void Meeting::callMember(size_t member, std::string task, std::string transcript
     // is told apart as a first round's is, and draws what the same member
     // would draw in the first round of a debate (common random numbers).
     const bool adaptive = m_run->plan().at(m_node).node->config.mode == CoordinatorMode::Adaptive;
-    std::string tmpl =
-        settings.prompt.value_or(transcriptText.empty() || adaptive ? "{{task}}"
-                                                                    : "{{task}}\n\nThe discussion so far:\n"
-                                                                      "{{transcript}}");
+    std::string tmpl = settings.prompt.value_or(shown.empty() || adaptive ? "{{task}}"
+                                                                          : "{{task}}\n\nThe discussion so far:\n"
+                                                                            "{{transcript}}");
     const int drawRound = adaptive ? 1 : m_round;
+    // The member is shown the turns only when its prompt has them.
+    const auto names = PromptTemplate::names(tmpl);
+    const bool showsTranscript = std::find(names.begin(), names.end(), "transcript") != names.end();
+    auto prompt = m_run->renderPrompt(member, tmpl, task, transcriptText(shown), m_round);
+    CallInputs inputs;
+    inputs.task = task;
+    if (showsTranscript)
+        inputs.transcript = std::move(shown);
     auto spec = m_run->callSpec(
         member, span, m_round,
         settings.system + (settings.system.empty() ? "" : "\n\n") + std::string(PromptBuilder::answerFormat()),
-        m_run->renderPrompt(member, tmpl, task, transcriptText, m_round), "#" + std::to_string(drawRound) + "#" + task);
+        std::move(prompt), "#" + std::to_string(drawRound) + "#" + task, CallPurpose::MemberTurn, std::move(inputs));
     auto self = shared_from_this();
     auto runner = std::make_shared<CallRunner>(m_run, std::move(spec), [self, member, span, part](CallOutcome outcome) {
         self->onMemberDone(member, span, part, std::move(outcome));
@@ -224,7 +236,7 @@ void Meeting::onMemberDone(size_t member, SpanId span, size_t part, CallOutcome 
             return;
         if (m_nextSpeaker < pn.members.size()) {
             const size_t next = pn.members[m_nextSpeaker++];
-            callMember(next, m_task, transcript(m_round, true));
+            callMember(next, m_task, transcriptEntries(m_round, true));
             return;
         }
         roundFinished();
@@ -273,11 +285,16 @@ void Meeting::roundFinished()
         auto turns = m_turns;
         std::stable_sort(turns.begin(), turns.end(), [](const Turn& a, const Turn& b) { return a.part < b.part; });
         std::vector<Candidate> parts;
-        for (const auto& t : turns)
+        CallInputs inputs;
+        inputs.task = m_task;
+        for (const auto& t : turns) {
             parts.push_back({memberId(t.member), t.result.ok() ? t.answer : "unknown", t.confidence, t.result.text});
+            inputs.candidates.push_back({parts.back().source, parts.back().answer, t.confidence, {}});
+        }
         ++m_round;
         m_roundSpan = m_run->openSpan(SpanKind::Round, pn.node->id, m_span, "combine", m_round);
-        callCoordinator(PromptBuilder::combineSystem(), PromptBuilder::combinePrompt(m_task, parts), false);
+        callCoordinator(PromptBuilder::combineSystem(), PromptBuilder::combinePrompt(m_task, parts), false,
+                        std::move(inputs));
         return;
     }
     if (!consensusReached() && m_round < m_maxRounds) {
@@ -372,13 +389,14 @@ void Meeting::adaptiveRoundFinished()
     conclude(std::move(result));
 }
 
-void Meeting::callCoordinator(std::string system, std::string prompt, bool planning)
+void Meeting::callCoordinator(std::string system, std::string prompt, bool planning, CallInputs inputs)
 {
     const auto& pn = m_run->plan().at(m_node);
     const auto& settings = *pn.call;
     auto spec = m_run->callSpec(m_node, m_roundSpan, m_round,
                                 settings.system.empty() ? system : settings.system + "\n\n" + system, std::move(prompt),
-                                (planning ? "#plan#" : "#combine#") + std::to_string(m_round));
+                                (planning ? "#plan#" : "#combine#") + std::to_string(m_round),
+                                planning ? CallPurpose::Plan : CallPurpose::Combine, std::move(inputs));
     auto self = shared_from_this();
     auto runner = std::make_shared<CallRunner>(m_run, std::move(spec), [self, planning](CallOutcome outcome) {
         self->onCoordinatorDone(planning, std::move(outcome));
@@ -442,7 +460,7 @@ bool Meeting::consensusReached() const
     return share + 1e-9 >= pn.node->config.consensus.value_or(defaults::kConsensus);
 }
 
-std::string Meeting::transcript(int uptoRound, bool includeCurrent) const
+std::vector<Candidate> Meeting::transcriptEntries(int uptoRound, bool includeCurrent) const
 {
     // Members in edge order within a round, not in the order their replies came
     // back, so the prompts (and a seeded run) never depend on thread timing.
@@ -460,9 +478,23 @@ std::string Meeting::transcript(int uptoRound, bool includeCurrent) const
             return a->round < b->round;
         return seat(a->member) < seat(b->member);
     });
-    std::string out;
+    std::vector<Candidate> out;
+    out.reserve(turns.size());
     for (const Turn* t : turns)
-        out += PromptBuilder::transcriptLine(memberId(t->member), t->round, t->answer, t->confidence);
+        out.push_back({memberId(t->member), t->answer, t->confidence, {}, t->round});
+    return out;
+}
+
+std::string Meeting::transcript(int uptoRound, bool includeCurrent) const
+{
+    return transcriptText(transcriptEntries(uptoRound, includeCurrent));
+}
+
+std::string Meeting::transcriptText(const std::vector<Candidate>& entries)
+{
+    std::string out;
+    for (const auto& e : entries)
+        out += PromptBuilder::transcriptLine(e.source, e.round, e.answer, e.confidence);
     return out;
 }
 

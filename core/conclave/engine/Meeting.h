@@ -1,6 +1,7 @@
 #pragma once
 
 #include "conclave/engine/AggregatorLogic.h"
+#include "conclave/engine/CallPurpose.h"
 #include "conclave/engine/Span.h"
 #include "conclave/model/DefaultValues.h"
 
@@ -54,7 +55,8 @@ private:
     };
 
     void startRound();
-    void callMember(size_t member, std::string task, std::string transcript, size_t part = 0);
+    // `shown`: the turns of the meeting the member may be shown (transcript()'s).
+    void callMember(size_t member, std::string task, std::vector<Candidate> shown, size_t part = 0);
     // A coordinator member: holds its meeting under `span`, reporting to onMemberDone.
     void holdMemberMeeting(size_t member, SpanId span, std::string task, size_t part);
     void onMemberDone(size_t member, SpanId span, size_t part, struct CallOutcome outcome);
@@ -64,11 +66,15 @@ private:
     // adaptive: the members in the order they are asked (by gate score, ties in edge order)
     std::vector<size_t> adaptiveOrder() const;
     void adaptiveRoundFinished();
-    void callCoordinator(std::string system, std::string prompt, bool planning);
+    void callCoordinator(std::string system, std::string prompt, bool planning, CallInputs inputs);
     void onCoordinatorDone(bool planning, struct CallOutcome outcome);
     bool consensusReached() const;
     void conclude(NodeResult result);
+    // The ok turns of the rounds before `uptoRound` (and of it, with
+    // includeCurrent), in round and then member order; and their text.
+    std::vector<Candidate> transcriptEntries(int uptoRound, bool includeCurrent) const;
     std::string transcript(int uptoRound, bool includeCurrent) const;
+    static std::string transcriptText(const std::vector<Candidate>& entries);
     std::string memberId(size_t member) const;
     // decompose: the most subtasks a plan may have (max_subtasks, else one per member)
     size_t maxSubtasks() const;

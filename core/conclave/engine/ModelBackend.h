@@ -1,5 +1,6 @@
 #pragma once
 
+#include "conclave/engine/CallPurpose.h"
 #include "conclave/model/Backend.h"
 #include "conclave/model/Node.h"
 
@@ -24,6 +25,10 @@ struct ModelRequest {
     // (common random numbers). Empty: the simulator keys on salt.
     std::string draw;
     int attempt = 1;
+    // What the call is for and the inputs its prompt was built from, as data:
+    // a simulator answers by these, never by the prompt's wording.
+    CallPurpose purpose = CallPurpose::Answer;
+    CallInputs inputs;
 
     // The key a simulator draws this call's luck by, and a recording is matched on.
     const std::string& drawKey() const { return draw.empty() ? salt : draw; }

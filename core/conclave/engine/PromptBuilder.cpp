@@ -8,6 +8,20 @@ namespace conclave {
 
 namespace {
 
+// The first words of each structured request: fixed, so a real model meets
+// the same request every time (no simulator reads them).
+constexpr std::string_view kRoutesHeader = "Routes: ";
+constexpr std::string_view kRequestHeader = "Request:\n";
+constexpr std::string_view kDecomposeHeader = "Split the task below into at most ";
+constexpr std::string_view kSynthesizeHeader = "Synthesize one final answer to the task below";
+constexpr std::string_view kCombineHeader = "Combine the answers to the subtasks below";
+constexpr std::string_view kTaskHeader = "Task:\n";
+constexpr std::string_view kCandidatesHeader = "Candidates:\n";
+constexpr std::string_view kJudgeHeader = "Grade the response below against the reference answer.";
+constexpr std::string_view kJudgeQuestion = "\nQuestion:\n";
+constexpr std::string_view kJudgeReference = "\n\nReference answer:\n";
+constexpr std::string_view kJudgeResponse = "\n\nResponse:\n";
+
 std::string formatConfidence(double c)
 {
     char buffer[16];
@@ -84,12 +98,6 @@ std::string PromptBuilder::decomposePrompt(std::string_view task, size_t maxSubt
     return out;
 }
 
-namespace {
-constexpr std::string_view kJudgeQuestion = "\nQuestion:\n";
-constexpr std::string_view kJudgeReference = "\n\nReference answer:\n";
-constexpr std::string_view kJudgeResponse = "\n\nResponse:\n";
-} // namespace
-
 std::string PromptBuilder::judgeInput(const JudgeCase& judged)
 {
     std::string out(kJudgeHeader);
@@ -99,28 +107,6 @@ std::string PromptBuilder::judgeInput(const JudgeCase& judged)
     out.append(kJudgeReference).append(judged.reference.empty() ? "(none)" : judged.reference);
     out.append(kJudgeResponse).append(judged.response);
     return out;
-}
-
-std::optional<PromptBuilder::JudgeCase> PromptBuilder::parseJudgeInput(std::string_view text)
-{
-    if (!text.starts_with(kJudgeHeader))
-        return std::nullopt;
-    const auto question = text.find(kJudgeQuestion);
-    const auto response = text.rfind(kJudgeResponse);
-    if (question == std::string_view::npos || response == std::string_view::npos || response < question)
-        return std::nullopt;
-    const auto reference = text.substr(0, response).rfind(kJudgeReference);
-    if (reference == std::string_view::npos || reference < question)
-        return std::nullopt;
-    JudgeCase judged;
-    const auto qStart = question + kJudgeQuestion.size();
-    judged.question = std::string(text.substr(qStart, reference - qStart));
-    const auto rStart = reference + kJudgeReference.size();
-    judged.reference = std::string(text.substr(rStart, response - rStart));
-    if (judged.reference == "(none)")
-        judged.reference.clear();
-    judged.response = std::string(text.substr(response + kJudgeResponse.size()));
-    return judged;
 }
 
 std::string PromptBuilder::synthesizeSystem()

@@ -42,6 +42,9 @@ struct RunOptions {
     // clock, scaled as engine delays are), as a Stop pressed at that moment
     // would: a scripted stop, exact on the virtual clock.
     std::optional<double> cancelAfterMs;
+    // The case a judge run grades (experiments' judged scoring): its
+    // answering calls are judge calls, and every call carries the case.
+    std::optional<JudgeCase> judge;
 };
 
 // One execution of a team: the scheduler.
@@ -133,8 +136,10 @@ public:
     // params, timeout, retries and fallback from the team, the rest given.
     // `suffix` tells the node's calls apart ("#2#subtask"): the request's salt
     // is the node's id and its draw the node's draw role, each with the suffix.
+    // In a judge run an answer or a member's turn is a judge call, and every
+    // call's inputs carry the judge case.
     struct CallSpec callSpec(size_t node, SpanId parent, int round, std::string system, std::string prompt,
-                             std::string_view suffix) const;
+                             std::string_view suffix, CallPurpose purpose, CallInputs inputs) const;
 
     void trackCall(const std::shared_ptr<CallRunner>& call);
     void untrackCall(const CallRunner* call);
@@ -187,7 +192,8 @@ private:
                              std::string_view transcript = {}, int round = 0) const;
     // Prepares the node's model call; drain() starts it once the lock is released.
     void startModelNode(size_t node, std::string system, std::string prompt, std::string_view suffix,
-                        std::function<void(NodeResult, int64_t endUs)> done, RunLock& lock);
+                        CallPurpose purpose, CallInputs inputs, std::function<void(NodeResult, int64_t endUs)> done,
+                        RunLock& lock);
     // The one way events reach observers: none after runFinished, whatever a
     // late backend reply or timer does.
     template <typename Event>

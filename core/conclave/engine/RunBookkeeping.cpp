@@ -50,7 +50,7 @@ void Run::emitReply(const NodeId& node, SpanId span, std::string_view text)
 }
 
 CallSpec Run::callSpec(size_t node, SpanId parent, int round, std::string system, std::string prompt,
-                       std::string_view suffix) const
+                       std::string_view suffix, CallPurpose purpose, CallInputs inputs) const
 {
     const auto& pn = m_plan->at(node);
     const auto& settings = *pn.call;
@@ -66,6 +66,10 @@ CallSpec Run::callSpec(size_t node, SpanId parent, int round, std::string system
     spec.request.runInput = m_options.input;
     spec.request.salt = pn.node->id.str() + std::string(suffix);
     spec.request.draw = pn.drawRole + std::string(suffix);
+    const bool answering = purpose == CallPurpose::Answer || purpose == CallPurpose::MemberTurn;
+    spec.request.purpose = m_options.judge && answering ? CallPurpose::Judge : purpose;
+    spec.request.inputs = std::move(inputs);
+    spec.request.inputs.judge = m_options.judge;
     spec.fallbackModel = settings.fallbackModel;
     spec.timeoutMs = settings.timeoutMs;
     spec.retries = settings.retries;

@@ -50,9 +50,11 @@ std::string agreementNote(const NodeResult& r, size_t okInputs)
 } // namespace
 
 void Run::startModelNode(size_t node, std::string system, std::string prompt, std::string_view suffix,
-                         std::function<void(NodeResult, int64_t)> done, RunLock& lock)
+                         CallPurpose purpose, CallInputs inputs, std::function<void(NodeResult, int64_t)> done,
+                         RunLock& lock)
 {
-    auto spec = callSpec(node, m_state[node].span, 0, std::move(system), std::move(prompt), suffix);
+    auto spec =
+        callSpec(node, m_state[node].span, 0, std::move(system), std::move(prompt), suffix, purpose, std::move(inputs));
     auto runner = std::make_shared<CallRunner>(shared_from_this(), std::move(spec),
                                                [done = std::move(done)](CallOutcome outcome) {
                                                    NodeResult r;
@@ -100,9 +102,11 @@ void Run::runExpert(size_t node, RunLock& lock)
     std::string system = settings.system;
     system += (system.empty() ? "" : "\n\n") + std::string(PromptBuilder::answerFormat());
     auto prompt = renderPrompt(node, settings.prompt.value_or(defaultPrompt(node)));
+    CallInputs inputs;
+    inputs.task = m_options.input;
     auto self = shared_from_this();
     startModelNode(
-        node, std::move(system), std::move(prompt), "",
+        node, std::move(system), std::move(prompt), "", CallPurpose::Answer, std::move(inputs),
         [self, node](NodeResult r, int64_t endUs) { self->settle(node, std::move(r), endUs); }, lock);
 }
 
@@ -152,9 +156,13 @@ void Run::runRouter(size_t node, RunLock& lock)
             if (when && std::find(labels.begin(), labels.end(), *when) == labels.end())
                 labels.push_back(*when);
         }
+        CallInputs inputs;
+        inputs.task = text;
+        inputs.routes = labels;
         auto self = shared_from_this();
         startModelNode(
             node, PromptBuilder::routeChoiceSystem(), PromptBuilder::routeChoicePrompt(labels, text), "",
+            CallPurpose::Route, std::move(inputs),
             [self, node, labels, text](NodeResult r, int64_t) {
                 const auto& p = self->m_plan->at(node);
                 std::vector<size_t> edges;
@@ -219,9 +227,13 @@ void Run::runAggregator(size_t node, RunLock& lock)
         }
     }
     std::vector<Candidate> candidates;
+    CallInputs inputs;
+    inputs.task = m_options.input;
     for (const auto& v : votes) {
-        if (v.result.ok())
-            candidates.push_back({v.source, v.result.answer, v.result.confidence, v.result.text});
+        if (!v.result.ok())
+            continue;
+        candidates.push_back({v.source, v.result.answer, v.result.confidence, v.result.text});
+        inputs.candidates.push_back({v.source, v.result.answer, v.result.confidence, {}});
     }
     const auto& settings = *pn.call;
     std::string system = settings.system.empty() ? PromptBuilder::synthesizeSystem() : settings.system;
@@ -229,6 +241,7 @@ void Run::runAggregator(size_t node, RunLock& lock)
     auto self = shared_from_this();
     startModelNode(
         node, std::move(system), PromptBuilder::synthesizePrompt(m_options.input, candidates), "",
+        CallPurpose::Synthesize, std::move(inputs),
         [self, node](NodeResult r, int64_t endUs) { self->settle(node, std::move(r), endUs); }, lock);
 }
 

@@ -1,5 +1,6 @@
 #include "conclave/experiment/ExperimentRunner.h"
 
+#include "conclave/engine/PromptBuilder.h"
 #include "conclave/experiment/SharedEndpoints.h"
 #include "conclave/experiment/TrialDispatcher.h"
 #include "conclave/experiment/TrialPlanner.h"
@@ -233,12 +234,15 @@ ExperimentRunner::Outcome ExperimentRunner::run()
         } else if (!flight.judging) {
             if (flight.recorder)
                 flight.record.runId = flight.recorder->id();
-            if (auto input = scorer.afterDesign(flight.record, ended.result, tasks[trial.task])) {
+            if (auto judged = scorer.afterDesign(flight.record, ended.result, tasks[trial.task])) {
                 flight.judging = true;
                 const auto& judge = ready.back();
-                error = dispatch.start(ended.flight, {judge.prepared.get(), std::move(*input),
-                                                      Engine::StartOptions{trial.seed, {}, judge.clock, {}, engineTasks},
-                                                      nullptr});
+                // The judge team reads the case as its input; the engine tells its calls the case as data.
+                auto input = PromptBuilder::judgeInput(*judged);
+                error = dispatch.start(
+                    ended.flight,
+                    {judge.prepared.get(), std::move(input),
+                     Engine::StartOptions{trial.seed, {}, judge.clock, {}, engineTasks, std::move(*judged)}, nullptr});
                 if (error.empty())
                     continue; // in flight again, for its judge
                 scorer.judgeDidNotStart(flight.record, error);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "conclave/engine/CallPurpose.h"
 #include "conclave/engine/RunResult.h"
 #include "conclave/experiment/ExperimentSpec.h"
 #include "conclave/store/ExperimentRecords.h"
@@ -16,9 +17,10 @@ class TrialScorer {
 public:
     explicit TrialScorer(const ExperimentSpec& spec) : m_spec(spec) {}
 
-    // Fills the trial from its design run. Returns the judge's input when a
-    // judge must score it; otherwise the trial is scored.
-    std::optional<std::string> afterDesign(TrialRecord& trial, const RunResult& run, const Task& task) const;
+    // Fills the trial from its design run. Returns the case the judge grades
+    // when a judge must score it (its run's input is PromptBuilder::judgeInput
+    // of it); otherwise the trial is scored.
+    std::optional<JudgeCase> afterDesign(TrialRecord& trial, const RunResult& run, const Task& task) const;
     // Scores the trial by the judge run's verdict.
     void afterJudge(TrialRecord& trial, const RunResult& judge) const;
     // A judge run that could not start leaves the trial unscored, saying why.

@@ -1,7 +1,6 @@
 #include "conclave/local/LocalResponder.h"
 
 #include "conclave/engine/DeterministicRandom.h"
-#include "conclave/engine/PromptBuilder.h"
 #include "conclave/engine/ReplyParser.h"
 #include "conclave/local/ArithmeticQuestion.h"
 #include "conclave/local/WrongAnswers.h"
@@ -60,34 +59,19 @@ constexpr std::array<std::string_view, 4> kLeads{"Let me work through this step 
                                                  "Here is my reasoning in brief.",
                                                  "Considering the question carefully:", "Working from what is given:"};
 
-std::string_view after(std::string_view text, std::string_view marker)
-{
-    const auto at = text.find(marker);
-    return at == std::string_view::npos ? std::string_view() : text.substr(at + marker.size());
-}
-
 std::string_view lineOf(std::string_view text)
 {
     const auto end = text.find('\n');
     return end == std::string_view::npos ? text : text.substr(0, end);
 }
 
-// "- x (round 1): answer: A (confidence 0.80)" lines in a prompt.
-std::vector<std::pair<std::string, double>> transcriptAnswers(std::string_view prompt)
+// The answers given, each as a vote would count it.
+std::vector<std::string> normalizedAnswers(const std::vector<Candidate>& given)
 {
-    std::vector<std::pair<std::string, double>> out;
-    size_t pos = 0;
-    constexpr std::string_view kAnswer = ": answer: ";
-    constexpr std::string_view kConf = " (confidence ";
-    while ((pos = prompt.find(kAnswer, pos)) != std::string_view::npos) {
-        const auto rest = lineOf(prompt.substr(pos + kAnswer.size()));
-        const auto conf = rest.rfind(kConf);
-        pos += kAnswer.size();
-        if (conf == std::string_view::npos)
-            continue;
-        const std::string number(rest.substr(conf + kConf.size()));
-        out.emplace_back(ReplyParser::normalizeAnswer(rest.substr(0, conf)), std::atof(number.c_str()));
-    }
+    std::vector<std::string> out;
+    out.reserve(given.size());
+    for (const auto& c : given)
+        out.push_back(ReplyParser::normalizeAnswer(c.answer));
     return out;
 }
 
@@ -180,8 +164,7 @@ const ResolvedProfile* LocalResponder::profile(std::string_view model) const
 void LocalResponder::prepareFor(std::string_view runInput)
 {
     m_runInput = std::string(runInput);
-    m_runJudge = PromptBuilder::parseJudgeInput(runInput);
-    m_runItem = itemFor(m_runJudge ? std::string_view(m_runJudge->question) : runInput);
+    m_runItem = itemFor(runInput);
     m_runSkill.clear();
     if (m_gate) {
         const auto weights = m_gate->weigh(runInput);
@@ -250,18 +233,23 @@ LocalResponder::Item LocalResponder::itemFor(std::string_view text) const
 
 LocalResponder::Item LocalResponder::itemFor(const ModelRequest& request) const
 {
-    // The prompt's own task or computed question first: a coordinator's
+    // Every call of a judge run is about the question it grades.
+    if (request.inputs.judge)
+        return itemFor(std::string_view(request.inputs.judge->question));
+    // The call's own task or computed question first: a coordinator's
     // subtask is not the run's question.
+    const std::string_view task =
+        request.inputs.task.empty() ? std::string_view(request.runInput) : std::string_view(request.inputs.task);
     if (m_tasks) {
-        if (const Task* t = m_tasks->find(request.prompt); t && !t->answer.empty())
+        if (const Task* t = m_tasks->find(task); t && !t->answer.empty())
             return Item{.task = t};
     }
-    if (request.prompt != request.runInput) {
-        if (auto computed = ArithmeticQuestion::answer(request.prompt)) {
+    if (task != request.runInput) {
+        if (auto computed = ArithmeticQuestion::answer(task)) {
             Item item;
-            item.made = std::make_shared<const Task>(Task{.id = "calc:" + std::to_string(R::hash(request.prompt)),
+            item.made = std::make_shared<const Task>(Task{.id = "calc:" + std::to_string(R::hash(task)),
                                                           .domain = "math",
-                                                          .prompt = request.prompt,
+                                                          .prompt = std::string(task),
                                                           .answer = std::move(*computed)});
             item.task = item.made.get();
             return item;
@@ -269,7 +257,7 @@ LocalResponder::Item LocalResponder::itemFor(const ModelRequest& request) const
     }
     if (request.runInput == m_runInput)
         return m_runItem;
-    return itemFor(request.runInput.empty() ? std::string_view(request.prompt) : std::string_view(request.runInput));
+    return itemFor(request.runInput.empty() ? task : std::string_view(request.runInput));
 }
 
 const ItemBank& LocalResponder::items() const
@@ -293,17 +281,16 @@ double LocalResponder::confidenceFor(bool correct, double skill, const Draws& dr
     return std::clamp(mean + 0.12 * draws.normal(kConfidence), 0.05, 0.99);
 }
 
-std::string LocalResponder::answer(const ModelRequest& request, const ResolvedProfile& profile, const Item& item,
-                                   const Draws& draws, double& confidence) const
+std::string LocalResponder::answer(const std::vector<Candidate>& shown, const ResolvedProfile& profile,
+                                   const Item& item, const Draws& draws, double& confidence) const
 {
     const Task& task = *item.task;
     const auto truth = ReplyParser::normalizeAnswer(task.answer);
     double p = pCorrect(item, profile);
     // In a meeting, seeing peers' right answers persuades; wrong ones do not.
-    const auto peers = transcriptAnswers(request.prompt);
+    const auto peers = normalizedAnswers(shown);
     const auto share = [&](std::string_view answer) {
-        const auto n =
-            std::count_if(peers.begin(), peers.end(), [&](const auto& peer) { return peer.first == answer; });
+        const auto n = std::count(peers.begin(), peers.end(), answer);
         return double(n) / double(peers.size());
     };
     if (!peers.empty())
@@ -327,20 +314,9 @@ std::string LocalResponder::answer(const ModelRequest& request, const ResolvedPr
     return withAnswer("(simulated reply) On \"" + topic + "\": " + std::string(lead), answer, confidence);
 }
 
-std::string LocalResponder::chooseRoute(const ModelRequest& request, const ResolvedProfile& profile,
-                                        const Draws& draws) const
+std::string LocalResponder::chooseRoute(const std::vector<std::string>& labels, std::string_view requestText,
+                                        const ResolvedProfile& profile, const Draws& draws) const
 {
-    const auto labelsLine = lineOf(after(request.prompt, PromptBuilder::kRoutesHeader));
-    const auto requestText = after(request.prompt, PromptBuilder::kRequestHeader);
-    std::vector<std::string> labels;
-    size_t pos = 0;
-    while (pos <= labelsLine.size()) {
-        const auto comma = labelsLine.find(", ", pos);
-        labels.emplace_back(labelsLine.substr(pos, comma == std::string_view::npos ? comma : comma - pos));
-        if (comma == std::string_view::npos)
-            break;
-        pos = comma + 2;
-    }
     if (labels.empty())
         return "";
     // Score each label by how well the request's domains match the label's own.
@@ -369,11 +345,9 @@ std::string LocalResponder::chooseRoute(const ModelRequest& request, const Resol
     return labels[other];
 }
 
-std::string LocalResponder::decompose(const ModelRequest& request) const
+std::string LocalResponder::decompose(std::string_view task, size_t maxSubtasks)
 {
-    const auto task = after(request.prompt, PromptBuilder::kTaskHeader);
-    const auto maxText = after(request.prompt, PromptBuilder::kDecomposeHeader);
-    const size_t maxParts = std::max<size_t>(1, static_cast<size_t>(std::atoi(std::string(lineOf(maxText)).c_str())));
+    const size_t maxParts = std::max<size_t>(1, maxSubtasks);
     std::vector<std::string> parts;
     std::string current;
     // A sentence ends at "?", or at "." before a space; each sentence is a part.
@@ -409,13 +383,12 @@ std::string LocalResponder::decompose(const ModelRequest& request) const
     return out;
 }
 
-std::string LocalResponder::synthesize(const ModelRequest& request, const ResolvedProfile& profile, const Draws& draws,
-                                       double& confidence) const
+std::string LocalResponder::synthesize(const std::vector<Candidate>& candidates, const ResolvedProfile& profile,
+                                       const Item& item, const Draws& draws, double& confidence) const
 {
-    const auto candidates = transcriptAnswers(after(request.prompt, PromptBuilder::kCandidatesHeader));
     std::map<std::string, double> score;
-    for (const auto& [answer, c] : candidates)
-        score[answer] += c;
+    for (const auto& c : candidates)
+        score[ReplyParser::normalizeAnswer(c.answer)] += c.confidence;
     if (score.empty()) {
         confidence = 0.1;
         return withAnswer("No candidate answers were given.", "unknown", confidence);
@@ -426,7 +399,6 @@ std::string LocalResponder::synthesize(const ModelRequest& request, const Resolv
     auto best =
         std::max_element(score.begin(), score.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
     std::string chosen = best->first;
-    const Item item = itemFor(request);
     // A good synthesizer recognises the right candidate even when it is
     // outvoted, less often on a hard task.
     const auto truth = ReplyParser::normalizeAnswer(item.task->answer);
@@ -440,32 +412,31 @@ std::string LocalResponder::synthesize(const ModelRequest& request, const Resolv
                       confidence);
 }
 
-std::string LocalResponder::combine(const ModelRequest& request, double& confidence) const
+std::string LocalResponder::combine(const std::vector<Candidate>& parts, double& confidence)
 {
     // Parts keep their order: the combined answer is each part's answer in turn.
-    const auto parts = transcriptAnswers(after(request.prompt, PromptBuilder::kCandidatesHeader));
     std::string answer;
     confidence = parts.empty() ? 0.1 : 1.0;
-    for (const auto& [part, c] : parts) {
-        answer += (answer.empty() ? "" : "; ") + part;
-        confidence = std::min(confidence, c);
+    for (const auto& part : parts) {
+        answer += (answer.empty() ? "" : "; ") + ReplyParser::normalizeAnswer(part.answer);
+        confidence = std::min(confidence, part.confidence);
     }
     return withAnswer("Putting the " + std::to_string(parts.size()) + " parts together:",
                       answer.empty() ? "unknown" : answer, confidence);
 }
 
-std::string LocalResponder::judge(const PromptBuilder::JudgeCase& judged, const ResolvedProfile& profile,
+std::string LocalResponder::judge(const JudgeCase& judged, const Item& item, const ResolvedProfile& profile,
                                   const Draws& draws, double& confidence) const
 {
     // The verdict a perfect judge would give: the response against the
     // reference, else against the truth of the question's item (a task's
     // answer, a computed one, a free prompt's hidden best answer).
     const auto response = ReplyParser::normalizeAnswer(judged.response);
-    const std::string& truth = judged.reference.empty() ? m_runItem.task->answer : judged.reference;
+    const std::string& truth = judged.reference.empty() ? item.task->answer : judged.reference;
     const bool right = response == ReplyParser::normalizeAnswer(truth);
     // Grading is easier than answering: a judge errs half as often as its
     // model would answering the question (hard questions are hard to grade).
-    const double p = 1 - (1 - pCorrect(m_runItem, profile)) / 2;
+    const double p = 1 - (1 - pCorrect(item, profile)) / 2;
     const bool accurate = draws.unit(kCorrect) < p;
     confidence = confidenceFor(accurate, p, draws);
     const bool verdict = accurate ? right : !right;
@@ -495,7 +466,7 @@ SimulatedCall LocalResponder::respond(const ModelRequest& request) const
     }
     const Item item = itemFor(request);
     std::string taskKey = item.made ? std::to_string(R::hash(request.runInput)) : item.task->id;
-    if (m_runJudge)
+    if (request.inputs.judge)
         taskKey.insert(0, "judge:"); // a judge's luck is its own, not the judged design's
     // Common random numbers: the draws depend on which of the model's calls on
     // this task it is (its draw role), not on the caller's id or its prompt's
@@ -521,21 +492,34 @@ SimulatedCall LocalResponder::respond(const ModelRequest& request) const
         return call;
     }
 
+    // What the call is, as the engine says: its prompt's wording never matters.
     double confidence = 0;
     std::string text;
-    const std::string_view prompt = request.prompt;
-    if (prompt.starts_with(PromptBuilder::kRoutesHeader))
-        text = chooseRoute(request, *p, draws);
-    else if (prompt.starts_with(PromptBuilder::kDecomposeHeader))
-        text = decompose(request);
-    else if (prompt.starts_with(PromptBuilder::kCombineHeader))
-        text = combine(request, confidence);
-    else if (prompt.starts_with(PromptBuilder::kSynthesizeHeader))
-        text = synthesize(request, *p, draws, confidence);
-    else if (m_runJudge && request.runInput == m_runInput)
-        text = judge(*m_runJudge, *p, draws, confidence);
-    else
-        text = answer(request, *p, item, draws, confidence);
+    const CallInputs& in = request.inputs;
+    switch (request.purpose) {
+    case CallPurpose::Route:
+        text = chooseRoute(in.routes, in.task, *p, draws);
+        break;
+    case CallPurpose::Plan:
+        text = decompose(in.task, in.maxSubtasks);
+        break;
+    case CallPurpose::Combine:
+        text = combine(in.candidates, confidence);
+        break;
+    case CallPurpose::Synthesize:
+        text = synthesize(in.candidates, *p, item, draws, confidence);
+        break;
+    case CallPurpose::Judge:
+        if (in.judge) {
+            text = judge(*in.judge, item, *p, draws, confidence);
+            break;
+        }
+        [[fallthrough]]; // a judge call without its case answers as any call would
+    case CallPurpose::Answer:
+    case CallPurpose::MemberTurn:
+        text = answer(in.transcript, *p, item, draws, confidence);
+        break;
+    }
 
     auto tokensOut = std::max<int64_t>(1, std::llround(lognormal(p->outputTokens, draws.normal(kLength))));
     if (request.params.maxTokens)

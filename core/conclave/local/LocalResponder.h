@@ -1,7 +1,6 @@
 #pragma once
 
 #include "conclave/engine/ModelBackend.h"
-#include "conclave/engine/PromptBuilder.h"
 #include "conclave/local/Gate.h"
 #include "conclave/local/TaskSet.h"
 #include "conclave/model/Backend.h"
@@ -52,6 +51,9 @@ struct SimulatedCall {
 // task set's ItemBank: hard tasks are hard for every model), which wrong
 // answer it gives (WrongAnswers: errors agree), how confident it sounds, how
 // many tokens it takes and how long it lasts. docs/simulator.md has the rules.
+// It learns what a call is from the request's purpose and inputs, as the
+// engine states them; of the prompt it reads only the length (tokens, the
+// context window), never the wording.
 class LocalResponder {
 public:
     using Profiles = std::map<std::string, ResolvedProfile, std::less<>>;
@@ -90,19 +92,23 @@ private:
         std::string text{};                 // a free prompt's text
     };
     Item itemFor(std::string_view text) const;
+    // The item a call is about: the graded question's in a judge run, else
+    // its task's (a task of the set, a computed question, the run's own item).
     Item itemFor(const ModelRequest& request) const;
     const ItemBank& items() const;
     // The chance that `profile` answers the item right, before any persuasion.
     double pCorrect(const Item& item, const ResolvedProfile& profile) const;
 
-    std::string answer(const ModelRequest& request, const ResolvedProfile& profile, const Item& item,
+    // peers: the meeting's turns the model is shown (none outside a meeting).
+    std::string answer(const std::vector<Candidate>& peers, const ResolvedProfile& profile, const Item& item,
                        const Draws& draws, double& confidence) const;
-    std::string chooseRoute(const ModelRequest& request, const ResolvedProfile& profile, const Draws& draws) const;
-    std::string decompose(const ModelRequest& request) const;
-    std::string synthesize(const ModelRequest& request, const ResolvedProfile& profile, const Draws& draws,
-                           double& confidence) const;
-    std::string combine(const ModelRequest& request, double& confidence) const;
-    std::string judge(const PromptBuilder::JudgeCase& judged, const ResolvedProfile& profile, const Draws& draws,
+    std::string chooseRoute(const std::vector<std::string>& labels, std::string_view requestText,
+                            const ResolvedProfile& profile, const Draws& draws) const;
+    static std::string decompose(std::string_view task, size_t maxSubtasks);
+    std::string synthesize(const std::vector<Candidate>& candidates, const ResolvedProfile& profile, const Item& item,
+                           const Draws& draws, double& confidence) const;
+    static std::string combine(const std::vector<Candidate>& parts, double& confidence);
+    std::string judge(const JudgeCase& judged, const Item& item, const ResolvedProfile& profile, const Draws& draws,
                       double& confidence) const;
     double confidenceFor(bool correct, double skill, const Draws& draws) const;
 
@@ -112,8 +118,7 @@ private:
 
     std::shared_ptr<const Profiles> m_profiles;
     std::string m_runInput;
-    Item m_runItem; // what the run's input (or the question it asks to grade) is about
-    std::optional<PromptBuilder::JudgeCase> m_runJudge;            // when the run's input asks to grade a response
+    Item m_runItem;                                                // what the run's input is about
     std::unordered_map<const ResolvedProfile*, double> m_runSkill; // expectedSkill() of the run's input
     std::shared_ptr<const Gate> m_gate;
     std::shared_ptr<const TaskSet> m_tasks;

@@ -92,6 +92,7 @@ Engine::Started Engine::start(const PreparedTeam& team, std::string input, Start
     options.observers = std::move(startOptions.observers);
     options.criticalPath = &CriticalPathFinder::find;
     options.cancelAfterMs = startOptions.cancelAfterMs;
+    options.judge = std::move(startOptions.judge);
     started.run = std::make_shared<Run>(team.plan, std::move(options), std::move(made.backends), std::move(made.gate),
                                         std::move(clock));
     {

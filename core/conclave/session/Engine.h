@@ -45,6 +45,8 @@ public:
         // The tasks the local backends recognise, instead of the resources' own
         // (an experiment's task set merged over the bundled ones).
         std::shared_ptr<const TaskSet> tasks;
+        // The case a judge run grades (RunOptions::judge); the input is its prompt.
+        std::optional<JudgeCase> judge = std::nullopt;
     };
     struct Prepared {
         std::shared_ptr<const PreparedTeam> team;

@@ -272,7 +272,7 @@ private slots:
         const auto listed = cli({"runs", "list", "--json", "--db", writable});
         QCOMPARE(listed.err, QString());
         QCOMPARE(json(listed.out).array().size(), 1);
-        QCOMPARE(testsupport::rows(writable.toStdString(), "PRAGMA user_version"), int64_t(6));
+        QCOMPARE(testsupport::rows(writable.toStdString(), "PRAGMA user_version"), int64_t(7));
 
         const auto readOnly = m_dir.path() + "/older-read-only.sqlite";
         QVERIFY(testsupport::makeOlderStore(readOnly.toStdString(), 4));

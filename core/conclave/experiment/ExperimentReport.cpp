@@ -123,9 +123,15 @@ std::optional<ExperimentReport> ExperimentReport::make(ExperimentRecord record, 
     report.trials = std::move(trials);
     std::vector<std::string> names;
     CallSources all;
-    for (const auto& design : report.spec.designs) {
+    for (size_t i = 0; i < report.spec.designs.size(); ++i) {
+        const auto& design = report.spec.designs[i];
         names.push_back(design.name);
-        const auto sources = callSources(design.team);
+        std::vector<const TrialRecord*> ofDesign;
+        for (const auto& trial : report.trials) {
+            if (trial.design == int(i))
+                ofDesign.push_back(&trial);
+        }
+        const auto sources = callSources(design.team, ofDesign);
         all += sources;
         report.provenances.push_back(conclave::provenance(sources));
         std::string planError;

@@ -236,14 +236,24 @@ ExperimentRunner::Outcome ExperimentRunner::run()
             if (auto input = scorer.afterDesign(flight.record, ended.result, tasks[trial.task])) {
                 flight.judging = true;
                 const auto& judge = ready.back();
-                error = dispatch.start(ended.flight, {judge.prepared.get(), std::move(*input),
-                                                      Engine::StartOptions{trial.seed, {}, judge.clock, {}, engineTasks},
-                                                      nullptr});
-                if (error.empty())
-                    continue; // in flight again, for its judge
+                // Stored too, so that a recorded backend can replay its verdicts.
+                error.clear();
+                auto judgeRecorder = m_sink.recorder(judge.prepared->plan->team(), m_id, error);
+                if (!judgeRecorder && !error.empty()) {
+                    failWith("the judge: " + error);
+                } else {
+                    error = dispatch.start(ended.flight,
+                                           {judge.prepared.get(), std::move(*input),
+                                            Engine::StartOptions{trial.seed, {}, judge.clock, {}, engineTasks},
+                                            std::move(judgeRecorder)});
+                    if (error.empty())
+                        continue; // in flight again, for its judge
+                }
                 scorer.judgeDidNotStart(flight.record, error);
             }
         } else {
+            if (flight.judgeRecorder)
+                flight.record.judgeRunId = flight.judgeRecorder->id();
             scorer.afterJudge(flight.record, ended.result);
         }
         if (complete) {

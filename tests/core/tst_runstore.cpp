@@ -257,7 +257,7 @@ private slots:
                                       << "not an SQLite database";
         QTest::newRow("newer user_version")
             << "newer.sqlite"
-            << "written by a newer Conclave (store schema version 99; this one reads up to 6)";
+            << "written by a newer Conclave (store schema version 99; this one reads up to 7)";
         QTest::newRow("read-only") << "readonly.sqlite"
                                    << "the database is read-only";
         QTest::newRow("other SQLite database") << "other.sqlite"
@@ -360,7 +360,7 @@ private slots:
         auto opened = RunStore::openForReading(path);
         QVERIFY(!opened.store);
         QCOMPARE(q(opened.error), q(path +
-                                    ": store schema version 4 needs upgrading to 6, but the file is read-only; "
+                                    ": store schema version 4 needs upgrading to 7, but the file is read-only; "
                                     "make it writable and run conclave runs list --db " +
                                     path + " once to upgrade it"));
         QVERIFY(readBytes(path) == before);

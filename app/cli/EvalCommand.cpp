@@ -136,6 +136,7 @@ int runEval(const CliContext& context, const EvalArgs& args)
     }
 
     Engine engine(std::move(*resources));
+    engine.setStore(dbPath); // where a recorded backend without a db reads
     ExperimentRunner::Options options;
     options.concurrency = args.concurrency;
     options.maxCostUsd = args.maxCostUsd;

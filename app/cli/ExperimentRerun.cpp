@@ -30,6 +30,7 @@ int runExperimentRerun(const CliContext& context, const ExperimentsArgs& args)
     }
     reader.reset();
     Engine engine(std::move(*resources));
+    engine.setStore(RunStore::resolvePath(args.db));
     const auto rebuilt = TrialRebuild::run(engine, *opened.store, *experiment, args.trial, *context.resources);
     if (!rebuilt.error.empty()) {
         context.err << "experiments rerun: " << rebuilt.error << '\n';

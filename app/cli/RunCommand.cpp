@@ -152,6 +152,7 @@ int executeRun(const CliContext& context, EngineResources resources, const RunRe
         return kExitBadInput;
     }
     Engine engine(std::move(resources));
+    engine.setStore(RunStore::resolvePath(request.db));
     ProgressLine progress;
     const bool showProgress = !request.json && ::isatty(STDERR_FILENO);
     std::vector<RunObserver*> observers;

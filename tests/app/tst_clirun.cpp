@@ -267,8 +267,9 @@ private slots:
         const QString endpoint = QStringLiteral(CONCLAVE_TEST_DATA "/teams/endpoint.team.json");
         QTest::newRow("an openai backend on the virtual clock")
             << QStringList{"run", endpoint, "--input", "x", "--clock", "virtual"}
-            << endpoint + ": the virtual clock needs every backend to be local-moe: node \"e\" calls backend "
-                          "\"remote\", an openai endpoint, so the team runs on the real clock only\n";
+            << endpoint +
+                   ": the virtual clock needs every backend to be local-moe or recorded: node \"e\" calls backend "
+                   "\"remote\", an openai endpoint, so the team runs on the real clock only\n";
         QTest::newRow("an unknown clock")
             << QStringList{"run", kExamples + "keyword-vote.team.json", "--input", "x", "--clock", "sundial"}
             << "--clock: sundial not in {real,virtual}\nRun with --help for more information.\n";

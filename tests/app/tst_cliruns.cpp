@@ -272,7 +272,7 @@ private slots:
         const auto listed = cli({"runs", "list", "--json", "--db", writable});
         QCOMPARE(listed.err, QString());
         QCOMPARE(json(listed.out).array().size(), 1);
-        QCOMPARE(testsupport::rows(writable.toStdString(), "PRAGMA user_version"), int64_t(6));
+        QCOMPARE(testsupport::rows(writable.toStdString(), "PRAGMA user_version"), int64_t(7));
 
         const auto readOnly = m_dir.path() + "/older-read-only.sqlite";
         QVERIFY(testsupport::makeOlderStore(readOnly.toStdString(), 4));
@@ -281,7 +281,7 @@ private slots:
         const auto refused = cli({"runs", "show", "00000000000a", "--db", readOnly});
         QCOMPARE(refused.exitCode, 2);
         QCOMPARE(refused.err, "conclave: " + readOnly +
-                                  ": store schema version 4 needs upgrading to 6, but the file is read-only; make it "
+                                  ": store schema version 4 needs upgrading to 7, but the file is read-only; make it "
                                   "writable and run conclave runs list --db " +
                                   readOnly + " once to upgrade it\n");
         QCOMPARE(bytes(readOnly), before);

@@ -246,10 +246,10 @@ private slots:
                                         << "";
         QTest::newRow("endpoint, real") << true << real << "real"
                                         << "";
-        QTest::newRow("endpoint, virtual")
-            << true << simulated << ""
-            << "the virtual clock needs every backend to be local-moe: node \"e\" calls backend \"api\", an openai "
-               "endpoint, so the team runs on the real clock only";
+        QTest::newRow("endpoint, virtual") << true << simulated << ""
+                                           << "the virtual clock needs every backend to be local-moe or recorded: node "
+                                              "\"e\" calls backend \"api\", an openai "
+                                              "endpoint, so the team runs on the real clock only";
     }
     void theClockRule()
     {

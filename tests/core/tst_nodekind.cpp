@@ -27,7 +27,7 @@ private slots:
         roundTrips<RouterStrategy>(4);
         roundTrips<AggregatorStrategy>(6);
         roundTrips<CoordinatorMode>(5);
-        roundTrips<BackendKind>(2);
+        roundTrips<BackendKind>(3);
     }
 
     void spellingsMatchTheFileFormat()
@@ -36,6 +36,7 @@ private slots:
         QCOMPARE(QString::fromUtf8(toString(AggregatorStrategy::BestConfidence)), QString("best_confidence"));
         QCOMPARE(QString::fromUtf8(toString(CoordinatorMode::RoundRobin)), QString("round_robin"));
         QCOMPARE(QString::fromUtf8(toString(BackendKind::LocalMoe)), QString("local-moe"));
+        QCOMPARE(QString::fromUtf8(toString(BackendKind::Recorded)), QString("recorded"));
         QVERIFY(!enumFromString<NodeKind>("Expert").has_value()); // names are case-sensitive
     }
 

@@ -107,7 +107,7 @@ private slots:
         QVERIFY(opened.store);
         SqliteDb db;
         QVERIFY(!db.open(path, SqliteDb::Mode::ReadOnly));
-        QCOMPARE(db.queryInt("PRAGMA user_version").value_or(-1), int64_t(6));
+        QCOMPARE(db.queryInt("PRAGMA user_version").value_or(-1), int64_t(7));
         auto mode = db.prepare("PRAGMA journal_mode");
         QVERIFY(mode.step());
         QCOMPARE(q(mode.text(0)), QString("wal"));
@@ -117,7 +117,8 @@ private slots:
     }
 
     // A store written by main at schema 5 (tests/data/stores/v5.sqlite): it opens,
-    // migrates to 6, and reads back; its calls read as not recorded for replay.
+    // migrates to 7, and reads back; its calls read as not recorded for replay,
+    // its trials as having replayed none.
     void aVersion5StoreOpensAndItsCallsReadAsNotRecorded()
     {
         const auto path = file("v5-copy.sqlite");
@@ -125,7 +126,7 @@ private slots:
         QFile::setPermissions(QString::fromStdString(path), QFileDevice::ReadOwner | QFileDevice::WriteOwner);
         auto opened = RunStore::open(path);
         QCOMPARE(q(opened.error), QString());
-        QCOMPARE(rowsOf(path, "PRAGMA user_version"), int64_t(6));
+        QCOMPARE(rowsOf(path, "PRAGMA user_version"), int64_t(7));
         std::string error;
         auto reader = opened.store->reader(error);
         QVERIFY2(reader, error.c_str());
@@ -143,6 +144,12 @@ private slots:
         }
         QCOMPARE(calls, 5);
         QCOMPARE(rowsOf(path, "SELECT count(*) FROM trials WHERE experiment_id = 'e-8dce474a8eb2'"), int64_t(6));
+        const auto trials = reader->trials("e-8dce474a8eb2", error);
+        QVERIFY2(trials, error.c_str());
+        QCOMPARE(trials->size(), size_t(6));
+        for (const auto& trial : *trials)
+            QCOMPARE(trial.replayedCalls, 0);
+        QCOMPARE(rowsOf(path, "SELECT count(*) FROM trials WHERE replayed_calls <> 0"), int64_t(0));
         // A run recorded into it now keeps what replay needs.
         const auto team = example("triage.team.json", 0.01);
         QVERIFY(team);
@@ -250,7 +257,7 @@ private slots:
                                       << "not an SQLite database";
         QTest::newRow("newer user_version")
             << "newer.sqlite"
-            << "written by a newer Conclave (store schema version 99; this one reads up to 6)";
+            << "written by a newer Conclave (store schema version 99; this one reads up to 7)";
         QTest::newRow("read-only") << "readonly.sqlite"
                                    << "the database is read-only";
         QTest::newRow("other SQLite database") << "other.sqlite"
@@ -334,7 +341,7 @@ private slots:
         QVERIFY(testsupport::makeOlderStore(path, 4));
         auto opened = RunStore::openForReading(path);
         QCOMPARE(q(opened.error), QString());
-        QCOMPARE(rowsOf(path, "PRAGMA user_version"), int64_t(6));
+        QCOMPARE(rowsOf(path, "PRAGMA user_version"), int64_t(7));
         std::string error;
         auto reader = opened.store->reader(error);
         const auto runs = reader->list({}, error);
@@ -353,7 +360,7 @@ private slots:
         auto opened = RunStore::openForReading(path);
         QVERIFY(!opened.store);
         QCOMPARE(q(opened.error), q(path +
-                                    ": store schema version 4 needs upgrading to 6, but the file is read-only; "
+                                    ": store schema version 4 needs upgrading to 7, but the file is read-only; "
                                     "make it writable and run conclave runs list --db " +
                                     path + " once to upgrade it"));
         QVERIFY(readBytes(path) == before);

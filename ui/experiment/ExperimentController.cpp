@@ -68,6 +68,7 @@ bool ExperimentController::run(ExperimentSpec spec, Options options, QString* er
         m_thread.join();
     if (!m_engine)
         m_engine = std::make_unique<Engine>(m_runs->resources());
+    m_engine->setStore(m_runs->dbFile());
 
     ExperimentRunner::Options runnerOptions;
     runnerOptions.concurrency = options.concurrency;

@@ -22,12 +22,33 @@ namespace conclave::ui {
 
 namespace {
 
-enum Column { Name, Kind, BaseUrl, ApiKeyEnv, Seed, TimeScale, MaxConcurrency, RequestsPerMinute, ColumnCount };
+enum Column {
+    Name,
+    Kind,
+    BaseUrl,
+    ApiKeyEnv,
+    Seed,
+    TimeScale,
+    MaxConcurrency,
+    RequestsPerMinute,
+    Experiments,
+    ColumnCount
+};
 
 QString q(const std::string& s)
 {
     return QString::fromStdString(s);
 }
+
+// A recorded backend's experiment ids, as the table shows them: "e-1, e-2".
+QString idList(const std::optional<std::vector<std::string>>& ids)
+{
+    QStringList out;
+    for (const auto& id : ids.value_or(std::vector<std::string>{}))
+        out << q(id);
+    return out.join(QStringLiteral(", "));
+}
+
 template <class T> QString optionalText(const std::optional<T>& v)
 {
     if (!v)
@@ -69,7 +90,8 @@ TeamSettingsDialog::TeamSettingsDialog(const TeamSettings& settings, QWidget* pa
     auto* backendsBox = new QGroupBox(tr("Backends"));
     auto* backendsLayout = new QVBoxLayout(backendsBox);
     m_backends->setHorizontalHeaderLabels({tr("Name"), tr("Kind"), tr("Base URL"), tr("API key variable"), tr("Seed"),
-                                           tr("Time scale"), tr("Max concurrency"), tr("Requests/min")});
+                                           tr("Time scale"), tr("Max concurrency"), tr("Requests/min"),
+                                           tr("Experiments (recorded)")});
     m_backends->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_backends->horizontalHeader()->setSectionResizeMode(BaseUrl, QHeaderView::Stretch);
     m_backends->verticalHeader()->hide();
@@ -165,6 +187,7 @@ void TeamSettingsDialog::addBackendRow(const QString& name, const Backend& backe
     m_backends->setItem(row, TimeScale, new QTableWidgetItem(optionalText(backend.timeScale)));
     m_backends->setItem(row, MaxConcurrency, new QTableWidgetItem(optionalText(backend.maxConcurrency)));
     m_backends->setItem(row, RequestsPerMinute, new QTableWidgetItem(optionalText(backend.requestsPerMinute)));
+    m_backends->setItem(row, Experiments, new QTableWidgetItem(idList(backend.experiments)));
     connect(kind, &QComboBox::currentTextChanged, this, &TeamSettingsDialog::check);
 }
 
@@ -188,6 +211,10 @@ QString TeamSettingsDialog::problem() const
         const QString url = m_backends->item(row, BaseUrl)->text().trimmed();
         if (!url.isEmpty() && !url.startsWith(QLatin1String("http://")) && !url.startsWith(QLatin1String("https://")))
             return tr("Backend \"%1\": the base URL must start with http:// or https://.").arg(name);
+        const auto* kind = qobject_cast<QComboBox*>(m_backends->cellWidget(row, Kind));
+        if (kind && kind->currentText() == QLatin1String("recorded") &&
+            m_backends->item(row, Experiments)->text().trimmed().isEmpty())
+            return tr("Backend \"%1\": a recorded backend needs the ids of the experiments it replays.").arg(name);
         for (const int column : {Seed, MaxConcurrency, RequestsPerMinute, TimeScale}) {
             const QString text = m_backends->item(row, column)->text().trimmed();
             bool ok = true;
@@ -233,6 +260,12 @@ TeamSettings TeamSettingsDialog::settings() const
         b.timeScale = text(TimeScale).isEmpty() ? std::nullopt : std::optional<double>(text(TimeScale).toDouble());
         b.maxConcurrency = integer(MaxConcurrency);
         b.requestsPerMinute = integer(RequestsPerMinute);
+        std::vector<std::string> ids;
+        for (const auto& id : text(Experiments).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+            if (!id.trimmed().isEmpty())
+                ids.push_back(id.trimmed().toStdString());
+        }
+        b.experiments = ids.empty() ? std::nullopt : std::optional<std::vector<std::string>>(std::move(ids));
         s.backends[BackendName(text(Name).toStdString())] = b;
     }
     Defaults d = m_original.defaults.value_or(Defaults{});

@@ -123,6 +123,7 @@ bool RunController::start(const Team& team, const std::string& input, std::optio
     releaseRun();
     if (!m_engine)
         m_engine = std::make_unique<Engine>(m_resources);
+    m_engine->setStore(m_dbFile); // where a recorded backend without a db reads
     const auto prepared = m_engine->prepare(team, teamFolder);
     if (!prepared.team)
         return fail(QString::fromStdString(prepared.error));

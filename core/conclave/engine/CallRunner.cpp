@@ -166,7 +166,9 @@ void CallRunner::onReply(uint64_t token, ModelReply reply, int64_t arrivedUs)
     span.plannedMs = reply.plannedMs;
     span.waitUs = reply.waitUs;
     span.inflight = reply.inflight;
-    span.costUsd = m_spec.backend->costOf(m_model, reply.tokensIn, reply.tokensOut);
+    span.costUsd = reply.costUsd ? *reply.costUsd : m_spec.backend->costOf(m_model, reply.tokensIn, reply.tokensOut);
+    if (!reply.note.empty())
+        span.note = std::move(reply.note);
     m_total.tokensIn += reply.tokensIn;
     m_total.tokensOut += reply.tokensOut;
     m_total.costUsd += span.costUsd;
@@ -193,6 +195,14 @@ void CallRunner::onTimeout(uint64_t token)
     if (token != m_token || !m_inFlight)
         return;
     m_inFlight = false;
+    CallId id = 0;
+    {
+        std::lock_guard ids(m_idMutex);
+        if (m_idToken == token)
+            id = m_callId;
+    }
+    if (id)
+        m_run->span(m_span).note = m_spec.backend->pendingNote(id);
     abandonLocked();
     const auto error = "timed out after " + std::to_string(m_spec.timeoutMs) + " ms";
     m_run->closeSpan(m_span, Status::Timeout, error);

@@ -49,6 +49,11 @@ struct ModelReply {
     // flight on it, this one included. -1 and 0: the backend does not know.
     int64_t waitUs = -1;
     int64_t inflight = 0;
+    // What the call cost, when the backend knows it better than costOf() (a
+    // replayed call costs what it cost when recorded); unset: costOf().
+    std::optional<double> costUsd;
+    // A note for the attempt's span ("replayed: run R span S"); empty: none.
+    std::string note;
 };
 
 struct CallCallbacks {
@@ -70,6 +75,14 @@ public:
 
     // USD for a call's tokens; 0 for a model without a price.
     virtual double costOf(std::string_view model, int64_t tokensIn, int64_t tokensOut) const = 0;
+    // The note for a call's attempt span while no reply has come: what a
+    // timeout closes the span with (a replayed call that timed out when it was
+    // recorded never answers, yet replays something). Empty: none.
+    virtual std::string pendingNote(CallId call) const
+    {
+        (void)call;
+        return {};
+    }
     // The factor applied to simulated time on the real clock (1 for real
     // endpoints, and for every backend on a virtual clock); on the real clock
     // the engine scales a call's timeout and backoff by it too, so scaled-down

@@ -123,9 +123,15 @@ std::optional<ExperimentReport> ExperimentReport::make(ExperimentRecord record, 
     report.trials = std::move(trials);
     std::vector<std::string> names;
     CallSources all;
-    for (const auto& design : report.spec.designs) {
+    for (size_t i = 0; i < report.spec.designs.size(); ++i) {
+        const auto& design = report.spec.designs[i];
         names.push_back(design.name);
-        const auto sources = callSources(design.team);
+        std::vector<const TrialRecord*> ofDesign;
+        for (const auto& trial : report.trials) {
+            if (trial.design == int(i))
+                ofDesign.push_back(&trial);
+        }
+        const auto sources = callSources(design.team, ofDesign);
         all += sources;
         report.provenances.push_back(conclave::provenance(sources));
         std::string planError;
@@ -256,8 +262,8 @@ std::string ExperimentReport::markdown() const
     if (provenance.kind == Provenance::Kind::Simulated)
         out << "> **Simulated.** Results come from Conclave's local-moe simulator, not from real models.\n\n";
     else if (provenance.kind == Provenance::Kind::Replayed)
-        out << "> **Replayed.** " << provenance.replayedPercent
-            << " % of the calls were answered from recorded replies, the rest by real models.\n\n";
+        out << "> **Replayed.** " << provenance.replayedPercent << " % of the calls were answered from recorded replies"
+            << (provenance.replayedPercent == 100 ? " of real models" : ", the rest by real models") << ".\n\n";
     out << "`" << record.id << "` · task set `" << spec.tasksetName << "` (" << spec.taskIds.size() << " tasks) · "
         << spec.seeds.size() << (spec.seeds.size() == 1 ? " seed" : " seeds") << " · " << trials.size() << " of "
         << record.plannedTrials << " trials · " << toString(record.status) << "\n\n";
@@ -357,7 +363,8 @@ std::string ExperimentReport::table() const
     if (provenance.kind == Provenance::Kind::Simulated)
         out += "simulated: these results come from the local-moe simulator, not from real models\n";
     else if (provenance.kind == Provenance::Kind::Replayed)
-        out += provenance.text() + ": the rest of the calls went to real models\n";
+        out += provenance.text() + (provenance.replayedPercent == 100 ? ": the calls were answered from recordings\n"
+                                                                      : ": the rest of the calls went to real models\n");
     return out;
 }
 

@@ -237,17 +237,27 @@ ExperimentRunner::Outcome ExperimentRunner::run()
             if (auto judged = scorer.afterDesign(flight.record, ended.result, tasks[trial.task])) {
                 flight.judging = true;
                 const auto& judge = ready.back();
-                // The judge team reads the case as its input; the engine tells its calls the case as data.
-                auto input = PromptBuilder::judgeInput(*judged);
-                error = dispatch.start(
-                    ended.flight,
-                    {judge.prepared.get(), std::move(input),
-                     Engine::StartOptions{trial.seed, {}, judge.clock, {}, engineTasks, std::move(*judged)}, nullptr});
-                if (error.empty())
-                    continue; // in flight again, for its judge
+                // Stored too, so that a recorded backend can replay its verdicts. The judge team reads
+                // the case as its input; the engine tells its calls the case as data.
+                error.clear();
+                auto judgeRecorder = m_sink.recorder(judge.prepared->plan->team(), m_id, error);
+                if (!judgeRecorder && !error.empty()) {
+                    failWith("the judge: " + error);
+                } else {
+                    auto input = PromptBuilder::judgeInput(*judged);
+                    error = dispatch.start(
+                        ended.flight,
+                        {judge.prepared.get(), std::move(input),
+                         Engine::StartOptions{trial.seed, {}, judge.clock, {}, engineTasks, std::move(*judged)},
+                         std::move(judgeRecorder)});
+                    if (error.empty())
+                        continue; // in flight again, for its judge
+                }
                 scorer.judgeDidNotStart(flight.record, error);
             }
         } else {
+            if (flight.judgeRecorder)
+                flight.record.judgeRunId = flight.judgeRecorder->id();
             scorer.afterJudge(flight.record, ended.result);
         }
         if (complete) {

@@ -2,6 +2,7 @@
 
 #include "conclave/engine/RunPlan.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace conclave {
@@ -58,9 +59,35 @@ CallSources callSources(const Team& team)
         case BackendKind::OpenAi:
             ++sources.measured;
             break;
+        case BackendKind::Recorded:
+            ++sources.replayed;
+            break;
         }
     }
     return sources;
+}
+
+CallSources callSources(const Team& team, const std::vector<const TrialRecord*>& trials)
+{
+    const auto configured = callSources(team);
+    if (configured.replayed == 0 || trials.empty())
+        return configured;
+    bool simulates = configured.simulated > 0;
+    for (const auto& [name, block] : team.backends)
+        simulates =
+            simulates || (block.kind == BackendKind::Recorded && block.onMissing.value_or("fail") == "simulate");
+    CallSources counted;
+    for (const auto* trial : trials) {
+        counted.replayed += trial->replayedCalls;
+        const int64_t rest = std::max(0, trial->calls - trial->replayedCalls);
+        if (simulates)
+            counted.simulated += rest;
+        else if (configured.measured > 0)
+            counted.measured += rest;
+    }
+    if (counted.replayed + counted.simulated + counted.measured == 0)
+        return configured;
+    return counted;
 }
 
 Provenance provenance(const ExperimentDesign& design)

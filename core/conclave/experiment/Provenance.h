@@ -2,9 +2,11 @@
 
 #include "conclave/experiment/ExperimentSpec.h"
 #include "conclave/model/Team.h"
+#include "conclave/store/ExperimentRecords.h"
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace conclave {
 
@@ -12,7 +14,7 @@ namespace conclave {
 // the one provenance rule.
 struct CallSources {
     int64_t measured = 0;  // answered live by a real endpoint (an openai backend)
-    int64_t replayed = 0;  // answered from recorded replies of a real endpoint (a recorded backend, to come)
+    int64_t replayed = 0;  // answered from recorded replies (a recorded backend; docs/replay.md)
     int64_t simulated = 0; // answered by the local-moe simulator
 
     CallSources& operator+=(const CallSources& other);
@@ -41,9 +43,17 @@ Provenance provenance(const CallSources& sources);
 
 // A team's call sources as it is configured: each node that calls a model
 // counts once, under the kind of the backend it calls (local-moe: simulated,
-// openai: measured). A recorded backend will count as replayed; a run that
-// knows its calls can count them instead, through the rule above.
+// openai: measured, recorded: replayed).
 CallSources callSources(const Team& team);
+
+// A design's call sources counted from its stored trials, for a team with a
+// recorded backend (any other team: callSources(team)): each trial's
+// replayed calls are replayed; its other calls are simulated when the team
+// can simulate (a local-moe backend, a recorded one with on_missing
+// "simulate"), else measured when it has an openai backend, else (calls a
+// recorded backend failed as not recorded) counted nowhere. No trial, or
+// nothing counted: callSources(team).
+CallSources callSources(const Team& team, const std::vector<const TrialRecord*>& trials);
 
 // provenance(callSources(design.team)).
 Provenance provenance(const ExperimentDesign& design);

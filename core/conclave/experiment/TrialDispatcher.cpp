@@ -51,7 +51,7 @@ std::string TrialDispatcher::start(std::unique_ptr<TrialFlight>& flight, Launch 
             return started.error;
         }
         if (started.recorder)
-            key->recorder = std::move(started.recorder);
+            (key->judging ? key->judgeRecorder : key->recorder) = std::move(started.recorder);
         key->run = started.run;
         cancelNow = m_cancel;
     }

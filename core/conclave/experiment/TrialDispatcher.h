@@ -19,7 +19,8 @@ struct TrialFlight {
     size_t trial = 0; // index into the agenda's planned trials
     bool judging = false;
     TrialRecord record;
-    std::unique_ptr<RunRecorder> recorder; // the design run's, when runs are stored
+    std::unique_ptr<RunRecorder> recorder;      // the design run's, when runs are stored
+    std::unique_ptr<RunRecorder> judgeRecorder; // the judge run's, when runs are stored
     std::shared_ptr<Run> run;              // the run going, or the one that just ended
 };
 

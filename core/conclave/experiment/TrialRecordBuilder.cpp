@@ -2,6 +2,7 @@
 
 #include "conclave/engine/ReplyParser.h"
 #include "conclave/experiment/AnswerScorer.h"
+#include "conclave/replay/ReplayNote.h"
 
 #include <algorithm>
 #include <map>
@@ -30,6 +31,7 @@ void TrialRecordBuilder::fillFromRun(TrialRecord& record, const RunResult& resul
     record.costUsd = result.costUsd;
     record.tokens = result.tokensIn + result.tokensOut;
     record.calls = result.calls;
+    record.replayedCalls = 0;
 
     // Each agent: its own execution (node spans, summed over a member's rounds), its calls' cost
     // and each finished attempt's duration (attempt spans: the call latency the statistics use).
@@ -40,6 +42,8 @@ void TrialRecordBuilder::fillFromRun(TrialRecord& record, const RunResult& resul
         agents[node.id].node = node.id.str();
     }
     for (const auto& span : result.spans) {
+        if (span.kind == SpanKind::Attempt && ReplayNote::marks(span.note))
+            ++record.replayedCalls;
         const auto it = agents.find(span.node);
         if (it == agents.end())
             continue;

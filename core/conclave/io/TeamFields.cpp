@@ -27,11 +27,16 @@ constexpr std::array<K, 11> kOpenAiBackend{
     "kind",   "base_url",         "api_key_env", "max_concurrency",    "requests_per_minute",
     "stream", "max_tokens_param", "ca_file",     "connect_timeout_ms", "headers",
     "prices"};
-constexpr std::array<K, 15> kAnyBackend{"kind",
+constexpr std::array<K, 8> kRecordedBackend{"kind", "experiments", "db",         "on_missing", "max_concurrency",
+                                            "seed", "models",      "models_file"};
+constexpr std::array<K, 18> kAnyBackend{"kind",
                                         "seed",
                                         "time_scale",
                                         "models",
                                         "models_file",
+                                        "experiments",
+                                        "db",
+                                        "on_missing",
                                         "base_url",
                                         "api_key_env",
                                         "max_concurrency",
@@ -117,7 +122,15 @@ std::span<const std::string_view> nodeKeys(NodeKind kind)
 
 std::span<const std::string_view> backendKeys(BackendKind kind)
 {
-    return kind == BackendKind::OpenAi ? std::span<const K>(kOpenAiBackend) : std::span<const K>(kLocalBackend);
+    switch (kind) {
+    case BackendKind::OpenAi:
+        return kOpenAiBackend;
+    case BackendKind::Recorded:
+        return kRecordedBackend;
+    case BackendKind::LocalMoe:
+        break;
+    }
+    return kLocalBackend;
 }
 
 bool containsKey(std::span<const std::string_view> keys, std::string_view key)

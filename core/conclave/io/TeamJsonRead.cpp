@@ -298,6 +298,22 @@ std::optional<Backend> readBackend(const json& value, const std::string& pointer
             b.models = std::move(profiles);
         }
         b.modelsFile = r.string("models_file");
+    } else if (b.kind == BackendKind::Recorded) {
+        b.experiments = r.stringList("experiments");
+        b.db = r.string("db");
+        b.onMissing = r.string("on_missing");
+        b.maxConcurrency = readInteger(r, "max_concurrency");
+        // on_missing "simulate": the local-moe fields of the simulator it falls back on.
+        b.seed = readInteger(r, "seed");
+        if (const auto* models = r.object("models")) {
+            std::map<std::string, ModelProfile> profiles;
+            for (const auto& [name, profile] : models->items()) {
+                if (auto p = profileFromJson(profile, childPointer(r.pointerTo("models"), name), problems))
+                    profiles.emplace(name, std::move(*p));
+            }
+            b.models = std::move(profiles);
+        }
+        b.modelsFile = r.string("models_file");
     } else {
         b.baseUrl = r.string("base_url");
         b.apiKeyEnv = r.string("api_key_env");

@@ -143,6 +143,10 @@ ordered_json backendJson(const Backend& b)
         out["models"] = models;
     }
     put(out, "models_file", b.modelsFile);
+    if (b.experiments)
+        out["experiments"] = *b.experiments;
+    put(out, "db", b.db);
+    put(out, "on_missing", b.onMissing);
     put(out, "base_url", b.baseUrl);
     put(out, "api_key_env", b.apiKeyEnv);
     put(out, "max_concurrency", b.maxConcurrency);

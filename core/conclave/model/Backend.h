@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace conclave {
 
@@ -65,6 +66,15 @@ struct Backend {
     std::optional<int64_t> connectTimeoutMs;
     std::optional<std::map<std::string, std::string>> headers;
     std::optional<std::map<std::string, Price>> prices;
+
+    // recorded (see docs/replay.md): the experiments whose calls it replays,
+    // the store they are in (default: the command's), and what a call that
+    // was not recorded does: "fail" (the default) or "simulate" (on a
+    // local-moe simulator made from `seed`, `models_file` and `models`).
+    // `max_concurrency` queues its calls as an endpoint would.
+    std::optional<std::vector<std::string>> experiments;
+    std::optional<std::string> db;
+    std::optional<std::string> onMissing;
 
     nlohmann::json extra; // unknown keys; null when none
 

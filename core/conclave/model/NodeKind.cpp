@@ -32,8 +32,8 @@ constexpr Names<CoordinatorMode, 5> kCoordinatorModes{{{CoordinatorMode::RoundRo
                                                        {CoordinatorMode::Decompose, "decompose"},
                                                        {CoordinatorMode::Cascade, "cascade"},
                                                        {CoordinatorMode::Adaptive, "adaptive"}}};
-constexpr Names<BackendKind, 2> kBackendKinds{{{BackendKind::LocalMoe, "local-moe"},
-                                               {BackendKind::OpenAi, "openai"}}};
+constexpr Names<BackendKind, 3> kBackendKinds{
+    {{BackendKind::LocalMoe, "local-moe"}, {BackendKind::OpenAi, "openai"}, {BackendKind::Recorded, "recorded"}}};
 
 template <class Enum, size_t N>
 std::string_view nameOf(const Names<Enum, N>& names, Enum value)

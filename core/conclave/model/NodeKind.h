@@ -12,7 +12,7 @@ enum class RouterStrategy { All, Keyword, MoeGate, Llm };
 enum class AggregatorStrategy { Majority, Weighted, BestConfidence, First, Concat, Synthesize };
 enum class CoordinatorMode { RoundRobin, Debate, Decompose, Cascade, Adaptive };
 enum class EdgeRole { Flow, Member };
-enum class BackendKind { LocalMoe, OpenAi };
+enum class BackendKind { LocalMoe, OpenAi, Recorded };
 
 // The spelling of each enumerator in team files, the CLI and the UI: one name everywhere.
 std::string_view toString(NodeKind kind);

@@ -30,6 +30,10 @@ int64_t formatVersionNeeded(const Team& team)
         if (n.config.maxSubtasks)
             return 3;
     }
+    for (const auto& [name, backend] : team.backends) {
+        if (backend.kind == BackendKind::Recorded)
+            return 3;
+    }
     for (const auto& n : team.nodes) {
         const auto& c = n.config;
         if (c.skipWhenAgree || c.agreeFraction || c.initial || c.mode == CoordinatorMode::Adaptive)

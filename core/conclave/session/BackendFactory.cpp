@@ -4,6 +4,7 @@
 #include "conclave/io/ModelsFile.h"
 #include "conclave/local/LocalMoeBackend.h"
 #include "conclave/model/DefaultValues.h"
+#include "conclave/replay/RecordedBackend.h"
 
 #include <algorithm>
 
@@ -20,7 +21,9 @@ BackendFactory::resolveProfiles(const EngineResources& resources, const RunPlan&
 {
     std::map<BackendName, std::shared_ptr<const LocalResponder::Profiles>> out;
     for (const auto& [name, block] : plan.team().backends) {
-        if (block.kind != BackendKind::LocalMoe)
+        // A recorded backend that simulates what was not recorded has a simulator's profiles too.
+        if (block.kind != BackendKind::LocalMoe &&
+            (block.kind != BackendKind::Recorded || block.onMissing.value_or("fail") != "simulate"))
             continue;
         auto overrides = block.models.value_or(ModelsFile::Profiles{});
         if (block.modelsFile) {
@@ -53,7 +56,23 @@ BackendFactory::Made BackendFactory::make(const PreparedTeam& team, std::string_
     Made made;
     made.seed = seed.value_or(defaults::kSeed);
     std::shared_ptr<const LocalResponder> gateResponder;
+    const auto defaultBackend = plan.team().defaults.value_or(Defaults{}).backend;
     for (const auto& [name, block] : plan.team().backends) {
+        if (team.replayAll) {
+            // Single-run mode: every call is the stored run's, whatever the block says; a
+            // moe_gate router still scores with the gate of the first simulator's profiles.
+            const auto profiles = team.localProfiles.find(name);
+            if (!gateResponder && profiles != team.localProfiles.end()) {
+                auto prepared = std::make_shared<LocalResponder>(profiles->second, m_resources.gate, tasks, made.seed);
+                prepared->prepareFor(input);
+                gateResponder = std::move(prepared);
+            }
+            made.backends.emplace(
+                name, std::make_shared<RecordedBackend>(
+                          team.replayAll, m_clock,
+                          RecordedBackend::Settings{name.str(), made.seed, block.maxConcurrency.value_or(0)}));
+            continue;
+        }
         if (block.kind == BackendKind::OpenAi) {
             auto http = OpenAiBackend::make(name.str(), block, m_http, made.error);
             if (!http)
@@ -62,8 +81,26 @@ BackendFactory::Made BackendFactory::make(const PreparedTeam& team, std::string_
             continue;
         }
         const uint64_t backendSeed = seed.value_or(uint64_t(block.seed.value_or(int64_t(defaults::kSeed))));
-        if (!seed && name == plan.team().defaults.value_or(Defaults{}).backend.value_or(name))
+        if (!seed && name == defaultBackend.value_or(name))
             made.seed = backendSeed;
+        if (block.kind == BackendKind::Recorded) {
+            std::shared_ptr<ModelBackend> simulator;
+            if (const auto profiles = team.localProfiles.find(name); profiles != team.localProfiles.end()) {
+                auto prepared =
+                    std::make_shared<LocalResponder>(profiles->second, m_resources.gate, tasks, backendSeed);
+                prepared->prepareFor(input);
+                std::shared_ptr<const LocalResponder> responder = std::move(prepared);
+                if (!gateResponder)
+                    gateResponder = responder;
+                simulator = std::make_shared<LocalMoeBackend>(responder, m_clock, 1.0);
+            }
+            made.backends.emplace(
+                name, std::make_shared<RecordedBackend>(
+                          team.recordings.at(name), m_clock,
+                          RecordedBackend::Settings{name.str(), backendSeed, block.maxConcurrency.value_or(0)},
+                          std::move(simulator)));
+            continue;
+        }
         auto prepared =
             std::make_shared<LocalResponder>(team.localProfiles.at(name), m_resources.gate, tasks, backendSeed);
         prepared->prepareFor(input);

@@ -18,11 +18,11 @@ class HttpHub;
 class RunClock;
 
 // Makes a run's backends from its team's backend blocks. The concrete kinds
-// (the local-moe simulator, OpenAI-compatible endpoints) are known here and
-// in no folder below: the engine sees only ModelBackend.
+// (the local-moe simulator, OpenAI-compatible endpoints, recorded calls) are
+// known here and in no folder below: the engine sees only ModelBackend.
 class BackendFactory {
 public:
-    // Local backends keep time on `clock`, the run's.
+    // Local and recorded backends keep time on `clock`, the run's.
     BackendFactory(const EngineResources& resources, HttpHub& http, std::shared_ptr<RunClock> clock);
 
     struct Made {

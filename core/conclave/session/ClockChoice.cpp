@@ -24,21 +24,23 @@ std::string_view toString(ClockRequest request)
     return "auto";
 }
 
-ClockChoice chooseClock(const RunPlan& plan, ClockRequest request)
+ClockChoice chooseClock(const RunPlan& plan, ClockRequest request, bool allReplayed)
 {
     if (request == ClockRequest::Real)
         return {ClockKind::Real, {}};
+    if (allReplayed)
+        return {ClockKind::Virtual, {}};
     const auto& backends = plan.team().backends;
     for (const auto& pn : plan.nodes()) {
         if (!pn.call)
             continue;
         const auto it = backends.find(pn.call->backend);
-        if (it == backends.end() || it->second.kind == BackendKind::LocalMoe)
+        if (it == backends.end() || it->second.kind != BackendKind::OpenAi)
             continue;
         if (request == ClockRequest::Auto)
             return {ClockKind::Real, {}};
-        return {ClockKind::Real, "the virtual clock needs every backend to be local-moe: node \"" + pn.node->id.str() +
-                                     "\" calls backend \"" + it->first.str() +
+        return {ClockKind::Real, "the virtual clock needs every backend to be local-moe or recorded: node \"" +
+                                     pn.node->id.str() + "\" calls backend \"" + it->first.str() +
                                      "\", an openai endpoint, so the team runs on the real clock only"};
     }
     return {ClockKind::Virtual, {}};

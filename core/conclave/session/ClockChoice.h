@@ -10,7 +10,7 @@
 namespace conclave {
 
 // What a caller asks for: `Auto` is virtual for a team that only calls
-// local-moe backends, real otherwise.
+// local-moe and recorded backends, real otherwise.
 enum class ClockRequest { Auto, Real, Virtual };
 
 std::optional<ClockRequest> clockRequestFromString(std::string_view text);
@@ -22,8 +22,10 @@ struct ClockChoice {
 };
 
 // The one rule for which clock a run gets: the virtual clock only when every
-// backend its nodes can call is local-moe (an endpoint answers in real time,
-// whatever the run's clock says).
-ClockChoice chooseClock(const RunPlan& plan, ClockRequest request);
+// backend its nodes can call is simulated, local-moe or recorded (an endpoint
+// answers in real time, whatever the run's clock says). `allReplayed`: every
+// call is answered from a recording, whatever its backend's kind
+// (single-run mode), so the virtual clock is possible.
+ClockChoice chooseClock(const RunPlan& plan, ClockRequest request, bool allReplayed = false);
 
 } // namespace conclave

@@ -3,6 +3,7 @@
 #include "conclave/analysis/CriticalPathFinder.h"
 #include "conclave/engine/RealClock.h"
 #include "conclave/engine/VirtualClock.h"
+#include "conclave/io/ModelsFile.h"
 #include "conclave/session/BackendFactory.h"
 #include "conclave/validate/Validator.h"
 
@@ -55,8 +56,48 @@ Engine::Prepared Engine::prepare(const Team& team, const std::filesystem::path& 
     ready->localProfiles = BackendFactory::resolveProfiles(m_resources, *plan, teamFolder, prepared.error);
     if (!prepared.error.empty())
         return prepared;
+    for (const auto& [name, block] : plan->team().backends) {
+        if (block.kind != BackendKind::Recorded)
+            continue;
+        const auto db = block.db ? ModelsFile::resolve(*block.db, teamFolder) : m_store;
+        if (db.empty()) {
+            prepared.error = "backend \"" + name.str() +
+                             "\": a recorded backend reads a run store: set its db, or run the team with a store";
+            return prepared;
+        }
+        std::string error;
+        auto source = m_recordings.experiments(db, block.experiments.value_or(std::vector<std::string>{}), error);
+        if (!source) {
+            prepared.error = "backend \"" + name.str() + "\": " + error;
+            return prepared;
+        }
+        ready->recordings.emplace(name, std::move(source));
+    }
     ready->plan = std::move(plan);
     prepared.team = std::move(ready);
+    return prepared;
+}
+
+Engine::Prepared Engine::prepareReplay(const Team& team, const std::string& runId, const std::filesystem::path& db,
+                                       const std::filesystem::path& teamFolder) const
+{
+    auto prepared = prepare(team, teamFolder);
+    if (!prepared.team)
+        return prepared;
+    const auto store = db.empty() ? m_store : db;
+    if (store.empty()) {
+        prepared.team.reset();
+        prepared.error = "replaying run " + runId + " needs its run store";
+        return prepared;
+    }
+    auto source = m_recordings.run(store, runId, prepared.error);
+    if (!source) {
+        prepared.team.reset();
+        return prepared;
+    }
+    auto replaying = std::make_shared<PreparedTeam>(*prepared.team);
+    replaying->replayAll = std::move(source);
+    prepared.team = std::move(replaying);
     return prepared;
 }
 
@@ -71,7 +112,7 @@ Engine::Started Engine::start(const Team& team, std::string input, StartOptions 
 Engine::Started Engine::start(const PreparedTeam& team, std::string input, StartOptions startOptions)
 {
     Started started;
-    const auto choice = chooseClock(*team.plan, startOptions.clock);
+    const auto choice = chooseClock(*team.plan, startOptions.clock, team.replayAll != nullptr);
     if (!choice.error.empty()) {
         started.error = choice.error;
         return started;

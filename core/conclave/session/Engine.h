@@ -5,6 +5,7 @@
 #include "conclave/engine/TimerService.h"
 #include "conclave/http/HttpHub.h"
 #include "conclave/model/Team.h"
+#include "conclave/replay/RecordingLibrary.h"
 #include "conclave/session/ClockChoice.h"
 #include "conclave/session/EngineResources.h"
 #include "conclave/session/PreparedTeam.h"
@@ -64,11 +65,25 @@ public:
     Started start(const Team& team, std::string input, std::optional<uint64_t> seed = std::nullopt,
                   std::vector<RunObserver*> observers = {});
 
+    // Single-run mode: prepare() with every backend replaying the stored run
+    // `runId` (an id or a unique prefix) of the store at `db` (empty: the
+    // store set by setStore), its calls matched by node, round, subtask and
+    // attempt (RunRecordings). Its runs may use the virtual clock.
+    Prepared prepareReplay(const Team& team, const std::string& runId, const std::filesystem::path& db = {},
+                           const std::filesystem::path& teamFolder = {}) const;
+
+    // The command's store: where a recorded backend without `db` reads. Set
+    // before prepare(); unset, such a backend cannot be prepared.
+    void setStore(std::filesystem::path db) { m_store = std::move(db); }
+    const std::filesystem::path& store() const { return m_store; }
+
     const EngineResources& resources() const { return m_resources; }
     size_t threads() const { return m_pool.size(); }
 
 private:
     EngineResources m_resources;
+    std::filesystem::path m_store;
+    mutable RecordingLibrary m_recordings; // thread-safe; shared by every prepare()
     ThreadPool m_pool;
     TimerService m_timers;
     std::mutex m_mutex;

@@ -2,6 +2,7 @@
 
 #include "conclave/engine/RunPlan.h"
 #include "conclave/local/LocalResponder.h"
+#include "conclave/replay/RecordingSource.h"
 
 #include <map>
 #include <memory>
@@ -14,7 +15,13 @@ namespace conclave {
 struct PreparedTeam {
     std::shared_ptr<const RunPlan> plan;
     // Per local-moe backend: the catalog's profiles with the block's inline overrides.
+    // (and per recorded backend that simulates what was not recorded).
     std::map<BackendName, std::shared_ptr<const LocalResponder::Profiles>> localProfiles;
+    // Per recorded backend: what it replays, loaded once for every run.
+    std::map<BackendName, std::shared_ptr<const RecordingSource>> recordings;
+    // Single-run mode (Engine::prepareReplay): every backend, whatever its
+    // kind, replays this; null otherwise.
+    std::shared_ptr<const RecordingSource> replayAll;
 };
 
 } // namespace conclave

@@ -96,7 +96,9 @@ std::optional<std::vector<TrialRecord>> RunQueries::trials(const std::string& ex
         return std::nullopt;
     auto s = m_db.prepare(
         "SELECT experiment_id, design, design_name, task, domain, seed, run_id, status, answer, expected, correct, "
-        "score_detail, wall_us, critical_path_us, cost_usd, judge_cost_usd, tokens, calls, agents_json FROM trials "
+        "score_detail, wall_us, critical_path_us, cost_usd, judge_cost_usd, tokens, calls, agents_json, "
+        "replayed_calls, "
+        "judge_run_id FROM trials "
         "WHERE experiment_id = ?1 ORDER BY design, task, seed");
     s.bind(1, std::string_view(experimentId));
     std::vector<TrialRecord> out;
@@ -122,6 +124,8 @@ std::optional<std::vector<TrialRecord>> RunQueries::trials(const std::string& ex
         t.tokens = s.int64(16);
         t.calls = int(s.int64(17));
         t.agents = trialAgentsFromJson(s.textView(18));
+        t.replayedCalls = int(s.int64(19));
+        t.judgeRunId = RunId(s.text(20));
         out.push_back(std::move(t));
     }
     end();

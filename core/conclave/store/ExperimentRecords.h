@@ -66,6 +66,8 @@ struct TrialRecord {
     double judgeCostUsd = 0; // the judge's calls, apart
     int64_t tokens = 0;      // in + out
     int calls = 0;
+    int replayedCalls = 0; // of `calls`, those answered from recordings (a recorded backend)
+    RunId judgeRunId;      // the judge's run, when it was stored (empty: no judge, or not stored)
     std::vector<TrialAgent> agents;
 
     bool failed() const { return status != RunStatus::Ok && status != RunStatus::Partial; }

@@ -16,8 +16,8 @@ ExperimentRowWriter::ExperimentRowWriter(SqliteDb& db)
       m_replaceTrial(db.prepare(
           "INSERT OR REPLACE INTO trials (experiment_id, design, design_name, task, domain, seed, run_id, status, "
           "answer, expected, correct, score_detail, wall_us, critical_path_us, cost_usd, judge_cost_usd, tokens, "
-          "calls, agents_json) "
-          "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)"))
+          "calls, agents_json, replayed_calls, judge_run_id) "
+          "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)"))
 {
 }
 
@@ -63,7 +63,11 @@ bool ExperimentRowWriter::write(const write_op::TrialRow& row)
         s.bindNull(11);
     s.bind(12, std::string_view(t.scoreDetail)).bind(13, t.wallUs).bind(14, t.criticalPathUs);
     s.bind(15, t.costUsd).bind(16, t.judgeCostUsd).bind(17, t.tokens).bind(18, int64_t(t.calls));
-    s.bind(19, std::string_view(agents));
+    s.bind(19, std::string_view(agents)).bind(20, int64_t(t.replayedCalls));
+    if (t.judgeRunId.empty())
+        s.bindNull(21);
+    else
+        s.bind(21, std::string_view(t.judgeRunId.str()));
     return s.execute();
 }
 

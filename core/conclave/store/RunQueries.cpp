@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <array>
+
 namespace conclave {
 
 namespace {
@@ -78,6 +80,46 @@ void bindFilter(SqliteStatement& s, const RunFilter& filter, std::string& folded
 }
 
 } // namespace
+
+std::string RunQueries::spanColumns(std::string_view alias)
+{
+    static constexpr std::array<std::string_view, 21> kColumns{
+        "id",      "parent",     "node",  "kind",  "name",      "start_us",   "end_us",
+        "status",  "attempt",    "round", "model", "tokens_in", "tokens_out", "cost_usd",
+        "ttft_us", "planned_ms", "error", "note",  "inflight",  "wait_us",    "draw"};
+    std::string out;
+    for (const auto column : kColumns)
+        out += (out.empty() ? "" : ", ") + std::string(alias) + std::string(column);
+    return out;
+}
+
+Span RunQueries::readSpan(const SqliteStatement& s, int first)
+{
+    const auto at = [first](int column) { return first + column; };
+    Span sp;
+    sp.id = SpanId(s.int64(at(0)));
+    sp.parent = s.isNull(at(1)) ? 0 : SpanId(s.int64(at(1)));
+    sp.node = NodeId(s.text(at(2)));
+    sp.kind = spanKindFromString(s.textView(at(3))).value_or(SpanKind::Node);
+    sp.name = s.text(at(4));
+    sp.startUs = s.int64(at(5));
+    sp.endUs = s.isNull(at(6)) ? -1 : s.int64(at(6));
+    sp.status = statusFromString(s.textView(at(7))).value_or(Status::Running);
+    sp.attempt = int(s.int64(at(8)));
+    sp.round = int(s.int64(at(9)));
+    sp.model = s.text(at(10));
+    sp.tokensIn = s.int64(at(11));
+    sp.tokensOut = s.int64(at(12));
+    sp.costUsd = s.real(at(13));
+    sp.ttftUs = s.isNull(at(14)) ? -1 : s.int64(at(14));
+    sp.plannedMs = s.real(at(15));
+    sp.error = s.text(at(16));
+    sp.note = s.text(at(17));
+    sp.inflight = s.isNull(at(18)) ? 0 : s.int64(at(18));
+    sp.waitUs = s.isNull(at(19)) ? -1 : s.int64(at(19));
+    sp.draw = s.text(at(20));
+    return sp;
+}
 
 std::unique_ptr<RunQueries> RunQueries::open(const std::filesystem::path& file, std::string& error)
 {
@@ -222,34 +264,10 @@ std::optional<StoredRun> RunQueries::load(const RunId& id, bool withText, std::s
         }
     }
 
-    auto spans = m_db.prepare("SELECT id, parent, node, kind, name, start_us, end_us, status, attempt, round, model, "
-                              "tokens_in, tokens_out, cost_usd, ttft_us, planned_ms, error, note, inflight, wait_us, draw "
-                              "FROM spans "
-                              "WHERE run_id = ?1 ORDER BY id");
+    auto spans = m_db.prepare("SELECT " + spanColumns("") + " FROM spans WHERE run_id = ?1 ORDER BY id");
     spans.bind(1, std::string_view(id.str()));
     while (spans.step()) {
-        Span sp;
-        sp.id = SpanId(spans.int64(0));
-        sp.parent = spans.isNull(1) ? 0 : SpanId(spans.int64(1));
-        sp.node = NodeId(spans.text(2));
-        sp.kind = spanKindFromString(spans.textView(3)).value_or(SpanKind::Node);
-        sp.name = spans.text(4);
-        sp.startUs = spans.int64(5);
-        sp.endUs = spans.isNull(6) ? -1 : spans.int64(6);
-        sp.status = statusFromString(spans.textView(7)).value_or(Status::Running);
-        sp.attempt = int(spans.int64(8));
-        sp.round = int(spans.int64(9));
-        sp.model = spans.text(10);
-        sp.tokensIn = spans.int64(11);
-        sp.tokensOut = spans.int64(12);
-        sp.costUsd = spans.real(13);
-        sp.ttftUs = spans.isNull(14) ? -1 : spans.int64(14);
-        sp.plannedMs = spans.real(15);
-        sp.error = spans.text(16);
-        sp.note = spans.text(17);
-        sp.inflight = spans.isNull(18) ? 0 : spans.int64(18);
-        sp.waitUs = spans.isNull(19) ? -1 : spans.int64(19);
-        sp.draw = spans.text(20);
+        Span sp = readSpan(spans, 0);
         run.spans.push_back(std::move(sp));
     }
 

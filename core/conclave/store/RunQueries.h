@@ -2,12 +2,14 @@
 
 #include "conclave/store/ExperimentRecords.h"
 #include "conclave/store/SqliteDb.h"
+#include "conclave/store/StoredAttempt.h"
 #include "conclave/store/StoredRun.h"
 
 #include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace conclave {
@@ -52,10 +54,23 @@ public:
     // An experiment's trials in (design, task, seed) order (none for an unknown id).
     std::optional<std::vector<TrialRecord>> trials(const std::string& experimentId, std::string& error);
 
+    // Replay's reads (AttemptQueries.cpp). The call attempts of the trials of
+    // `experimentIds` (their runs' and their judges' runs'), with their reply
+    // texts, in (experiment, design, task, seed, span) order; an id that names
+    // no stored experiment is an error.
+    std::optional<std::vector<StoredAttempt>> experimentAttempts(const std::vector<std::string>& experimentIds,
+                                                                 std::string& error);
+    // One run's call attempts, in span order.
+    std::optional<std::vector<StoredAttempt>> runAttempts(const RunId& id, std::string& error);
+
 private:
     explicit RunQueries(SqliteDb db) : m_db(std::move(db)) {}
     bool begin(std::string& error);
     void end();
+    // The one reading of span columns: spanColumns("s.") lists them (with a
+    // table alias), readSpan reads them from column `first` on.
+    static std::string spanColumns(std::string_view alias);
+    static Span readSpan(const SqliteStatement& s, int first);
 
     SqliteDb m_db;
 };

@@ -9,7 +9,7 @@ namespace conclave {
 namespace {
 
 // Never edit a migration that has shipped: add the next one.
-constexpr std::array<std::string_view, 6> kMigrations{
+constexpr std::array<std::string_view, 7> kMigrations{
     // 1: runs, spans, streamed text, node results.
     R"sql(
 CREATE TABLE runs (
@@ -187,6 +187,12 @@ CREATE TABLE merged_shards (
 ALTER TABLE spans ADD COLUMN inflight INTEGER;
 ALTER TABLE spans ADD COLUMN wait_us INTEGER;
 ALTER TABLE spans ADD COLUMN draw TEXT;
+)sql",
+    // 7: how many of a trial's call attempts were answered from recordings (a recorded backend), and
+    // the judge's run, now stored so that its calls can be replayed (NULL: no judge, or not stored).
+    R"sql(
+ALTER TABLE trials ADD COLUMN replayed_calls INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE trials ADD COLUMN judge_run_id TEXT;
 )sql",
 };
 

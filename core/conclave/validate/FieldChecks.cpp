@@ -263,8 +263,28 @@ private:
             for (const auto& [model, profile] : *b.models)
                 checkProfile(childPointer(childPointer(pointer, "models"), model), profile);
         }
-        if (b.kind == BackendKind::LocalMoe && b.modelsFile)
+        if (b.kind != BackendKind::OpenAi && b.modelsFile)
             checkModelsFile(name, pointer, b);
+        if (b.kind == BackendKind::Recorded) {
+            if (!b.experiments)
+                m_sink.error(childPointer(pointer, "experiments"),
+                             "a recorded backend needs experiments: the ids of the experiments whose calls it replays");
+            else if (b.experiments->empty())
+                m_sink.error(childPointer(pointer, "experiments"), "expected at least one experiment id");
+            if (b.experiments) {
+                for (size_t i = 0; i < b.experiments->size(); ++i) {
+                    if ((*b.experiments)[i].empty())
+                        m_sink.error(childPointer(childPointer(pointer, "experiments"), std::to_string(i)),
+                                     "expected an experiment id, got \"\"");
+                }
+            }
+            if (b.db && b.db->empty())
+                m_sink.error(childPointer(pointer, "db"), "expected the path of a run store, got \"\"");
+            if (b.onMissing && *b.onMissing != "fail" && *b.onMissing != "simulate")
+                m_sink.error(childPointer(pointer, "on_missing"),
+                             "expected fail or simulate, got \"" + *b.onMissing + "\"");
+            range(pointer, "max_concurrency", b.maxConcurrency);
+        }
         if (b.kind == BackendKind::OpenAi) {
             if (!b.baseUrl || b.baseUrl->empty())
                 m_sink.error(childPointer(pointer, "base_url"), "an openai backend needs a base_url");

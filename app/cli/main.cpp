@@ -66,7 +66,7 @@ int main(int argc, char** argv)
             ->check(CLI::PositiveNumber);
     run->add_option("--clock", runArgs.clock,
                     "real, or virtual: simulated time, exact and as fast as the CPU allows (default: virtual when "
-                    "every backend is local-moe; --time-scale alone selects real)")
+                    "every backend is local-moe or recorded; --time-scale alone selects real)")
         ->check(CLI::IsMember({"real", "virtual"}));
     auto* taskOption = run->add_option("--task", runArgs.task, "Run one task of a task set and say if it was right");
     run->add_option("--taskset", runArgs.taskset, "A task set file (*.jsonl) holding --task")->needs(taskOption);

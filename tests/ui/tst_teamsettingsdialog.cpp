@@ -1,0 +1,83 @@
+// TeamSettingsDialog's backend table with a recorded backend: its experiment
+// ids shown comma-separated, edited and read back as a list; a recorded
+// backend without ids refused with the exact reason; fields the table does
+// not show (on_missing) kept as they were.
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QtTest>
+
+#undef emit
+
+#include "panels/TeamSettingsDialog.h"
+
+using namespace conclave;
+using namespace conclave::ui;
+
+namespace {
+
+constexpr int kKindColumn = 1;
+constexpr int kExperimentsColumn = 8;
+
+TeamSettings recordedTeam()
+{
+    TeamSettings s;
+    s.name = "Vote over the lab";
+    Backend lab;
+    lab.kind = BackendKind::Recorded;
+    lab.experiments = std::vector<std::string>{"e-5f3c2a1b9d04", "e-0123456789ab"};
+    lab.onMissing = "simulate";
+    lab.maxConcurrency = 4;
+    s.backends[BackendName("lab")] = lab;
+    return s;
+}
+
+} // namespace
+
+class TestTeamSettingsDialog : public QObject {
+    Q_OBJECT
+
+private slots:
+    void aRecordedBackendShowsItsExperiments()
+    {
+        TeamSettingsDialog dialog(recordedTeam());
+        auto* table = dialog.backendTable();
+        QCOMPARE(table->rowCount(), 1);
+        QCOMPARE(table->horizontalHeaderItem(kExperimentsColumn)->text(), QString("Experiments (recorded)"));
+        QCOMPARE(qobject_cast<QComboBox*>(table->cellWidget(0, kKindColumn))->currentText(), QString("recorded"));
+        QCOMPARE(table->item(0, kExperimentsColumn)->text(), QString("e-5f3c2a1b9d04, e-0123456789ab"));
+        QCOMPARE(dialog.problem(), QString());
+    }
+
+    void editedIdsReadBackAsAListAndTheRestIsKept()
+    {
+        TeamSettingsDialog dialog(recordedTeam());
+        dialog.backendTable()->item(0, kExperimentsColumn)->setText(" e-aaaaaaaaaaaa ,, e-bbbbbbbbbbbb,");
+        const auto lab = dialog.settings().backends.at(BackendName("lab"));
+        QVERIFY(lab.kind == BackendKind::Recorded);
+        QVERIFY(lab.experiments);
+        QVERIFY(*lab.experiments == (std::vector<std::string>{"e-aaaaaaaaaaaa", "e-bbbbbbbbbbbb"}));
+        QVERIFY(lab.onMissing == std::optional<std::string>("simulate"));
+        QVERIFY(lab.maxConcurrency == std::optional<int64_t>(4));
+    }
+
+    void aRecordedBackendWithoutIdsIsRefused()
+    {
+        TeamSettingsDialog dialog(recordedTeam());
+        auto* ok = dialog.findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok);
+        QVERIFY(ok->isEnabled());
+        dialog.backendTable()->item(0, kExperimentsColumn)->setText("  ");
+        QCOMPARE(dialog.problem(),
+                 QString("Backend \"lab\": a recorded backend needs the ids of the experiments it replays."));
+        QVERIFY(!ok->isEnabled());
+        QVERIFY(!dialog.settings().backends.at(BackendName("lab")).experiments);
+        // Another kind needs none.
+        qobject_cast<QComboBox*>(dialog.backendTable()->cellWidget(0, kKindColumn))->setCurrentText("local-moe");
+        QCOMPARE(dialog.problem(), QString());
+        QVERIFY(ok->isEnabled());
+    }
+};
+
+QTEST_MAIN(TestTeamSettingsDialog)
+#include "tst_teamsettingsdialog.moc"

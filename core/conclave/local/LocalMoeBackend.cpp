@@ -2,7 +2,7 @@
 
 namespace conclave {
 
-LocalMoeBackend::LocalMoeBackend(std::shared_ptr<const LocalResponder> responder, std::shared_ptr<RunClock> clock,
+LocalMoeBackend::LocalMoeBackend(std::shared_ptr<const CallResponder> responder, std::shared_ptr<RunClock> clock,
                                  double timeScale)
     : m_responder(std::move(responder)), m_clock(std::move(clock)),
       m_timeScale(m_clock->scale(timeScale))
@@ -22,14 +22,17 @@ CallId LocalMoeBackend::start(ModelRequest request, CallCallbacks callbacks)
 {
     auto decided = m_responder->respond(request);
     const int64_t now = m_clock->nowUs();
-    const auto at = [&](double ms) { return now + static_cast<int64_t>(ms * m_timeScale * 1000.0); };
     std::lock_guard lock(m_mutex);
     const CallId id = m_next++;
     auto& call = m_calls[id];
     call.callbacks = std::move(callbacks);
-    // The simulator has no queue: every call is admitted as it starts.
+    // The simulator has no queue: every call is admitted as it starts, and
+    // takes longer the more calls are in flight with it (fixed at its start).
     decided.reply.waitUs = 0;
     decided.reply.inflight = int64_t(m_calls.size());
+    const double load = 1.0 + decided.loadSlope * double(decided.reply.inflight - 1);
+    const auto at = [&](double ms) { return now + static_cast<int64_t>(ms * load * m_timeScale * 1000.0); };
+    decided.reply.plannedMs *= load;
     if (decided.reply.ok)
         call.firstChunk = std::move(decided.firstChunk);
     // A first token within a millisecond of the end rides on the end's timer.
@@ -135,10 +138,7 @@ void LocalMoeBackend::cancel(CallId id)
 
 double LocalMoeBackend::costOf(std::string_view model, int64_t tokensIn, int64_t tokensOut) const
 {
-    const auto* profile = m_responder->profile(model);
-    if (!profile)
-        return 0;
-    return profile->pricePerMtok.costUsd(double(tokensIn), double(tokensOut));
+    return m_responder->costOf(model, tokensIn, tokensOut);
 }
 
 } // namespace conclave

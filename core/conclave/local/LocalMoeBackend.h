@@ -2,7 +2,7 @@
 
 #include "conclave/engine/ModelBackend.h"
 #include "conclave/engine/RunClock.h"
-#include "conclave/local/LocalResponder.h"
+#include "conclave/local/CallResponder.h"
 
 #include <memory>
 #include <mutex>
@@ -13,14 +13,14 @@
 namespace conclave {
 
 // The embedded simulator as a backend: decides each call at once with a
-// LocalResponder, then delivers the first token and the reply from timers on
+// CallResponder (the simulator's LocalResponder, or a test world), then delivers the first token and the reply from timers on
 // the run's clock, the simulated latency later (times `time_scale` on the
 // real clock; exactly, on a virtual one). No thread waits on a call.
 // Made with make_shared: a timer that fires after the run (and this backend)
 // is gone must find nothing, not freed memory.
 class LocalMoeBackend : public ModelBackend, public std::enable_shared_from_this<LocalMoeBackend> {
 public:
-    LocalMoeBackend(std::shared_ptr<const LocalResponder> responder, std::shared_ptr<RunClock> clock, double timeScale);
+    LocalMoeBackend(std::shared_ptr<const CallResponder> responder, std::shared_ptr<RunClock> clock, double timeScale);
     ~LocalMoeBackend() override;
 
     CallId start(ModelRequest request, CallCallbacks callbacks) override;
@@ -42,7 +42,7 @@ private:
     void deliverToken(CallId id);
     void deliverDone(CallId id, ModelReply reply);
 
-    std::shared_ptr<const LocalResponder> m_responder;
+    std::shared_ptr<const CallResponder> m_responder;
     std::shared_ptr<RunClock> m_clock;
     double m_timeScale;
     std::mutex m_mutex;

@@ -443,6 +443,12 @@ std::string LocalResponder::judge(const JudgeCase& judged, const Item& item, con
     return withAnswer("Comparing the response with the reference:", verdict ? "correct" : "incorrect", confidence);
 }
 
+double LocalResponder::costOf(std::string_view model, int64_t tokensIn, int64_t tokensOut) const
+{
+    const auto* found = profile(model);
+    return found ? found->pricePerMtok.costUsd(double(tokensIn), double(tokensOut)) : 0.0;
+}
+
 double ResolvedProfile::worstLatencyMs(std::optional<int64_t> maxTokens) const
 {
     // The same arithmetic as respond(), at the draws that make a call longest

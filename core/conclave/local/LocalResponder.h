@@ -1,6 +1,7 @@
 #pragma once
 
 #include "conclave/engine/ModelBackend.h"
+#include "conclave/local/CallResponder.h"
 #include "conclave/local/Gate.h"
 #include "conclave/local/TaskSet.h"
 #include "conclave/model/Backend.h"
@@ -36,15 +37,6 @@ struct ResolvedProfile {
     double worstLatencyMs(std::optional<int64_t> maxTokens = std::nullopt) const;
 };
 
-// What a simulated call will do: its reply, and when its first token and its
-// end arrive, in simulated milliseconds from the call's start.
-struct SimulatedCall {
-    ModelReply reply;
-    double ttftMs = 0;
-    double totalMs = 0;
-    std::string firstChunk;
-};
-
 // The local-moe simulator's decisions, separate from its timing machinery:
 // given a request, it decides deterministically from (seed, model, task,
 // caller, attempt) whether the call fails, whether the answer is right (the
@@ -54,7 +46,7 @@ struct SimulatedCall {
 // It learns what a call is from the request's purpose and inputs, as the
 // engine states them; of the prompt it reads only the length (tokens, the
 // context window), never the wording.
-class LocalResponder {
+class LocalResponder : public CallResponder {
 public:
     using Profiles = std::map<std::string, ResolvedProfile, std::less<>>;
 
@@ -67,7 +59,9 @@ public:
     // Weighs the run's input once, before the run starts and the responder is shared.
     void prepareFor(std::string_view runInput);
 
-    SimulatedCall respond(const ModelRequest& request) const;
+    SimulatedCall respond(const ModelRequest& request) const override;
+    // The model's price_per_mtok applied to the tokens; 0 for a model without a profile.
+    double costOf(std::string_view model, int64_t tokensIn, int64_t tokensOut) const override;
     const ResolvedProfile* profile(std::string_view model) const;
     // The gate's score of each model for a prompt: sum over domains of weight x skill
     // (0.5 per domain for a model without a profile).

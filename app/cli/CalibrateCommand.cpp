@@ -5,6 +5,7 @@
 #include "conclave/io/FileIo.h"
 #include "conclave/resources/LocalModelCatalog.h"
 #include "conclave/store/RunStore.h"
+#include "conclave/util/NumberText.h"
 
 #include <cstdio>
 #include <ostream>
@@ -13,32 +14,25 @@ namespace conclave::cli {
 
 namespace {
 
-std::string shortNumber(double value)
-{
-    char text[32];
-    std::snprintf(text, sizeof text, "%g", value);
-    return text;
-}
-
 // One line per model: what was fitted, for a reader to check at a glance.
 std::string summary(const std::string& name, const ModelProfile& p)
 {
     std::string line = name + ":";
     if (p.ttftMs)
-        line += " ttft " + shortNumber(p.ttftMs->median) + " ms,";
+        line += " ttft " + formatNumber(p.ttftMs->median) + " ms,";
     if (p.tokensPerS)
-        line += " " + shortNumber(p.tokensPerS->median) + " tokens/s,";
+        line += " " + formatNumber(p.tokensPerS->median) + " tokens/s,";
     if (p.failureRate)
-        line += " failure rate " + shortNumber(*p.failureRate) + ",";
+        line += " failure rate " + formatNumber(*p.failureRate) + ",";
     if (p.skills && !p.skills->empty()) {
         line += " skills";
         for (const auto& [domain, skill] : *p.skills)
-            line += " " + domain + " " + shortNumber(skill) + " (" + std::to_string(p.trials->at(domain)) + ")";
+            line += " " + domain + " " + formatNumber(skill) + " (" + std::to_string(p.trials->at(domain)) + ")";
     } else {
         line += " no skills";
     }
     if (p.errorAgreement)
-        line += ", error agreement " + shortNumber(*p.errorAgreement);
+        line += ", error agreement " + formatNumber(*p.errorAgreement);
     return line;
 }
 

@@ -5,6 +5,7 @@
 #include "conclave/experiment/ExperimentSetup.h"
 #include "conclave/io/TeamJson.h"
 #include "conclave/local/ItemBank.h"
+#include "conclave/local/WrongAnswers.h"
 
 #include <algorithm>
 #include <map>
@@ -14,8 +15,12 @@ namespace conclave {
 
 namespace {
 
-// The nodes of a team whose calls answer the run's task (the class comment says which).
-std::set<NodeId> answeringNodes(const Team& team)
+struct ReadNodes {
+    std::set<NodeId> answering;                         // whose calls answer the run's task (the class comment says which)
+    std::map<NodeId, std::vector<NodeId>> synthesizers; // synthesize aggregators, and the nodes that feed them
+};
+
+ReadNodes readNodes(const Team& team)
 {
     std::set<NodeId> meetings; // coordinators whose members do not answer alone
     for (const auto& node : team.nodes) {
@@ -27,10 +32,16 @@ std::set<NodeId> answeringNodes(const Team& team)
         if (edge.isMember() && meetings.contains(edge.from))
             notAlone.insert(edge.to);
     }
-    std::set<NodeId> out;
+    ReadNodes out;
     for (const auto& node : team.nodes) {
         if (node.kind == NodeKind::Expert && !notAlone.contains(node.id))
-            out.insert(node.id);
+            out.answering.insert(node.id);
+        if (node.kind == NodeKind::Aggregator && node.callsModel())
+            out.synthesizers[node.id];
+    }
+    for (const auto& edge : team.edges) {
+        if (const auto s = out.synthesizers.find(edge.to); s != out.synthesizers.end() && !edge.isMember())
+            s->second.push_back(edge.from);
     }
     return out;
 }
@@ -54,7 +65,7 @@ bool readExperiment(RunQueries& store, const ExperimentRecord& record, const std
     auto trials = store.trials(record.id, why);
     if (!trials)
         return fail(why);
-    std::map<std::string, std::set<NodeId>> answeringByTeam; // by the team's JSON as run
+    std::map<std::string, ReadNodes> answeringByTeam; // by the team's JSON as run
     for (const auto& trial : *trials) {
         const Task* task = tasks->byId(trial.task);
         if (trial.runId.str().empty())
@@ -69,7 +80,7 @@ bool readExperiment(RunQueries& store, const ExperimentRecord& record, const std
         if (answering == answeringByTeam.end()) {
             auto team = teamFromJsonText(run->teamJson);
             answering =
-                answeringByTeam.emplace(run->teamJson, team.team ? answeringNodes(*team.team) : std::set<NodeId>{})
+                answeringByTeam.emplace(run->teamJson, team.team ? readNodes(*team.team) : ReadNodes{})
                     .first;
         }
         std::map<NodeId, const Span*> lastOk; // each node's last successful attempt
@@ -88,6 +99,7 @@ bool readExperiment(RunQueries& store, const ExperimentRecord& record, const std
             call.tokensIn = span.tokensIn;
             call.tokensOut = span.tokensOut;
             call.costUsd = span.costUsd;
+            call.inflight = span.inflight;
             out.calls.push_back(std::move(call));
             auto& last = lastOk[span.node];
             if (span.status == Status::Ok && (!last || span.endUs >= last->endUs))
@@ -95,18 +107,42 @@ bool readExperiment(RunQueries& store, const ExperimentRecord& record, const std
         }
         if (!task)
             continue;
+        const int wrongOptions = task->choices.empty() ? 0 : int(WrongAnswers(*task, tasks->items()).all().size());
+        std::map<NodeId, const StoredNode*> results;
+        for (const auto& node : run->nodes)
+            results.emplace(node.node, &node);
         for (const auto& node : run->nodes) {
             const auto attempt = lastOk.find(node.node);
-            if (!node.result.ok() || attempt == lastOk.end() || !attempt->second ||
-                !answering->second.contains(node.node))
+            if (!node.result.ok() || attempt == lastOk.end() || !attempt->second)
                 continue;
-            const auto answer = ReplyParser::parse(node.result.text).answer;
-            const auto score = AnswerScorer::score(*task, answer);
+            const auto parsed = ReplyParser::parse(node.result.text);
+            const auto score = AnswerScorer::score(*task, parsed.answer);
             if (!score.correct)
                 continue;
-            out.answers.push_back({attempt->second->model, task->domain, spec->tasksetName + "\n" + task->id,
-                                   !task->choices.empty(), ReplyParser::normalizeAnswer(answer), *score.correct,
-                                   ItemBank::difficulty(*task)});
+            const std::string& model = attempt->second->model;
+            if (answering->second.answering.contains(node.node)) {
+                out.answers.push_back({model, task->domain, spec->tasksetName + "\n" + task->id,
+                                       !task->choices.empty(), ReplyParser::normalizeAnswer(parsed.answer),
+                                       *score.correct, ItemBank::difficulty(*task), wrongOptions,
+                                       parsed.confidence});
+                continue;
+            }
+            const auto inputs = answering->second.synthesizers.find(node.node);
+            if (inputs == answering->second.synthesizers.end())
+                continue;
+            CalibrationSamples::Synthesis synthesis{model, 0, 0, *score.correct, true};
+            const auto own = ReplyParser::normalizeAnswer(parsed.answer);
+            for (const auto& from : inputs->second) {
+                const auto input = results.find(from);
+                if (input == results.end() || !input->second->result.ok())
+                    continue;
+                const auto candidate = ReplyParser::parse(input->second->result.text).answer;
+                ++synthesis.candidates;
+                synthesis.right += AnswerScorer::score(*task, candidate).correct.value_or(false) ? 1 : 0;
+                synthesis.own = synthesis.own && ReplyParser::normalizeAnswer(candidate) != own;
+            }
+            if (synthesis.candidates > 0)
+                out.syntheses.push_back(std::move(synthesis));
         }
     }
     return true;

@@ -22,7 +22,8 @@ namespace conclave {
 // after reading the others' answers, which would mix the models' skills) and
 // of a decompose one (they answer subtasks). So a router's choice, an
 // aggregator's synthesis and a coordinator's plan or combine are never
-// scored, and judge runs are not stored with the trials.
+// scored, and judge runs are not stored with the trials. A synthesizer's
+// answer is read apart (Synthesis): scored against its candidates'.
 class CalibrationSamples {
 public:
     struct Call {
@@ -33,6 +34,7 @@ public:
         int64_t tokensIn = 0;
         int64_t tokensOut = 0;
         double costUsd = 0;
+        int64_t inflight = 0; // calls in flight on its endpoint when it was admitted, itself included (0: not known)
     };
     struct Answer {
         std::string model;
@@ -41,11 +43,23 @@ public:
         bool hasChoices = false;
         std::string answer; // normalised
         bool correct = false;
-        double difficulty = 0; // the task's z (ItemBank::difficulty), which the skill's fit inverts
+        double difficulty = 0; // the task's z as the task set gives it (ItemBank::difficulty)
+        int wrongOptions = 0;  // a task with choices: its distinct wrong choices (WrongAnswers); else 0
+        double confidence = 0.5; // as the engine read it (ReplyParser: 0.5 when the reply states none)
+    };
+    // A synthesize aggregator that called its model: how many of the answers
+    // it was given were right, and what it made of them.
+    struct Synthesis {
+        std::string model;
+        int candidates = 0;
+        int right = 0;     // candidates whose answer is right
+        bool correct = false;
+        bool own = false;  // its answer is none of the candidates'
     };
 
     std::vector<Call> calls;
     std::vector<Answer> answers;
+    std::vector<Synthesis> syntheses;
     std::vector<std::string> experiments; // the ids read, each once, in the order given
     int64_t trials = 0;
 

@@ -1,7 +1,12 @@
 #pragma once
 
+#include <charconv>
+#include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace conclave {
 
@@ -18,6 +23,26 @@ inline std::string groupThousands(uint64_t n)
         out += digits[i];
     }
     return out;
+}
+
+// "0.25", "1e-05": a number in the fewest digits that read back close
+// (printf's %g, six significant digits), for messages and summaries.
+inline std::string formatNumber(double value)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", value);
+    return text;
+}
+
+// The whole of `text` as a finite decimal number ("0.5", "-2", "1e-3"); unset
+// for anything else (empty, trailing text, "nan", "inf").
+inline std::optional<double> parseNumber(std::string_view text)
+{
+    double value = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (text.empty() || ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value))
+        return std::nullopt;
+    return value;
 }
 
 } // namespace conclave

@@ -1,0 +1,111 @@
+#include "conclave/experiment/PairwiseAgreement.h"
+
+#include <boost/math/tools/minima.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <tuple>
+
+namespace conclave {
+
+namespace {
+
+struct Cell {
+    int64_t pairs = 0;
+    int64_t same = 0;
+};
+
+// (model index, other model index, K) → counts, each unordered pair once.
+using Cells = std::map<std::tuple<size_t, size_t, int>, Cell>;
+
+double compositeLogLikelihood(const Cells& cells, const std::vector<double>& q, size_t model)
+{
+    double sum = 0;
+    for (const auto& [key, cell] : cells) {
+        const auto [a, b, k] = key;
+        if (a != model && b != model)
+            continue;
+        const double p = std::clamp(PairwiseAgreement::sameAnswer(q[a], q[b], k), 1e-12, 1 - 1e-12);
+        sum += double(cell.same) * std::log(p) + double(cell.pairs - cell.same) * std::log(1 - p);
+    }
+    return sum;
+}
+
+} // namespace
+
+double PairwiseAgreement::sameAnswer(double q1, double q2, int wrongOptions)
+{
+    if (wrongOptions <= 1)
+        return 1;
+    return q1 * q2 + (1 - q1) * (1 - q2) / double(wrongOptions - 1);
+}
+
+PairwiseAgreement PairwiseAgreement::fit(const std::vector<CalibrationSamples::Answer>& answers)
+{
+    std::map<std::string, size_t> index;
+    for (const auto& a : answers)
+        index.emplace(a.model, 0);
+    std::vector<std::string> names;
+    for (auto& [name, i] : index) {
+        i = names.size();
+        names.push_back(name);
+    }
+    std::map<std::string, std::vector<const CalibrationSamples::Answer*>> wrongByTask;
+    for (const auto& a : answers) {
+        if (a.hasChoices && !a.correct && a.wrongOptions >= 2)
+            wrongByTask[a.task].push_back(&a);
+    }
+    Cells cells;
+    std::vector<int> fewestOptions(names.size(), 0);
+    PairwiseAgreement out;
+    for (const auto& [task, wrong] : wrongByTask) {
+        for (size_t i = 0; i < wrong.size(); ++i) {
+            for (size_t j = i + 1; j < wrong.size(); ++j) {
+                size_t a = index.at(wrong[i]->model);
+                size_t b = index.at(wrong[j]->model);
+                if (a == b)
+                    continue;
+                const bool same = wrong[i]->answer == wrong[j]->answer;
+                const int k = wrong[i]->wrongOptions;
+                auto& cell = cells[{std::min(a, b), std::max(a, b), k}];
+                ++cell.pairs;
+                cell.same += same ? 1 : 0;
+                for (const size_t m : {a, b}) {
+                    auto& model = out.models[names[m]];
+                    ++model.pairs;
+                    model.same += same ? 1 : 0;
+                    fewestOptions[m] = fewestOptions[m] == 0 ? k : std::min(fewestOptions[m], k);
+                }
+            }
+        }
+    }
+    std::vector<double> q(names.size(), 0.5);
+    for (size_t m = 0; m < names.size(); ++m) {
+        if (fewestOptions[m] > 0)
+            q[m] = std::max(0.5, 1.0 / double(fewestOptions[m]));
+    }
+    for (int cycle = 0; cycle < 200; ++cycle) {
+        double moved = 0;
+        for (size_t m = 0; m < names.size(); ++m) {
+            if (fewestOptions[m] == 0)
+                continue;
+            auto trial = q;
+            const auto negative = [&](double value) {
+                trial[m] = value;
+                return -compositeLogLikelihood(cells, trial, m);
+            };
+            const double low = 1.0 / double(fewestOptions[m]);
+            const auto [best, value] = boost::math::tools::brent_find_minima(negative, low, 1.0, 40);
+            (void)value;
+            moved = std::max(moved, std::abs(best - q[m]));
+            q[m] = best;
+        }
+        if (moved < 1e-7)
+            break;
+    }
+    for (auto& [name, model] : out.models)
+        model.fitted = q[index.at(name)];
+    return out;
+}
+
+} // namespace conclave

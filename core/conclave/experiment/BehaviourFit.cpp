@@ -1,0 +1,123 @@
+#include "conclave/experiment/BehaviourFit.h"
+
+#include <boost/math/tools/minima.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+namespace conclave {
+
+namespace {
+
+struct Moments {
+    double mean = 0;
+    double sd = 0;
+};
+
+Moments moments(const std::vector<double>& values)
+{
+    Moments m;
+    for (const double v : values)
+        m.mean += v;
+    m.mean /= double(values.size());
+    double squares = 0;
+    for (const double v : values)
+        squares += (v - m.mean) * (v - m.mean);
+    m.sd = std::sqrt(squares / double(values.size() - 1));
+    return m;
+}
+
+} // namespace
+
+std::optional<BehaviourFit::Confidence>
+BehaviourFit::confidence(const std::vector<const CalibrationSamples::Answer*>& answers)
+{
+    std::vector<double> right;
+    std::vector<double> wrong;
+    for (const auto* a : answers)
+        (a->correct ? right : wrong).push_back(a->confidence);
+    if (right.size() < 2 || wrong.size() < 2)
+        return std::nullopt;
+    const auto r = moments(right);
+    const auto w = moments(wrong);
+    return Confidence{r.mean, r.sd, w.mean, w.sd, int64_t(right.size()), int64_t(wrong.size())};
+}
+
+std::optional<BehaviourFit::Synthesis>
+BehaviourFit::synthesis(const std::vector<const CalibrationSamples::Synthesis*>& calls)
+{
+    if (calls.empty())
+        return std::nullopt;
+    int most = 0;
+    for (const auto* c : calls)
+        most = std::max(most, c->right);
+    Synthesis out;
+    out.calls.assign(size_t(most) + 1, 0);
+    std::vector<int64_t> right(size_t(most) + 1, 0);
+    int64_t own = 0;
+    for (const auto* c : calls) {
+        ++out.calls[size_t(c->right)];
+        right[size_t(c->right)] += c->correct ? 1 : 0;
+        if (!c->correct) {
+            ++out.wrong;
+            own += c->own ? 1 : 0;
+        }
+    }
+    for (size_t k = 0; k < out.calls.size(); ++k) {
+        if (out.calls[k] > 0)
+            out.pRightGivenRight.push_back(double(right[k]) / double(out.calls[k]));
+        else
+            out.pRightGivenRight.push_back(k == 0 ? 0.0 : out.pRightGivenRight.back());
+    }
+    out.selfAnswer = out.wrong > 0 ? double(own) / double(out.wrong) : 0.0;
+    return out;
+}
+
+double BehaviourFit::factor(double slope, int64_t inflight)
+{
+    return 1.0 + slope * double(std::max<int64_t>(1, inflight) - 1);
+}
+
+std::optional<BehaviourFit::Load> BehaviourFit::load(const std::vector<const CalibrationSamples::Call*>& calls,
+                                                     int64_t minCalls)
+{
+    std::vector<const CalibrationSamples::Call*> ok;
+    Load out;
+    for (const auto* c : calls) {
+        if (!c->ok || c->inflight < 1 || c->durationMs <= 0)
+            continue;
+        ok.push_back(c);
+        out.lowest = out.lowest == 0 ? c->inflight : std::min(out.lowest, c->inflight);
+        out.highest = std::max(out.highest, c->inflight);
+    }
+    out.calls = int64_t(ok.size());
+    if (out.calls < std::max<int64_t>(minCalls, 3) || out.lowest == out.highest)
+        return std::nullopt;
+    // The unloaded line (c0, c1) for a slope, and the relative misfit it leaves.
+    const auto misfit = [&ok](double slope) {
+        double n = 0, so = 0, soo = 0, sd = 0, sod = 0;
+        for (const auto* c : ok) {
+            const double o = double(c->tokensOut);
+            const double d = c->durationMs / factor(slope, c->inflight);
+            n += 1;
+            so += o;
+            soo += o * o;
+            sd += d;
+            sod += o * d;
+        }
+        const double det = n * soo - so * so;
+        double c1 = det > 1e-9 * n * soo ? (n * sod - so * sd) / det : 0.0;
+        double c0 = det > 1e-9 * n * soo ? (sd - c1 * so) / n : sd / n;
+        double sum = 0;
+        for (const auto* c : ok) {
+            const double predicted = std::max(1e-9, (c0 + c1 * double(c->tokensOut)) * factor(slope, c->inflight));
+            const double r = (c->durationMs - predicted) / predicted;
+            sum += r * r;
+        }
+        return sum;
+    };
+    out.slope = boost::math::tools::brent_find_minima(misfit, 0.0, 4.0, 40).first;
+    return out;
+}
+
+} // namespace conclave

@@ -121,7 +121,10 @@ bool readExperiment(RunQueries& store, const ExperimentRecord& record, const std
                 continue;
             const std::string& model = attempt->second->model;
             if (answering->second.answering.contains(node.node)) {
-                out.answers.push_back({model, task->domain, spec->tasksetName + "\n" + task->id,
+                const auto key = spec->tasksetName + "\n" + task->id;
+                out.tasks.try_emplace(key, CalibrationSamples::MeasuredTask{spec->tasksetName, *task});
+                ++out.answersPerExperiment.back();
+                out.answers.push_back({model, task->domain, key,
                                        !task->choices.empty(), ReplyParser::normalizeAnswer(parsed.answer),
                                        *score.correct, ItemBank::difficulty(*task), wrongOptions,
                                        parsed.confidence});
@@ -166,6 +169,7 @@ std::optional<CalibrationSamples> CalibrationSamples::read(RunQueries& store,
         if (std::find(out.experiments.begin(), out.experiments.end(), record->id) != out.experiments.end())
             continue;
         out.experiments.push_back(record->id);
+        out.answersPerExperiment.push_back(0);
         if (!readExperiment(store, *record, resourcesDir, out, error))
             return std::nullopt;
     }

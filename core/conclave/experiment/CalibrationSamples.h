@@ -1,9 +1,11 @@
 #pragma once
 
+#include "conclave/local/TaskSet.h"
 #include "conclave/store/RunQueries.h"
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -61,6 +63,13 @@ public:
     std::vector<Answer> answers;
     std::vector<Synthesis> syntheses;
     std::vector<std::string> experiments; // the ids read, each once, in the order given
+    std::vector<int64_t> answersPerExperiment; // scored answers read from each, in that order
+    // The tasks answered, by Answer::task, each with the name of its set.
+    struct MeasuredTask {
+        std::string set;
+        Task task;
+    };
+    std::map<std::string, MeasuredTask> tasks;
     int64_t trials = 0;
 
     // Reads the experiments an id or unique prefix each names. Unset, with

@@ -116,6 +116,11 @@ public:
     // unit or a currency sign; a value beyond double's range is not a number.
     static std::optional<double> parseNumber(std::string_view text);
 
+    // Tasks as JSON Lines that load() reads back to equal tasks (metadata
+    // values come back as strings): one object per line, keys in the order
+    // id, domain, prompt, answer, choices, tolerance, difficulty, then the metadata.
+    static std::string toJsonl(const std::vector<Task>& tasks);
+
     // Adds other's tasks; one whose id is already here is skipped (this set's
     // task wins), so merging never changes what an id means.
     void merge(const TaskSet& other);

@@ -1,6 +1,10 @@
 #include "conclave/experiment/ModelCalibration.h"
 
 #include "conclave/analysis/Quantile.h"
+#include "conclave/experiment/BehaviourFit.h"
+#include "conclave/experiment/JointFit.h"
+#include "conclave/experiment/NormalOgive.h"
+#include "conclave/experiment/PairwiseAgreement.h"
 #include "conclave/local/ItemBank.h"
 
 #include <algorithm>
@@ -46,22 +50,74 @@ std::string only(int64_t count, const std::string& what)
 struct Tally {
     int64_t correct = 0;
     int64_t scored = 0;
-    std::vector<double> difficulties; // one per scored answer
+    std::vector<double> difficulties; // the fitted z of each scored answer's task
+    double skill = 0;                 // Φ(a) of the joint fit
 };
 
+// What the joint fit says of one model.
+struct Joint {
+    std::map<std::string, Tally> domains;
+    double weight = 0;
+    bool weightFitted = false;
+};
+
+// JointFit over every answer: each model's skill per domain and weight, each task's z.
+std::map<std::string, Joint> fitJoint(const std::vector<Answer>& answers, std::map<std::string, double>& difficulties)
+{
+    std::map<std::string, size_t> models, domains, tasks;
+    for (const auto& a : answers) {
+        models.emplace(a.model, 0);
+        domains.emplace(a.domain, 0);
+        tasks.emplace(a.task, 0);
+    }
+    const auto number = [](std::map<std::string, size_t>& names) {
+        size_t i = 0;
+        for (auto& entry : names)
+            entry.second = i++;
+    };
+    number(models);
+    number(domains);
+    number(tasks);
+    JointFit::Input input{models.size(), domains.size(), tasks.size(), {}};
+    for (const auto& a : answers)
+        input.responses.push_back({models.at(a.model), domains.at(a.domain), tasks.at(a.task), a.correct});
+    const auto fit = JointFit::fit(input);
+    for (const auto& [task, t] : tasks)
+        difficulties[task] = fit.difficulty[t];
+    std::map<std::string, Joint> out;
+    for (const auto& a : answers) {
+        auto& joint = out[a.model];
+        auto& tally = joint.domains[a.domain];
+        ++tally.scored;
+        tally.correct += a.correct ? 1 : 0;
+        tally.difficulties.push_back(fit.difficulty[tasks.at(a.task)]);
+    }
+    for (auto& [model, joint] : out) {
+        const size_t m = models.at(model);
+        joint.weight = fit.weight[m];
+        joint.weightFitted = fit.weightFitted[m];
+        for (auto& [domain, tally] : joint.domains)
+            tally.skill = NormalOgive::cdf(fit.ability[m][domains.at(domain)]);
+    }
+    return out;
+}
+
 // One model's profile from its calls and answers.
-ModelProfile fitModel(const std::string& model, const std::vector<const Call*>& calls,
-                      const std::map<std::string, Tally>& domains,
-                      const std::optional<ModelCalibration::Agreement>& agreement, const ModelsFile::Profiles& catalog,
+ModelProfile fitModel(const std::string& model, const std::vector<const Call*>& calls, const Joint& joint,
+                      const std::optional<PairwiseAgreement::Model>& agreement, const ModelsFile::Profiles& catalog,
                       const ModelCalibration::Options& options, std::vector<std::string>& warnings)
 {
     const int64_t minCount = options.minCount;
+    const auto& domains = joint.domains;
     ModelProfile p;
     std::vector<Call> ok;
     std::vector<double> ttft;
     std::vector<double> speed;
     std::vector<double> length;
     int64_t failed = 0;
+    // Times are read unloaded: divided by the load factor of the call's inflight count.
+    const auto load = BehaviourFit::load(calls, minCount);
+    const double slope = load ? rounded(load->slope, 4) : 0.0;
     for (const Call* c : calls) {
         if (!c->ok) {
             ++failed;
@@ -71,8 +127,9 @@ ModelProfile fitModel(const std::string& model, const std::vector<const Call*>& 
         length.push_back(double(c->tokensOut));
         if (c->ttftMs < 0)
             continue;
-        ttft.push_back(c->ttftMs);
-        const double generatingMs = c->durationMs - c->ttftMs;
+        const double factor = BehaviourFit::factor(slope, c->inflight);
+        ttft.push_back(c->ttftMs / factor);
+        const double generatingMs = (c->durationMs - c->ttftMs) / factor;
         if (c->tokensOut > 0 && generatingMs > 0)
             speed.push_back(double(c->tokensOut) / (generatingMs / 1000.0));
     }
@@ -111,21 +168,22 @@ ModelProfile fitModel(const std::string& model, const std::vector<const Call*>& 
             const auto skill = [&difficulties](double accuracy) {
                 return rounded(ItemBank::skillFor(accuracy, difficulties), 4);
             };
-            (*p.skills)[domain] = skill(double(t.correct) / double(t.scored));
+            const double fitted = rounded(t.skill, 4);
+            (*p.skills)[domain] = fitted;
             const auto ci = ExperimentStats::wilson(t.correct, t.scored);
-            (*p.skillsCi)[domain] = {skill(ci.lo), skill(ci.hi)};
+            (*p.skillsCi)[domain] = {std::min(fitted, skill(ci.lo)), std::max(fitted, skill(ci.hi))};
             (*p.trials)[domain] = t.scored;
             if (t.scored < minCount)
                 warnings.push_back(model + ": " + only(t.scored, "scored answer") + " in " + domain + " (fewer than " +
                                    std::to_string(minCount) + "); its skill there is uncertain");
         }
     }
-    if (agreement && agreement->wrong > 0) {
-        p.errorAgreement = rounded(double(agreement->shared) / double(agreement->wrong), 4);
-        if (agreement->wrong < minCount)
-            warnings.push_back(model + ": " + only(agreement->wrong, "wrong answer") +
-                               " on tasks with choices (fewer than " + std::to_string(minCount) +
-                               "); its error_agreement is uncertain");
+    if (agreement && agreement->pairs > 0) {
+        p.errorAgreement = rounded(agreement->fitted, 4);
+        if (agreement->pairs < minCount)
+            warnings.push_back(model + ": " + only(agreement->pairs, "pair") +
+                               " of wrong answers with another model on tasks with choices (fewer than " +
+                               std::to_string(minCount) + "); its error_agreement is uncertain");
     }
     return p;
 }
@@ -171,40 +229,6 @@ Price ModelCalibration::price(const std::vector<Call>& okCalls)
         a = ii > 0 ? ci / ii : 0;
     }
     return Price{perMillion(a), perMillion(b)};
-}
-
-std::map<std::string, ModelCalibration::Agreement> ModelCalibration::errorAgreement(const std::vector<Answer>& answers)
-{
-    std::map<std::string, std::map<std::string, int64_t>> wrongByTask; // task -> answer -> count
-    for (const auto& a : answers) {
-        if (a.hasChoices && !a.correct)
-            ++wrongByTask[a.task][a.answer];
-    }
-    std::map<std::string, std::string> modal; // task -> its most common wrong answer
-    for (const auto& [task, counts] : wrongByTask) {
-        int64_t total = 0;
-        const std::pair<const std::string, int64_t>* best = nullptr;
-        for (const auto& entry : counts) {
-            total += entry.second;
-            if (!best || entry.second > best->second)
-                best = &entry; // the map's order breaks ties: the first in byte order
-        }
-        if (total >= 2)
-            modal.emplace(task, best->first);
-    }
-    std::map<std::string, Agreement> out;
-    for (const auto& a : answers) {
-        if (!a.hasChoices || a.correct)
-            continue;
-        const auto it = modal.find(a.task);
-        if (it == modal.end())
-            continue;
-        auto& agreement = out[a.model];
-        ++agreement.wrong;
-        if (a.answer == it->second)
-            ++agreement.shared;
-    }
-    return out;
 }
 
 bool ModelCalibration::addContext(std::string_view text, Options& options, std::string& error)
@@ -256,23 +280,17 @@ ModelCalibration::Result ModelCalibration::fit(const CalibrationSamples& samples
             return notCalled("--context " + model + "=" + std::to_string(tokens));
     }
     const std::set<std::string> wanted(options.models.begin(), options.models.end());
-    std::map<std::string, std::map<std::string, Tally>> tallies; // model -> domain
-    for (const auto& a : samples.answers) {
-        auto& t = tallies[a.model][a.domain];
-        ++t.scored;
-        t.correct += a.correct ? 1 : 0;
-        t.difficulties.push_back(a.difficulty);
-    }
-    const auto agreements = errorAgreement(samples.answers);
+    // Every model's answers inform the tasks' difficulties and the others' fits, wanted or not.
+    const auto joint = fitJoint(samples.answers, result.difficulties);
+    const auto agreements = PairwiseAgreement::fit(samples.answers).models;
     for (const auto& [model, list] : calls) {
         if (!wanted.empty() && !wanted.contains(model))
             continue;
-        const auto t = tallies.find(model);
+        const auto j = joint.find(model);
         const auto a = agreements.find(model);
-        result.models.emplace(model,
-                              fitModel(model, list, t == tallies.end() ? std::map<std::string, Tally>{} : t->second,
-                                       a == agreements.end() ? std::nullopt : std::optional(a->second), catalog,
-                                       options, result.warnings));
+        result.models.emplace(model, fitModel(model, list, j == joint.end() ? Joint{} : j->second,
+                                              a == agreements.end() ? std::nullopt : std::optional(a->second),
+                                              catalog, options, result.warnings));
     }
     return result;
 }

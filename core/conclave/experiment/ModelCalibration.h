@@ -34,16 +34,19 @@ namespace conclave {
 //                            catalog's, for a model it knows; else none (no
 //                            limit), with a warning: the longest prompt seen
 //                            says nothing about the window
-//   skills, skills_ci,       per domain: the skill whose mean chance over the
-//   trials                   answered tasks' difficulties is correct / scored
-//                            (ItemBank::skillFor inverts the simulator's
-//                            curve), the same inversion of Wilson's 95 %
-//                            interval (ExperimentStats::wilson), and the
-//                            count; answers are taken as independent
-//   error_agreement          of the model's wrong answers on tasks with
-//                            choices, the share equal to the task's most common
-//                            wrong answer over all models (ties: the first in
-//                            byte order), counting tasks with ≥ 2 wrong answers
+//   skills, skills_ci,       per domain: Φ(a) of the joint fit (JointFit: the
+//   trials                   simulator's curve fitted to every model's answers
+//                            at once, each task's difficulty integrated out);
+//                            Wilson's 95 % interval of the accuracy
+//                            (ExperimentStats::wilson) read as skills through
+//                            the tasks' fitted difficulties (ItemBank::skillFor),
+//                            widened to hold the fitted skill; and the count
+//   error_agreement          PairwiseAgreement: pairs of different models both
+//                            wrong on a task with choices, converted to the
+//                            simulator's chance of the attractive wrong answer
+//   (load)                   ttft and speed are read unloaded: each call's times
+//                            divided by 1 + s·(inflight − 1), s from
+//                            BehaviourFit::load (0 when it cannot tell)
 // Figures are rounded for reading: ms, tokens and tokens/s to 0.1, shares to
 // 4 decimals, prices to 6 significant digits. Pure: no I/O, never throws.
 class ModelCalibration {
@@ -55,6 +58,7 @@ public:
     };
     struct Result {
         ModelsFile::Profiles models;
+        std::map<std::string, double> difficulties; // each answered task's fitted z, by CalibrationSamples::Answer::task
         std::vector<std::string> warnings; // thin data, one line each, naming the model and the count
         std::string error; // a model asked for (or given a context) that the samples never called; nothing else set
     };
@@ -70,12 +74,6 @@ public:
     // Median and p95 of values where higher is slower (Q(0.95)), or of speeds (Q(0.05)).
     static Distribution distribution(std::vector<double> values, bool higherIsSlower = true);
     static Price price(const std::vector<CalibrationSamples::Call>& okCalls);
-    struct Agreement {
-        int64_t wrong = 0;  // wrong answers on tasks with choices that have ≥ 2 wrong answers
-        int64_t shared = 0; // of them, equal to the task's most common wrong answer
-    };
-    // Per model.
-    static std::map<std::string, Agreement> errorAgreement(const std::vector<CalibrationSamples::Answer>& answers);
 };
 
 } // namespace conclave

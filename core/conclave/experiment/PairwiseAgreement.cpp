@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <tuple>
 
 namespace conclave {
@@ -79,29 +80,58 @@ PairwiseAgreement PairwiseAgreement::fit(const std::vector<CalibrationSamples::A
             }
         }
     }
-    std::vector<double> q(names.size(), 0.5);
-    for (size_t m = 0; m < names.size(); ++m) {
-        if (fewestOptions[m] > 0)
-            q[m] = std::max(0.5, 1.0 / double(fewestOptions[m]));
-    }
-    for (int cycle = 0; cycle < 200; ++cycle) {
-        double moved = 0;
-        for (size_t m = 0; m < names.size(); ++m) {
-            if (fewestOptions[m] == 0)
-                continue;
-            auto trial = q;
-            const auto negative = [&](double value) {
-                trial[m] = value;
-                return -compositeLogLikelihood(cells, trial, m);
-            };
-            const double low = 1.0 / double(fewestOptions[m]);
-            const auto [best, value] = boost::math::tools::brent_find_minima(negative, low, 1.0, 40);
-            (void)value;
-            moved = std::max(moved, std::abs(best - q[m]));
-            q[m] = best;
+    // Coordinate ascent from several starts, the best kept: the likelihood is
+    // flat wherever one model sits at chance (1/K), which can stall a single start.
+    const auto ascend = [&](std::vector<double> q) {
+        for (int cycle = 0; cycle < 200; ++cycle) {
+            double moved = 0;
+            for (size_t m = 0; m < names.size(); ++m) {
+                if (fewestOptions[m] == 0)
+                    continue;
+                auto trial = q;
+                const auto negative = [&](double value) {
+                    trial[m] = value;
+                    return -compositeLogLikelihood(cells, trial, m);
+                };
+                const double low = 1.0 / double(fewestOptions[m]);
+                const double best = boost::math::tools::brent_find_minima(negative, low, 1.0, 40).first;
+                moved = std::max(moved, std::abs(best - q[m]));
+                q[m] = best;
+            }
+            if (moved < 1e-7)
+                break;
         }
-        if (moved < 1e-7)
-            break;
+        return q;
+    };
+    const auto total = [&](const std::vector<double>& q) {
+        double sum = 0;
+        for (const auto& [key, cell] : cells) {
+            const double p = std::clamp(sameAnswer(q[std::get<0>(key)], q[std::get<1>(key)], std::get<2>(key)), 1e-12,
+                                        1 - 1e-12);
+            sum += double(cell.same) * std::log(p) + double(cell.pairs - cell.same) * std::log(1 - p);
+        }
+        return sum;
+    };
+    const auto start = [&](double level, size_t low) {
+        std::vector<double> q(names.size(), 0.5);
+        for (size_t m = 0; m < names.size(); ++m) {
+            if (fewestOptions[m] > 0)
+                q[m] = m == low ? 1.0 / double(fewestOptions[m]) : std::max(level, 1.0 / double(fewestOptions[m]));
+        }
+        return q;
+    };
+    std::vector<std::vector<double>> starts{start(0.5, names.size()), start(0.9, names.size())};
+    for (size_t m = 0; m < names.size(); ++m)
+        starts.push_back(start(0.9, m));
+    std::vector<double> q;
+    double best = -std::numeric_limits<double>::infinity();
+    for (const auto& from : starts) {
+        auto candidate = ascend(from);
+        const double value = total(candidate);
+        if (value > best + 1e-9) {
+            best = value;
+            q = std::move(candidate);
+        }
     }
     for (auto& [name, model] : out.models)
         model.fitted = q[index.at(name)];

@@ -147,6 +147,9 @@ int httpBench(const CliContext& context, const BenchArgs& args);
 // `conclave bench sim`: how the simulator's errors agree and correlate, and its accuracy against its profiles.
 int simBench(const CliContext& context, Engine& engine, const BenchArgs& args);
 
+// `conclave bench calibrate`: the joint fit on 5 models × 2,000 answers, and calibrate end to end on 10,000 trials.
+int calibrateBench(const CliContext& context, Engine& engine, const BenchArgs& args);
+
 // `conclave bench clock`: the virtual clock's figures (a wide fan-out, one run in process, throughput).
 int clockBench(const CliContext& context, Engine& engine, const BenchArgs& args);
 

@@ -254,8 +254,8 @@ int main(int argc, char** argv)
     auto* bench = app.add_subcommand(
         "bench", "Measure the engine: fan-out, scheduler overhead, early termination, the virtual clock, the store, "
                  "the simulator");
-    bench->add_option("which", benchArgs.which, "all, fanout, chain, early, clock, store, sim, eval or http")
-        ->check(CLI::IsMember({"all", "fanout", "chain", "early", "clock", "store", "sim", "eval", "http"}));
+    bench->add_option("which", benchArgs.which, "all, fanout, chain, early, clock, store, sim, eval, calibrate or http")
+        ->check(CLI::IsMember({"all", "fanout", "chain", "early", "clock", "store", "sim", "eval", "calibrate", "http"}));
     std::string benchDb;
     auto* benchDbOption =
         bench->add_option("--db", benchDb, "store: the database file to measure in (default: a temporary file)");

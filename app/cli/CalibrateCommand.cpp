@@ -76,12 +76,21 @@ int runCalibrate(const CliContext& context, const CalibrateArgs& args)
         context.err << "warning: " << warning << '\n';
     if (const auto failed = writeFileAtomically(args.output, ModelsFile::toJsonText(fitted.models)))
         return fail(args.output + ": " + *failed);
+    std::vector<Task> measured;
+    if (args.tasksOut) {
+        measured = ModelCalibration::measuredTasks(*samples, fitted);
+        if (const auto failed = writeFileAtomically(*args.tasksOut, TaskSet::toJsonl(measured)))
+            return fail(*args.tasksOut + ": " + *failed);
+    }
     context.out << "wrote " << args.output << ": " << fitted.models.size()
                 << (fitted.models.size() == 1 ? " model" : " models") << " from " << samples->trials << " trials of "
                 << samples->experiments.size() << (samples->experiments.size() == 1 ? " experiment" : " experiments")
                 << '\n';
     for (const auto& [name, profile] : fitted.models)
         context.out << "  " << summary(name, profile) << '\n';
+    if (args.tasksOut)
+        context.out << "wrote " << *args.tasksOut << ": " << measured.size()
+                    << (measured.size() == 1 ? " task" : " tasks") << " with fitted difficulties\n";
     return kExitOk;
 }
 

@@ -121,9 +121,11 @@ struct CalibrateArgs {
     std::vector<std::string> contexts;    // --context MODEL=TOKENS: measured context windows
     std::optional<std::string> db;
     std::string output; // -o: the models file to write
+    std::optional<std::string> tasksOut; // --tasks-out: the measured tasks with their fitted difficulties
 };
 
-// `conclave calibrate EXPERIMENT_ID... [--model NAME]... [--context MODEL=TOKENS]... [--db FILE] -o models.json`:
+// `conclave calibrate EXPERIMENT_ID... [--model NAME]... [--context MODEL=TOKENS]... [--db FILE] -o models.json
+// [--tasks-out tasks.jsonl]`:
 // 0 when the file is written (thin data only warns), 2 on bad input.
 int runCalibrate(const CliContext& context, const CalibrateArgs& args);
 

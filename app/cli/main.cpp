@@ -249,6 +249,8 @@ int main(int argc, char** argv)
         ->add_option("-o,--output", calibrateArgs.output,
                      "The models file to write, {\"models\": {NAME: profile}}, for a backend's models_file")
         ->required();
+    calibrate->add_option("--tasks-out", calibrateArgs.tasksOut,
+                          "Also write the measured tasks, each with its fitted difficulty, as JSON Lines (a task set)");
 
     BenchArgs benchArgs;
     auto* bench = app.add_subcommand(

@@ -58,6 +58,22 @@ constexpr Truth kTruth[] = {
     {"rt/gamma", 0.35, 0.45, 120, 150, 0.0, 0.4},
 };
 
+double correlation(const std::vector<double>& x, const std::vector<double>& y)
+{
+    double mx = 0, my = 0;
+    for (size_t i = 0; i < x.size(); ++i) {
+        mx += x[i] / double(x.size());
+        my += y[i] / double(y.size());
+    }
+    double sxy = 0, sxx = 0, syy = 0;
+    for (size_t i = 0; i < x.size(); ++i) {
+        sxy += (x[i] - mx) * (y[i] - my);
+        sxx += (x[i] - mx) * (x[i] - mx);
+        syy += (y[i] - my) * (y[i] - my);
+    }
+    return sxy / std::sqrt(sxx * syy);
+}
+
 // The mean chance of a model of this skill over a bundled set's tasks (ItemBank's curve).
 double onTheseTasks(const char* taskset, double skill)
 {
@@ -158,6 +174,22 @@ private slots:
         QCOMPARE(r.exitCode, 2);
         QCOMPARE(r.out, QString());
         QVERIFY2(r.err.contains(mention), qPrintable(r.err));
+    }
+
+    // The measured tasks as a task set, each with the difficulty the joint fit gave it. Here each
+    // task is alone in its domain, so its difficulty cannot be told from the models' abilities
+    // there: both stay at the prior's mode, 0, to the fit's convergence (±0.0001).
+    void tasksOut()
+    {
+        const auto tasks = path("measured.jsonl");
+        const auto r = cli({"calibrate", m_handExperiment, "--db", m_handDb, "-o", path("m.json"), "--tasks-out", tasks});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.endsWith("wrote " + tasks + ": 2 tasks with fitted difficulties\n"), qPrintable(r.out));
+        QCOMPARE(read(tasks),
+                 QStringLiteral("{\"id\":\"q1\",\"domain\":\"facts\",\"prompt\":\"Capital of France?\",\"answer\":"
+                                "\"paris\",\"choices\":[\"paris\",\"lyon\",\"nice\",\"lille\"],\"difficulty\":0.0001}\n"
+                                "{\"id\":\"q2\",\"domain\":\"math\",\"prompt\":\"Calculate 40 + 2.\",\"answer\":\"42\","
+                                "\"difficulty\":-0.0001}\n"));
     }
 
     // Every number of the hand-made store, the summary and the warnings, word for word.
@@ -400,7 +432,8 @@ private slots:
         const auto fitted = path("fitted.json");
         const auto r = cli(QStringList{"calibrate"} + ids +
                            QStringList{"--db", db, "-o", fitted, "--context", "rt/alpha=8192", "--context",
-                                       "rt/beta=8192", "--context", "rt/gamma=8192"});
+                                       "rt/beta=8192", "--context", "rt/gamma=8192", "--tasks-out",
+                                       path("rt-tasks.jsonl")});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QCOMPARE(r.err, QString()); // 24 seeds: no thin data; every window given
         const auto models = QJsonDocument::fromJson(read(fitted).toUtf8()).object()["models"].toObject();
@@ -435,6 +468,18 @@ private slots:
             // estimator, which counted a model's own answer toward the shared one, needed 0.10.
             QVERIFY(std::fabs(m["error_agreement"].toDouble() - truth.errorAgreement) <= 0.02);
         }
+        // Each task's fitted difficulty follows the one the simulator drew for it (from its id).
+        const auto measured = TaskSet::load(path("rt-tasks.jsonl").toStdString());
+        QVERIFY(measured.tasks);
+        QCOMPARE(measured.tasks->tasks().size(), size_t(82 + 88));
+        std::vector<double> fittedZ, drawnZ;
+        for (const auto& task : measured.tasks->tasks()) {
+            fittedZ.push_back(*task.difficulty);
+            drawnZ.push_back(ItemBank::difficulty(conclave::Task{.id = task.id}));
+        }
+        const double rz = correlation(fittedZ, drawnZ);
+        qInfo("fitted against drawn task difficulty: r = %.3f over %zu tasks", rz, fittedZ.size());
+        QVERIFY(rz >= 0.8);
         // Prices come back exactly: each call's cost is linear in its tokens.
         QCOMPARE(models["rt/beta"].toObject()["price_per_mtok"].toObject()["input"].toDouble(), 0.5);
         QCOMPARE(models["rt/beta"].toObject()["price_per_mtok"].toObject()["output"].toDouble(), 1.5);

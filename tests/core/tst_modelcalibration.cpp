@@ -328,6 +328,28 @@ private slots:
         QCOMPARE(QString::fromStdString(error), QStringLiteral("no experiment \"e-nope\""));
     }
 
+    // An id two pooled sets both hold is written SET/ID; tasks keep their fields, with the fitted difficulty.
+    void measuredTasksOfPooledSets()
+    {
+        CalibrationSamples samples;
+        samples.tasks["math\nt1"] = {"math", Task{.id = "t1", .domain = "math", .prompt = "1 + 1?", .answer = "2"}};
+        samples.tasks["/data/hard.jsonl\nt1"] = {"/data/hard.jsonl",
+                                                 Task{.id = "t1", .domain = "math", .prompt = "2 + 2?", .answer = "4"}};
+        samples.tasks["math\nt2"] = {"math", Task{.id = "t2", .domain = "math", .prompt = "3 + 3?", .answer = "6",
+                                                  .difficulty = 2.0}};
+        ModelCalibration::Result fitted;
+        fitted.difficulties = {{"math\nt1", -0.123456}, {"/data/hard.jsonl\nt1", 1.5}, {"math\nt2", 0.25}};
+        const auto tasks = ModelCalibration::measuredTasks(samples, fitted);
+        QCOMPARE(tasks.size(), size_t(3));
+        QCOMPARE(tasks[0].id, std::string("hard/t1"));
+        QCOMPARE(*tasks[0].difficulty, 1.5);
+        QCOMPARE(tasks[1].id, std::string("math/t1"));
+        QCOMPARE(*tasks[1].difficulty, -0.1235);
+        QCOMPARE(tasks[1].prompt, std::string("1 + 1?"));
+        QCOMPARE(tasks[2].id, std::string("t2"));
+        QCOMPARE(*tasks[2].difficulty, 0.25);
+    }
+
     // Answers are scored against the tasks as they were run, or not at all.
     void changedTasksAreRefused()
     {

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <set>
 
 namespace conclave {
@@ -229,6 +230,23 @@ Price ModelCalibration::price(const std::vector<Call>& okCalls)
         a = ii > 0 ? ci / ii : 0;
     }
     return Price{perMillion(a), perMillion(b)};
+}
+
+std::vector<Task> ModelCalibration::measuredTasks(const CalibrationSamples& samples, const Result& fitted)
+{
+    std::map<std::string, int> sets; // task id → how many pooled sets answered it
+    for (const auto& [key, measured] : samples.tasks)
+        ++sets[measured.task.id];
+    std::vector<Task> out;
+    for (const auto& [key, measured] : samples.tasks) {
+        Task task = measured.task;
+        if (sets.at(task.id) > 1)
+            task.id = std::filesystem::path(measured.set).stem().string() + "/" + task.id;
+        if (const auto z = fitted.difficulties.find(key); z != fitted.difficulties.end())
+            task.difficulty = rounded(z->second, 4);
+        out.push_back(std::move(task));
+    }
+    return out;
 }
 
 bool ModelCalibration::addContext(std::string_view text, Options& options, std::string& error)

@@ -65,6 +65,11 @@ public:
 
     static Result fit(const CalibrationSamples& samples, const ModelsFile::Profiles& catalog, const Options& options);
 
+    // The tasks the samples answered, each with its fitted difficulty (to 4
+    // decimals) in place of its own, ordered by set and id; an id that two
+    // pooled sets both hold is written SET/ID (SET: the set's name, a file's stem).
+    static std::vector<Task> measuredTasks(const CalibrationSamples& samples, const Result& fitted);
+
     // Reads one `--context MODEL=TOKENS` (split at the last '='; TOKENS a
     // positive integer) into options.contextTokens. False, with `error` saying
     // what is wrong, for bad text or a model already given another window.

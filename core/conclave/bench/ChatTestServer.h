@@ -1,6 +1,7 @@
 #pragma once
 
 #include "conclave/httpserver/HttpServer.h"
+#include "conclave/local/CallResponder.h"
 
 #include <array>
 #include <chrono>
@@ -37,11 +38,21 @@ struct ChatTestServerOptions {
     int slotCount = 0;         // requests answered at once; the rest wait their turn. 0: no limit
     int tokens = 4;        // streamed pieces, evenly spread over replyMs
     std::string answer = "Answer: 4";
+    // When set, every chat completion is answered by it instead (a
+    // GroundTruthWorld, the simulator): the request's messages, model, `seed`
+    // and max_tokens become a ModelRequest (system: the system messages'
+    // contents, prompt: the user messages', each joined by "\n\n"); the reply's
+    // text and tokens go in the answer and its `usage`; its first chunk streams
+    // at ttft, the rest at the end, both times × (1 + loadSlope · (in flight − 1))
+    // × responderTimeScale, in flight counted at the server when it arrives.
+    // replyMs, tokens and answer are then unused; shapes and slots still apply.
+    std::shared_ptr<const CallResponder> responder;
+    double responderTimeScale = 1.0;
 };
 
 // An OpenAI-compatible test server on 127.0.0.1 (a free port), on the house's
 // HttpServer: POST /v1/chat/completions answers `answer` after `replyMs` in
-// the chosen shape, GET /v1/models lists the model "bench". It keeps the
+// the chosen shape (or what its responder says), GET /v1/models lists the model "bench". It keeps the
 // arrival and end of every request, so a bench or a test can show how many a
 // client kept in flight and how long each wave took — measured where the
 // requests arrive, not where they are sent.
@@ -76,7 +87,18 @@ public:
 private:
     explicit ChatTestServer(ChatTestServerOptions options);
     void onRequest(HttpServerRequest request, std::shared_ptr<HttpExchange> exchange);
-    void answer(bool stream, std::shared_ptr<HttpExchange> exchange, size_t index, uint64_t generation);
+    // What one request is answered with: its pieces of text and when each is
+    // due (ms from the answer's start), its usage and model.
+    struct Reply {
+        std::vector<std::pair<int64_t, std::string>> pieces;
+        int64_t promptTokens = 12;
+        int64_t completionTokens = 0;
+        std::string model = "bench";
+        std::string error; // set: a 400 with this message, at once
+    };
+    Reply benchReply() const;
+    Reply responderReply(const std::string& body, int inFlight) const;
+    void answer(bool stream, std::shared_ptr<HttpExchange> exchange, size_t index, uint64_t generation, Reply reply);
     void finished(size_t index, uint64_t generation);
 
     ChatTestServerOptions m_options;

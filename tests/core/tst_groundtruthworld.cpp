@@ -14,6 +14,7 @@
 #include "conclave/engine/ThreadPool.h"
 #include "conclave/engine/VirtualClock.h"
 #include "conclave/local/LocalMoeBackend.h"
+#include "conclave/local/LocalResponder.h"
 #include "conclave/util/TokenEstimate.h"
 
 #include <nlohmann/json.hpp>

@@ -51,14 +51,15 @@ json synthesisTeam(const GroundTruthWorld& world, const std::string& baseUrl, bo
     for (const auto& [name, m] : world.spec().models)
         prices[name] = {{"input", m.pricePerMtok.input}, {"output", m.pricePerMtok.output}};
     json doc = {{"conclave", 1}, {"name", "world team"}};
-    doc["backends"]["w"] = {{"kind", "openai"}, {"base_url", baseUrl}, {"api_key_env", kKeyVariable},
-                            {"max_concurrency", 8}, {"stream", stream}, {"prices", prices}};
+    doc["backends"]["w"] = {{"kind", "openai"},     {"base_url", baseUrl}, {"api_key_env", kKeyVariable},
+                            {"max_concurrency", 8}, {"stream", stream},    {"prices", prices}};
     doc["defaults"] = {{"backend", "w"}, {"timeout_ms", 600000}, {"retries", 0}};
-    doc["nodes"] = json::array({json{{"id", "in"}, {"kind", "input"}},
-                                json{{"id", "e0"}, {"kind", "expert"}, {"model", "alpha"}, {"prompt", "{{input}}"}},
-                                json{{"id", "e1"}, {"kind", "expert"}, {"model", "beta"}, {"prompt", "{{input}}"}},
-                                json{{"id", "syn"}, {"kind", "aggregator"}, {"strategy", "synthesize"}, {"model", "gamma"}},
-                                json{{"id", "out"}, {"kind", "output"}}});
+    doc["nodes"] =
+        json::array({json{{"id", "in"}, {"kind", "input"}},
+                     json{{"id", "e0"}, {"kind", "expert"}, {"model", "alpha"}, {"prompt", "{{input}}"}},
+                     json{{"id", "e1"}, {"kind", "expert"}, {"model", "beta"}, {"prompt", "{{input}}"}},
+                     json{{"id", "syn"}, {"kind", "aggregator"}, {"strategy", "synthesize"}, {"model", "gamma"}},
+                     json{{"id", "out"}, {"kind", "output"}}});
     doc["edges"] = json::array({json{{"from", "in"}, {"to", "e0"}}, json{{"from", "in"}, {"to", "e1"}},
                                 json{{"from", "e0"}, {"to", "syn"}}, json{{"from", "e1"}, {"to", "syn"}},
                                 json{{"from", "syn"}, {"to", "out"}}});
@@ -116,11 +117,14 @@ private slots:
         QTest::addColumn<QString>("shape");
         QTest::addColumn<bool>("stream");
         QTest::addColumn<QString>("input");
-        QTest::newRow("lab-a, chunked SSE") << "lab-a" << "chunked" << true << kFrance;
-        QTest::newRow("lab-b, headers late") << "lab-b" << "late-headers" << true << "Calculate 323 + 460.";
-        QTest::newRow("lab-c, content-length") << "lab-c" << "content-length" << true << kFrance;
-        QTest::newRow("lab-e, not streamed") << "lab-e" << "chunked" << false
-                                             << "Which element has atomic number 1?";
+        QTest::newRow("lab-a, chunked SSE") << "lab-a"
+                                            << "chunked" << true << kFrance;
+        QTest::newRow("lab-b, headers late") << "lab-b"
+                                             << "late-headers" << true << "Calculate 323 + 460.";
+        QTest::newRow("lab-c, content-length") << "lab-c"
+                                               << "content-length" << true << kFrance;
+        QTest::newRow("lab-e, not streamed") << "lab-e"
+                                             << "chunked" << false << "Which element has atomic number 1?";
     }
     void servedTeamAnswersAsInProcess()
     {
@@ -191,7 +195,8 @@ private slots:
         QCOMPARE(answered.size(), size_t(3));
         std::sort(answered.begin(), answered.end(), [](const auto& x, const auto& y) { return x.arrived < y.arrived; });
         for (size_t k = 0; k < answered.size(); ++k) {
-            const double ms = std::chrono::duration<double, std::milli>(answered[k].ended - answered[k].arrived).count();
+            const double ms =
+                std::chrono::duration<double, std::milli>(answered[k].ended - answered[k].arrived).count();
             const double expected = call.totalMs * (1 + 0.15 * double(k)) * scale;
             qInfo("arrival %zu: %.1f ms at the server, %.1f ms due", k + 1, ms, expected);
             QVERIFY2(ms >= expected - 1.5 && ms <= expected + 100, std::to_string(ms).c_str());

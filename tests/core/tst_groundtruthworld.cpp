@@ -38,18 +38,19 @@ const char* const kFrance = "What is the capital city of France?"; // facts-001:
 // A world of one model "m" of `ability` in every domain, with `patch` merged in.
 std::shared_ptr<const GroundTruthWorld> makeWorld(const json& patch, double ability = 0.5, double slope = 1.5)
 {
-    json doc = {{"format", 1},
-                {"name", "test"},
-                {"seed", 11},
-                {"task_sets", {"math", "code", "facts", "reasoning", "writing"}},
-                {"models",
-                 {{"m",
-                   {{"slope", slope},
-                    {"abilities", {{"math", ability}, {"code", ability}, {"facts", ability}, {"reasoning", ability},
-                                   {"writing", ability}}},
-                    {"ttft_ms", 300},
-                    {"output_tokens", 120},
-                    {"tokens_per_s", 60}}}}}};
+    json doc = {
+        {"format", 1},
+        {"name", "test"},
+        {"seed", 11},
+        {"task_sets", {"math", "code", "facts", "reasoning", "writing"}},
+        {"models",
+         {{"m",
+           {{"slope", slope},
+            {"abilities",
+             {{"math", ability}, {"code", ability}, {"facts", ability}, {"reasoning", ability}, {"writing", ability}}},
+            {"ttft_ms", 300},
+            {"output_tokens", 120},
+            {"tokens_per_s", 60}}}}}};
     doc.merge_patch(patch);
     auto loaded = GroundTruthWorld::fromJsonText(doc.dump(), kResources);
     if (!loaded.world)
@@ -138,7 +139,8 @@ private slots:
             }
         }
         const double accuracy =
-            double(std::count_if(seen.begin(), seen.end(), [](const auto& s) { return s.second; })) / double(seen.size());
+            double(std::count_if(seen.begin(), seen.end(), [](const auto& s) { return s.second; })) /
+            double(seen.size());
         qInfo("slope %.2f ability %.2f: fitted slope %.3f, accuracy %.4f, expected %.4f over %zu calls", slope, ability,
               best, accuracy, expected / double(seen.size()), seen.size());
         QVERIFY2(std::abs(best - slope) <= 0.1 * slope, std::to_string(best).c_str());
@@ -166,7 +168,8 @@ private slots:
         // readable() is standardised over the world's own prompts.
         QVERIFY(std::abs(sx / n) < 1e-9);
         QVERIFY(std::abs(sxx / n - 1) < 1e-9);
-        const double corr = (sxy / n - sx * sy / n / n) / std::sqrt((sxx / n - sx * sx / n / n) * (syy / n - sy * sy / n / n));
+        const double corr =
+            (sxy / n - sx * sy / n / n) / std::sqrt((sxx / n - sx * sx / n / n) * (syy / n - sy * sy / n / n));
         qInfo("readable share %.1f: correlation %.3f, sqrt(share) %.3f", share, corr, std::sqrt(share));
         QVERIFY2(std::abs(corr - std::sqrt(share)) <= 0.08, std::to_string(corr).c_str());
     }
@@ -194,8 +197,11 @@ private slots:
     {
         QFETCH(double, alpha);
         json patch = {{"wrong_answer_alpha", alpha}};
-        patch["models"]["n"] = {{"slope", 1.0}, {"abilities", {{"facts", -2.0}, {"writing", -2.0}}},
-                                {"ttft_ms", 300}, {"output_tokens", 100}, {"tokens_per_s", 60}};
+        patch["models"]["n"] = {{"slope", 1.0},
+                                {"abilities", {{"facts", -2.0}, {"writing", -2.0}}},
+                                {"ttft_ms", 300},
+                                {"output_tokens", 100},
+                                {"tokens_per_s", 60}};
         const auto world = makeWorld(patch, -2.0);
         // Over pairs of different models both wrong on one task: the share
         // giving the same answer; a Dirichlet(α) over K = 3 options gives
@@ -239,7 +245,8 @@ private slots:
         QFETCH(double, target);
         QFETCH(double, floor);
         QFETCH(double, ceiling);
-        const auto world = makeWorld(json{{"confidence", {{"auroc", target}, {"floor", floor}, {"ceiling", ceiling}}}}, 0.0);
+        const auto world =
+            makeWorld(json{{"confidence", {{"auroc", target}, {"floor", floor}, {"ceiling", ceiling}}}}, 0.0);
         std::vector<double> right, wrong;
         for (const auto& task : world->tasks().tasks()) {
             for (int seed = 0; seed < 20; ++seed) {
@@ -269,9 +276,8 @@ private slots:
         for (const Task* task : fourChoiceTasks(*world)) {
             const auto& truth = world->truth(*task);
             // Outvoted: two agents give the same wrong answer, one the right one.
-            const std::vector<Candidate> candidates{{"a", truth.wrong[0], 0.8, "", 0},
-                                                    {"b", truth.answer, 0.6, "", 0},
-                                                    {"c", truth.wrong[0], 0.7, "", 0}};
+            const std::vector<Candidate> candidates{
+                {"a", truth.wrong[0], 0.8, "", 0}, {"b", truth.answer, 0.6, "", 0}, {"c", truth.wrong[0], 0.7, "", 0}};
             for (int seed = 0; seed < 25; ++seed) {
                 auto r = ask("m", PromptBuilder::synthesizePrompt(task->prompt, candidates), seed);
                 r.system = PromptBuilder::synthesizeSystem();
@@ -320,19 +326,26 @@ private slots:
     {
         const auto world = makeWorld(json{{"route_accuracy", 1.0}, {"judge_accuracy", 1.0}});
         // Route: the task's domain label.
-        const auto route = world->respond(ask("m", PromptBuilder::routeChoicePrompt({"math", "facts", "code"}, kFrance), 1));
+        const auto route =
+            world->respond(ask("m", PromptBuilder::routeChoicePrompt({"math", "facts", "code"}, kFrance), 1));
         QCOMPARE(QString::fromStdString(route.reply.text), QStringLiteral("facts"));
         // Plan: one subtask per question.
-        const auto plan = world->respond(ask(
-            "m", PromptBuilder::decomposePrompt("What is the capital city of France? And what is the capital city of Japan?", 3),
-            1));
+        const auto plan =
+            world->respond(ask("m",
+                               PromptBuilder::decomposePrompt(
+                                   "What is the capital city of France? And what is the capital city of Japan?", 3),
+                               1));
         QCOMPARE(QString::fromStdString(plan.reply.text),
                  QStringLiteral("1. What is the capital city of France?\n2. And what is the capital city of Japan?\n"));
-        const auto planOne = world->respond(ask("m", PromptBuilder::decomposePrompt("Calculate 323 + 460. Then halve it?", 1), 1));
-        QCOMPARE(QString::fromStdString(planOne.reply.text), QStringLiteral("1. Calculate 323 + 460. Then halve it?\n"));
+        const auto planOne =
+            world->respond(ask("m", PromptBuilder::decomposePrompt("Calculate 323 + 460. Then halve it?", 1), 1));
+        QCOMPARE(QString::fromStdString(planOne.reply.text),
+                 QStringLiteral("1. Calculate 323 + 460. Then halve it?\n"));
         // Combine: the parts' answers in order.
         const auto combine = world->respond(ask(
-            "m", PromptBuilder::combinePrompt("two capitals", {{"p1", "Paris", 0.9, "", 0}, {"p2", "tokyo", 0.8, "", 0}}), 1));
+            "m",
+            PromptBuilder::combinePrompt("two capitals", {{"p1", "Paris", 0.9, "", 0}, {"p2", "tokyo", 0.8, "", 0}}),
+            1));
         QCOMPARE(QString::fromStdString(ReplyParser::parse(combine.reply.text).answer), QStringLiteral("paris; tokyo"));
         // Judge: the true verdict when judge_accuracy is 1, the other one when 0.
         const auto judged = [&](const GroundTruthWorld& w, const std::string& reference, const std::string& response) {
@@ -355,7 +368,8 @@ private slots:
         QCOMPARE(QString::fromStdString(synth.subject), QString::fromUtf8(kFrance));
         QCOMPARE(synth.shown.size(), size_t(1));
         QCOMPARE(synth.shown[0].confidence, 0.75);
-        const auto labelled = WorldPrompt::read(std::string(kFrance) + "\n\n[e0]\nI think so.\nAnswer: Paris\nConfidence: 0.9");
+        const auto labelled =
+            WorldPrompt::read(std::string(kFrance) + "\n\n[e0]\nI think so.\nAnswer: Paris\nConfidence: 0.9");
         QVERIFY(labelled.kind == WorldPrompt::Kind::MemberTurn);
         QCOMPARE(QString::fromStdString(labelled.shown.at(0).answer), QStringLiteral("paris"));
         QVERIFY(WorldPrompt::read(kFrance).kind == WorldPrompt::Kind::Answer);
@@ -400,8 +414,9 @@ private slots:
     void latencyTokensAndPrice()
     {
         json patch;
-        patch["models"]["m"] = {{"ttft_ms", 250}, {"output_tokens", 90}, {"tokens_per_s", 45}, {"latency_shape", 3.0},
-                                {"load_slope", 0.2}, {"price_per_mtok", {{"input", 2.0}, {"output", 8.0}}}};
+        patch["models"]["m"] = {{"ttft_ms", 250},     {"output_tokens", 90},
+                                {"tokens_per_s", 45}, {"latency_shape", 3.0},
+                                {"load_slope", 0.2},  {"price_per_mtok", {{"input", 2.0}, {"output", 8.0}}}};
         const auto world = makeWorld(patch);
         std::vector<double> ttfts, outs;
         for (int seed = 0; seed < 2001; ++seed) {

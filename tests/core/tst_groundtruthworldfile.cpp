@@ -98,54 +98,87 @@ private slots:
         QTest::addColumn<QString>("pointer"); // where the edit goes ("" : replace the whole text)
         QTest::addColumn<QString>("value");   // JSON; "-" removes the key
         QTest::addColumn<QString>("expected");
-        QTest::newRow("slope zero") << "/models/alpha/slope" << "0"
+        QTest::newRow("slope zero") << "/models/alpha/slope"
+                                    << "0"
                                     << "lab.json: /models/alpha/slope: must be a positive number";
-        QTest::newRow("slope a string") << "/models/alpha/slope" << "\"steep\""
+        QTest::newRow("slope a string") << "/models/alpha/slope"
+                                        << "\"steep\""
                                         << "lab.json: /models/alpha/slope: must be a positive number";
-        QTest::newRow("slope missing") << "/models/alpha/slope" << "-"
+        QTest::newRow("slope missing") << "/models/alpha/slope"
+                                       << "-"
                                        << "lab.json: /models/alpha/slope: missing; must be a positive number";
-        QTest::newRow("ability not a number") << "/models/alpha/abilities/facts" << "\"high\""
+        QTest::newRow("ability not a number") << "/models/alpha/abilities/facts"
+                                              << "\"high\""
                                               << "lab.json: /models/alpha/abilities/facts: must be a number";
-        QTest::newRow("no abilities") << "/models/alpha/abilities" << "{}"
+        QTest::newRow("no abilities") << "/models/alpha/abilities"
+                                      << "{}"
                                       << "lab.json: /models/alpha/abilities: must be an object of numbers by "
                                          "domain, with at least one";
-        QTest::newRow("latency shape 1") << "/models/alpha/latency_shape" << "1"
+        QTest::newRow("latency shape 1") << "/models/alpha/latency_shape"
+                                         << "1"
                                          << "lab.json: /models/alpha/latency_shape: must be a number above 1";
-        QTest::newRow("negative load slope") << "/models/alpha/load_slope" << "-0.1"
+        QTest::newRow("negative load slope") << "/models/alpha/load_slope"
+                                             << "-0.1"
                                              << "lab.json: /models/alpha/load_slope: must be a number ≥ 0";
-        QTest::newRow("price without output") << "/models/alpha/price_per_mtok" << "{\"input\": 1}"
+        QTest::newRow("price without output") << "/models/alpha/price_per_mtok"
+                                              << "{\"input\": 1}"
                                               << "lab.json: /models/alpha/price_per_mtok/output: missing; must be "
                                                  "a number ≥ 0";
-        QTest::newRow("unknown model field") << "/models/alpha/skill" << "0.5"
+        QTest::newRow("unknown model field") << "/models/alpha/skill"
+                                             << "0.5"
                                              << "lab.json: /models/alpha/skill: unknown field";
-        QTest::newRow("model not an object") << "/models/alpha" << "3"
+        QTest::newRow("model not an object") << "/models/alpha"
+                                             << "3"
                                              << "lab.json: /models/alpha: must be an object";
-        QTest::newRow("no models") << "/models" << "{}" << "lab.json: /models: must name at least one model";
-        QTest::newRow("readable share above 1") << "/readable_share" << "1.5"
+        QTest::newRow("no models") << "/models"
+                                   << "{}"
+                                   << "lab.json: /models: must name at least one model";
+        QTest::newRow("readable share above 1") << "/readable_share"
+                                                << "1.5"
                                                 << "lab.json: /readable_share: must be a number from 0 to 1";
-        QTest::newRow("alpha zero") << "/wrong_answer_alpha" << "0"
+        QTest::newRow("alpha zero") << "/wrong_answer_alpha"
+                                    << "0"
                                     << "lab.json: /wrong_answer_alpha: must be a positive number";
-        QTest::newRow("auroc below a coin") << "/confidence" << "{\"auroc\": 0.4}"
+        QTest::newRow("auroc below a coin") << "/confidence"
+                                            << "{\"auroc\": 0.4}"
                                             << "lab.json: /confidence/auroc: must be a number from 0.5 to below 1";
-        QTest::newRow("auroc 1") << "/confidence" << "{\"auroc\": 1}"
+        QTest::newRow("auroc 1") << "/confidence"
+                                 << "{\"auroc\": 1}"
                                  << "lab.json: /confidence/auroc: must be a number from 0.5 to below 1";
-        QTest::newRow("ceiling under floor") << "/confidence" << "{\"floor\": 0.8, \"ceiling\": 0.6}"
+        QTest::newRow("ceiling under floor") << "/confidence"
+                                             << "{\"floor\": 0.8, \"ceiling\": 0.6}"
                                              << "lab.json: /confidence/ceiling: must be above floor";
-        QTest::newRow("self answer above 1") << "/synthesis" << "{\"self_answer\": 2}"
+        QTest::newRow("self answer above 1") << "/synthesis"
+                                             << "{\"self_answer\": 2}"
                                              << "lab.json: /synthesis/self_answer: must be a number from 0 to 1";
-        QTest::newRow("synthesis not an object") << "/synthesis" << "0.3"
+        QTest::newRow("synthesis not an object") << "/synthesis"
+                                                 << "0.3"
                                                  << "lab.json: /synthesis: expected an object, got 0.3";
-        QTest::newRow("newer format") << "/format" << "2"
+        QTest::newRow("newer format") << "/format"
+                                      << "2"
                                       << "lab.json: /format: format 2 is newer than this program knows (1)";
-        QTest::newRow("no format") << "/format" << "-" << "lab.json: /format: missing; expected a whole number";
-        QTest::newRow("negative seed") << "/seed" << "-1" << "lab.json: /seed: must be a whole number ≥ 0";
-        QTest::newRow("unknown task set") << "/task_sets" << "[\"facts\", \"nope\"]"
+        QTest::newRow("no format") << "/format"
+                                   << "-"
+                                   << "lab.json: /format: missing; expected a whole number";
+        QTest::newRow("negative seed") << "/seed"
+                                       << "-1"
+                                       << "lab.json: /seed: must be a whole number ≥ 0";
+        QTest::newRow("unknown task set") << "/task_sets"
+                                          << "[\"facts\", \"nope\"]"
                                           << "lab.json: /task_sets/1: no bundled task set \"nope\"";
-        QTest::newRow("unknown world field") << "/error_agreement" << "0.7"
+        QTest::newRow("unknown world field") << "/error_agreement"
+                                             << "0.7"
                                              << "lab.json: /error_agreement: unknown field";
-        QTest::newRow("empty name") << "/name" << "\"\"" << "lab.json: /name: must not be empty";
-        QTest::newRow("not an object") << "" << "[1]" << "lab.json: expected an object";
-        QTest::newRow("syntax") << "" << "{\"format\": 1,," << "lab.json:1:14: syntax error while parsing object key - unexpected ','; expected string literal";
+        QTest::newRow("empty name") << "/name"
+                                    << "\"\""
+                                    << "lab.json: /name: must not be empty";
+        QTest::newRow("not an object") << ""
+                                       << "[1]"
+                                       << "lab.json: expected an object";
+        QTest::newRow("syntax")
+            << ""
+            << "{\"format\": 1,,"
+            << "lab.json:1:14: syntax error while parsing object key - unexpected ','; expected string literal";
     }
     void badFieldsAreSaidExactly()
     {

@@ -12,11 +12,11 @@ namespace conclave {
 
 namespace {
 
-constexpr std::array<ServerShape, 6> kShapes = {ServerShape::ChunkedSse, ServerShape::ClosedSse,
+constexpr std::array<ServerShape, 6> kShapes = {ServerShape::ChunkedSse,  ServerShape::ClosedSse,
                                                 ServerShape::LateHeaders, ServerShape::ContentLength,
-                                                ServerShape::Http10, ServerShape::IdleClose};
-constexpr std::array<std::string_view, 6> kNames = {"chunked", "close", "late-headers", "content-length", "http1.0",
-                                                    "idle-close"};
+                                                ServerShape::Http10,      ServerShape::IdleClose};
+constexpr std::array<std::string_view, 6> kNames = {"chunked",        "close",   "late-headers",
+                                                    "content-length", "http1.0", "idle-close"};
 constexpr auto kIdleCloseAfter = std::chrono::milliseconds(50);
 
 // The answer split into `pieces` nearly equal parts (none empty).
@@ -29,7 +29,10 @@ std::vector<std::string> split(const std::string& text, int pieces)
     return out;
 }
 
-std::string sseEvent(const nlohmann::json& data) { return "data: " + data.dump() + "\n\n"; }
+std::string sseEvent(const nlohmann::json& data)
+{
+    return "data: " + data.dump() + "\n\n";
+}
 
 nlohmann::json usage(int64_t promptTokens, int64_t completionTokens)
 {
@@ -96,7 +99,10 @@ HttpResponseHead head(ServerShape shape, const std::string& contentType)
 
 } // namespace
 
-const std::array<ServerShape, 6>& allServerShapes() { return kShapes; }
+const std::array<ServerShape, 6>& allServerShapes()
+{
+    return kShapes;
+}
 
 std::string_view toString(ServerShape shape)
 {
@@ -139,9 +145,15 @@ std::unique_ptr<ChatTestServer> ChatTestServer::start(ChatTestServerOptions opti
     return server;
 }
 
-uint16_t ChatTestServer::port() const { return m_server->port(); }
+uint16_t ChatTestServer::port() const
+{
+    return m_server->port();
+}
 
-std::string ChatTestServer::baseUrl() const { return "http://127.0.0.1:" + std::to_string(port()) + "/v1"; }
+std::string ChatTestServer::baseUrl() const
+{
+    return "http://127.0.0.1:" + std::to_string(port()) + "/v1";
+}
 
 void ChatTestServer::onRequest(HttpServerRequest request, std::shared_ptr<HttpExchange> exchange)
 {
@@ -255,16 +267,15 @@ void ChatTestServer::answer(bool stream, std::shared_ptr<HttpExchange> exchange,
     const auto shared = std::make_shared<const Reply>(std::move(reply));
     const auto due = [](int64_t ms) { return std::chrono::milliseconds(std::max<int64_t>(0, ms)); };
     if (!stream || shape == ServerShape::ContentLength) {
-        exchange->after(due(shared->pieces.empty() ? 0 : shared->pieces.back().first),
-                        [this, exchange, index, generation, shared] {
-                            std::string text;
-                            for (const auto& [at, piece] : shared->pieces)
-                                text += piece;
-                            exchange->respond(head(m_options.shape, "application/json"),
-                                              completion(text, shared->model, shared->promptTokens,
-                                                         shared->completionTokens));
-                            finished(index, generation);
-                        });
+        exchange->after(
+            due(shared->pieces.empty() ? 0 : shared->pieces.back().first), [this, exchange, index, generation, shared] {
+                std::string text;
+                for (const auto& [at, piece] : shared->pieces)
+                    text += piece;
+                exchange->respond(head(m_options.shape, "application/json"),
+                                  completion(text, shared->model, shared->promptTokens, shared->completionTokens));
+                finished(index, generation);
+            });
         return;
     }
     const auto framing = shape == ServerShape::ChunkedSse || shape == ServerShape::IdleClose

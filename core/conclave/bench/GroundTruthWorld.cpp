@@ -10,6 +10,7 @@
 #include "conclave/util/TokenEstimate.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 
@@ -118,12 +119,12 @@ GroundTruthWorld::LoadResult GroundTruthWorld::fromJsonText(std::string_view tex
         }
         auto set = TaskSet::load(*path);
         if (!set.tasks) {
-            const auto error = std::find_if(set.problems.begin(), set.problems.end(),
-                                            [](const Problem& p) { return p.isError(); });
-            result.problems.push_back(problemAt(
-                pointer, "task set \"" + names[i] + "\" does not load: " +
-                             (error == set.problems.end() ? std::string("no tasks")
-                                                          : formatProblem(*error, path->filename().string()))));
+            const auto error =
+                std::find_if(set.problems.begin(), set.problems.end(), [](const Problem& p) { return p.isError(); });
+            result.problems.push_back(problemAt(pointer, "task set \"" + names[i] + "\" does not load: " +
+                                                             (error == set.problems.end()
+                                                                  ? std::string("no tasks")
+                                                                  : formatProblem(*error, path->filename().string()))));
             continue;
         }
         tasks->merge(*set.tasks);
@@ -265,11 +266,10 @@ std::string GroundTruthWorld::withConfidence(std::string lead, std::string_view 
     return lead;
 }
 
-std::string GroundTruthWorld::answerAs(const WorldModel& model, std::string_view name, const Truth& truth,
-                                       const CallDraws& draws, bool& right) const
+std::string GroundTruthWorld::answerAs(std::string_view model, const Truth& truth, const CallDraws& draws,
+                                       bool& right) const
 {
-    (void)model;
-    right = draws.unit(kRight) < pRight(name, truth);
+    right = draws.unit(kRight) < pRight(model, truth);
     if (right)
         return truth.answer;
     // The wrong option whose cumulative popularity first passes the draw.
@@ -283,8 +283,7 @@ std::string GroundTruthWorld::answerAs(const WorldModel& model, std::string_view
     return truth.wrong.back();
 }
 
-std::string GroundTruthWorld::reply(const WorldPrompt& prompt, const WorldModel& model, std::string_view name,
-                                    const CallDraws& draws) const
+std::string GroundTruthWorld::reply(const WorldPrompt& prompt, std::string_view name, const CallDraws& draws) const
 {
     const Task* task = prompt.subject.empty() ? nullptr : m_tasks->find(prompt.subject);
     const Truth truth = task ? m_truths.at(task) : freeTruth(prompt.subject);
@@ -319,18 +318,17 @@ std::string GroundTruthWorld::reply(const WorldPrompt& prompt, const WorldModel&
     }
     case WorldPrompt::Kind::Synthesize: {
         if (prompt.shown.empty() || draws.unit(kSelf) < m_spec.synthesisSelfAnswer) {
-            const auto own = answerAs(model, name, truth, draws, right);
+            const auto own = answerAs(name, truth, draws, right);
             return withConfidence("Answering the task myself:", own, right, draws);
         }
         const bool present = std::any_of(prompt.shown.begin(), prompt.shown.end(),
                                          [&](const auto& s) { return s.answer == truth.answer; });
-        const auto chosen = present && draws.unit(kRecognise) < m_spec.synthesisRecognition
-                                ? truth.answer
-                                : plurality(prompt.shown);
+        const auto chosen =
+            present && draws.unit(kRecognise) < m_spec.synthesisRecognition ? truth.answer : plurality(prompt.shown);
         return withConfidence("Weighing the candidates:", chosen, chosen == truth.answer, draws);
     }
     case WorldPrompt::Kind::MemberTurn: {
-        auto own = answerAs(model, name, truth, draws, right);
+        auto own = answerAs(name, truth, draws, right);
         if (draws.unit(kConform) < m_spec.meetingConformity) {
             own = plurality(prompt.shown);
             right = own == truth.answer;
@@ -340,7 +338,7 @@ std::string GroundTruthWorld::reply(const WorldPrompt& prompt, const WorldModel&
     case WorldPrompt::Kind::Answer:
         break;
     }
-    const auto own = answerAs(model, name, truth, draws, right);
+    const auto own = answerAs(name, truth, draws, right);
     return withConfidence(task ? "Working it out:" : "In short:", own, right, draws);
 }
 
@@ -354,7 +352,7 @@ SimulatedCall GroundTruthWorld::respond(const ModelRequest& request) const
     }
     const WorldModel& model = it->second;
     const CallDraws draws{R::key({request.model, request.system, request.prompt, seedOf(request)}, m_spec.seed)};
-    call.reply.text = reply(WorldPrompt::read(request.prompt), model, request.model, draws);
+    call.reply.text = reply(WorldPrompt::read(request.prompt), request.model, draws);
     call.reply.ok = true;
     call.reply.tokensIn = estimateTokens(request.system.size() + request.prompt.size());
     auto tokensOut = std::max<int64_t>(

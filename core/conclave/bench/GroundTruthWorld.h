@@ -60,10 +60,10 @@ public:
     // What the world holds true of a task (or a free prompt).
     struct Truth {
         std::string domain;
-        std::string answer;                // normalised
+        std::string answer; // normalised
         double difficulty = 0;
-        std::vector<std::string> wrong;    // normalised wrong options
-        std::vector<double> popularity;    // Dirichlet(α) weights over `wrong`
+        std::vector<std::string> wrong; // normalised wrong options
+        std::vector<double> popularity; // Dirichlet(α) weights over `wrong`
     };
     const Truth& truth(const Task& task) const;
     // A free prompt's truth: an answer fixed by its text's hash among
@@ -84,10 +84,9 @@ private:
     Truth truthFor(const Task& task) const;
 
     struct CallDraws;
-    std::string answerAs(const WorldModel& model, std::string_view name, const Truth& truth,
-                         const CallDraws& draws, bool& right) const;
-    std::string reply(const WorldPrompt& prompt, const WorldModel& model, std::string_view name,
-                      const CallDraws& draws) const;
+    // The model's own answer to the truth's task; `right` says whether it is.
+    std::string answerAs(std::string_view model, const Truth& truth, const CallDraws& draws, bool& right) const;
+    std::string reply(const WorldPrompt& prompt, std::string_view model, const CallDraws& draws) const;
     std::string withConfidence(std::string lead, std::string_view answer, bool right, const CallDraws& draws) const;
 
     WorldSpec m_spec;

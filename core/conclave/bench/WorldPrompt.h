@@ -36,8 +36,8 @@ struct WorldPrompt {
     std::vector<Shown> shown;        // candidates, subtasks' answers or peers, in prompt order
     std::vector<std::string> labels; // route labels, in prompt order
     size_t maxSubtasks = 0;
-    std::string reference;           // judge: normalised, empty when "(none)"
-    std::string response;            // judge: the response's answer, normalised
+    std::string reference; // judge: normalised, empty when "(none)"
+    std::string response;  // judge: the response's answer, normalised
 
     static WorldPrompt read(std::string_view prompt);
 };

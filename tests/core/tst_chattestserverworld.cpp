@@ -43,9 +43,13 @@ std::shared_ptr<const GroundTruthWorld> bundledWorld(const std::string& name)
     return loaded.world;
 }
 
-// in -> e0 (alpha), e1 (beta) -> syn (gamma, synthesize) -> out, on the openai
-// backend "w" at `baseUrl`, with the world's prices.
-json synthesisTeam(const GroundTruthWorld& world, const std::string& baseUrl, bool stream)
+// A tiny team on the openai backend "w" at `baseUrl`, with the world's prices:
+//   synthesis  in -> e0 (alpha), e1 (beta) -> syn (gamma, synthesize) -> out
+//   debate     in -> a debate of alpha, beta and gamma, two rounds -> out
+//   decompose  in -> gamma plans and combines, alpha and beta answer the parts -> out
+// (a debate's second round shows the members the first: member turns read from the transcript)
+json worldTeam(const GroundTruthWorld& world, const std::string& baseUrl, bool stream,
+               const std::string& design = "synthesis")
 {
     json prices = json::object();
     for (const auto& [name, m] : world.spec().models)
@@ -54,15 +58,38 @@ json synthesisTeam(const GroundTruthWorld& world, const std::string& baseUrl, bo
     doc["backends"]["w"] = {{"kind", "openai"},     {"base_url", baseUrl}, {"api_key_env", kKeyVariable},
                             {"max_concurrency", 8}, {"stream", stream},    {"prices", prices}};
     doc["defaults"] = {{"backend", "w"}, {"timeout_ms", 600000}, {"retries", 0}};
-    doc["nodes"] =
-        json::array({json{{"id", "in"}, {"kind", "input"}},
-                     json{{"id", "e0"}, {"kind", "expert"}, {"model", "alpha"}, {"prompt", "{{input}}"}},
-                     json{{"id", "e1"}, {"kind", "expert"}, {"model", "beta"}, {"prompt", "{{input}}"}},
-                     json{{"id", "syn"}, {"kind", "aggregator"}, {"strategy", "synthesize"}, {"model", "gamma"}},
-                     json{{"id", "out"}, {"kind", "output"}}});
-    doc["edges"] = json::array({json{{"from", "in"}, {"to", "e0"}}, json{{"from", "in"}, {"to", "e1"}},
-                                json{{"from", "e0"}, {"to", "syn"}}, json{{"from", "e1"}, {"to", "syn"}},
-                                json{{"from", "syn"}, {"to", "out"}}});
+    const auto expert = [](const char* id, const char* model) {
+        return json{{"id", id}, {"kind", "expert"}, {"model", model}};
+    };
+    doc["nodes"] = json::array({json{{"id", "in"}, {"kind", "input"}}, json{{"id", "out"}, {"kind", "output"}}});
+    doc["edges"] = json::array();
+    const auto edge = [&](const char* from, const char* to, bool member = false) {
+        json e = {{"from", from}, {"to", to}};
+        if (member)
+            e["role"] = "member";
+        doc["edges"].push_back(e);
+    };
+    if (design == "synthesis") {
+        doc["nodes"].push_back(expert("e0", "alpha"));
+        doc["nodes"].push_back(expert("e1", "beta"));
+        doc["nodes"].push_back(
+            json{{"id", "syn"}, {"kind", "aggregator"}, {"strategy", "synthesize"}, {"model", "gamma"}});
+        edge("in", "e0"), edge("in", "e1"), edge("e0", "syn"), edge("e1", "syn"), edge("syn", "out");
+    } else {
+        json lead = {{"id", "lead"}, {"kind", "coordinator"}, {"mode", design}};
+        if (design == "debate")
+            lead["max_rounds"] = 2;
+        else
+            lead["model"] = "gamma";
+        doc["nodes"].push_back(lead);
+        doc["nodes"].push_back(expert("m0", "alpha"));
+        doc["nodes"].push_back(expert("m1", "beta"));
+        edge("in", "lead"), edge("lead", "m0", true), edge("lead", "m1", true), edge("lead", "out");
+        if (design == "debate") {
+            doc["nodes"].push_back(expert("m2", "gamma"));
+            edge("lead", "m2", true);
+        }
+    }
     return doc;
 }
 
@@ -117,14 +144,24 @@ private slots:
         QTest::addColumn<QString>("shape");
         QTest::addColumn<bool>("stream");
         QTest::addColumn<QString>("input");
+        QTest::addColumn<QString>("design");
+        QTest::addColumn<int>("calls"); // model calls, every one served
         QTest::newRow("lab-a, chunked SSE") << "lab-a"
-                                            << "chunked" << true << kFrance;
+                                            << "chunked" << true << kFrance << "synthesis" << 3;
         QTest::newRow("lab-b, headers late") << "lab-b"
-                                             << "late-headers" << true << "Calculate 323 + 460.";
+                                             << "late-headers" << true << "Calculate 323 + 460."
+                                             << "synthesis" << 3;
         QTest::newRow("lab-c, content-length") << "lab-c"
-                                               << "content-length" << true << kFrance;
+                                               << "content-length" << true << kFrance << "synthesis" << 3;
         QTest::newRow("lab-e, not streamed") << "lab-e"
-                                             << "chunked" << false << "Which element has atomic number 1?";
+                                             << "chunked" << false << "Which element has atomic number 1?"
+                                             << "synthesis" << 3;
+        QTest::newRow("lab-c, debate") << "lab-c"
+                                       << "chunked" << true << "Calculate 838 + 934."
+                                       << "debate" << 6;
+        QTest::newRow("lab-d, decompose") << "lab-d"
+                                          << "chunked" << true << "Calculate 323 + 460. And what is 6 * 7?"
+                                          << "decompose" << 3;
     }
     void servedTeamAnswersAsInProcess()
     {
@@ -132,6 +169,8 @@ private slots:
         QFETCH(QString, shape);
         QFETCH(bool, stream);
         QFETCH(QString, input);
+        QFETCH(QString, design);
+        QFETCH(int, calls);
         const auto w = bundledWorld(world.toStdString());
         ChatTestServerOptions options;
         options.shape = *serverShapeFromString(shape.toStdString());
@@ -140,7 +179,7 @@ private slots:
         std::string error;
         auto server = ChatTestServer::start(options, error);
         QVERIFY2(server, error.c_str());
-        const auto team = load(synthesisTeam(*w, server->baseUrl(), stream));
+        const auto team = load(worldTeam(*w, server->baseUrl(), stream, design.toStdString()));
 
         auto started = m_engine->start(team, input.toStdString());
         QVERIFY2(started.run, started.error.c_str());
@@ -148,17 +187,22 @@ private slots:
         const auto local = runInProcess(*m_engine, team, w, input.toStdString());
         QVERIFY(served.status == RunStatus::Ok);
         QVERIFY(local.status == RunStatus::Ok);
-        for (const char* node : {"e0", "e1", "syn"}) {
-            const auto& a = served.results.at(NodeId(node));
-            const auto& b = local.results.at(NodeId(node));
+        QCOMPARE(served.results.size(), local.results.size());
+        int64_t modelCalls = 0;
+        for (const auto& [node, a] : served.results) {
+            const auto& b = local.results.at(node);
             QCOMPARE(q(a.text), q(b.text));
             QCOMPARE(a.tokensIn, b.tokensIn);
             QCOMPARE(a.tokensOut, b.tokensOut);
             QCOMPARE(a.costUsd, b.costUsd);
-            QVERIFY(a.text.find("\nAnswer: ") != std::string::npos);
         }
+        for (const auto& span : served.spans)
+            modelCalls += span.kind == SpanKind::Attempt ? 1 : 0;
         QCOMPARE(q(served.output.answer), q(local.output.answer));
-        QCOMPARE(server->stats().requests, int64_t(3));
+        qInfo("%s: %lld calls, answer \"%s\"", qPrintable(design), static_cast<long long>(modelCalls),
+              served.output.answer.c_str());
+        QCOMPARE(server->stats().requests, modelCalls);
+        QCOMPARE(modelCalls, int64_t(calls));
     }
 
     void servedCallsSlowWithTheServersLoad()
@@ -173,7 +217,7 @@ private slots:
         std::string error;
         auto server = ChatTestServer::start(options, error);
         QVERIFY2(server, error.c_str());
-        json doc = synthesisTeam(*w, server->baseUrl(), true);
+        json doc = worldTeam(*w, server->baseUrl(), true);
         doc["nodes"] = json::array({json{{"id", "in"}, {"kind", "input"}}, json{{"id", "out"}, {"kind", "output"}},
                                     json{{"id", "agg"}, {"kind", "aggregator"}, {"strategy", "concat"}}});
         doc["edges"] = json::array({json{{"from", "agg"}, {"to", "out"}}});
@@ -210,8 +254,8 @@ private slots:
         std::string error;
         auto server = ChatTestServer::start(options, error);
         QVERIFY2(server, error.c_str());
-        json doc = synthesisTeam(*bundledWorld("lab-a"), server->baseUrl(), true);
-        doc["nodes"][1]["model"] = "omega";
+        json doc = worldTeam(*bundledWorld("lab-a"), server->baseUrl(), true);
+        doc["nodes"][2]["model"] = "omega"; // e0
         auto started = m_engine->start(load(doc), kFrance);
         QVERIFY2(started.run, started.error.c_str());
         const auto r = started.run->wait();

@@ -1,20 +1,22 @@
 #include "conclave/bench/ChatTestServer.h"
 
+#include "conclave/engine/ModelBackend.h"
 #include "conclave/io/JsonText.h"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 
 namespace conclave {
 
 namespace {
 
-constexpr std::array<ServerShape, 6> kShapes = {ServerShape::ChunkedSse, ServerShape::ClosedSse,
+constexpr std::array<ServerShape, 6> kShapes = {ServerShape::ChunkedSse,  ServerShape::ClosedSse,
                                                 ServerShape::LateHeaders, ServerShape::ContentLength,
-                                                ServerShape::Http10, ServerShape::IdleClose};
-constexpr std::array<std::string_view, 6> kNames = {"chunked", "close", "late-headers", "content-length", "http1.0",
-                                                    "idle-close"};
+                                                ServerShape::Http10,      ServerShape::IdleClose};
+constexpr std::array<std::string_view, 6> kNames = {"chunked",        "close",   "late-headers",
+                                                    "content-length", "http1.0", "idle-close"};
 constexpr auto kIdleCloseAfter = std::chrono::milliseconds(50);
 
 // The answer split into `pieces` nearly equal parts (none empty).
@@ -27,32 +29,62 @@ std::vector<std::string> split(const std::string& text, int pieces)
     return out;
 }
 
-std::string sseEvent(const nlohmann::json& data) { return "data: " + data.dump() + "\n\n"; }
-
-nlohmann::json chunk(const std::string& content, bool last, int completionTokens)
+std::string sseEvent(const nlohmann::json& data)
 {
-    nlohmann::json j = {{"id", "chatcmpl-bench"}, {"object", "chat.completion.chunk"}, {"model", "bench"}};
+    return "data: " + data.dump() + "\n\n";
+}
+
+nlohmann::json usage(int64_t promptTokens, int64_t completionTokens)
+{
+    return {{"prompt_tokens", promptTokens},
+            {"completion_tokens", completionTokens},
+            {"total_tokens", promptTokens + completionTokens}};
+}
+
+nlohmann::json chunk(const std::string& content, bool last, const std::string& model, int64_t promptTokens,
+                     int64_t completionTokens)
+{
+    nlohmann::json j = {{"id", "chatcmpl-bench"}, {"object", "chat.completion.chunk"}, {"model", model}};
     nlohmann::json choice = {{"index", 0}, {"delta", nlohmann::json::object()}};
     if (!content.empty())
         choice["delta"]["content"] = content;
     choice["finish_reason"] = last ? nlohmann::json("stop") : nlohmann::json(nullptr);
     j["choices"] = nlohmann::json::array({choice});
     if (last)
-        j["usage"] = {{"prompt_tokens", 12}, {"completion_tokens", completionTokens},
-                      {"total_tokens", 12 + completionTokens}};
+        j["usage"] = usage(promptTokens, completionTokens);
     return j;
 }
 
-std::string completion(const std::string& answer, int completionTokens)
+std::string completion(const std::string& answer, const std::string& model, int64_t promptTokens,
+                       int64_t completionTokens)
 {
     const nlohmann::json j = {
         {"id", "chatcmpl-bench"},
         {"object", "chat.completion"},
-        {"model", "bench"},
+        {"model", model},
         {"choices",
          {{{"index", 0}, {"message", {{"role", "assistant"}, {"content", answer}}}, {"finish_reason", "stop"}}}},
-        {"usage", {{"prompt_tokens", 12}, {"completion_tokens", completionTokens}, {"total_tokens", 12 + completionTokens}}}};
-    return j.dump();
+        {"usage", usage(promptTokens, completionTokens)}};
+    return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+// The contents of the messages of one role, joined by blank lines.
+std::string contentsOf(const nlohmann::json& messages, std::string_view role)
+{
+    std::string out;
+    if (!messages.is_array())
+        return out;
+    for (const auto& m : messages) {
+        if (!m.is_object() || m.value("role", "") != role)
+            continue;
+        const auto content = m.find("content");
+        if (content == m.end() || !content->is_string())
+            continue;
+        if (!out.empty())
+            out += "\n\n";
+        out += content->get<std::string>();
+    }
+    return out;
 }
 
 HttpResponseHead head(ServerShape shape, const std::string& contentType)
@@ -67,7 +99,10 @@ HttpResponseHead head(ServerShape shape, const std::string& contentType)
 
 } // namespace
 
-const std::array<ServerShape, 6>& allServerShapes() { return kShapes; }
+const std::array<ServerShape, 6>& allServerShapes()
+{
+    return kShapes;
+}
 
 std::string_view toString(ServerShape shape)
 {
@@ -110,9 +145,15 @@ std::unique_ptr<ChatTestServer> ChatTestServer::start(ChatTestServerOptions opti
     return server;
 }
 
-uint16_t ChatTestServer::port() const { return m_server->port(); }
+uint16_t ChatTestServer::port() const
+{
+    return m_server->port();
+}
 
-std::string ChatTestServer::baseUrl() const { return "http://127.0.0.1:" + std::to_string(port()) + "/v1"; }
+std::string ChatTestServer::baseUrl() const
+{
+    return "http://127.0.0.1:" + std::to_string(port()) + "/v1";
+}
 
 void ChatTestServer::onRequest(HttpServerRequest request, std::shared_ptr<HttpExchange> exchange)
 {
@@ -132,33 +173,109 @@ void ChatTestServer::onRequest(HttpServerRequest request, std::shared_ptr<HttpEx
     const bool stream = body.is_object() && body.value("stream", false);
     size_t index = 0;
     uint64_t generation = 0;
+    int inFlight = 0;
     {
         std::lock_guard lock(m_mutex);
         ++m_requests;
-        m_peak = std::max(m_peak, ++m_inFlight);
+        inFlight = ++m_inFlight;
+        m_peak = std::max(m_peak, inFlight);
         index = m_answered.size();
         generation = m_generation;
         m_answered.push_back(Exchange{Clock::now(), {}});
-        auto go = [this, stream, exchange, index, generation] { answer(stream, exchange, index, generation); };
+    }
+    // Decided outside the lock: a responder may take a while to decide.
+    auto reply = m_options.responder ? responderReply(request.body, inFlight) : benchReply();
+    {
+        std::lock_guard lock(m_mutex);
         if (m_options.slotCount > 0 && m_busy >= m_options.slotCount) {
-            m_waiting.push_back(std::move(go));
+            m_waiting.push_back([this, stream, exchange, index, generation, reply = std::move(reply)]() mutable {
+                answer(stream, exchange, index, generation, std::move(reply));
+            });
             return;
         }
         ++m_busy;
     }
-    answer(stream, std::move(exchange), index, generation);
+    answer(stream, std::move(exchange), index, generation, std::move(reply));
 }
 
-void ChatTestServer::answer(bool stream, std::shared_ptr<HttpExchange> exchange, size_t index, uint64_t generation)
+ChatTestServer::Reply ChatTestServer::benchReply() const
+{
+    Reply reply;
+    const auto pieces = split(m_options.answer, m_options.tokens);
+    const int64_t replyMs = std::max(0, m_options.replyMs);
+    for (size_t i = 0; i < pieces.size(); ++i)
+        reply.pieces.emplace_back(replyMs * int64_t(i + 1) / int64_t(pieces.size()), pieces[i]);
+    reply.completionTokens = int64_t(pieces.size());
+    return reply;
+}
+
+ChatTestServer::Reply ChatTestServer::responderReply(const std::string& text, int inFlight) const
+{
+    Reply reply;
+    const auto body = parseJsonQuietly(text);
+    if (!body.is_object()) {
+        reply.error = "the request is not a JSON object";
+        return reply;
+    }
+    ModelRequest request;
+    request.model = body.value("model", "");
+    const auto messages = body.find("messages");
+    if (messages != body.end()) {
+        request.system = contentsOf(*messages, "system");
+        request.prompt = contentsOf(*messages, "user");
+    }
+    if (const auto seed = body.find("seed"); seed != body.end())
+        request.params.extra = nlohmann::json{{"seed", *seed}};
+    for (const char* key : {"max_tokens", "max_completion_tokens"}) {
+        if (const auto most = body.find(key); most != body.end() && most->is_number_integer())
+            request.params.maxTokens = most->get<int64_t>();
+    }
+    auto call = m_options.responder->respond(request);
+    reply.model = request.model;
+    if (!call.reply.ok) {
+        reply.error = call.reply.error;
+        return reply;
+    }
+    // The same arithmetic as LocalMoeBackend::start, with the server's own load.
+    const double scale = (1.0 + call.loadSlope * double(inFlight - 1)) * m_options.responderTimeScale;
+    const auto at = [&](double ms) { return int64_t(std::llround(ms * scale)); };
+    const auto& all = call.reply.text;
+    const size_t first = std::min(call.firstChunk.size(), all.size());
+    if (first > 0 && first < all.size()) {
+        reply.pieces.emplace_back(at(call.ttftMs), all.substr(0, first));
+        reply.pieces.emplace_back(at(call.totalMs), all.substr(first));
+    } else {
+        reply.pieces.emplace_back(at(call.totalMs), all);
+    }
+    reply.promptTokens = call.reply.tokensIn;
+    reply.completionTokens = call.reply.tokensOut;
+    return reply;
+}
+
+void ChatTestServer::answer(bool stream, std::shared_ptr<HttpExchange> exchange, size_t index, uint64_t generation,
+                            Reply reply)
 {
     const auto shape = m_options.shape;
-    const auto reply = std::chrono::milliseconds(std::max(0, m_options.replyMs));
+    if (!reply.error.empty()) {
+        auto h = head(shape, "application/json");
+        h.status = 400;
+        const nlohmann::json error = {{"error", {{"message", reply.error}, {"type", "invalid_request_error"}}}};
+        exchange->respond(std::move(h), error.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+        finished(index, generation);
+        return;
+    }
+    const auto shared = std::make_shared<const Reply>(std::move(reply));
+    const auto due = [](int64_t ms) { return std::chrono::milliseconds(std::max<int64_t>(0, ms)); };
     if (!stream || shape == ServerShape::ContentLength) {
-        exchange->after(reply, [this, exchange, index, generation] {
-            const int tokens = int(split(m_options.answer, m_options.tokens).size());
-            exchange->respond(head(m_options.shape, "application/json"), completion(m_options.answer, tokens));
-            finished(index, generation);
-        });
+        exchange->after(
+            due(shared->pieces.empty() ? 0 : shared->pieces.back().first), [this, exchange, index, generation, shared] {
+                std::string text;
+                for (const auto& [at, piece] : shared->pieces)
+                    text += piece;
+                exchange->respond(head(m_options.shape, "application/json"),
+                                  completion(text, shared->model, shared->promptTokens, shared->completionTokens));
+                finished(index, generation);
+            });
         return;
     }
     const auto framing = shape == ServerShape::ChunkedSse || shape == ServerShape::IdleClose
@@ -166,18 +283,19 @@ void ChatTestServer::answer(bool stream, std::shared_ptr<HttpExchange> exchange,
                              : StreamFraming::CloseDelimited;
     if (shape != ServerShape::LateHeaders)
         exchange->beginStream(head(shape, "text/event-stream"), framing);
-    const auto pieces = split(m_options.answer, m_options.tokens);
-    for (size_t i = 0; i < pieces.size(); ++i) {
-        const auto at = reply * int64_t(i + 1) / int64_t(pieces.size());
-        const bool last = i + 1 == pieces.size();
+    for (size_t i = 0; i < shared->pieces.size(); ++i) {
+        const bool last = i + 1 == shared->pieces.size();
         const bool first = i == 0;
-        exchange->after(at, [this, exchange, index, generation, piece = pieces[i], first, last, framing, tokens = int(pieces.size())] {
+        exchange->after(due(shared->pieces[i].first), [this, exchange, index, generation, shared, i, first, last,
+                                                       framing] {
             if (first && m_options.shape == ServerShape::LateHeaders)
                 exchange->beginStream(head(m_options.shape, "text/event-stream"), framing);
-            exchange->write(sseEvent(chunk(piece, false, tokens)));
+            const auto& r = *shared;
+            exchange->write(sseEvent(chunk(r.pieces[i].second, false, r.model, r.promptTokens, r.completionTokens)));
             if (!last)
                 return;
-            exchange->write(sseEvent(chunk("", true, tokens)) + "data: [DONE]\n\n");
+            exchange->write(sseEvent(chunk("", true, r.model, r.promptTokens, r.completionTokens)) +
+                            "data: [DONE]\n\n");
             exchange->end();
             finished(index, generation);
         });

@@ -116,7 +116,8 @@ SimulatorAudit::Result SimulatorAudit::run(std::shared_ptr<const LocalResponder:
     double sumFromCurve = 0;
     for (const auto& model : models) {
         for (const auto& domain : domains) {
-            Cell cell{.model = model, .domain = domain, .skill = profiles->at(model).skill(domain)};
+            const ResolvedProfile& profile = profiles->at(model);
+            Cell cell{.model = model, .domain = domain, .skill = profile.skill(domain)};
             int64_t rightCount = 0;
             double sumP = 0;
             for (size_t i = 0; i < perModel; ++i) {
@@ -125,7 +126,7 @@ SimulatorAudit::Result SimulatorAudit::run(std::shared_ptr<const LocalResponder:
                     continue;
                 ++cell.answers;
                 rightCount += right(answers[model][i], i) ? 1 : 0;
-                sumP += ItemBank::pCorrect(cell.skill, ItemBank::difficulty(task));
+                sumP += ItemBank::pCorrect(cell.skill, ItemBank::difficulty(task), profile.difficultyWeight);
             }
             cell.accuracy = cell.answers ? double(rightCount) / double(cell.answers) : 0;
             cell.expected = cell.answers ? sumP / double(cell.answers) : 0;

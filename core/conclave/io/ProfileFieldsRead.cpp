@@ -74,7 +74,7 @@ std::optional<SynthesisProfile> readSynthesis(JsonFieldReader& parent, std::vect
         if (!table->is_array() || table->empty()) {
             r.fail("p_right_given_right",
                    "expected an array of at least one number from 0 to 1 (p0: the chance when no candidate is right), "
-                   "got " + describeJsonValue(*table));
+                   "got " + (table->is_array() ? std::string("an empty array") : describeJsonValue(*table)));
         } else {
             for (size_t k = 0; k < table->size(); ++k) {
                 const auto& p = (*table)[k];

@@ -48,6 +48,7 @@ SimulatorAudit::Result SimulatorAudit::run(std::shared_ptr<const LocalResponder:
     for (const auto& [name, profile] : *profiles)
         models.push_back(name);
     std::map<std::string, Answers, std::less<>> answers;
+    std::vector<double> stated(models.size() * perModel, 0); // [model × perModel + i]
     for (const auto& model : models)
         answers[model].resize(perModel);
     std::vector<std::string> truths;
@@ -58,7 +59,8 @@ SimulatorAudit::Result SimulatorAudit::run(std::shared_ptr<const LocalResponder:
         LocalResponder responder(profiles, gate, tasks, seeds[s]);
         for (size_t t = 0; t < list.size(); ++t) {
             responder.prepareFor(list[t].prompt);
-            for (const auto& model : models) {
+            for (size_t m = 0; m < models.size(); ++m) {
+                const auto& model = models[m];
                 ModelRequest request;
                 request.model = model;
                 request.prompt = list[t].prompt;
@@ -68,7 +70,9 @@ SimulatorAudit::Result SimulatorAudit::run(std::shared_ptr<const LocalResponder:
                     ++result.calls;
                     const auto call = responder.respond(request);
                     if (call.reply.ok) {
-                        answers[model][t * seeds.size() + s] = ReplyParser::parse(call.reply.text).answer;
+                        auto parsed = ReplyParser::parse(call.reply.text);
+                        answers[model][t * seeds.size() + s] = std::move(parsed.answer);
+                        stated[m * perModel + t * seeds.size() + s] = parsed.confidence;
                         break;
                     }
                 }
@@ -102,6 +106,14 @@ SimulatorAudit::Result SimulatorAudit::run(std::shared_ptr<const LocalResponder:
                 ++result.pairs;
             }
         }
+    }
+    for (size_t m = 0; m < models.size(); ++m) {
+        Confidences c{.model = models[m], .right = {}, .wrong = {}};
+        for (size_t i = 0; i < perModel; ++i) {
+            if (answers[models[m]][i])
+                (correct[m][i] > 0 ? c.right : c.wrong).push_back(stated[m * perModel + i]);
+        }
+        result.confidences.push_back(std::move(c));
     }
     result.agreement = result.bothWrong ? double(result.agreeing) / double(result.bothWrong) : 0;
     result.meanCorrelation = result.pairs ? sumR / double(result.pairs) : 0;

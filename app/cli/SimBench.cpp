@@ -1,6 +1,7 @@
 #include "Commands.h"
 #include "FixedText.h"
 
+#include "conclave/analysis/Auroc.h"
 #include "conclave/local/SimulatorAudit.h"
 
 #include <algorithm>
@@ -75,6 +76,22 @@ int simBench(const CliContext& context, Engine& engine, const BenchArgs& /*args*
         << fixed(r.meanAbsGap, 3) << ", largest " << signedFixed(r.maxAbsGap, 3) << " (target <= 0.050, "
         << (r.meanAbsGap <= 0.05 ? "met" : "NOT MET") << "); against the curve's mean over these tasks: mean |gap| "
         << fixed(r.meanAbsFromCurve, 3) << " (sampling noise)\n";
+
+    // Stated confidence: right answers against wrong ones, per model and pooled.
+    std::vector<double> allRight, allWrong;
+    std::string perModel;
+    for (const auto& c : r.confidences) {
+        allRight.insert(allRight.end(), c.right.begin(), c.right.end());
+        allWrong.insert(allWrong.end(), c.wrong.begin(), c.wrong.end());
+        const auto auroc = Auroc::of(c.right, c.wrong);
+        perModel += (perModel.empty() ? "" : ", ") + c.model + " " + (auroc ? fixed(*auroc, 3) : "-");
+    }
+    if (const auto pooled = Auroc::of(allRight, allWrong)) {
+        out << "  stated confidence tells right from wrong: AUROC " << fixed(*pooled, 3) << " over "
+            << allRight.size() << " right and " << allWrong.size() << " wrong answers (target 0.60-0.80, "
+            << within(*pooled, 0.6, 0.8) << "; verbalised confidence of real LLMs 0.6-0.8, Xiong et al. ICLR 2024)\n";
+        out << "    per model: " << perModel << "\n";
+    }
 
     std::vector<std::string> domains;
     for (const auto& c : r.cells) {

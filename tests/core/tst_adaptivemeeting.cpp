@@ -202,12 +202,12 @@ private slots:
         // (threshold 0.99, consensus 1), so every member is asked in turn.
         QTest::newRow("scripted gate: b .9, d .8, a .5, c .1")
             << true << QStringList{"b", "d", "a", "c"}
-            << QStringList{"ask a: 1 of 2 agree, confidence 0.40 < 0.99", "ask c: 2 of 3 agree, confidence 0.56 < 0.99",
-                           "stop: no member left (3 of 4 agree, confidence 0.67 < 0.99)"};
+            << QStringList{"ask a: 1 of 2 agree, confidence 0.39 < 0.99", "ask c: 2 of 3 agree, confidence 0.54 < 0.99",
+                           "stop: no member left (3 of 4 agree, confidence 0.65 < 0.99)"};
         QTest::newRow("no gate: edge order")
             << false << QStringList{"a", "b", "c", "d"}
-            << QStringList{"ask c: 1 of 2 agree, confidence 0.44 < 0.99", "ask d: 2 of 3 agree, confidence 0.62 < 0.99",
-                           "stop: no member left (3 of 4 agree, confidence 0.67 < 0.99)"};
+            << QStringList{"ask c: 1 of 2 agree, confidence 0.42 < 0.99", "ask d: 2 of 3 agree, confidence 0.61 < 0.99",
+                           "stop: no member left (3 of 4 agree, confidence 0.65 < 0.99)"};
     }
 
     void escalationFollowsTheGateThenEdgeOrder()
@@ -263,9 +263,9 @@ private slots:
         QCOMPARE(statuses(r, {"a", "b", "c", "d"}), QString("a=ok b=ok c=ok d=skipped"));
         const auto rounds = spansOf(r, "meet", SpanKind::Round);
         QCOMPARE(rounds.size(), size_t(3));
-        QCOMPARE(q(rounds[0].note), QString("ask a: 1 of 1 agree, confidence 0.22 < 0.99"));
-        QCOMPARE(q(rounds[1].note), QString("ask c: 1 of 2 agree, confidence 0.44 < 0.99"));
-        QCOMPARE(q(rounds[2].note), QString("stop: max_rounds 3 reached (2 of 3 agree, confidence 0.62 < 0.99)"));
+        QCOMPARE(q(rounds[0].note), QString("ask a: 1 of 1 agree, confidence 0.65 < 0.99"));
+        QCOMPARE(q(rounds[1].note), QString("ask c: 1 of 2 agree, confidence 0.42 < 0.99"));
+        QCOMPARE(q(rounds[2].note), QString("stop: max_rounds 3 reached (2 of 3 agree, confidence 0.61 < 0.99)"));
     }
 
     void theLocalGatePicksTheSpecialist()
@@ -302,11 +302,11 @@ private slots:
         const auto lines = meetingSpans(r, "meet");
         QCOMPARE(lines.size(), 6);
         QCOMPARE(lines[0], QString("meet 0..300000 ok"));
-        QCOMPARE(lines[1], QString("round 1 0..150000 ok | ask m3: 1 of 2 agree, confidence 0.43 < 0.70"));
+        QCOMPARE(lines[1], QString("round 1 0..150000 ok | ask m3: 1 of 2 agree, confidence 0.42 < 0.70"));
         QCOMPARE(lines[2], QString("  m1 #1 0..150000 ok"));
         QCOMPARE(lines[3], QString("  m2 #1 0..150000 ok"));
         QCOMPARE(lines[4], QStringLiteral("round 2 150000..300000 ok | stop: max_rounds 2 reached (2 of 3 agree, "
-                                          "confidence 0.55 < 0.70)"));
+                                          "confidence 0.54 < 0.70)"));
         QCOMPARE(lines[5], QString("  m3 #2 150000..300000 ok"));
         QCOMPARE(statuses(r, memberIds(4)), QString("m1=ok m2=ok m3=ok m4=skipped"));
     }
@@ -347,7 +347,7 @@ private slots:
         const auto rounds = spansOf(r, "meet", SpanKind::Round);
         if (asksThird) {
             QCOMPARE(rounds.size(), size_t(2));
-            QCOMPARE(q(rounds[0].note), QString("ask m3: 1 of 2 agree, confidence 0.43 < 0.70"));
+            QCOMPARE(q(rounds[0].note), QString("ask m3: 1 of 2 agree, confidence 0.42 < 0.70"));
             QCOMPARE(statusOf(r, "m3"), QString("ok"));
             return;
         }
@@ -386,7 +386,7 @@ private slots:
         const auto lines = meetingSpans(r, "meet");
         QCOMPARE(lines.size(), 6);
         QCOMPARE(lines[0], QString("meet 0..200000 ok"));
-        QCOMPARE(lines[1], QString("round 1 0..150000 ok | ask m3: 1 of 2 agree, confidence 0.43 < 0.70"));
+        QCOMPARE(lines[1], QString("round 1 0..150000 ok | ask m3: 1 of 2 agree, confidence 0.42 < 0.70"));
         QCOMPARE(lines[4], QString("round 2 150000..200000 ok | stop: budget exhausted: max_wall_ms 200 reached"));
         QCOMPARE(lines[5], QString("  m3 #2 150000..200000 budget_exhausted"));
         QCOMPARE(statuses(r, memberIds(4)), QString("m1=ok m2=ok m3=budget_exhausted m4=skipped"));
@@ -401,7 +401,7 @@ private slots:
         const auto lines = meetingSpans(r, "meet");
         QCOMPARE(lines.size(), 6);
         QCOMPARE(lines[0], QString("meet 0..200000 cancelled"));
-        QCOMPARE(lines[1], QString("round 1 0..150000 ok | ask m3: 1 of 2 agree, confidence 0.43 < 0.70"));
+        QCOMPARE(lines[1], QString("round 1 0..150000 ok | ask m3: 1 of 2 agree, confidence 0.42 < 0.70"));
         QCOMPARE(lines[2], QString("  m1 #1 0..150000 ok"));
         QCOMPARE(lines[3], QString("  m2 #1 0..150000 ok"));
         // Nobody is asked after the Stop: the round it cut short ends cancelled, with no decision.
@@ -427,7 +427,7 @@ private slots:
         const auto lines = meetingSpans(r, "meet");
         QCOMPARE(lines.size(), 6);
         QCOMPARE(lines[0], QString("meet 0..300000 ok"));
-        QCOMPARE(lines[1], QString("round 1 0..150000 ok | ask m3: 1 of 2 agree, confidence 0.79 < 0.99"));
+        QCOMPARE(lines[1], QString("round 1 0..150000 ok | ask m3: 1 of 2 agree, confidence 0.77 < 0.99"));
         QCOMPARE(lines[2], QString("  m1 #1 0..100000 timeout"));
         QCOMPARE(lines[3], QString("  m2 #1 0..150000 ok"));
         QCOMPARE(lines[4], QString("round 2 150000..300000 ok | stop: 2 of 3 agree (consensus 0.60)"));

@@ -424,7 +424,7 @@ private slots:
         QTest::newRow("a confident first member stops it")
             << 0.5 << QStringList{"right", "right", "right"} << "c1=ok c2=skipped c3=skipped" << 1 << "783";
         QTest::newRow("a doubtful first member escalates")
-            << 0.7 << QStringList{"wrong", "right", "right"} << "c1=ok c2=ok c3=skipped" << 2 << "783";
+            << 0.7 << QStringList{"doubtful", "right", "right"} << "c1=ok c2=ok c3=skipped" << 2 << "783";
         QTest::newRow("nobody is sure: every member speaks")
             << 0.99 << QStringList{"wrong", "wrong", "wrong"} << "c1=ok c2=ok c3=ok" << 3 << "";
     }

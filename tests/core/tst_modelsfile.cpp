@@ -145,6 +145,72 @@ private slots:
         QVERIFY(LocalModelCatalog::fromJsonText(text).catalog->models() == models);
     }
 
+    // The new fields overlay one by one too, each wholly (a confidence or synthesis is one record).
+    void overlayTakesTheJointFields()
+    {
+        ModelProfile below;
+        below.difficultyWeight = 0.5;
+        below.confidence = ConfidenceProfile{{0.9, 0.1}, {0.8, 0.1}};
+        below.loadSlope = 0.2;
+        below.fitted = std::vector<std::string>{"skills"};
+        ModelProfile above;
+        above.synthesis = SynthesisProfile{{0.1, 0.7}, 0.3};
+        above.loadSlope = 0.0;
+        above.calibratedFrom = std::vector<CalibrationSource>{{"e", 10}};
+        const auto a = ModelsFile::overlay({{"a", below}}, {{"a", above}}).at("a");
+        QCOMPARE(a.difficultyWeight, std::optional<double>(0.5));
+        QVERIFY(a.confidence == below.confidence);
+        QVERIFY(a.synthesis == above.synthesis);
+        QCOMPARE(a.loadSlope, std::optional<double>(0.0));
+        QVERIFY(a.fitted == below.fitted);
+        QVERIFY(a.calibratedFrom == above.calibratedFrom);
+    }
+
+    // A file using the new fields says "format": 2 first; one without them has no format, as before.
+    void formatTwoWhenTheNewFieldsAreUsed()
+    {
+        ModelProfile p;
+        p.loadSlope = 0.5;
+        const auto text = ModelsFile::toJsonText({{"m", p}});
+        QCOMPARE(QString::fromStdString(text),
+                 QStringLiteral("{\n  \"format\": 2,\n  \"models\": {\n    \"m\": {\n"
+                                "      \"load_slope\": 0.5\n    }\n  }\n}\n"));
+        const auto back = ModelsFile::fromJsonText(text);
+        QVERIFY(back.file);
+        QCOMPARE(back.file->models().at("m").loadSlope, std::optional<double>(0.5));
+        QVERIFY(ModelsFile::toJsonText({{"m", ModelProfile{}}}).find("format") == std::string::npos);
+    }
+
+    void formatProblems_data()
+    {
+        QTest::addColumn<QString>("fileText");
+        QTest::addColumn<QStringList>("expected"); // the reader's problems
+        QTest::newRow("1") << R"({"format": 1, "models": {}})" << QStringList();
+        QTest::newRow("2") << R"({"format": 2, "models": {"m": {"difficulty_weight": 1}}})" << QStringList();
+        QTest::newRow("newer") << R"({"format": 3, "models": {"m": {"shape": "new"}}})"
+                               << QStringList{err("/format", "models file format 3 is newer than this build reads (2); "
+                                                             "upgrade Conclave to read it")};
+        QTest::newRow("huge") << R"({"format": 18446744073709551615, "models": {}})"
+                              << QStringList{err("/format", "models file format 18446744073709551615 is newer than "
+                                                            "this build reads (2); upgrade Conclave to read it")};
+        QTest::newRow("fraction") << R"({"format": 1.5, "models": {}})"
+                                  << QStringList{err("/format",
+                                                     "expected a models file format from 1 to 2, got 1.5")};
+        QTest::newRow("text") << R"({"format": "2", "models": {}})"
+                              << QStringList{err("/format", "expected a models file format from 1 to 2, got \"2\"")};
+        QTest::newRow("zero") << R"({"format": 0, "models": {}})"
+                              << QStringList{err("/format", "expected a models file format from 1 to 2, got 0")};
+    }
+
+    void formatProblems()
+    {
+        QFETCH(QString, fileText);
+        QFETCH(QStringList, expected);
+        const auto read = ModelsFile::fromJsonText(fileText.toStdString());
+        QCOMPARE(render(read.problems), expected);
+        QCOMPARE(bool(read.file), expected.isEmpty());
+    }
+
     void problems_data()
     {
         QTest::addColumn<QString>("fileText"); // empty: no file

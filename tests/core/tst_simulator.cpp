@@ -9,6 +9,7 @@
 #include "conclave/local/Gate.h"
 #include "conclave/local/ItemBank.h"
 #include "conclave/local/LocalResponder.h"
+#include "conclave/analysis/Auroc.h"
 #include "conclave/local/SimulatorAudit.h"
 #include "conclave/local/TaskSet.h"
 #include "conclave/local/WrongAnswers.h"
@@ -492,6 +493,15 @@ private slots:
         QCOMPARE(QString::number(r.bestSingle.accuracy, 'f', 4), QStringLiteral("0.5768"));
         QCOMPARE(r.threeWay.size(), size_t(10));
         QCOMPARE(QString::number(r.allVoters.accuracy, 'f', 4), QStringLiteral("0.5891"));
+        // Stated confidence, pooled over the models: the built-in default's AUROC (target 0.6-0.8).
+        std::vector<double> right, wrong;
+        for (const auto& c : r.confidences) {
+            right.insert(right.end(), c.right.begin(), c.right.end());
+            wrong.insert(wrong.end(), c.wrong.begin(), c.wrong.end());
+        }
+        QCOMPARE(r.confidences.size(), size_t(8));
+        QCOMPARE(right.size() + wrong.size(), size_t(9792));
+        QCOMPARE(QString::number(*Auroc::of(right, wrong), 'f', 4), QStringLiteral("0.7017"));
     }
 
     void sameSeedSameAnswers()

@@ -108,6 +108,10 @@ inline json testModels()
     m["facts-only"] = timed(skillsOnly("facts"), 150);
     m["code-only"] = timed(skillsOnly("code"), 150);
     m["five-seconds"] = profile(skillsAll(1), 20, 4980, 1000); // first token at 20 ms, done at 5 s
+    // Always wrong, and says so: its wrong answers state exactly 0.30 (the
+    // built-in default states about 0.78, as real models do).
+    m["doubtful"] = timed(skillsAll(0), 150);
+    m["doubtful"]["confidence"] = json{{"right", {{"mean", 0.9}, {"sd", 0}}}, {"wrong", {{"mean", 0.3}, {"sd", 0}}}};
     return m;
 }
 

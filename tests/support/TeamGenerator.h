@@ -116,6 +116,7 @@ public:
         local["seed"] = 7;
         local["time_scale"] = kTimeScale;
         local["models"] = generatedModels();
+        simulatorSettings(local);
         m_doc["backends"]["local"] = local;
         json defaults{{"backend", "local"}, {"timeout_ms", 30000}};
         defaults["retries"] = *rc::gen::inRange(0, 3);
@@ -158,6 +159,45 @@ private:
                     sources.insert(e["from"].get<std::string>());
             }
             node["quorum"] = std::min<int>(node["quorum"].get<int>(), int(sources.size()));
+        }
+    }
+
+    // Format-3 settings of the simulator: its load (a queue, calls in flight
+    // that are not the run's, latency growing with them) and how its models
+    // behave together. Load changes when calls end, so it makes a team timed.
+    void simulatorSettings(json& local)
+    {
+        if (pick(5)) {
+            local["max_concurrency"] = *rc::gen::inRange(1, 4);
+            needVersion(3);
+            m_timed = true;
+        }
+        if (pick(5)) {
+            local["background_inflight"] = *rc::gen::inRange(0, 6);
+            needVersion(3);
+        }
+        for (const auto& name : generatedModelNames()) {
+            if (!pick(4))
+                continue;
+            auto& profile = local["models"][name];
+            needVersion(3);
+            if (pick(2))
+                profile["difficulty_weight"] = *rc::gen::elementOf(std::vector<double>{0, 0.3, 0.7, 1});
+            if (pick(2))
+                profile["confidence"] = json{{"right", {{"mean", 0.9}, {"sd", 0.05}}},
+                                             {"wrong", {{"mean", *rc::gen::elementOf(std::vector<double>{0.3, 0.8})},
+                                                        {"sd", 0.2}}}};
+            if (pick(2))
+                profile["synthesis"] = json{{"p_right_given_right", json::array({0.1, 0.6, 0.95})},
+                                            {"self_answer", *rc::gen::elementOf(std::vector<double>{0, 0.5, 1})}};
+            if (pick(3)) {
+                profile["load_slope"] = *rc::gen::elementOf(std::vector<double>{0.05, 0.2});
+                m_timed = true;
+            }
+            if (pick(3)) {
+                profile["fitted"] = json::array({"skills", "difficulty_weight"});
+                profile["calibrated_from"] = json::array({json{{"experiment", "exp-1"}, {"answers", 200}}});
+            }
         }
     }
 

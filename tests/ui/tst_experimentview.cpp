@@ -151,12 +151,12 @@ private slots:
         QTest::addColumn<int>("column");
         QTest::addColumn<QString>("expected");
         QTest::newRow("cascade name") << 0 << int(DesignsModel::Design) << "Cascade: tiny, mid, frontier";
-        QTest::newRow("cascade accuracy") << 0 << int(DesignsModel::Accuracy) << "100.0% [56.6, 100.0]";
+        QTest::newRow("cascade accuracy") << 0 << int(DesignsModel::Accuracy) << "60.0% [0.0, 100.0]";
         QTest::newRow("cascade delta") << 0 << int(DesignsModel::Delta) << "baseline";
         QTest::newRow("cascade wlt") << 0 << int(DesignsModel::WinsLossesTies) << "-";
         QTest::newRow("triage accuracy") << 1 << int(DesignsModel::Accuracy) << "50.0% [0.0, 100.0]";
-        QTest::newRow("triage delta") << 1 << int(DesignsModel::Delta) << "-50.0 pt [-100.0, 12.1]";
-        QTest::newRow("triage wlt") << 1 << int(DesignsModel::WinsLossesTies) << "0/5/5";
+        QTest::newRow("triage delta") << 1 << int(DesignsModel::Delta) << "-10.0 pt [-100.0, 82.1]";
+        QTest::newRow("triage wlt") << 1 << int(DesignsModel::WinsLossesTies) << "2/3/5";
         QTest::newRow("triage p50") << 1 << int(DesignsModel::WallP50) << "24.5 s";
         QTest::newRow("triage p95") << 1 << int(DesignsModel::WallP95) << "52.1 s";
         QTest::newRow("triage cost") << 1 << int(DesignsModel::CostPerTrial) << "$0.0022";
@@ -199,7 +199,9 @@ private slots:
         auto* table = view.designsTable();
         table->sortByColumn(DesignsModel::Accuracy, Qt::AscendingOrder);
         QCOMPARE(text(table->model(), 0, DesignsModel::Design), QStringLiteral("Triage: gate or decompose"));
-        table->sortByColumn(DesignsModel::CostPerTrial, Qt::DescendingOrder);
+        // Since issue 31 the cascade's weak first member sounds as sure as real models do, so it
+        // escalates less and costs less than triage.
+        table->sortByColumn(DesignsModel::CostPerTrial, Qt::AscendingOrder);
         QCOMPARE(text(table->model(), 0, DesignsModel::Design), QStringLiteral("Cascade: tiny, mid, frontier"));
     }
 
@@ -208,8 +210,8 @@ private slots:
         QTest::addColumn<int>("filter");
         QTest::addColumn<QStringList>("tasks");
         QTest::newRow("all") << 0 << QStringList({"code-019", "facts-078", "math-001", "math-033", "writing-066"});
-        QTest::newRow("differs") << 1 << QStringList({"code-019", "facts-078", "writing-066"});
-        QTest::newRow("regressions") << 2 << QStringList({"code-019", "facts-078", "writing-066"});
+        QTest::newRow("differs") << 1 << QStringList({"code-019", "math-001", "writing-066"});
+        QTest::newRow("regressions") << 2 << QStringList({"code-019", "writing-066"});
     }
 
     void matrixFilters()
@@ -220,11 +222,10 @@ private slots:
         view.setReport(*report());
         view.matrix()->filterBox()->setCurrentIndex(filter);
         const auto* m = view.matrix()->model();
-        QCOMPARE(m->rowCount(), int(tasks.size()));
         QStringList shown;
         for (int r = 0; r < m->rowCount(); ++r)
             shown << text(m, r, 1);
-        QCOMPARE(shown, tasks);
+        QCOMPARE(shown.join(","), tasks.join(","));
     }
 
     void matrixCellsShowOutcomes_data()

@@ -152,9 +152,9 @@ private slots:
         QVERIFY(m_rig->tabs->openRunTab(m_first));
         select("vote");
         const QStringList finalVote = figures();
-        QCOMPARE(finalVote, (QStringList{"done", "783", "0.71", "0 in, 0 out", "$0",
-                                         "Considering the question carefully:\nAnswer: 783\nConfidence: 0.71"}));
-        QCOMPARE(inspector.runLine(), "Run " + shortId(m_first) + ": done · answer 783 · conf 0.71");
+        QCOMPARE(finalVote, (QStringList{"done", "783", "0.70", "0 in, 0 out", "$0",
+                                         "Considering the question carefully:\nAnswer: 783\nConfidence: 0.70"}));
+        QCOMPARE(inspector.runLine(), "Run " + shortId(m_first) + ": done · answer 783 · conf 0.70");
 
         QVERIFY(m_rig->tabs->openReplayTab(m_first));
         auto* replay = m_rig->tabs->current().replay;
@@ -168,7 +168,7 @@ private slots:
         const QString end = ui::TimeFormat::duration(replay->durationUs());
         QCOMPARE(m_rig->output->title(), "Node vote · run " + shortId(m_first) + " at " + end);
         QCOMPARE(figures(), finalVote);
-        QCOMPARE(inspector.runLine(), "At the playhead (" + end + "): done · answer 783 · conf 0.71");
+        QCOMPARE(inspector.runLine(), "At the playhead (" + end + "): done · answer 783 · conf 0.70");
 
         // Mid-run: route has answered, math is running (its text not revealed), vote has not started.
         const int64_t mid = (math->startUs + math->endUs) / 2;
@@ -191,7 +191,7 @@ private slots:
         m_rig->tabs->tabs()->setCurrentIndex(0);
         QVERIFY(!m_rig->output->playhead());
         QCOMPARE(m_rig->output->figure("status"), QString("done"));
-        QCOMPARE(inspector.runLine(), "Run " + shortId(m_first) + ": done · answer 783 · conf 0.71");
+        QCOMPARE(inspector.runLine(), "Run " + shortId(m_first) + ": done · answer 783 · conf 0.70");
         replay->seek(0); // not current: the dock keeps the run tab's
         QCOMPARE(m_rig->output->figure("status"), QString("done"));
         m_rig->tabs->tabs()->setCurrentIndex(1);

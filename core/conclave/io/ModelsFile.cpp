@@ -5,6 +5,8 @@
 #include "conclave/io/JsonText.h"
 #include "conclave/io/TeamJson.h"
 
+#include <algorithm>
+
 namespace conclave {
 
 namespace {
@@ -35,13 +37,45 @@ ModelProfile overlayProfile(ModelProfile below, const ModelProfile& above)
     overlayField(below.contextTokens, above.contextTokens);
     overlayField(below.failureRate, above.failureRate);
     overlayField(below.errorAgreement, above.errorAgreement);
+    overlayField(below.difficultyWeight, above.difficultyWeight);
+    overlayField(below.confidence, above.confidence);
+    overlayField(below.synthesis, above.synthesis);
+    overlayField(below.loadSlope, above.loadSlope);
     overlayMap(below.skillsCi, above.skillsCi);
     overlayMap(below.trials, above.trials);
+    overlayField(below.fitted, above.fitted);
+    overlayField(below.calibratedFrom, above.calibratedFrom);
     if (above.extra.is_object()) {
         for (const auto& [key, value] : above.extra.items())
             below.extra[key] = value;
     }
     return below;
+}
+
+// An absent format is 1; a newer one than this build reads is refused, the
+// rest of the file unread (its fields may mean something else).
+bool readFormat(const nlohmann::json& doc, std::vector<Problem>& problems)
+{
+    const auto it = doc.find("format");
+    if (it == doc.end())
+        return true;
+    const auto fail = [&](std::string message) {
+        Problem p;
+        p.pointer = "/format";
+        p.message = std::move(message);
+        problems.push_back(std::move(p));
+        return false;
+    };
+    const std::string range = "a models file format from 1 to " + std::to_string(ModelsFile::kFormat);
+    if (!it->is_number_integer())
+        return fail("expected " + range + ", got " + describeJsonValue(*it));
+    if (it->is_number_unsigned() ? it->get<uint64_t>() > uint64_t(ModelsFile::kFormat)
+                                 : it->get<int64_t>() > ModelsFile::kFormat)
+        return fail("models file format " + it->dump() + " is newer than this build reads (" +
+                    std::to_string(ModelsFile::kFormat) + "); upgrade Conclave to read it");
+    if (it->get<int64_t>() < 1)
+        return fail("expected " + range + ", got " + it->dump());
+    return true;
 }
 
 } // namespace
@@ -62,6 +96,8 @@ ModelsFile::LoadResult ModelsFile::fromJsonText(std::string_view text)
         result.problems.push_back(std::move(p));
         return result;
     }
+    if (!readFormat(doc, result.problems))
+        return result;
     ModelsFile file;
     for (const auto& [name, value] : models->items()) {
         if (auto profile = profileFromJson(value, childPointer("/models", name), result.problems))
@@ -84,6 +120,9 @@ std::string ModelsFile::toJsonText(const Profiles& models)
     for (const auto& [name, profile] : models)
         profiles[name] = profileToJson(profile);
     nlohmann::ordered_json out = nlohmann::ordered_json::object();
+    // Older readers see a file without the new fields as they always did.
+    if (std::any_of(models.begin(), models.end(), [](const auto& m) { return m.second.usesFormat2Fields(); }))
+        out["format"] = kFormat;
     out["models"] = std::move(profiles);
     return canonicalJsonText(out);
 }

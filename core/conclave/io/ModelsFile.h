@@ -14,9 +14,13 @@ namespace conclave {
 
 // A file of model profiles in the format of resources/models/local-models.json,
 // { "models": { NAME: profile, ... } }: the shipped catalog, a local-moe
-// backend's `models_file`, and what `conclave calibrate` writes.
+// backend's `models_file`, and what `conclave calibrate` writes. A file whose
+// profiles use difficulty_weight, confidence, synthesis, load_slope, fitted or
+// calibrated_from carries "format": 2 (others no format, read as 1); a format
+// newer than kFormat is an error at /format.
 class ModelsFile {
 public:
+    static constexpr int64_t kFormat = 2;
     struct LoadResult;
     using Profiles = std::map<std::string, ModelProfile>;
 

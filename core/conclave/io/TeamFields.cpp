@@ -16,20 +16,22 @@ constexpr std::array<K, 4> kEdge{"from", "to", "when", "role"};
 constexpr std::array<K, 4> kParams{"temperature", "max_tokens", "top_p", "stop"};
 constexpr std::array<K, 5> kDefaults{"backend", "model", "timeout_ms", "retries", "params"};
 constexpr std::array<K, 3> kBudget{"max_cost_usd", "max_tokens", "max_wall_ms"};
-constexpr std::array<K, 10> kProfile{"skills",         "ttft_ms",        "tokens_per_s", "output_tokens",
-                                     "price_per_mtok", "context_tokens", "failure_rate", "error_agreement",
-                                     "skills_ci",      "trials"};
+constexpr std::array<K, 16> kProfile{"skills",          "ttft_ms",           "tokens_per_s", "output_tokens",
+                                     "price_per_mtok",  "context_tokens",    "failure_rate", "error_agreement",
+                                     "difficulty_weight", "confidence",      "synthesis",    "load_slope",
+                                     "skills_ci",       "trials",            "fitted",       "calibrated_from"};
 constexpr std::array<K, 2> kDistribution{"median", "p95"};
 constexpr std::array<K, 2> kPrice{"input", "output"};
 
-constexpr std::array<K, 5> kLocalBackend{"kind", "seed", "time_scale", "models", "models_file"};
+constexpr std::array<K, 7> kLocalBackend{"kind",        "seed",           "time_scale",         "models",
+                                         "models_file", "max_concurrency", "background_inflight"};
 constexpr std::array<K, 11> kOpenAiBackend{
     "kind",   "base_url",         "api_key_env", "max_concurrency",    "requests_per_minute",
     "stream", "max_tokens_param", "ca_file",     "connect_timeout_ms", "headers",
     "prices"};
 constexpr std::array<K, 8> kRecordedBackend{"kind", "experiments", "db",         "on_missing", "max_concurrency",
                                             "seed", "models",      "models_file"};
-constexpr std::array<K, 18> kAnyBackend{"kind",
+constexpr std::array<K, 19> kAnyBackend{"kind",
                                         "seed",
                                         "time_scale",
                                         "models",
@@ -40,6 +42,7 @@ constexpr std::array<K, 18> kAnyBackend{"kind",
                                         "base_url",
                                         "api_key_env",
                                         "max_concurrency",
+                                        "background_inflight",
                                         "requests_per_minute",
                                         "stream",
                                         "max_tokens_param",
@@ -149,7 +152,7 @@ constexpr double kBig = 1e300;
 // The "conclave" rule names the newest version in words; a new version updates both.
 static_assert(kTeamFormatVersion == 3, "update the \"conclave\" rule's \"format version 1 to N\"");
 
-constexpr std::array<FieldRule, 30> kRules{{
+constexpr std::array<FieldRule, 38> kRules{{
     {"conclave", "format version 1 to 3", true, 1, kBig, false},
     {"timeout_ms", "a positive integer", true, 0, kBig, true},
     {"deadline_ms", "a positive integer", true, 0, kBig, true},
@@ -174,6 +177,14 @@ constexpr std::array<FieldRule, 30> kRules{{
     {"failure_rate", "a number from 0 to 1", false, 0, 1, false},
     {"error_agreement", "a number from 0 to 1", false, 0, 1, false},
     {"trials", "a non-negative integer", true, 0, kBig, false},
+    {"difficulty_weight", "a number from 0 to 1", false, 0, 1, false},
+    {"load_slope", "a non-negative number", false, 0, kBig, false},
+    {"mean", "a number from 0 to 1", false, 0, 1, false},
+    {"sd", "a non-negative number", false, 0, kBig, false},
+    {"p_right_given_right", "a number from 0 to 1", false, 0, 1, false},
+    {"self_answer", "a number from 0 to 1", false, 0, 1, false},
+    {"answers", "a non-negative integer", true, 0, kBig, false},
+    {"background_inflight", "a non-negative integer", true, 0, kBig, false},
     {"skill", "a number from 0 to 1", false, 0, 1, false},
     {"consensus", "a number above 0 and at most 1", false, 0, 1, true},
     {"agree_fraction", "a number above 0 and at most 1", false, 0, 1, true},

@@ -1,5 +1,6 @@
 #include "conclave/io/JsonFieldReader.h"
 #include "conclave/io/JsonText.h"
+#include "conclave/io/ProfileFieldsRead.h"
 #include "conclave/io/TeamFields.h"
 #include "conclave/io/TeamJson.h"
 
@@ -289,6 +290,8 @@ std::optional<Backend> readBackend(const json& value, const std::string& pointer
     if (b.kind == BackendKind::LocalMoe) {
         b.seed = readInteger(r, "seed");
         b.timeScale = readNumber(r, "time_scale");
+        b.maxConcurrency = readInteger(r, "max_concurrency");
+        b.backgroundInflight = readInteger(r, "background_inflight");
         if (const auto* models = r.object("models")) {
             std::map<std::string, ModelProfile> profiles;
             for (const auto& [name, profile] : models->items()) {
@@ -423,8 +426,14 @@ std::optional<ModelProfile> profileFromJson(const json& value, const std::string
     profile.contextTokens = readInteger(r, "context_tokens");
     profile.failureRate = readNumber(r, "failure_rate");
     profile.errorAgreement = readNumber(r, "error_agreement");
+    profile.difficultyWeight = readNumber(r, "difficulty_weight");
+    profile.confidence = readConfidence(r, problems);
+    profile.synthesis = readSynthesis(r, problems);
+    profile.loadSlope = readNumber(r, "load_slope");
     profile.skillsCi = readIntervals(r, "skills_ci");
     profile.trials = readCounts(r, "trials", problems);
+    profile.fitted = r.stringList("fitted");
+    profile.calibratedFrom = readCalibratedFrom(r, problems);
     profile.extra = r.leftovers();
     if (problems.size() != before)
         return std::nullopt;

@@ -150,6 +150,7 @@ ordered_json backendJson(const Backend& b)
     put(out, "base_url", b.baseUrl);
     put(out, "api_key_env", b.apiKeyEnv);
     put(out, "max_concurrency", b.maxConcurrency);
+    put(out, "background_inflight", b.backgroundInflight);
     put(out, "requests_per_minute", b.requestsPerMinute);
     put(out, "stream", b.stream);
     put(out, "max_tokens_param", b.maxTokensParam);
@@ -193,6 +194,29 @@ ordered_json profileToJson(const ModelProfile& profile)
     put(out, "context_tokens", profile.contextTokens);
     putNumber(out, "failure_rate", profile.failureRate);
     putNumber(out, "error_agreement", profile.errorAgreement);
+    putNumber(out, "difficulty_weight", profile.difficultyWeight);
+    if (profile.confidence) {
+        const auto draw = [](const ConfidenceDraw& d) {
+            ordered_json spread = ordered_json::object();
+            spread["mean"] = numberJson(d.mean);
+            spread["sd"] = numberJson(d.sd);
+            return spread;
+        };
+        ordered_json confidence = ordered_json::object();
+        confidence["right"] = draw(profile.confidence->right);
+        confidence["wrong"] = draw(profile.confidence->wrong);
+        out["confidence"] = confidence;
+    }
+    if (profile.synthesis) {
+        ordered_json table = ordered_json::array();
+        for (const double p : profile.synthesis->pRightGivenRight)
+            table.push_back(numberJson(p));
+        ordered_json synthesis = ordered_json::object();
+        synthesis["p_right_given_right"] = table;
+        synthesis["self_answer"] = numberJson(profile.synthesis->selfAnswer);
+        out["synthesis"] = synthesis;
+    }
+    putNumber(out, "load_slope", profile.loadSlope);
     if (profile.skillsCi) {
         ordered_json intervals = ordered_json::object();
         for (const auto& [domain, interval] : *profile.skillsCi)
@@ -204,6 +228,13 @@ ordered_json profileToJson(const ModelProfile& profile)
         for (const auto& [domain, count] : *profile.trials)
             counts[domain] = count;
         out["trials"] = counts;
+    }
+    put(out, "fitted", profile.fitted);
+    if (profile.calibratedFrom) {
+        ordered_json sources = ordered_json::array();
+        for (const auto& source : *profile.calibratedFrom)
+            sources.push_back(ordered_json{{"experiment", source.experiment}, {"answers", source.answers}});
+        out["calibrated_from"] = sources;
     }
     putExtra(out, profile.extra);
     return out;

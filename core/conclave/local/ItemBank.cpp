@@ -13,12 +13,13 @@ namespace conclave {
 
 namespace {
 
-const double kSqrtShared = std::sqrt(ItemBank::kShared);
-const double kSqrtOwn = std::sqrt(1 - ItemBank::kShared);
-
-double curve(double a, double z)
+double curve(double a, double z, double weight)
 {
-    return ItemBank::normalCdf((a - kSqrtShared * z) / kSqrtOwn);
+    if (weight >= 1)
+        return a > z ? 1.0 : 0.0; // no call's own noise left: the latent decides
+    if (weight <= 0)
+        return ItemBank::normalCdf(a);
+    return ItemBank::normalCdf((a - std::sqrt(weight) * z) / std::sqrt(1 - weight));
 }
 
 } // namespace
@@ -69,16 +70,16 @@ double ItemBank::ability(double skill)
     return normalQuantile(skill);
 }
 
-double ItemBank::pCorrect(double skill, double z)
+double ItemBank::pCorrect(double skill, double z, double weight)
 {
     if (skill <= 0)
         return 0;
     if (skill >= 1)
         return 1;
-    return curve(ability(skill), z);
+    return curve(ability(skill), z, weight);
 }
 
-double ItemBank::skillFor(double accuracy, const std::vector<double>& zs)
+double ItemBank::skillFor(double accuracy, const std::vector<double>& zs, double weight)
 {
     if (accuracy <= 0)
         return 0;
@@ -90,7 +91,7 @@ double ItemBank::skillFor(double accuracy, const std::vector<double>& zs)
     const auto meanP = [&](double a) {
         double sum = 0;
         for (const double z : zs)
-            sum += curve(a, z);
+            sum += curve(a, z, weight);
         return sum / double(zs.size());
     };
     double low = -40, high = 40;

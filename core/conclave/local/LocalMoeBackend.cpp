@@ -1,11 +1,13 @@
 #include "conclave/local/LocalMoeBackend.h"
 
+#include <algorithm>
+
 namespace conclave {
 
 LocalMoeBackend::LocalMoeBackend(std::shared_ptr<const CallResponder> responder, std::shared_ptr<RunClock> clock,
-                                 double timeScale)
-    : m_responder(std::move(responder)), m_clock(std::move(clock)),
-      m_timeScale(m_clock->scale(timeScale))
+                                 double timeScale, SimulatedLoad load)
+    : m_responder(std::move(responder)), m_clock(std::move(clock)), m_timeScale(m_clock->scale(timeScale)),
+      m_background(std::max<int64_t>(0, load.backgroundInflight)), m_queue(load.maxConcurrency)
 {
 }
 
@@ -26,12 +28,22 @@ CallId LocalMoeBackend::start(ModelRequest request, CallCallbacks callbacks)
     const CallId id = m_next++;
     auto& call = m_calls[id];
     call.callbacks = std::move(callbacks);
-    // The simulator has no queue: every call is admitted as it starts, and
-    // takes longer the more calls are in flight with it (fixed at its start).
-    decided.reply.waitUs = 0;
-    decided.reply.inflight = int64_t(m_calls.size());
+    call.decided = std::move(decided);
+    call.startUs = now;
+    if (m_queue.arrive(id))
+        admitLocked(id, call, now);
+    return id;
+}
+
+void LocalMoeBackend::admitLocked(CallId id, Call& call, int64_t nowUs)
+{
+    call.admitted = true;
+    SimulatedCall decided = std::move(call.decided);
+    // A call takes longer the more calls are in flight with it (fixed at its admission).
+    decided.reply.waitUs = nowUs - call.startUs;
+    decided.reply.inflight = m_queue.serving() + m_background;
     const double load = 1.0 + decided.loadSlope * double(decided.reply.inflight - 1);
-    const auto at = [&](double ms) { return now + static_cast<int64_t>(ms * load * m_timeScale * 1000.0); };
+    const auto at = [&](double ms) { return nowUs + static_cast<int64_t>(ms * load * m_timeScale * 1000.0); };
     decided.reply.plannedMs *= load;
     if (decided.reply.ok)
         call.firstChunk = std::move(decided.firstChunk);
@@ -48,7 +60,20 @@ CallId LocalMoeBackend::start(ModelRequest request, CallCallbacks callbacks)
         if (const auto backend = self.lock())
             backend->deliverDone(id, std::move(reply));
     });
-    return id;
+}
+
+void LocalMoeBackend::eraseLocked(std::unordered_map<CallId, Call>::iterator it, int64_t nowUs)
+{
+    const bool admitted = it->second.admitted;
+    m_calls.erase(it);
+    if (!admitted)
+        return;
+    for (auto next = m_queue.release(); next; next = m_queue.release()) {
+        if (const auto waiting = m_calls.find(*next); waiting != m_calls.end()) {
+            admitLocked(*next, waiting->second, nowUs);
+            return;
+        }
+    }
 }
 
 // The first token always reaches the caller before the reply, even when their
@@ -81,7 +106,7 @@ void LocalMoeBackend::deliverToken(CallId id)
             return;
         parked = std::move(it->second.parkedReply);
         onDone = std::move(it->second.callbacks.onDone);
-        m_calls.erase(it);
+        eraseLocked(it, m_clock->nowUs());
     }
     if (onDone)
         onDone(std::move(*parked));
@@ -105,7 +130,7 @@ void LocalMoeBackend::deliverDone(CallId id, ModelReply reply)
             m_clock->cancel(call.tokenTimer);
         } else {
             onDone = std::move(call.callbacks.onDone);
-            m_calls.erase(it);
+            eraseLocked(it, m_clock->nowUs());
         }
     }
     if (onDone) {
@@ -121,11 +146,13 @@ void LocalMoeBackend::cancel(CallId id)
     const auto it = m_calls.find(id);
     if (it == m_calls.end())
         return;
+    // A waiting call leaves the queue and says cancelled, as the run's work.
+    const bool waiting = m_queue.leave(id);
     m_clock->cancel(it->second.tokenTimer);
     if (it->second.token == TokenState::Pending)
         it->second.firstChunk.clear();  // a cancelled call sends no more text
     // If the reply is already on its way, it arrives as it is; otherwise say cancelled now.
-    if (m_clock->cancel(it->second.doneTimer)) {
+    if (waiting || m_clock->cancel(it->second.doneTimer)) {
         ModelReply reply;
         reply.cancelled = true;
         reply.error = "cancelled";

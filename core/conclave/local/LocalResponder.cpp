@@ -3,6 +3,7 @@
 #include "conclave/engine/DeterministicRandom.h"
 #include "conclave/engine/ReplyParser.h"
 #include "conclave/local/ArithmeticQuestion.h"
+#include "conclave/local/SynthesisTable.h"
 #include "conclave/local/WrongAnswers.h"
 #include "conclave/util/TokenEstimate.h"
 
@@ -29,7 +30,8 @@ enum Stream : uint64_t {
     kWrong,
     kWording,
     kRoute,
-    kOther
+    kOther,
+    kSelf
 };
 
 constexpr double kZ95 = 1.6448536269514722;
@@ -147,6 +149,14 @@ std::map<std::string, ResolvedProfile> LocalResponder::resolve(const std::map<st
             r.failureRate = *p.failureRate;
         if (p.errorAgreement)
             r.errorAgreement = *p.errorAgreement;
+        if (p.difficultyWeight)
+            r.difficultyWeight = *p.difficultyWeight;
+        if (p.confidence)
+            r.confidence = *p.confidence;
+        if (p.synthesis)
+            r.synthesis = *p.synthesis;
+        if (p.loadSlope)
+            r.loadSlope = *p.loadSlope;
     };
     for (const auto& [name, profile] : catalog)
         apply(out[name], profile);
@@ -270,15 +280,15 @@ double LocalResponder::pCorrect(const Item& item, const ResolvedProfile& profile
 {
     const double z = ItemBank::difficulty(*item.task);
     if (item.free)
-        return ItemBank::pCorrect(expectedSkill(item.text, profile), z);
-    return ItemBank::pCorrect(profile.skill(item.task->domain), z);
+        return ItemBank::pCorrect(expectedSkill(item.text, profile), z, profile.difficultyWeight);
+    return ItemBank::pCorrect(profile.skill(item.task->domain), z, profile.difficultyWeight);
 }
 
-double LocalResponder::confidenceFor(bool correct, double skill, const Draws& draws) const
+double LocalResponder::confidenceFor(bool correct, const ResolvedProfile& profile, const Draws& draws)
 {
     // Informative but imperfect: right answers sound surer on average, with overlap.
-    const double mean = correct ? 0.60 + 0.30 * skill : 0.35 + 0.30 * skill;
-    return std::clamp(mean + 0.12 * draws.normal(kConfidence), 0.05, 0.99);
+    const ConfidenceDraw& d = correct ? profile.confidence.right : profile.confidence.wrong;
+    return std::clamp(d.mean + d.sd * draws.normal(kConfidence), 0.05, 0.99);
 }
 
 std::string LocalResponder::answer(const std::vector<Candidate>& shown, const ResolvedProfile& profile,
@@ -296,7 +306,7 @@ std::string LocalResponder::answer(const std::vector<Candidate>& shown, const Re
     if (!peers.empty())
         p += (1 - p) * 0.5 * share(truth);
     const bool correct = draws.unit(kCorrect) < p;
-    confidence = confidenceFor(correct, p, draws);
+    confidence = confidenceFor(correct, profile, draws);
     std::string answer = truth;
     if (!correct) {
         // Wrong models are drawn to the same wrong answer, the more so when
@@ -393,6 +403,20 @@ std::string LocalResponder::synthesize(const std::vector<Candidate>& candidates,
         confidence = 0.1;
         return withAnswer("No candidate answers were given.", "unknown", confidence);
     }
+    const auto lead = "Having weighed " + std::to_string(candidates.size()) + " candidate answers:";
+    const auto truth = ReplyParser::normalizeAnswer(item.task->answer);
+    if (profile.synthesis) {
+        const SynthesisTable table(*profile.synthesis);
+        bool correct = false;
+        const auto chosen = table.answer(candidates, truth, WrongAnswers(*item.task, items()), profile.agreement(),
+                                         {.right = draws.unit(kCorrect),
+                                          .self = draws.unit(kSelf),
+                                          .wrong = draws.unit(kWrong),
+                                          .other = draws.unit(kOther)},
+                                         correct);
+        confidence = confidenceFor(correct, profile, draws);
+        return withAnswer(lead, chosen, confidence);
+    }
     double total = 0;
     for (const auto& [answer, s] : score)
         total += s;
@@ -401,15 +425,14 @@ std::string LocalResponder::synthesize(const std::vector<Candidate>& candidates,
     std::string chosen = best->first;
     // A good synthesizer recognises the right candidate even when it is
     // outvoted, less often on a hard task.
-    const auto truth = ReplyParser::normalizeAnswer(item.task->answer);
     if (const auto right = score.find(truth); right != score.end()) {
-        const double recognises = ItemBank::pCorrect(profile.skill("reasoning"), ItemBank::difficulty(*item.task));
+        const double recognises = ItemBank::pCorrect(profile.skill("reasoning"), ItemBank::difficulty(*item.task),
+                                                     profile.difficultyWeight);
         const double p = std::max(right->second / total, recognises * 0.9);
         chosen = draws.unit(kCorrect) < p ? truth : chosen;
     }
     confidence = std::clamp(score[chosen] / total * 0.5 + 0.45 + 0.05 * draws.normal(kConfidence), 0.05, 0.99);
-    return withAnswer("Having weighed " + std::to_string(candidates.size()) + " candidate answers:", chosen,
-                      confidence);
+    return withAnswer(lead, chosen, confidence);
 }
 
 std::string LocalResponder::combine(const std::vector<Candidate>& parts, double& confidence)
@@ -438,7 +461,7 @@ std::string LocalResponder::judge(const JudgeCase& judged, const Item& item, con
     // model would answering the question (hard questions are hard to grade).
     const double p = 1 - (1 - pCorrect(item, profile)) / 2;
     const bool accurate = draws.unit(kCorrect) < p;
-    confidence = confidenceFor(accurate, p, draws);
+    confidence = confidenceFor(accurate, profile, draws);
     const bool verdict = accurate ? right : !right;
     return withAnswer("Comparing the response with the reference:", verdict ? "correct" : "incorrect", confidence);
 }
@@ -470,6 +493,7 @@ SimulatedCall LocalResponder::respond(const ModelRequest& request) const
         call.reply.error = "unknown local model \"" + request.model + "\"";
         return call;
     }
+    call.loadSlope = p->loadSlope;
     const Item item = itemFor(request);
     std::string taskKey = item.made ? std::to_string(R::hash(request.runInput)) : item.task->id;
     if (request.inputs.judge)

@@ -3,6 +3,7 @@
 #include "conclave/engine/ModelBackend.h"
 #include "conclave/local/CallResponder.h"
 #include "conclave/local/Gate.h"
+#include "conclave/local/ItemBank.h"
 #include "conclave/local/TaskSet.h"
 #include "conclave/model/Backend.h"
 
@@ -26,6 +27,13 @@ struct ResolvedProfile {
     std::optional<int64_t> contextTokens; // absent: no context limit
     double failureRate = 0;
     std::optional<double> errorAgreement; // absent: defaultAgreement()
+    double difficultyWeight = ItemBank::kShared;
+    // Verbalised confidence of real LLMs: high and overconfident, a stated-
+    // confidence AUROC near 0.7 (Xiong et al., ICLR 2024: 0.6–0.8).
+    static constexpr ConfidenceProfile kDefaultConfidence{{0.86, 0.10}, {0.78, 0.12}};
+    ConfidenceProfile confidence = kDefaultConfidence;
+    std::optional<SynthesisProfile> synthesis; // absent: the weighing synthesizer
+    double loadSlope = 0;
 
     double skill(std::string_view domain) const;
     // The chance that a wrong answer is the task's attractive one
@@ -104,7 +112,8 @@ private:
     static std::string combine(const std::vector<Candidate>& parts, double& confidence);
     std::string judge(const JudgeCase& judged, const Item& item, const ResolvedProfile& profile, const Draws& draws,
                       double& confidence) const;
-    double confidenceFor(bool correct, double skill, const Draws& draws) const;
+    // N(mean, sd) of the profile's right or wrong answers, clamped to [0.05, 0.99].
+    static double confidenceFor(bool correct, const ResolvedProfile& profile, const Draws& draws);
 
     // A model's chance of being right on a free prompt: its skills under the gate's weights.
     double expectedSkill(std::string_view text, const ResolvedProfile& profile) const;

@@ -48,6 +48,7 @@ SimulatorAudit::Result SimulatorAudit::run(std::shared_ptr<const LocalResponder:
     for (const auto& [name, profile] : *profiles)
         models.push_back(name);
     std::map<std::string, Answers, std::less<>> answers;
+    std::vector<double> stated(models.size() * perModel, 0); // [model × perModel + i]
     for (const auto& model : models)
         answers[model].resize(perModel);
     std::vector<std::string> truths;
@@ -58,7 +59,8 @@ SimulatorAudit::Result SimulatorAudit::run(std::shared_ptr<const LocalResponder:
         LocalResponder responder(profiles, gate, tasks, seeds[s]);
         for (size_t t = 0; t < list.size(); ++t) {
             responder.prepareFor(list[t].prompt);
-            for (const auto& model : models) {
+            for (size_t m = 0; m < models.size(); ++m) {
+                const auto& model = models[m];
                 ModelRequest request;
                 request.model = model;
                 request.prompt = list[t].prompt;
@@ -68,7 +70,9 @@ SimulatorAudit::Result SimulatorAudit::run(std::shared_ptr<const LocalResponder:
                     ++result.calls;
                     const auto call = responder.respond(request);
                     if (call.reply.ok) {
-                        answers[model][t * seeds.size() + s] = ReplyParser::parse(call.reply.text).answer;
+                        auto parsed = ReplyParser::parse(call.reply.text);
+                        answers[model][t * seeds.size() + s] = std::move(parsed.answer);
+                        stated[m * perModel + t * seeds.size() + s] = parsed.confidence;
                         break;
                     }
                 }
@@ -103,6 +107,14 @@ SimulatorAudit::Result SimulatorAudit::run(std::shared_ptr<const LocalResponder:
             }
         }
     }
+    for (size_t m = 0; m < models.size(); ++m) {
+        Confidences c{.model = models[m], .right = {}, .wrong = {}};
+        for (size_t i = 0; i < perModel; ++i) {
+            if (answers[models[m]][i])
+                (correct[m][i] > 0 ? c.right : c.wrong).push_back(stated[m * perModel + i]);
+        }
+        result.confidences.push_back(std::move(c));
+    }
     result.agreement = result.bothWrong ? double(result.agreeing) / double(result.bothWrong) : 0;
     result.meanCorrelation = result.pairs ? sumR / double(result.pairs) : 0;
 
@@ -116,7 +128,8 @@ SimulatorAudit::Result SimulatorAudit::run(std::shared_ptr<const LocalResponder:
     double sumFromCurve = 0;
     for (const auto& model : models) {
         for (const auto& domain : domains) {
-            Cell cell{.model = model, .domain = domain, .skill = profiles->at(model).skill(domain)};
+            const ResolvedProfile& profile = profiles->at(model);
+            Cell cell{.model = model, .domain = domain, .skill = profile.skill(domain)};
             int64_t rightCount = 0;
             double sumP = 0;
             for (size_t i = 0; i < perModel; ++i) {
@@ -125,7 +138,7 @@ SimulatorAudit::Result SimulatorAudit::run(std::shared_ptr<const LocalResponder:
                     continue;
                 ++cell.answers;
                 rightCount += right(answers[model][i], i) ? 1 : 0;
-                sumP += ItemBank::pCorrect(cell.skill, ItemBank::difficulty(task));
+                sumP += ItemBank::pCorrect(cell.skill, ItemBank::difficulty(task), profile.difficultyWeight);
             }
             cell.accuracy = cell.answers ? double(rightCount) / double(cell.answers) : 0;
             cell.expected = cell.answers ? sumP / double(cell.answers) : 0;

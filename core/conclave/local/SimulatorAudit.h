@@ -21,6 +21,8 @@ namespace conclave {
 //                 (a set whose tasks are harder than typical sits below it)
 //                 and against the curve's mean over the answered tasks
 //                 (ItemBank::pCorrect; only sampling noise sits between)
+//   confidence    per model, the confidences it stated with its right and
+//                 with its wrong answers (`bench sim` prints their AUROC)
 //   votes         plurality votes of some models (ties go to the answer of
 //                 the earliest model among the tied), against the best one
 class SimulatorAudit {
@@ -33,6 +35,11 @@ public:
         double skill = 0;
         double expected = 0; // the mean of P(skill, z) over the answered tasks
     };
+    struct Confidences {
+        std::string model;
+        std::vector<double> right; // stated with right answers, as the reply wrote them
+        std::vector<double> wrong;
+    };
     struct Vote {
         std::vector<std::string> models;
         double accuracy = 0; // over every (task, seed); a vote with no answer is wrong
@@ -44,6 +51,7 @@ public:
         int64_t pairs = 0;
         double meanCorrelation = 0;
         std::vector<Cell> cells;
+        std::vector<Confidences> confidences; // per model, in model order
         double meanAbsGap = 0;
         double maxAbsGap = 0;        // signed: the gap farthest from 0
         double meanAbsFromCurve = 0; // mean over the cells of |accuracy − expected|

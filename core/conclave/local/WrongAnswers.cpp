@@ -66,4 +66,11 @@ const std::string& WrongAnswers::other(double u) const
     return m_answers[pick];
 }
 
+double WrongAnswers::pairAgreement(double q1, double q2, size_t wrongOptions)
+{
+    if (wrongOptions <= 1)
+        return 1;
+    return q1 * q2 + (1 - q1) * (1 - q2) / double(wrongOptions - 1);
+}
+
 } // namespace conclave

@@ -27,6 +27,14 @@ public:
     // Normalised, each once, without the truth.
     const std::vector<std::string>& all() const { return m_answers; }
 
+    // The chance that two models, each wrong on a task with `wrongOptions`
+    // wrong answers (all().size()) and outside a meeting, give the same wrong
+    // answer, when each gives the attractive one with its chance q (its
+    // agreement) and otherwise one of the other K − 1 uniformly:
+    //     q1·q2 + (1 − q1)(1 − q2) / (K − 1)   for K ≥ 2,   1 for K ≤ 1.
+    // The figure calibration measures over pairs of models and inverts.
+    static double pairAgreement(double q1, double q2, size_t wrongOptions);
+
 private:
     std::vector<std::string> m_answers;
     size_t m_attractive = 0;

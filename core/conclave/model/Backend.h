@@ -23,6 +23,40 @@ struct Distribution {
     friend bool operator==(const Distribution&, const Distribution&) = default;
 };
 
+// The stated confidence of a simulated answer: N(mean, sd), clamped to [0.05, 0.99].
+struct ConfidenceDraw {
+    double mean = 0;
+    double sd = 0;
+
+    friend bool operator==(const ConfidenceDraw&, const ConfidenceDraw&) = default;
+};
+
+// The stated confidence of right and of wrong answers (docs/simulator.md).
+struct ConfidenceProfile {
+    ConfidenceDraw right;
+    ConfidenceDraw wrong;
+
+    friend bool operator==(const ConfidenceProfile&, const ConfidenceProfile&) = default;
+};
+
+// How a synthesizer uses its candidates: pRightGivenRight[k] is the chance its
+// answer is right when k of them are (the last entry for every larger k);
+// selfAnswer is the share of its wrong answers that are none of theirs.
+struct SynthesisProfile {
+    std::vector<double> pRightGivenRight;
+    double selfAnswer = 0;
+
+    friend bool operator==(const SynthesisProfile&, const SynthesisProfile&) = default;
+};
+
+// Informative: an experiment a calibration read, and how many answers of the model it held.
+struct CalibrationSource {
+    std::string experiment;
+    int64_t answers = 0;
+
+    friend bool operator==(const CalibrationSource&, const CalibrationSource&) = default;
+};
+
 // A simulated model of the local-moe backend. Every field is optional so an
 // inline profile in a team can override only what it names.
 struct ModelProfile {
@@ -35,11 +69,26 @@ struct ModelProfile {
     std::optional<double> failureRate;
     // Among its wrong answers, the share that is a task's shared (most common) wrong answer.
     std::optional<double> errorAgreement;
+    // The share of the latent's variance that belongs to the task (ItemBank::kShared when absent).
+    std::optional<double> difficultyWeight;
+    std::optional<ConfidenceProfile> confidence;
+    std::optional<SynthesisProfile> synthesis;
+    // Latency × (1 + loadSlope·(inflight − 1)).
+    std::optional<double> loadSlope;
     // Informative only (a calibration's evidence; the simulator ignores them):
     // the 95 % interval of each skill, and the scored answers behind it.
     std::optional<std::map<std::string, std::pair<double, double>>> skillsCi;
     std::optional<std::map<std::string, int64_t>> trials;
+    // Informative only: which fields came from data, and from which experiments.
+    std::optional<std::vector<std::string>> fitted;
+    std::optional<std::vector<CalibrationSource>> calibratedFrom;
     nlohmann::json extra; // unknown keys; null when none
+
+    // Whether it sets a field that models files of format 2 and teams of format 3 introduced.
+    bool usesFormat2Fields() const
+    {
+        return difficultyWeight || confidence || synthesis || loadSlope || fitted || calibratedFrom;
+    }
 
     friend bool operator==(const ModelProfile&, const ModelProfile&) = default;
 };
@@ -54,6 +103,9 @@ struct Backend {
     // A ModelsFile's path as written: relative to the team file's folder, or absolute.
     // Its profiles lie between the catalog's and the inline `models`.
     std::optional<std::string> modelsFile;
+    // Calls in flight on the simulated endpoint that are not the run's own: they add to each call's load.
+    // (`max_concurrency`, below, also queues a local-moe backend's calls.)
+    std::optional<int64_t> backgroundInflight;
 
     // openai
     std::optional<std::string> baseUrl;

@@ -33,6 +33,14 @@ int64_t formatVersionNeeded(const Team& team)
     for (const auto& [name, backend] : team.backends) {
         if (backend.kind == BackendKind::Recorded)
             return 3;
+        if (backend.kind == BackendKind::LocalMoe && (backend.maxConcurrency || backend.backgroundInflight))
+            return 3;
+        if (backend.models) {
+            for (const auto& [model, profile] : *backend.models) {
+                if (profile.usesFormat2Fields())
+                    return 3;
+            }
+        }
     }
     for (const auto& n : team.nodes) {
         const auto& c = n.config;

@@ -10,7 +10,7 @@ namespace conclave {
 RecordedBackend::RecordedBackend(std::shared_ptr<const RecordingSource> source, std::shared_ptr<RunClock> clock,
                                  Settings settings, std::shared_ptr<ModelBackend> onMissing)
     : m_source(std::move(source)), m_clock(std::move(clock)), m_settings(std::move(settings)),
-      m_onMissing(std::move(onMissing))
+      m_onMissing(std::move(onMissing)), m_queue(m_settings.maxConcurrency)
 {
 }
 
@@ -115,19 +115,16 @@ CallId RecordedBackend::start(ModelRequest request, CallCallbacks callbacks)
             call.firstChunk = record->text.value_or("");
         }
     }
-    if (m_settings.maxConcurrency <= 0 || m_serving < m_settings.maxConcurrency)
+    if (m_queue.arrive(id))
         admitLocked(id, call, call.startUs);
-    else
-        m_waiting.push_back(id);
     return id;
 }
 
 void RecordedBackend::admitLocked(CallId id, Call& call, int64_t nowUs)
 {
-    ++m_serving;
     call.admittedUs = nowUs;
     call.reply.waitUs = nowUs - call.startUs;
-    call.reply.inflight = m_serving;
+    call.reply.inflight = m_queue.serving();
     const std::weak_ptr<RecordedBackend> self = weak_from_this();
     if (call.token) {
         call.phase = Phase::TokenPending;
@@ -150,12 +147,11 @@ void RecordedBackend::releaseLocked(const Call& call, int64_t nowUs)
 {
     if (!call.takesSlot || call.admittedUs < 0)
         return;
-    --m_serving;
-    while (!m_waiting.empty() && (m_settings.maxConcurrency <= 0 || m_serving < m_settings.maxConcurrency)) {
-        const CallId next = m_waiting.front();
-        m_waiting.pop_front();
-        if (const auto it = m_calls.find(next); it != m_calls.end())
-            admitLocked(next, it->second, nowUs);
+    for (auto next = m_queue.release(); next; next = m_queue.release()) {
+        if (const auto it = m_calls.find(*next); it != m_calls.end()) {
+            admitLocked(*next, it->second, nowUs);
+            return;
+        }
     }
 }
 
@@ -257,7 +253,7 @@ void RecordedBackend::cancel(CallId id)
     auto& call = it->second;
     switch (call.phase) {
     case Phase::Queued:
-        std::erase(m_waiting, id);
+        m_queue.leave(id);
         call.cancelled = true;
         postCancelled(id);
         return;

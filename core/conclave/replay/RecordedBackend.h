@@ -1,5 +1,6 @@
 #pragma once
 
+#include "conclave/engine/AdmissionQueue.h"
 #include "conclave/engine/ModelBackend.h"
 #include "conclave/engine/RunClock.h"
 #include "conclave/replay/RecordingSource.h"
@@ -85,8 +86,7 @@ private:
     std::unordered_map<CallId, Call> m_calls;
     std::unordered_map<CallId, CallId> m_delegated; // our id -> the simulator's, for calls it answers
     std::map<std::string, int> m_attemptsMade;      // per (model, draw): attempts started so far
-    std::deque<CallId> m_waiting;
-    int64_t m_serving = 0;
+    AdmissionQueue m_queue; // max_concurrency
     CallId m_next = 1;
 };
 

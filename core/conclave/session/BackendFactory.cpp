@@ -107,8 +107,10 @@ BackendFactory::Made BackendFactory::make(const PreparedTeam& team, std::string_
         std::shared_ptr<const LocalResponder> responder = std::move(prepared);
         if (!gateResponder)
             gateResponder = responder;
-        made.backends.emplace(name,
-                              std::make_shared<LocalMoeBackend>(responder, m_clock, block.timeScale.value_or(1.0)));
+        made.backends.emplace(
+            name, std::make_shared<LocalMoeBackend>(
+                      responder, m_clock, block.timeScale.value_or(1.0),
+                      SimulatedLoad{block.maxConcurrency.value_or(0), block.backgroundInflight.value_or(0)}));
     }
     if (gateResponder) {
         made.gate = [gateResponder](std::string_view prompt, const std::vector<std::string>& models) {

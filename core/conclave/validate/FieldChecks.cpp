@@ -103,9 +103,16 @@ private:
     void range(const std::string& pointer, std::string_view key, const std::optional<T>& value,
                const std::optional<NodeId>& node = {})
     {
+        range(pointer, key, value, fieldRule(key), node);
+    }
+
+    // `key` checked against another key's rule (an array's index).
+    template <class T>
+    void range(const std::string& pointer, std::string_view key, const std::optional<T>& value, const FieldRule& rule,
+               const std::optional<NodeId>& node = {})
+    {
         if (!value)
             return;
-        const auto& rule = fieldRule(key);
         if (!rule.accepts(static_cast<double>(*value)))
             m_sink.error(childPointer(pointer, key),
                          "expected " + std::string(rule.expected) + ", got " + formatNumber(*value), node);
@@ -198,6 +205,42 @@ private:
         range(pointer, "context_tokens", profile.contextTokens);
         range(pointer, "failure_rate", profile.failureRate);
         range(pointer, "error_agreement", profile.errorAgreement);
+        range(pointer, "difficulty_weight", profile.difficultyWeight);
+        if (profile.confidence) {
+            const auto at = childPointer(pointer, "confidence");
+            for (const auto& [side, draw] : {std::pair{"right", profile.confidence->right},
+                                             std::pair{"wrong", profile.confidence->wrong}}) {
+                range(childPointer(at, side), "mean", std::optional(draw.mean));
+                range(childPointer(at, side), "sd", std::optional(draw.sd));
+            }
+        }
+        if (profile.synthesis) {
+            const auto at = childPointer(pointer, "synthesis");
+            const auto& table = profile.synthesis->pRightGivenRight;
+            for (size_t k = 0; k < table.size(); ++k)
+                range(childPointer(at, "p_right_given_right"), std::to_string(k), std::optional(table[k]),
+                      fieldRule("p_right_given_right"));
+            range(at, "self_answer", std::optional(profile.synthesis->selfAnswer));
+        }
+        range(pointer, "load_slope", profile.loadSlope);
+        if (profile.fitted) {
+            for (size_t i = 0; i < profile.fitted->size(); ++i) {
+                const auto& field = (*profile.fitted)[i];
+                if (!containsKey(teamObjectKeys(TeamObject::Profile), field) || field == "fitted" ||
+                    field == "calibrated_from")
+                    m_sink.error(childPointer(childPointer(pointer, "fitted"), i),
+                                 "expected the name of a profile field the simulator uses, got \"" + field + "\"");
+            }
+        }
+        if (profile.calibratedFrom) {
+            for (size_t i = 0; i < profile.calibratedFrom->size(); ++i) {
+                const auto& source = (*profile.calibratedFrom)[i];
+                const auto at = childPointer(childPointer(pointer, "calibrated_from"), i);
+                if (source.experiment.empty())
+                    m_sink.error(childPointer(at, "experiment"), "expected an experiment id, got \"\"");
+                range(at, "answers", std::optional(source.answers));
+            }
+        }
         if (profile.skillsCi) {
             for (const auto& [domain, ci] : *profile.skillsCi) {
                 if (!(0 <= ci.first && ci.first <= ci.second && ci.second <= 1))
@@ -259,6 +302,10 @@ private:
         const auto pointer = childPointer("/backends", name.str());
         range(pointer, "seed", b.seed);
         range(pointer, "time_scale", b.timeScale);
+        if (b.kind == BackendKind::LocalMoe) {
+            range(pointer, "max_concurrency", b.maxConcurrency);
+            range(pointer, "background_inflight", b.backgroundInflight);
+        }
         if (b.models) {
             for (const auto& [model, profile] : *b.models)
                 checkProfile(childPointer(childPointer(pointer, "models"), model), profile);

@@ -7,6 +7,7 @@
 #include "conclave/store/RunStore.h"
 #include "conclave/util/NumberText.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <ostream>
 
@@ -31,8 +32,24 @@ std::string summary(const std::string& name, const ModelProfile& p)
     } else {
         line += " no skills";
     }
+    if (p.difficultyWeight)
+        line += ", difficulty weight " + formatNumber(*p.difficultyWeight);
     if (p.errorAgreement)
         line += ", error agreement " + formatNumber(*p.errorAgreement);
+    if (p.confidence)
+        line += ", confidence right " + formatNumber(p.confidence->right.mean) + " wrong " +
+                formatNumber(p.confidence->wrong.mean);
+    if (p.loadSlope)
+        line += ", load slope " + formatNumber(*p.loadSlope);
+    // What the simulator will take from its built-in defaults instead.
+    std::string missing;
+    for (const char* field : {"skills", "ttft_ms", "tokens_per_s", "output_tokens", "price_per_mtok", "failure_rate",
+                              "error_agreement", "difficulty_weight", "confidence", "synthesis", "load_slope"}) {
+        if (!p.fitted || std::find(p.fitted->begin(), p.fitted->end(), field) == p.fitted->end())
+            missing += (missing.empty() ? "" : ", ") + std::string(field);
+    }
+    if (!missing.empty())
+        line += "\n    not measured — built-in default used: " + missing;
     return line;
 }
 

@@ -200,11 +200,12 @@ private slots:
         QCOMPARE(r.exitCode, 0);
         QCOMPARE(r.out, "wrote " + out +
                             ": 3 models from 4 trials of 1 experiment\n"
-                            "  hand/a: ttft 30 ms, 175 tokens/s, failure rate 0, skills facts 0.5 (2) math 1 (2), "
-                            "error agreement 1\n"
+                            "  hand/a: ttft 30 ms, 175 tokens/s, failure rate 0, skills facts 0.5 (2) math 1 (2), error agreement 1\n"
+                            "    not measured — built-in default used: difficulty_weight, confidence, synthesis, load_slope\n"
                             "  hand/c: ttft 10 ms, 100 tokens/s, failure rate 0, no skills\n"
-                            "  local/tiny-1b: ttft 250 ms, 100 tokens/s, failure rate 0.3333, skills facts 0 (2) "
-                            "math 0.5 (2), error agreement 0.5\n");
+                            "    not measured — built-in default used: skills, error_agreement, difficulty_weight, confidence, synthesis, load_slope\n"
+                            "  local/tiny-1b: ttft 250 ms, 100 tokens/s, failure rate 0.3333, skills facts 0 (2) math 0.5 (2), error agreement 0.5\n"
+                            "    not measured — built-in default used: difficulty_weight, confidence, synthesis, load_slope\n");
         QCOMPARE(r.err,
                  QStringLiteral(
                      "warning: hand/a: only 8 successful calls (fewer than 30); its latency, speed and length are "
@@ -227,6 +228,7 @@ private slots:
                      "warning: local/tiny-1b: only 2 pairs of wrong answers with another model on tasks with "
                      "choices (fewer than 30); its error_agreement is uncertain\n"));
         QCOMPARE(read(out), QStringLiteral(R"({
+  "format": 2,
   "models": {
     "hand/a": {
       "skills": {
@@ -258,7 +260,22 @@ private slots:
       "trials": {
         "facts": 2,
         "math": 2
-      }
+      },
+      "fitted": [
+        "skills",
+        "ttft_ms",
+        "tokens_per_s",
+        "output_tokens",
+        "price_per_mtok",
+        "failure_rate",
+        "error_agreement"
+      ],
+      "calibrated_from": [
+        {
+          "experiment": "%1",
+          "answers": 4
+        }
+      ]
     },
     "hand/c": {
       "ttft_ms": {
@@ -277,7 +294,20 @@ private slots:
         "input": 0,
         "output": 0
       },
-      "failure_rate": 0
+      "failure_rate": 0,
+      "fitted": [
+        "ttft_ms",
+        "tokens_per_s",
+        "output_tokens",
+        "price_per_mtok",
+        "failure_rate"
+      ],
+      "calibrated_from": [
+        {
+          "experiment": "%1",
+          "answers": 0
+        }
+      ]
     },
     "local/tiny-1b": {
       "skills": {
@@ -310,11 +340,26 @@ private slots:
       "trials": {
         "facts": 2,
         "math": 2
-      }
+      },
+      "fitted": [
+        "skills",
+        "ttft_ms",
+        "tokens_per_s",
+        "output_tokens",
+        "price_per_mtok",
+        "failure_rate",
+        "error_agreement"
+      ],
+      "calibrated_from": [
+        {
+          "experiment": "%1",
+          "answers": 4
+        }
+      ]
     }
   }
 }
-)"));
+)").arg(m_handExperiment));
         // The catalog reader takes it as it is.
         const auto catalog = conclave::LocalModelCatalog::load(out.toStdString());
         QVERIFY(catalog.catalog);
@@ -467,6 +512,18 @@ private slots:
             // Pairs of different models' wrong answers (PairwiseAgreement): the old
             // estimator, which counted a model's own answer toward the shared one, needed 0.10.
             QVERIFY(std::fabs(m["error_agreement"].toDouble() - truth.errorAgreement) <= 0.02);
+            // The joint fields: the simulator's default weight (0.7) and stated confidence
+            // (right N(0.86, 0.10), wrong N(0.78, 0.12), clamped to [0.05, 0.99]: means 0.852 and
+            // 0.771 once clamped) come back.
+            const double weight = m["difficulty_weight"].toDouble();
+            const auto confidence = m["confidence"].toObject();
+            const double right = confidence["right"].toObject()["mean"].toDouble();
+            const double wrong = confidence["wrong"].toObject()["mean"].toDouble();
+            qInfo("%s: difficulty weight %.4f (set 0.7), confidence right %.4f (0.852), wrong %.4f (0.771)", truth.model,
+                  weight, right, wrong);
+            QVERIFY(std::fabs(weight - 0.7) <= 0.1);
+            QVERIFY(std::fabs(right - 0.852) <= 0.01);
+            QVERIFY(std::fabs(wrong - 0.771) <= 0.015);
         }
         // Each task's fitted difficulty follows the one the simulator drew for it (from its id).
         const auto measured = TaskSet::load(path("rt-tasks.jsonl").toStdString());

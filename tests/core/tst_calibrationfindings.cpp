@@ -6,6 +6,7 @@
 #include "conclave/engine/DeterministicRandom.h"
 #include "conclave/experiment/ModelCalibration.h"
 #include "conclave/experiment/PairwiseAgreement.h"
+#include "conclave/local/WrongAnswers.h"
 
 #include <algorithm>
 #include <string>
@@ -92,7 +93,7 @@ void TestCalibrationFindings::errorAgreementIsNotBiasedUp()
         return double(same) / double(both);
     };
     for (const auto& [a, b] : {std::pair{"x", "y"}, std::pair{"x", "z"}, std::pair{"y", "z"}}) {
-        const double simulated = PairwiseAgreement::sameAnswer(q(a), q(b), 3);
+        const double simulated = WrongAnswers::pairAgreement(q(a), q(b), size_t(3));
         const double share = measured(a, b);
         QVERIFY2(std::abs(share - 1.0 / 3.0) <= 0.05, qPrintable(QString("%1, %2 measured %3").arg(a, b).arg(share)));
         // Within sampling noise (about 480 pairs each: a standard error of

@@ -218,12 +218,16 @@ private slots:
         const auto fitted = ModelCalibration::fit(*samples, catalog(), {});
         QCOMPARE(QString::fromStdString(fitted.error), QString());
         QCOMPARE(fitted.models.size(), size_t(3));
+        const QString from = QString(R"("calibrated_from":[{"experiment":"%1","answers":%2}]})").arg(m_experiment.c_str());
+        const QString measured = R"("fitted":["skills","ttft_ms","tokens_per_s","output_tokens","price_per_mtok",)"
+                                 R"("failure_rate","error_agreement"],)";
         QCOMPARE(profileText(fitted.models.at("hand/a")),
                  QStringLiteral(R"({"skills":{"facts":0.5,"math":1},"ttft_ms":{"median":30,"p95":93},)"
                                 R"("tokens_per_s":{"median":175,"p95":67.5},"output_tokens":{"median":33,"p95":182.5},)"
                                 R"("price_per_mtok":{"input":2,"output":10},"failure_rate":0,)"
                                 R"("error_agreement":1,"skills_ci":{"facts":[0.236,0.7641],"math":[0.412,1]},)"
-                                R"("trials":{"facts":2,"math":2}})"));
+                                R"("trials":{"facts":2,"math":2},)") +
+                     measured + from.arg(4));
         // Skills from the joint fit, each task's difficulty integrated out
         // (two models, too few shared answers to fit their weights: 0.7):
         // hand/a right on q1 once in two, so 0.5 on the typical task; right
@@ -237,13 +241,16 @@ private slots:
                                 R"("price_per_mtok":{"input":0,"output":0},"context_tokens":8192,)"
                                 R"("failure_rate":0.3333,"error_agreement":0.5,)"
                                 R"("skills_ci":{"facts":[0,0.588],"math":[0.2359,0.764]},)"
-                                R"("trials":{"facts":2,"math":2}})"));
+                                R"("trials":{"facts":2,"math":2},)") +
+                     measured + from.arg(4));
         // A debate member's answers are not its own: no skills. Neither the
         // catalog nor --context knows its window: none (no limit).
         QCOMPARE(profileText(fitted.models.at("hand/c")),
                  QStringLiteral(R"({"ttft_ms":{"median":10,"p95":10},"tokens_per_s":{"median":100,"p95":100},)"
                                 R"("output_tokens":{"median":10,"p95":10},"price_per_mtok":{"input":0,"output":0},)"
-                                R"("failure_rate":0})"));
+                                R"("failure_rate":0,"fitted":["ttft_ms","tokens_per_s","output_tokens",)"
+                                R"("price_per_mtok","failure_rate"],)") +
+                     from.arg(0));
         QCOMPARE(fitted.warnings,
                  (std::vector<std::string>{
                      "hand/a: only 8 successful calls (fewer than 30); its latency, speed and length are uncertain",

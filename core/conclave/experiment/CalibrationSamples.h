@@ -48,6 +48,7 @@ public:
         double difficulty = 0; // the task's z as the task set gives it (ItemBank::difficulty)
         int wrongOptions = 0;  // a task with choices: its distinct wrong choices (WrongAnswers); else 0
         double confidence = 0.5; // as the engine read it (ReplyParser: 0.5 when the reply states none)
+        size_t experiment = 0;   // which of `experiments` it was read from
     };
     // A synthesize aggregator that called its model: how many of the answers
     // it was given were right, and what it made of them.

@@ -104,9 +104,21 @@ std::map<std::string, Joint> fitJoint(const std::vector<Answer>& answers, std::m
 }
 
 // One model's profile from its calls and answers.
+// What one model did, beyond its calls: its scored answers and its synthesize calls.
+struct Behaviour {
+    std::vector<const Answer*> answers;
+    std::vector<const CalibrationSamples::Synthesis*> syntheses;
+};
+
+double roundedShare(double value)
+{
+    return rounded(value, 4);
+}
+
 ModelProfile fitModel(const std::string& model, const std::vector<const Call*>& calls, const Joint& joint,
-                      const std::optional<PairwiseAgreement::Model>& agreement, const ModelsFile::Profiles& catalog,
-                      const ModelCalibration::Options& options, std::vector<std::string>& warnings)
+                      const std::optional<PairwiseAgreement::Model>& agreement, const Behaviour& behaviour,
+                      const ModelsFile::Profiles& catalog, const ModelCalibration::Options& options,
+                      std::vector<std::string>& warnings)
 {
     const int64_t minCount = options.minCount;
     const auto& domains = joint.domains;
@@ -166,8 +178,9 @@ ModelProfile fitModel(const std::string& model, const std::vector<const Call*>& 
             // The simulator's skill is the accuracy on a task of typical
             // difficulty, not on these tasks: invert its curve over them.
             const auto& difficulties = t.difficulties; // a lambda may not capture a structured binding (clang 14)
-            const auto skill = [&difficulties](double accuracy) {
-                return rounded(ItemBank::skillFor(accuracy, difficulties), 4);
+            const double weight = joint.weight;
+            const auto skill = [&difficulties, weight](double accuracy) {
+                return rounded(ItemBank::skillFor(accuracy, difficulties, weight), 4);
             };
             const double fitted = rounded(t.skill, 4);
             (*p.skills)[domain] = fitted;
@@ -179,6 +192,8 @@ ModelProfile fitModel(const std::string& model, const std::vector<const Call*>& 
                                    std::to_string(minCount) + "); its skill there is uncertain");
         }
     }
+    if (joint.weightFitted)
+        p.difficultyWeight = roundedShare(joint.weight);
     if (agreement && agreement->pairs > 0) {
         p.errorAgreement = rounded(agreement->fitted, 4);
         if (agreement->pairs < minCount)
@@ -186,6 +201,40 @@ ModelProfile fitModel(const std::string& model, const std::vector<const Call*>& 
                                " of wrong answers with another model on tasks with choices (fewer than " +
                                std::to_string(minCount) + "); its error_agreement is uncertain");
     }
+    if (const auto stated = BehaviourFit::confidence(behaviour.answers)) {
+        p.confidence = ConfidenceProfile{{roundedShare(stated->rightMean), roundedShare(stated->rightSd)},
+                                         {roundedShare(stated->wrongMean), roundedShare(stated->wrongSd)}};
+    }
+    if (const auto synthesis = BehaviourFit::synthesis(behaviour.syntheses)) {
+        SynthesisProfile table;
+        for (const double pk : synthesis->pRightGivenRight)
+            table.pRightGivenRight.push_back(roundedShare(pk));
+        table.selfAnswer = roundedShare(synthesis->selfAnswer);
+        p.synthesis = std::move(table);
+        if (int64_t(behaviour.syntheses.size()) < minCount)
+            warnings.push_back(model + ": " + only(int64_t(behaviour.syntheses.size()), "synthesize call") +
+                               " (fewer than " + std::to_string(minCount) + "); its synthesis is uncertain");
+    }
+    if (load)
+        p.loadSlope = slope;
+    // Which fields came from data, in the profile's order.
+    std::vector<std::string> fitted;
+    const auto note = [&fitted](bool set, const char* field) {
+        if (set)
+            fitted.emplace_back(field);
+    };
+    note(bool(p.skills), "skills");
+    note(bool(p.ttftMs), "ttft_ms");
+    note(bool(p.tokensPerS), "tokens_per_s");
+    note(bool(p.outputTokens), "output_tokens");
+    note(bool(p.pricePerMtok), "price_per_mtok");
+    note(bool(p.failureRate), "failure_rate");
+    note(bool(p.errorAgreement), "error_agreement");
+    note(bool(p.difficultyWeight), "difficulty_weight");
+    note(bool(p.confidence), "confidence");
+    note(bool(p.synthesis), "synthesis");
+    note(bool(p.loadSlope), "load_slope");
+    p.fitted = std::move(fitted);
     return p;
 }
 
@@ -301,14 +350,31 @@ ModelCalibration::Result ModelCalibration::fit(const CalibrationSamples& samples
     // Every model's answers inform the tasks' difficulties and the others' fits, wanted or not.
     const auto joint = fitJoint(samples.answers, result.difficulties);
     const auto agreements = PairwiseAgreement::fit(samples.answers).models;
+    std::map<std::string, Behaviour> behaviours;
+    std::map<std::string, std::vector<int64_t>> answersFrom; // per model, per experiment
+    for (const auto& a : samples.answers) {
+        behaviours[a.model].answers.push_back(&a);
+        auto& counts = answersFrom[a.model];
+        counts.resize(samples.experiments.size(), 0);
+        if (a.experiment < counts.size())
+            ++counts[a.experiment];
+    }
+    for (const auto& s : samples.syntheses)
+        behaviours[s.model].syntheses.push_back(&s);
     for (const auto& [model, list] : calls) {
         if (!wanted.empty() && !wanted.contains(model))
             continue;
         const auto j = joint.find(model);
         const auto a = agreements.find(model);
-        result.models.emplace(model, fitModel(model, list, j == joint.end() ? Joint{} : j->second,
-                                              a == agreements.end() ? std::nullopt : std::optional(a->second),
-                                              catalog, options, result.warnings));
+        auto profile = fitModel(model, list, j == joint.end() ? Joint{} : j->second,
+                                a == agreements.end() ? std::nullopt : std::optional(a->second), behaviours[model],
+                                catalog, options, result.warnings);
+        std::vector<CalibrationSource> sources;
+        const auto counts = answersFrom.find(model);
+        for (size_t e = 0; e < samples.experiments.size(); ++e)
+            sources.push_back({samples.experiments[e], counts == answersFrom.end() ? 0 : counts->second[e]});
+        profile.calibratedFrom = std::move(sources);
+        result.models.emplace(model, std::move(profile));
     }
     return result;
 }

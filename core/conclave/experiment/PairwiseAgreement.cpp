@@ -1,5 +1,7 @@
 #include "conclave/experiment/PairwiseAgreement.h"
 
+#include "conclave/local/WrongAnswers.h"
+
 #include <boost/math/tools/minima.hpp>
 
 #include <algorithm>
@@ -26,20 +28,13 @@ double compositeLogLikelihood(const Cells& cells, const std::vector<double>& q, 
         const auto [a, b, k] = key;
         if (a != model && b != model)
             continue;
-        const double p = std::clamp(PairwiseAgreement::sameAnswer(q[a], q[b], k), 1e-12, 1 - 1e-12);
+        const double p = std::clamp(WrongAnswers::pairAgreement(q[a], q[b], size_t(k)), 1e-12, 1 - 1e-12);
         sum += double(cell.same) * std::log(p) + double(cell.pairs - cell.same) * std::log(1 - p);
     }
     return sum;
 }
 
 } // namespace
-
-double PairwiseAgreement::sameAnswer(double q1, double q2, int wrongOptions)
-{
-    if (wrongOptions <= 1)
-        return 1;
-    return q1 * q2 + (1 - q1) * (1 - q2) / double(wrongOptions - 1);
-}
 
 PairwiseAgreement PairwiseAgreement::fit(const std::vector<CalibrationSamples::Answer>& answers)
 {
@@ -106,7 +101,7 @@ PairwiseAgreement PairwiseAgreement::fit(const std::vector<CalibrationSamples::A
     const auto total = [&](const std::vector<double>& q) {
         double sum = 0;
         for (const auto& [key, cell] : cells) {
-            const double p = std::clamp(sameAnswer(q[std::get<0>(key)], q[std::get<1>(key)], std::get<2>(key)), 1e-12,
+            const double p = std::clamp(WrongAnswers::pairAgreement(q[std::get<0>(key)], q[std::get<1>(key)], size_t(std::get<2>(key))), 1e-12,
                                         1 - 1e-12);
             sum += double(cell.same) * std::log(p) + double(cell.pairs - cell.same) * std::log(1 - p);
         }

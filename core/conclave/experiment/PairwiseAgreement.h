@@ -20,7 +20,7 @@ namespace conclave {
 // The conversion: the simulator gives a task's attractive wrong answer with
 // chance q (its error_agreement), else one of the other K − 1 wrong choices
 // uniformly (WrongAnswers), so two models both wrong agree with chance
-//     p(q1, q2, K) = q1·q2 + (1 − q1)(1 − q2)/(K − 1)
+//     p(q1, q2, K) = q1·q2 + (1 − q1)(1 − q2)/(K − 1)   (WrongAnswers::pairAgreement)
 // (K ≥ 2; a task with one wrong choice says nothing). Each model's q
 // maximises the pairs' composite likelihood Π p^same (1 − p)^(pairs − same)
 // over every pair it is in, the others' q held, cycling until no q moves by
@@ -37,7 +37,6 @@ public:
     std::map<std::string, Model> models;
 
     static PairwiseAgreement fit(const std::vector<CalibrationSamples::Answer>& answers);
-    static double sameAnswer(double q1, double q2, int wrongOptions);
 };
 
 } // namespace conclave

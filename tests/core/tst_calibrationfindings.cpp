@@ -45,6 +45,27 @@ CalibrationSamples chanceAgreement(uint64_t seed)
     return samples;
 }
 
+// One model's calls at 1 to 4 in flight on its endpoint, slower by 19 % per
+// other call (the lab's measured rise), each streaming its first token after
+// 200 ms and its tokens at 100 per second when alone.
+CalibrationSamples loadedCalls(double slope, uint64_t seed)
+{
+    CalibrationSamples samples;
+    for (int i = 0; i < 400; ++i) {
+        const auto key = DeterministicRandom::key({"call", std::to_string(i)}, seed);
+        CalibrationSamples::Call call;
+        call.model = "m";
+        call.ok = true;
+        call.inflight = 1 + int64_t(DeterministicRandom::unit(key, 1) * 4);
+        call.tokensOut = 50 + int64_t(DeterministicRandom::unit(key, 2) * 150);
+        const double load = 1 + slope * double(call.inflight - 1);
+        call.ttftMs = 200 * load;
+        call.durationMs = call.ttftMs + 10 * double(call.tokensOut) * load;
+        samples.calls.push_back(call);
+    }
+    return samples;
+}
+
 } // namespace
 
 class TestCalibrationFindings : public QObject {
@@ -53,6 +74,8 @@ class TestCalibrationFindings : public QObject {
 private slots:
     void errorAgreementIsNotBiasedUp_data();
     void errorAgreementIsNotBiasedUp();
+    void latencyIsReadUnloaded_data();
+    void latencyIsReadUnloaded();
 };
 
 void TestCalibrationFindings::errorAgreementIsNotBiasedUp_data()
@@ -102,6 +125,31 @@ void TestCalibrationFindings::errorAgreementIsNotBiasedUp()
                  qPrintable(QString("%1, %2: %3, measured %4").arg(a, b).arg(simulated).arg(share)));
     }
     QCOMPARE(pairs.models.size(), size_t(3));
+}
+
+void TestCalibrationFindings::latencyIsReadUnloaded_data()
+{
+    QTest::addColumn<double>("slope");
+    QTest::newRow("19 % per call") << 0.19;
+    QTest::newRow("half again per call") << 0.5;
+}
+
+// Latency under load: the old calibration took the loaded times for the
+// model's own (a median time to first token of about 260 ms here, where the
+// model alone takes 200), and the simulator then added no load of its own.
+// Now the slope is fitted, the times are read unloaded, and the simulator
+// puts the load back (LocalMoeBackend: × (1 + load_slope·(inflight − 1))).
+void TestCalibrationFindings::latencyIsReadUnloaded()
+{
+    QFETCH(double, slope);
+    const auto fit = ModelCalibration::fit(loadedCalls(slope, 3), {}, {});
+    const auto& profile = fit.models.at("m");
+    QVERIFY(profile.loadSlope);
+    QVERIFY2(std::abs(*profile.loadSlope - slope) <= 0.01, qPrintable(QString::number(*profile.loadSlope)));
+    QVERIFY2(std::abs(profile.ttftMs->median - 200) <= 2, qPrintable(QString::number(profile.ttftMs->median)));
+    QVERIFY2(std::abs(profile.tokensPerS->median - 100) <= 1, qPrintable(QString::number(profile.tokensPerS->median)));
+    QVERIFY(profile.fitted && std::find(profile.fitted->begin(), profile.fitted->end(), "load_slope") !=
+                                  profile.fitted->end());
 }
 
 QTEST_GUILESS_MAIN(TestCalibrationFindings)

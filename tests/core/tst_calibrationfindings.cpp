@@ -6,6 +6,7 @@
 #include "conclave/engine/DeterministicRandom.h"
 #include "conclave/experiment/ModelCalibration.h"
 #include "conclave/experiment/PairwiseAgreement.h"
+#include "conclave/local/ItemBank.h"
 #include "conclave/local/WrongAnswers.h"
 
 #include <algorithm>
@@ -66,6 +67,49 @@ CalibrationSamples loadedCalls(double slope, uint64_t seed)
     return samples;
 }
 
+// Two models answer 800 tasks three times each by the simulator's curve with
+// a difficulty weight of 0.3 (tasks matter little: correctness correlates
+// weakly); "m" states 0.95 (sd 0.03) when right and 0.45 (sd 0.10) when wrong;
+// synthesizer "s" is right with chance 0.1, 0.6, 0.95 given 0, 1, 2 right
+// candidates, and its wrong answers are its own 30 % of the time.
+CalibrationSamples behaviourNotTheDefaults(uint64_t seed)
+{
+    CalibrationSamples samples;
+    for (int t = 0; t < 800; ++t) {
+        const double z = DeterministicRandom::normal(DeterministicRandom::key({"z", std::to_string(t)}, seed), 1);
+        for (const std::string model : {"m", "n"}) {
+            for (int r = 0; r < 3; ++r) {
+                const auto key = DeterministicRandom::key({model, std::to_string(t), std::to_string(r)}, seed);
+                Answer a;
+                a.model = model;
+                a.domain = "facts";
+                a.task = "set\nt" + std::to_string(t);
+                a.correct = DeterministicRandom::unit(key, 1) < ItemBank::pCorrect(0.7, z, 0.3);
+                a.answer = a.correct ? "right" : "wrong";
+                a.confidence = a.correct ? 0.95 + 0.03 * DeterministicRandom::normal(key, 2)
+                                         : 0.45 + 0.10 * DeterministicRandom::normal(key, 3);
+                samples.answers.push_back(a);
+                CalibrationSamples::Call call;
+                call.model = model;
+                call.ok = true;
+                call.durationMs = 100;
+                samples.calls.push_back(call);
+            }
+        }
+        const auto key = DeterministicRandom::key({"s", std::to_string(t)}, seed);
+        const int right = int(DeterministicRandom::unit(key, 1) * 3);
+        const double p[3] = {0.1, 0.6, 0.95};
+        const bool correct = DeterministicRandom::unit(key, 2) < p[right];
+        samples.syntheses.push_back({"s", 2, right, correct, !correct && DeterministicRandom::unit(key, 3) < 0.3});
+        CalibrationSamples::Call call;
+        call.model = "s";
+        call.ok = true;
+        call.durationMs = 100;
+        samples.calls.push_back(call);
+    }
+    return samples;
+}
+
 } // namespace
 
 class TestCalibrationFindings : public QObject {
@@ -76,6 +120,7 @@ private slots:
     void errorAgreementIsNotBiasedUp();
     void latencyIsReadUnloaded_data();
     void latencyIsReadUnloaded();
+    void behaviourIsFittedNotAssumed();
 };
 
 void TestCalibrationFindings::errorAgreementIsNotBiasedUp_data()
@@ -150,6 +195,34 @@ void TestCalibrationFindings::latencyIsReadUnloaded()
     QVERIFY2(std::abs(profile.tokensPerS->median - 100) <= 1, qPrintable(QString::number(profile.tokensPerS->median)));
     QVERIFY(profile.fitted && std::find(profile.fitted->begin(), profile.fitted->end(), "load_slope") !=
                                   profile.fitted->end());
+}
+
+// Correlation, confidence and synthesis were constants of the simulator
+// (ρ = 0.7, confidence means 0.25 apart, a synthesizer that can only pick a
+// candidate), whatever the data said. Now each is fitted, and the file says so.
+void TestCalibrationFindings::behaviourIsFittedNotAssumed()
+{
+    const auto fit = ModelCalibration::fit(behaviourNotTheDefaults(5), {}, {});
+    const auto& m = fit.models.at("m");
+    QVERIFY(m.difficultyWeight);
+    QVERIFY2(std::abs(*m.difficultyWeight - 0.3) <= 0.08, qPrintable(QString::number(*m.difficultyWeight)));
+    QVERIFY(m.confidence);
+    QVERIFY(std::abs(m.confidence->right.mean - 0.95) <= 0.01);
+    QVERIFY(std::abs(m.confidence->right.sd - 0.03) <= 0.01);
+    QVERIFY(std::abs(m.confidence->wrong.mean - 0.45) <= 0.01);
+    QVERIFY(std::abs(m.confidence->wrong.sd - 0.10) <= 0.01);
+    const auto& s = fit.models.at("s");
+    QVERIFY(s.synthesis);
+    QCOMPARE(s.synthesis->pRightGivenRight.size(), size_t(3));
+    const double p[3] = {0.1, 0.6, 0.95};
+    for (size_t k = 0; k < 3; ++k)
+        QVERIFY2(std::abs(s.synthesis->pRightGivenRight[k] - p[k]) <= 0.06,
+                 qPrintable(QString("p%1 = %2").arg(k).arg(s.synthesis->pRightGivenRight[k])));
+    QVERIFY2(std::abs(s.synthesis->selfAnswer - 0.3) <= 0.06, qPrintable(QString::number(s.synthesis->selfAnswer)));
+    const auto has = [](const ModelProfile& profile, const char* field) {
+        return std::find(profile.fitted->begin(), profile.fitted->end(), field) != profile.fitted->end();
+    };
+    QVERIFY(has(m, "difficulty_weight") && has(m, "confidence") && has(s, "synthesis"));
 }
 
 QTEST_GUILESS_MAIN(TestCalibrationFindings)

@@ -107,9 +107,11 @@ BackendFactory::Made BackendFactory::make(const PreparedTeam& team, std::string_
         std::shared_ptr<const LocalResponder> responder = std::move(prepared);
         if (!gateResponder)
             gateResponder = responder;
+        const std::shared_ptr<const CallResponder> answers =
+            m_resources.world ? m_resources.world : std::shared_ptr<const CallResponder>(responder);
         made.backends.emplace(
             name, std::make_shared<LocalMoeBackend>(
-                      responder, m_clock, block.timeScale.value_or(1.0),
+                      answers, m_clock, block.timeScale.value_or(1.0),
                       SimulatedLoad{block.maxConcurrency.value_or(0), block.backgroundInflight.value_or(0)}));
     }
     if (gateResponder) {

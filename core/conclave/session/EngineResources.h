@@ -1,5 +1,6 @@
 #pragma once
 
+#include "conclave/local/CallResponder.h"
 #include "conclave/local/Gate.h"
 #include "conclave/local/TaskSet.h"
 #include "conclave/model/Backend.h"
@@ -18,6 +19,11 @@ struct EngineResources {
     std::map<std::string, ModelProfile> localModels;
     std::shared_ptr<const Gate> gate;
     std::shared_ptr<const TaskSet> tasks;
+    // When set, every local-moe backend's calls are answered by this instead
+    // of the simulator (timed, queued and loaded as the backend says): a
+    // ground-truth world, so `bench fidelity` can measure designs on a world
+    // in process. The gate still scores by the simulator's profiles.
+    std::shared_ptr<const CallResponder> world;
 
     // Loads models/local-models.json, models/gate.json and tasksets/*.jsonl.
     static EngineResources load(const std::filesystem::path& resourcesDir, std::vector<std::string>& errors);

@@ -4,6 +4,8 @@
 // to them, the file then used through models_file.
 #include <QtTest>
 
+#include "support/Correlation.h"
+
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -57,22 +59,6 @@ constexpr Truth kTruth[] = {
     {"rt/beta", 0.55, 0.85, 500, 40, 0.10, 0.8},
     {"rt/gamma", 0.35, 0.45, 120, 150, 0.0, 0.4},
 };
-
-double correlation(const std::vector<double>& x, const std::vector<double>& y)
-{
-    double mx = 0, my = 0;
-    for (size_t i = 0; i < x.size(); ++i) {
-        mx += x[i] / double(x.size());
-        my += y[i] / double(y.size());
-    }
-    double sxy = 0, sxx = 0, syy = 0;
-    for (size_t i = 0; i < x.size(); ++i) {
-        sxy += (x[i] - mx) * (y[i] - my);
-        sxx += (x[i] - mx) * (x[i] - mx);
-        syy += (y[i] - my) * (y[i] - my);
-    }
-    return sxy / std::sqrt(sxx * syy);
-}
 
 // The mean chance of a model of this skill over a bundled set's tasks (ItemBank's curve).
 double onTheseTasks(const char* taskset, double skill)
@@ -534,7 +520,7 @@ private slots:
             fittedZ.push_back(*task.difficulty);
             drawnZ.push_back(ItemBank::difficulty(conclave::Task{.id = task.id}));
         }
-        const double rz = correlation(fittedZ, drawnZ);
+        const double rz = testsupport::correlation(fittedZ, drawnZ);
         qInfo("fitted against drawn task difficulty: r = %.3f over %zu tasks", rz, fittedZ.size());
         QVERIFY(rz >= 0.8);
         // Prices come back exactly: each call's cost is linear in its tokens.

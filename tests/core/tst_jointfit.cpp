@@ -2,6 +2,8 @@
 // header it meets.
 #include <QtTest>
 
+#include "support/Correlation.h"
+
 #include "conclave/engine/DeterministicRandom.h"
 #include "conclave/experiment/JointFit.h"
 #include "conclave/experiment/NormalOgive.h"
@@ -54,24 +56,6 @@ Drawn draw(const Hidden& hidden)
     return out;
 }
 
-double correlation(const std::vector<double>& x, const std::vector<double>& y)
-{
-    double mx = 0, my = 0;
-    for (size_t i = 0; i < x.size(); ++i) {
-        mx += x[i];
-        my += y[i];
-    }
-    mx /= double(x.size());
-    my /= double(y.size());
-    double sxy = 0, sxx = 0, syy = 0;
-    for (size_t i = 0; i < x.size(); ++i) {
-        sxy += (x[i] - mx) * (y[i] - my);
-        sxx += (x[i] - mx) * (x[i] - mx);
-        syy += (y[i] - my) * (y[i] - my);
-    }
-    return sxy / std::sqrt(sxx * syy);
-}
-
 } // namespace
 
 class TestJointFit : public QObject {
@@ -122,7 +106,7 @@ void TestJointFit::recoversHiddenParameters()
                                     .arg(m).arg(d).arg(skill).arg(hidden.skill[m][d])));
         }
     }
-    const double r = correlation(fit.difficulty, drawn.z);
+    const double r = testsupport::correlation(fit.difficulty, drawn.z);
     QVERIFY2(r >= minCorrelation, qPrintable(QString("correlation %1").arg(r)));
     for (const double z : fit.difficulty)
         QVERIFY(z >= -5 && z <= 5);

@@ -382,21 +382,7 @@ private slots:
         // Any edit, however small, changes it, and no two edits collide.
         const auto base = fromJsonl.tasks->tasks();
         const auto hashOf = [](const std::vector<Task>& tasks) {
-            std::string text;
-            for (const auto& task : tasks) {
-                nlohmann::ordered_json line{{"id", task.id}, {"domain", task.domain}, {"prompt", task.prompt}};
-                if (!task.answer.empty())
-                    line["answer"] = task.answer;
-                if (!task.choices.empty())
-                    line["choices"] = task.choices;
-                if (task.tolerance)
-                    line["tolerance"] = *task.tolerance;
-                if (task.difficulty)
-                    line["difficulty"] = *task.difficulty;
-                for (const auto& [key, value] : task.metadata)
-                    line[key] = value;
-                text += line.dump() + "\n";
-            }
+            const auto text = TaskSet::toJsonl(tasks);
             const auto set = TaskSet::fromJsonLines(text);
             if (!set.tasks || set.tasks->tasks() != tasks)
                 qFatal("edited tasks do not load back");

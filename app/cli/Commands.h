@@ -91,6 +91,7 @@ struct EvalArgs {
     bool summariesOnly = false; // --store summaries: trial rows only, no runs
     bool yes = false;
     bool dryRun = false;
+    bool calibrationUncertainty = true; // --no-calibration-uncertainty: simulation noise only
     EvalGates gates;
 };
 

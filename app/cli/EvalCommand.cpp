@@ -2,6 +2,7 @@
 #include "Commands.h"
 #include "ExperimentOutput.h"
 
+#include "conclave/experiment/CalibrationUncertainty.h"
 #include "conclave/experiment/ExperimentReport.h"
 #include "conclave/experiment/ExperimentRunner.h"
 #include "conclave/experiment/ExperimentSetup.h"
@@ -181,7 +182,9 @@ int runEval(const CliContext& context, const EvalArgs& args)
         context.err << "eval: " << outcome.note << '\n';
     store.flush();
     return printExperiment(context, store, runner.id(), args.json, args.output, args.gates,
-                           outcome.status == ExperimentStatus::Finished);
+                           outcome.status == ExperimentStatus::Finished,
+                           {&engine, &runner.spec(),
+                            args.calibrationUncertainty ? CalibrationUncertainty::kResamples : 0});
 }
 
 } // namespace conclave::cli

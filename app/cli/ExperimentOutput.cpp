@@ -1,6 +1,7 @@
 #include "ExperimentOutput.h"
 
 #include "conclave/experiment/ExperimentReport.h"
+#include "conclave/experiment/ExperimentSetup.h"
 #include "conclave/io/FileIo.h"
 #include "conclave/store/RunStore.h"
 
@@ -11,7 +12,8 @@
 namespace conclave::cli {
 
 int printExperiment(const CliContext& context, RunStore& store, const std::string& id, bool json,
-                    const std::string& output, const EvalGates& gates, bool finished)
+                    const std::string& output, const EvalGates& gates, bool finished,
+                    const PredictionOptions& predictions)
 {
     std::string error;
     auto reader = store.reader(error);
@@ -19,6 +21,23 @@ int printExperiment(const CliContext& context, RunStore& store, const std::strin
     if (!report) {
         context.err << "eval: " << error << '\n';
         return kExitBadInput;
+    }
+    if (predictions.engine) {
+        std::optional<ExperimentSpec> reloaded;
+        if (!predictions.spec && context.resources) {
+            auto setup = ExperimentSetup::resume(report->record, *context.resources);
+            reloaded = std::move(setup.spec);
+            if (!reloaded && !setup.errors.empty())
+                error = setup.errors.front();
+        }
+        const ExperimentSpec* spec = predictions.spec ? predictions.spec : reloaded ? &*reloaded : nullptr;
+        auto made = spec ? CalibrationUncertainty::predict(*predictions.engine, *spec, report->summary, reader.get(),
+                                                           predictions.resamples, error)
+                         : std::nullopt;
+        if (made)
+            report->setPredictions(std::move(*made));
+        else
+            context.err << "eval: calibrated designs' predictions not made: " << error << '\n';
     }
     if (json)
         context.out << report->json().dump(2) << '\n';

@@ -169,6 +169,9 @@ int main(int argc, char** argv)
         ->check(CLI::IsMember({"runs", "summaries"}));
     eval->add_flag("--yes,-y", evalArgs.yes, "Do not ask before spending money");
     eval->add_flag("--dry-run", evalArgs.dryRun, "Print the trial count and the cost estimate, and exit");
+    bool noCalibrationUncertainty = false;
+    eval->add_flag("--no-calibration-uncertainty", noCalibrationUncertainty,
+                   "Give calibrated designs' CIs from the simulated draws alone, without resampling the fitted skills");
     double minAccuracy = 0;
     auto* minAccuracyOption =
         eval->add_option("--min-accuracy", minAccuracy,
@@ -351,6 +354,7 @@ int main(int argc, char** argv)
         if (*maxCostOption)
             evalArgs.maxCostUsd = maxCost;
         evalArgs.summariesOnly = evalStore == "summaries";
+        evalArgs.calibrationUncertainty = !noCalibrationUncertainty;
         if (*evalDbOption)
             evalArgs.db = evalDb;
         if (*minAccuracyOption)

@@ -378,6 +378,20 @@ Significance PairedFigures::significance() const
     return ExperimentStats::significance(accuracyDeltaCi);
 }
 
+double ExperimentStats::sampleSd(const std::vector<double>& values)
+{
+    if (values.size() < 2)
+        return 0;
+    double sum = 0;
+    for (double v : values)
+        sum += v;
+    const double mean = sum / double(values.size());
+    double squares = 0;
+    for (double v : values)
+        squares += (v - mean) * (v - mean);
+    return std::sqrt(squares / double(values.size() - 1));
+}
+
 std::pair<double, Interval> ExperimentStats::meanWithCi(const std::vector<double>& values)
 {
     if (values.empty())
@@ -392,11 +406,8 @@ std::pair<double, Interval> ExperimentStats::meanWithCi(const std::vector<double
         return {mean, {kNaN, kNaN}};
     if (allEqual)
         return {mean, {mean, mean}};
-    double squares = 0;
-    for (double v : values)
-        squares += (v - mean) * (v - mean);
     const auto n = int64_t(values.size());
-    const double sd = std::sqrt(squares / double(n - 1));
+    const double sd = sampleSd(values);
     const double half = t975(n - 1) * sd / std::sqrt(double(n));
     return {mean, {mean - half, mean + half}};
 }

@@ -154,6 +154,8 @@ public:
     static Interval wilsonAt(double proportion, int64_t n, double z = 1.959963984540054);
     // The two-sided 95 % t quantile (the 0.975 quantile of Student's t with df degrees of freedom).
     static double t975(int64_t df);
+    // The sample standard deviation, √(Σ(v − mean)² / (n − 1)); 0 for fewer than 2 values.
+    static double sampleSd(const std::vector<double>& values);
     // The mean of values with a 95 % CI of mean ± t975(n−1)·sd/√n; NaN bounds when n < 2.
     static std::pair<double, Interval> meanWithCi(const std::vector<double>& values);
     // Newcombe's paired interval for mean(a) − mean(b) over tasks paired by index (the formula above);

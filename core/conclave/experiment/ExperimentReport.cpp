@@ -149,6 +149,14 @@ std::optional<ExperimentReport> ExperimentReport::make(ExperimentRecord record, 
     return report;
 }
 
+void ExperimentReport::setPredictions(std::vector<std::optional<DesignPrediction>> made)
+{
+    predictions = std::move(made);
+    for (size_t i = 0; i < predictions.size() && i < summary.designs.size(); ++i)
+        if (predictions[i])
+            summary.designs[i].overall.ci = predictions[i]->ci;
+}
+
 std::string ExperimentReport::ciMethods() const
 {
     std::vector<std::pair<CiMethod, std::string>> accuracyMethods;
@@ -206,6 +214,20 @@ nlohmann::ordered_json ExperimentReport::json() const
         o["tokens"] = {{"mean", d.meanTokens}};
         o["calls"] = {{"mean", d.meanCalls}};
         o["pareto"] = {{"cost", d.paretoCost}, {"latency", d.paretoLatency}};
+        if (i < predictions.size() && predictions[i]) {
+            const auto& p = *predictions[i];
+            nlohmann::ordered_json from = nlohmann::ordered_json::array();
+            for (const auto& source : p.basis.sources)
+                from.push_back({{"experiment", source.experiment}, {"answers", source.answers}});
+            o["prediction"] = {{"calibrated_from", std::move(from)},
+                               {"models", p.basis.models},
+                               {"resamples", p.resamples},
+                               {"simulation_ci", interval(p.simulationCi)},
+                               {"ci", interval(p.ci)},
+                               {"resample_sd", number(p.resampleSd)},
+                               {"tasks", p.tasks},
+                               {"unmeasured_tasks", p.unmeasuredTasks}};
+        }
         if (d.vsBaseline) {
             const auto& v = *d.vsBaseline;
             const auto significance = v.significance();
@@ -317,6 +339,9 @@ std::string ExperimentReport::markdown() const
             out << "\n</details>\n";
         }
     }
+    for (size_t i = 0; i < predictions.size() && i < summary.designs.size(); ++i)
+        if (predictions[i])
+            out << "\n_" << summary.designs[i].name << ": " << ReportText::prediction(*predictions[i]) << "._\n";
     out << "\n"
         << ciMethods() << " Cost and wall ratios: over the (task, seed) pairs both designs ran. Baseline: "
         << summary.designs[size_t(summary.baseline)].name << ".";
@@ -357,6 +382,9 @@ std::string ExperimentReport::table() const
             out += " " + name;
         out += "\n";
     }
+    for (size_t i = 0; i < predictions.size() && i < summary.designs.size(); ++i)
+        if (predictions[i])
+            out += summary.designs[i].name + ": " + ReportText::prediction(*predictions[i]) + "\n";
     out += ciMethods() + "\n";
     if (judge)
         out += "judge: " + judge->text() + "\n";

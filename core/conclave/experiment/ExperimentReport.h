@@ -1,6 +1,7 @@
 #pragma once
 
 #include "conclave/analysis/ExperimentStats.h"
+#include "conclave/experiment/CalibrationUncertainty.h"
 #include "conclave/engine/RunClock.h"
 #include "conclave/experiment/ExperimentSpec.h"
 #include "conclave/experiment/Provenance.h"
@@ -29,6 +30,13 @@ struct ExperimentReport {
     std::vector<Provenance> provenances; // per design: where its answers come from
     std::optional<Provenance> judge;     // the judge's, when the experiment has one
     Provenance provenance;               // the experiment's: over every design's calls and the judge's
+    // Per design, when predictions were made (setPredictions): what a calibrated
+    // design was predicted from and with what uncertainty; unset for the rest.
+    std::vector<std::optional<DesignPrediction>> predictions;
+
+    // Keeps the predictions, and shows each calibrated design's accuracy CI as
+    // the prediction's (both sources of uncertainty) everywhere it is written.
+    void setPredictions(std::vector<std::optional<DesignPrediction>> made);
 
     // The experiment an id (or a unique prefix of one) names, read in one go.
     static std::optional<ExperimentReport> load(RunQueries& reader, const std::string& idOrPrefix, std::string& error);

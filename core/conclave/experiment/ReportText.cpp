@@ -82,4 +82,18 @@ std::string ReportText::wins(const DesignSummary& design)
            std::to_string(design.vsBaseline->ties);
 }
 
+std::string ReportText::prediction(const DesignPrediction& p)
+{
+    std::string out = "predicted from calibration of " + p.basis.text() + "; ";
+    if (p.resamples > 0)
+        out += "calibration uncertainty: " + std::to_string(p.resamples) + " resamples (simulation noise alone " +
+               ciText(p.simulationCi) + ")";
+    else
+        out += "CI: simulation noise only";
+    if (p.unmeasuredTasks > 0)
+        out += "; " + std::to_string(p.unmeasuredTasks) + " of " + std::to_string(p.tasks) +
+               (p.tasks == 1 ? " task has" : " tasks have") + " no measured difficulty";
+    return out;
+}
+
 } // namespace conclave

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "conclave/analysis/ExperimentStats.h"
+#include "conclave/experiment/CalibrationUncertainty.h"
 
 #include <optional>
 #include <string>
@@ -29,6 +30,10 @@ struct ReportText {
     static std::string ciMethod(CiMethod method);
     // Wins/losses/ties against the baseline ("3/1/16"); "-" for the baseline.
     static std::string wins(const DesignSummary& design);
+    // "predicted from calibration of experiment e-1 (1,224 answers); calibration
+    // uncertainty: 200 resamples (simulation noise alone [70.1, 80.2]); 12 of 60
+    // tasks have no measured difficulty", or "…; CI: simulation noise only".
+    static std::string prediction(const DesignPrediction& prediction);
 };
 
 } // namespace conclave

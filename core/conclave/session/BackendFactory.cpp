@@ -15,12 +15,12 @@ BackendFactory::BackendFactory(const EngineResources& resources, HttpHub& http, 
 {
 }
 
-std::map<BackendName, std::shared_ptr<const LocalResponder::Profiles>>
-BackendFactory::resolveProfiles(const EngineResources& resources, const RunPlan& plan,
-                                const std::filesystem::path& teamFolder, std::string& error)
+std::map<BackendName, ModelsFile::Profiles> BackendFactory::profileOverrides(const Team& team,
+                                                                           const std::filesystem::path& teamFolder,
+                                                                           std::string& error)
 {
-    std::map<BackendName, std::shared_ptr<const LocalResponder::Profiles>> out;
-    for (const auto& [name, block] : plan.team().backends) {
+    std::map<BackendName, ModelsFile::Profiles> out;
+    for (const auto& [name, block] : team.backends) {
         // A recorded backend that simulates what was not recorded has a simulator's profiles too.
         if (block.kind != BackendKind::LocalMoe &&
             (block.kind != BackendKind::Recorded || block.onMissing.value_or("fail") != "simulate"))
@@ -40,10 +40,23 @@ BackendFactory::resolveProfiles(const EngineResources& resources, const RunPlan&
             }
             overrides = ModelsFile::overlay(file.file->models(), overrides);
         }
+        out.emplace(name, std::move(overrides));
+    }
+    return out;
+}
+
+std::map<BackendName, std::shared_ptr<const LocalResponder::Profiles>>
+BackendFactory::resolveProfiles(const EngineResources& resources, const Team& team,
+                                const std::filesystem::path& teamFolder, std::string& error)
+{
+    std::map<BackendName, std::shared_ptr<const LocalResponder::Profiles>> out;
+    for (const auto& [name, overrides] : profileOverrides(team, teamFolder, error)) {
         auto resolved = LocalResponder::resolve(resources.localModels, overrides);
         out.emplace(name, std::make_shared<const LocalResponder::Profiles>(std::make_move_iterator(resolved.begin()),
                                                                            std::make_move_iterator(resolved.end())));
     }
+    if (!error.empty())
+        return {};
     return out;
 }
 

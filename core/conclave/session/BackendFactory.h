@@ -1,6 +1,7 @@
 #pragma once
 
 #include "conclave/engine/Run.h"
+#include "conclave/io/ModelsFile.h"
 #include "conclave/session/EngineResources.h"
 #include "conclave/session/PreparedTeam.h"
 
@@ -31,12 +32,18 @@ public:
         uint64_t seed = 0; // the run's seed: `seed`, else the default backend's own
         std::string error; // why a backend cannot be made (a missing API key); nothing else is set then
     };
-    // The local backends' profiles of a plan, resolved once for all its runs:
+    // What each local backend of a team (and each recorded one that simulates
+    // what was not recorded) sets over the catalog: its models_file (found
+    // from `teamFolder`, see ModelsFile::resolve) under its inline `models`,
+    // field by field. Empty, with `error` set, when a models file cannot be read.
+    static std::map<BackendName, ModelsFile::Profiles>
+    profileOverrides(const Team& team, const std::filesystem::path& teamFolder, std::string& error);
+    // The local backends' profiles of a team, resolved once for all its runs:
     // the catalog's, under the block's models_file (found from `teamFolder`,
     // see ModelsFile::resolve), under its inline `models`, field by field.
     // Empty, with `error` set, when a models file cannot be read.
     static std::map<BackendName, std::shared_ptr<const LocalResponder::Profiles>>
-    resolveProfiles(const EngineResources& resources, const RunPlan& plan, const std::filesystem::path& teamFolder,
+    resolveProfiles(const EngineResources& resources, const Team& team, const std::filesystem::path& teamFolder,
                     std::string& error);
 
     // `seed`, when given, replaces every local backend's own; `tasks`, when

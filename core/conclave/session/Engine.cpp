@@ -53,7 +53,7 @@ Engine::Prepared Engine::prepare(const Team& team, const std::filesystem::path& 
     if (!plan)
         return prepared;
     auto ready = std::make_shared<PreparedTeam>();
-    ready->localProfiles = BackendFactory::resolveProfiles(m_resources, *plan, teamFolder, prepared.error);
+    ready->localProfiles = BackendFactory::resolveProfiles(m_resources, plan->team(), teamFolder, prepared.error);
     if (!prepared.error.empty())
         return prepared;
     for (const auto& [name, block] : plan->team().backends) {

@@ -43,11 +43,8 @@ std::string summary(const std::string& name, const ModelProfile& p)
         line += ", load slope " + formatNumber(*p.loadSlope);
     // What the simulator will take from its built-in defaults instead.
     std::string missing;
-    for (const char* field : {"skills", "ttft_ms", "tokens_per_s", "output_tokens", "price_per_mtok", "failure_rate",
-                              "error_agreement", "difficulty_weight", "confidence", "synthesis", "load_slope"}) {
-        if (!p.fitted || std::find(p.fitted->begin(), p.fitted->end(), field) == p.fitted->end())
-            missing += (missing.empty() ? "" : ", ") + std::string(field);
-    }
+    for (const auto& field : ModelCalibration::defaultsKept(p))
+        missing += (missing.empty() ? "" : ", ") + field;
     if (!missing.empty())
         line += "\n    not measured — built-in default used: " + missing;
     return line;

@@ -116,6 +116,22 @@ int runExperiments(const CliContext& context, const ExperimentsArgs& args);
 // 0 when it reproduces the trial, 1 when a figure differs, 2 on bad input.
 int runExperimentRerun(const CliContext& context, const ExperimentsArgs& args);
 
+struct FidelityArgs {
+    std::vector<std::string> experiments; // ids or unique prefixes
+    std::optional<std::string> db;
+    double holdout = 0.5;
+    uint64_t seed = 0;
+    bool calibrationUncertainty = true; // --no-calibration-uncertainty
+    bool replay = true;                 // --no-replay
+    bool json = false;
+    std::string output; // -o report.md | report.json
+};
+
+// `conclave fidelity EXPERIMENT... [--holdout 0.5] [--seed N]`: calibrates on
+// one part of the measured tasks and predicts every measured design on the
+// other. 0 when it ran; 2 on bad input.
+int runFidelity(const CliContext& context, const FidelityArgs& args);
+
 struct CalibrateArgs {
     std::vector<std::string> experiments; // ids or unique prefixes
     std::vector<std::string> models;      // --model: only these; empty: every model called
@@ -136,7 +152,12 @@ struct BenchArgs {
     int runs = 3;
     size_t maxN = 10000;
     bool verbose = false; // where each fan-out's time went
+    std::vector<std::string> worlds;   // fidelity: --world FILE (default: every bundled world)
+    std::optional<uint64_t> worldSeed; // fidelity: --world-seed S (default: each file's own)
 };
+
+// `conclave bench fidelity [--world FILE]... [--world-seed S]`: measure, calibrate and predict on ground-truth worlds.
+int fidelityBench(const CliContext& context, const BenchArgs& args);
 
 // `conclave bench [all|fanout|chain|early]`: the engine's performance figures.
 int runBench(const CliContext& context, const BenchArgs& args);

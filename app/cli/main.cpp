@@ -255,12 +255,36 @@ int main(int argc, char** argv)
     calibrate->add_option("--tasks-out", calibrateArgs.tasksOut,
                           "Also write the measured tasks, each with its fitted difficulty, as JSON Lines (a task set)");
 
+    FidelityArgs fidelityArgs;
+    std::string fidelityDb;
+    auto* fidelity = app.add_subcommand(
+        "fidelity", "Calibrate on part of the measured tasks and predict every measured design on the rest: "
+                    "simulated and replayed against measured (docs/fidelity.md)");
+    fidelity->add_option("experiments", fidelityArgs.experiments, "Experiment ids (or unique prefixes)")->required();
+    fidelity->add_option("--holdout", fidelityArgs.holdout, "The share of tasks held out for testing (default 0.5)");
+    fidelity->add_option("--seed", fidelityArgs.seed, "The task split's seed (default 0)");
+    auto* fidelityDbOption = fidelity->add_option(
+        "--db", fidelityDb, "The run store (default: $CONCLAVE_DB, else $XDG_DATA_HOME/conclave/runs.sqlite)");
+    bool fidelityNoUncertainty = false;
+    fidelity->add_flag("--no-calibration-uncertainty", fidelityNoUncertainty,
+                       "Give simulated CIs from the simulated draws alone");
+    bool fidelityNoReplay = false;
+    fidelity->add_flag("--no-replay", fidelityNoReplay, "Skip the replayed predictions");
+    fidelity->add_flag("--json", fidelityArgs.json, "Print one JSON object");
+    fidelity->add_option("-o,--output", fidelityArgs.output, "Also write the report to FILE.md or FILE.json");
+
     BenchArgs benchArgs;
     auto* bench = app.add_subcommand(
         "bench", "Measure the engine: fan-out, scheduler overhead, early termination, the virtual clock, the store, "
                  "the simulator");
-    bench->add_option("which", benchArgs.which, "all, fanout, chain, early, clock, store, sim, eval, calibrate or http")
-        ->check(CLI::IsMember({"all", "fanout", "chain", "early", "clock", "store", "sim", "eval", "calibrate", "http"}));
+    bench->add_option("which", benchArgs.which,
+                      "all, fanout, chain, early, clock, store, sim, eval, calibrate, fidelity or http")
+        ->check(CLI::IsMember(
+            {"all", "fanout", "chain", "early", "clock", "store", "sim", "eval", "calibrate", "fidelity", "http"}));
+    bench->add_option("--world", benchArgs.worlds, "fidelity: a ground-truth world file; repeat for more (default: "
+                                                   "every bundled world)");
+    uint64_t worldSeed = 0;
+    auto* worldSeedOption = bench->add_option("--world-seed", worldSeed, "fidelity: draw the worlds under this seed");
     std::string benchDb;
     auto* benchDbOption =
         bench->add_option("--db", benchDb, "store: the database file to measure in (default: a temporary file)");
@@ -311,6 +335,8 @@ int main(int argc, char** argv)
     if (*bench) {
         if (*benchDbOption)
             benchArgs.db = benchDb;
+        if (*worldSeedOption)
+            benchArgs.worldSeed = worldSeed;
         return runBench(context, benchArgs);
     }
     if (*runs) {
@@ -374,6 +400,13 @@ int main(int argc, char** argv)
         if (*calibrateDbOption)
             calibrateArgs.db = calibrateDb;
         return runCalibrate(context, calibrateArgs);
+    }
+    if (*fidelity) {
+        if (*fidelityDbOption)
+            fidelityArgs.db = fidelityDb;
+        fidelityArgs.calibrationUncertainty = !fidelityNoUncertainty;
+        fidelityArgs.replay = !fidelityNoReplay;
+        return runFidelity(context, fidelityArgs);
     }
     if (*backendsCheck)
         return runBackendsCheck(context, checkTeam, checkLoad);

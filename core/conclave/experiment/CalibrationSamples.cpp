@@ -47,7 +47,7 @@ ReadNodes readNodes(const Team& team)
 }
 
 bool readExperiment(RunQueries& store, const ExperimentRecord& record, const std::filesystem::path& resourcesDir,
-                    CalibrationSamples& out, std::string& error)
+                    CalibrationSamples& out, std::string& error, const CalibrationSamples::TaskFilter& keep)
 {
     const auto fail = [&](const std::string& why) {
         error = "experiment " + record.id + ": " + why;
@@ -66,7 +66,10 @@ bool readExperiment(RunQueries& store, const ExperimentRecord& record, const std
     if (!trials)
         return fail(why);
     std::map<std::string, ReadNodes> answeringByTeam; // by the team's JSON as run
+    const auto setHash = tasks->contentHash();
     for (const auto& trial : *trials) {
+        if (keep && !keep(setHash, trial.task))
+            continue;
         const Task* task = tasks->byId(trial.task);
         if (trial.runId.str().empty())
             return fail("trial " + trial.task + " (seed " + std::to_string(trial.seed) +
@@ -156,7 +159,7 @@ bool readExperiment(RunQueries& store, const ExperimentRecord& record, const std
 std::optional<CalibrationSamples> CalibrationSamples::read(RunQueries& store,
                                                            const std::vector<std::string>& experimentIds,
                                                            const std::filesystem::path& resourcesDir,
-                                                           std::string& error)
+                                                           std::string& error, const TaskFilter& keep)
 {
     CalibrationSamples out;
     for (const auto& id : experimentIds) {
@@ -170,7 +173,7 @@ std::optional<CalibrationSamples> CalibrationSamples::read(RunQueries& store,
             continue;
         out.experiments.push_back(record->id);
         out.answersPerExperiment.push_back(0);
-        if (!readExperiment(store, *record, resourcesDir, out, error))
+        if (!readExperiment(store, *record, resourcesDir, out, error, keep))
             return std::nullopt;
     }
     return out;

@@ -5,9 +5,11 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace conclave {
@@ -73,11 +75,17 @@ public:
     std::map<std::string, MeasuredTask> tasks;
     int64_t trials = 0;
 
-    // Reads the experiments an id or unique prefix each names. Unset, with
-    // `error` saying which and why, when one is unknown or its task set
-    // cannot be reloaded unchanged (ExperimentSetup::storedTasks).
+    // Which trials to read, by their task: (the task set's content hash, the
+    // task's id) → read it. A TaskSplit's part, for calibrating on one part.
+    using TaskFilter = std::function<bool(std::string_view tasksetHash, std::string_view taskId)>;
+
+    // Reads the experiments an id or unique prefix each names (only the
+    // trials `keep` keeps, when given: their calls, answers and syntheses).
+    // Unset, with `error` saying which and why, when one is unknown or its
+    // task set cannot be reloaded unchanged (ExperimentSetup::storedTasks).
     static std::optional<CalibrationSamples> read(RunQueries& store, const std::vector<std::string>& experimentIds,
-                                                  const std::filesystem::path& resourcesDir, std::string& error);
+                                                  const std::filesystem::path& resourcesDir, std::string& error,
+                                                  const TaskFilter& keep = {});
 };
 
 } // namespace conclave

@@ -72,29 +72,6 @@ nlohmann::ordered_json optionalNumber(const std::optional<double>& value)
     return value ? number(*value) : nlohmann::ordered_json();
 }
 
-// Columns padded to their widest cell; the first left-aligned, the rest right.
-std::string aligned(const std::vector<std::vector<std::string>>& rows)
-{
-    std::vector<size_t> widths;
-    for (const auto& row : rows) {
-        widths.resize(std::max(widths.size(), row.size()));
-        for (size_t c = 0; c < row.size(); ++c)
-            widths[c] = std::max(widths[c], row[c].size());
-    }
-    std::string out;
-    for (const auto& row : rows) {
-        std::string line;
-        for (size_t c = 0; c < row.size(); ++c) {
-            const std::string pad(widths[c] - row[c].size(), ' ');
-            line += c == 0 ? row[c] + pad : "  " + pad + row[c];
-        }
-        while (!line.empty() && line.back() == ' ')
-            line.pop_back();
-        out += line + "\n";
-    }
-    return out;
-}
-
 } // namespace
 
 std::optional<ExperimentReport> ExperimentReport::load(RunQueries& reader, const std::string& idOrPrefix,
@@ -363,7 +340,7 @@ std::string ExperimentReport::table() const
                         ReportText::fixed("%.1f", d.meanCalls), std::to_string(d.failed),
                         std::string(toString(clocks[i])), provenances[i].text()});
     }
-    std::string out = aligned(rows);
+    std::string out = ReportText::aligned(rows);
     for (const auto& d : summary.designs) {
         if (!d.vsBaseline)
             continue;

@@ -379,4 +379,15 @@ ModelCalibration::Result ModelCalibration::fit(const CalibrationSamples& samples
     return result;
 }
 
+std::vector<std::string> ModelCalibration::defaultsKept(const ModelProfile& profile)
+{
+    std::vector<std::string> out;
+    for (const char* field : {"skills", "ttft_ms", "tokens_per_s", "output_tokens", "price_per_mtok", "failure_rate",
+                              "error_agreement", "difficulty_weight", "confidence", "synthesis", "load_slope"}) {
+        if (!profile.fitted || std::find(profile.fitted->begin(), profile.fitted->end(), field) == profile.fitted->end())
+            out.emplace_back(field);
+    }
+    return out;
+}
+
 } // namespace conclave

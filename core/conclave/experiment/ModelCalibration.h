@@ -70,6 +70,10 @@ public:
     // pooled sets both hold is written SET/ID (SET: the set's name, a file's stem).
     static std::vector<Task> measuredTasks(const CalibrationSamples& samples, const Result& fitted);
 
+    // The fields a fitted profile does not name in `fitted`: where the
+    // simulator keeps its built-in defaults ("not measured — built-in default used").
+    static std::vector<std::string> defaultsKept(const ModelProfile& profile);
+
     // Reads one `--context MODEL=TOKENS` (split at the last '='; TOKENS a
     // positive integer) into options.contextTokens. False, with `error` saying
     // what is wrong, for bad text or a model already given another window.

@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace conclave {
 
@@ -34,6 +35,8 @@ struct ReportText {
     // uncertainty: 200 resamples (simulation noise alone [70.1, 80.2]); 12 of 60
     // tasks have no measured difficulty", or "…; CI: simulation noise only".
     static std::string prediction(const DesignPrediction& prediction);
+    // Rows as a terminal table: columns padded to their widest cell, the first left-aligned, the rest right.
+    static std::string aligned(const std::vector<std::vector<std::string>>& rows);
 };
 
 } // namespace conclave

@@ -1,0 +1,229 @@
+#include "conclave/experiment/FidelityReport.h"
+
+#include "conclave/experiment/ReportText.h"
+#include "conclave/util/MoneyText.h"
+#include "conclave/util/NumberText.h"
+
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+namespace conclave {
+
+namespace {
+
+nlohmann::ordered_json number(double value)
+{
+    return std::isfinite(value) ? nlohmann::ordered_json(value) : nlohmann::ordered_json();
+}
+
+nlohmann::ordered_json optionalNumber(const std::optional<double>& value)
+{
+    return value ? number(*value) : nlohmann::ordered_json();
+}
+
+nlohmann::ordered_json interval(const Interval& ci)
+{
+    return nlohmann::ordered_json::array({number(ci.lo), number(ci.hi)});
+}
+
+nlohmann::ordered_json predictionJson(const std::optional<FidelityPrediction>& p)
+{
+    if (!p)
+        return nullptr;
+    return {{"accuracy", number(p->accuracy.accuracy)},
+            {"accuracy_ci", interval(p->accuracy.ci)},
+            {"z", number(p->z)},
+            {"within", p->within},
+            {"cost_usd", number(p->meanCostUsd)},
+            {"cost_ratio", optionalNumber(p->costRatio)},
+            {"p50_wall_ms", number(p->wallMs.p50)},
+            {"p95_wall_ms", number(p->wallMs.p95)},
+            {"p50_wall_ratio", optionalNumber(p->p50Ratio)},
+            {"p95_wall_ratio", optionalNumber(p->p95Ratio)}};
+}
+
+nlohmann::ordered_json orderJson(const RankAgreement& order)
+{
+    return {{"separated_pairs", order.pairs},
+            {"concordant", order.concordant},
+            {"discordant", order.discordant},
+            {"tau_b", optionalNumber(order.tauB)}};
+}
+
+std::string zText(double z)
+{
+    if (!std::isfinite(z))
+        return z > 0 ? "+inf" : "-inf";
+    return ReportText::fixed("%+.2f", z);
+}
+
+std::string accuracyText(const AccuracyFigures& a)
+{
+    return ReportText::percent(a.accuracy) + " " + ReportText::ciText(a.ci);
+}
+
+std::string orderText(const char* what, const RankAgreement& order)
+{
+    std::string out = std::string(what) + ": Kendall's tau-b ";
+    if (!order.tauB)
+        return out + "n/a (" +
+               (order.pairs == 0 ? std::string("no two designs' measured CIs are apart")
+                                 : "every separated pair is tied in prediction") +
+               ")";
+    return out + ReportText::fixed("%.2f", *order.tauB) + " over " + std::to_string(order.pairs) +
+           (order.pairs == 1 ? " pair" : " pairs") + " whose measured CIs do not overlap (" +
+           std::to_string(order.concordant) + " in the measured order, " + std::to_string(order.discordant) +
+           " reversed)";
+}
+
+std::string withinText(const FidelityReport& report)
+{
+    int64_t within = 0, predicted = 0;
+    for (const auto& d : report.designs) {
+        if (!d.simulated)
+            continue;
+        ++predicted;
+        within += d.simulated->within ? 1 : 0;
+    }
+    return std::to_string(within) + " of " + std::to_string(predicted) +
+           " simulated predictions within 1.96 combined standard errors of the measurement";
+}
+
+} // namespace
+
+double FidelityReport::withinShare() const
+{
+    int64_t within = 0, predicted = 0;
+    for (const auto& d : designs) {
+        if (!d.simulated)
+            continue;
+        ++predicted;
+        within += d.simulated->within ? 1 : 0;
+    }
+    return predicted == 0 ? std::numeric_limits<double>::quiet_NaN() : double(within) / double(predicted);
+}
+
+nlohmann::ordered_json FidelityReport::json() const
+{
+    nlohmann::ordered_json j;
+    j["experiments"] = experiments;
+    j["holdout"] = holdout;
+    j["seed"] = seed;
+    j["calibration_tasks"] = calibrationTasks;
+    j["held_out_tasks"] = heldOutTasks;
+    j["answers"] = answers;
+    j["resamples"] = resamples;
+    j["not_measured"] = notMeasured;
+    j["simulated"] = true;
+    j["designs"] = nlohmann::ordered_json::array();
+    for (const auto& d : designs) {
+        nlohmann::ordered_json o;
+        o["name"] = d.name;
+        o["experiment"] = d.experiment;
+        o["combines"] = d.combines;
+        o["measured"] = {{"accuracy", number(d.measured.accuracy)},
+                         {"accuracy_ci", interval(d.measured.ci)},
+                         {"tasks", d.measured.tasks},
+                         {"scored", d.measured.scored},
+                         {"cost_usd", number(d.measuredCostUsd)},
+                         {"p50_wall_ms", number(d.measuredWallMs.p50)},
+                         {"p95_wall_ms", number(d.measuredWallMs.p95)}};
+        o["simulated"] = predictionJson(d.simulated);
+        o["replayed"] = predictionJson(d.replayed);
+        o["self_replay"] = predictionJson(d.selfReplay);
+        if (!d.why.empty())
+            o["why"] = d.why;
+        j["designs"].push_back(std::move(o));
+    }
+    j["within_share"] = number(withinShare());
+    j["simulated_order"] = orderJson(simulatedOrder);
+    j["replayed_order"] = orderJson(replayedOrder);
+    j["limitation"] = limitation.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(limitation);
+    return j;
+}
+
+std::string FidelityReport::table() const
+{
+    std::string ids;
+    for (const auto& id : experiments)
+        ids += (ids.empty() ? "" : ", ") + id;
+    std::string out = "fidelity of the local-moe SIMULATOR against " + ids + ": calibrated on " +
+                      std::to_string(calibrationTasks) + " tasks (" + groupThousands(uint64_t(answers)) +
+                      " answers), predicted on " + std::to_string(heldOutTasks) + " held-out tasks (--holdout " +
+                      formatNumber(holdout) + ", seed " + std::to_string(seed) + ")\n";
+    std::vector<std::vector<std::string>> rows{{"design", "measured", "simulated", "z", "cost", "p50 wall",
+                                                "p95 wall", "replayed (others)", "z", "self-replay"}};
+    for (const auto& d : designs) {
+        std::vector<std::string> row{d.name, accuracyText(d.measured)};
+        if (d.simulated)
+            row.insert(row.end(), {accuracyText(d.simulated->accuracy), zText(d.simulated->z),
+                                   ReportText::ratio(d.simulated->costRatio), ReportText::ratio(d.simulated->p50Ratio),
+                                   ReportText::ratio(d.simulated->p95Ratio)});
+        else
+            row.insert(row.end(), {"-", "-", "-", "-", "-"});
+        if (d.replayed)
+            row.insert(row.end(), {accuracyText(d.replayed->accuracy), zText(d.replayed->z)});
+        else
+            row.insert(row.end(), {"-", "-"});
+        row.push_back(d.selfReplay ? ReportText::percent(d.selfReplay->accuracy.accuracy) : "-");
+        rows.push_back(std::move(row));
+    }
+    out += ReportText::aligned(rows);
+    out += "cost, p50 and p95 wall: simulated ÷ measured; z: (predicted − measured) / √(se_pred² + se_meas²)\n";
+    out += withinText(*this) + "\n";
+    out += orderText("simulated order", simulatedOrder) + "\n";
+    if (replayedOrder.pairs > 0 || replayedOrder.tauB)
+        out += orderText("replayed order", replayedOrder) + "\n";
+    out += resamples > 0 ? "calibration uncertainty: " + std::to_string(resamples) + " resamples\n"
+                         : "simulated CIs: simulation noise only\n";
+    for (const auto& d : designs)
+        if (!d.why.empty())
+            out += d.name + ": not predicted: " + d.why + "\n";
+    for (const auto& line : notMeasured)
+        out += "not measured — built-in default used: " + line + "\n";
+    if (!limitation.empty())
+        out += limitation + "\n";
+    return out;
+}
+
+std::string FidelityReport::markdown() const
+{
+    std::ostringstream out;
+    out << "## Simulator fidelity\n\n> **Simulated predictions** from Conclave's local-moe simulator, calibrated on "
+        << calibrationTasks << " tasks (" << groupThousands(uint64_t(answers))
+        << " answers), against measurements on " << heldOutTasks << " held-out tasks (`--holdout "
+        << formatNumber(holdout) << "`, seed " << seed << ").\n\n";
+    out << "| design | measured (95% CI) | simulated (95% CI) | z | cost ratio | p50 wall ratio | p95 wall ratio | "
+           "replayed from the others (95% CI) | z | self-replay |\n";
+    out << "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n";
+    for (const auto& d : designs) {
+        out << "| " << d.name << " | " << accuracyText(d.measured) << " | ";
+        if (d.simulated)
+            out << accuracyText(d.simulated->accuracy) << " | " << zText(d.simulated->z) << " | "
+                << ReportText::ratio(d.simulated->costRatio) << " | " << ReportText::ratio(d.simulated->p50Ratio)
+                << " | " << ReportText::ratio(d.simulated->p95Ratio) << " | ";
+        else
+            out << "- | - | - | - | - | ";
+        if (d.replayed)
+            out << accuracyText(d.replayed->accuracy) << " | " << zText(d.replayed->z) << " | ";
+        else
+            out << "- | - | ";
+        out << (d.selfReplay ? ReportText::percent(d.selfReplay->accuracy.accuracy) : "-") << " |\n";
+    }
+    out << "\n" << withinText(*this) << ". " << orderText("Simulated order", simulatedOrder) << ". ";
+    if (replayedOrder.pairs > 0)
+        out << orderText("Replayed order", replayedOrder) << ". ";
+    out << (resamples > 0 ? "Calibration uncertainty: " + std::to_string(resamples) + " resamples."
+                          : "Simulated CIs: simulation noise only.")
+        << "\n";
+    for (const auto& line : notMeasured)
+        out << "\n- not measured — built-in default used: " << line;
+    if (!notMeasured.empty())
+        out << "\n";
+    if (!limitation.empty())
+        out << "\n**" << limitation << "**\n";
+    return out.str();
+}
+
+} // namespace conclave

@@ -1,0 +1,66 @@
+#pragma once
+
+#include "conclave/analysis/ExperimentStats.h"
+#include "conclave/analysis/RankAgreement.h"
+#include "conclave/experiment/CalibrationUncertainty.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace conclave {
+
+// One prediction of a measured design on the held-out tasks, against its measurement.
+struct FidelityPrediction {
+    AccuracyFigures accuracy; // ci: the prediction's (with the calibration's uncertainty when resampled)
+    double z = 0;             // (predicted − measured) / √(se_p² + se_m²), se = the CI's half-width / 1.96
+    bool within = false;      // |predicted − measured| ≤ 1.96 · √(se_p² + se_m²)
+    std::optional<double> costRatio;  // mean cost per trial, predicted ÷ measured (unset when measured is 0)
+    std::optional<double> p50Ratio;   // p50 wall, predicted ÷ measured
+    std::optional<double> p95Ratio;   // p95 wall, predicted ÷ measured
+    double meanCostUsd = 0;
+    Percentiles wallMs;
+};
+
+struct FidelityDesign {
+    std::string name;       // as measured ("NAME (e-…)" when two experiments have one name)
+    std::string experiment; // the experiment it was measured in
+    bool combines = false;  // it calls more than one model, or one model more than once, per trial
+    AccuracyFigures measured;
+    double measuredCostUsd = 0;
+    Percentiles measuredWallMs;
+    std::optional<FidelityPrediction> simulated; // unset with `why` when it has no simulated twin
+    std::optional<FidelityPrediction> replayed;  // from the other designs' recorded calls only
+    std::optional<FidelityPrediction> selfReplay; // from every recorded call, its own included: the reproduction check
+    std::string why; // why a prediction is missing
+};
+
+// What `conclave fidelity` prints (docs/fidelity.md tells how to read it).
+struct FidelityReport {
+    std::vector<std::string> experiments;
+    double holdout = 0.5;
+    uint64_t seed = 0;
+    int64_t calibrationTasks = 0; // tasks of part 0: what the calibration read
+    int64_t heldOutTasks = 0;     // tasks of part 1: what is predicted and compared
+    int64_t answers = 0;          // scored answers the calibration read
+    int resamples = 0;
+    std::vector<std::string> notMeasured; // "MODEL: field, field": defaults the calibration kept
+    std::vector<FidelityDesign> designs;
+    RankAgreement simulatedOrder; // over designs with a simulated prediction
+    RankAgreement replayedOrder;
+    // Set when no measured design combines calls: "only single-model designs
+    // were measured: this checks skills, not how models combine".
+    std::string limitation;
+
+    // Share of designs with a simulated prediction whose accuracy is within; NaN when none.
+    double withinShare() const;
+
+    nlohmann::ordered_json json() const;
+    std::string table() const;    // the terminal report
+    std::string markdown() const; // -o report.md
+};
+
+} // namespace conclave

@@ -1,7 +1,8 @@
 // Recorded backends through the experiment runner, from a run store: a
 // measured design replayed on its own tasks reproduces it exactly; another
 // design is evaluated from the same recordings; a call nobody recorded fails
-// with its name or is simulated; a judge's verdicts replay too.
+// with its name or is simulated; a judge's verdicts replay too; a design
+// left out (exclude_designs) replays none of its calls.
 #include <QtTest>
 
 #include "support/EngineTestKit.h"
@@ -15,7 +16,9 @@
 
 #include <QTemporaryDir>
 
+#include <algorithm>
 #include <fstream>
+#include <map>
 #include <set>
 
 using namespace conclave;
@@ -59,6 +62,12 @@ json recorded(const std::string& experiment, const std::string& onMissing = "")
     return b;
 }
 
+json leavingOut(json backend, const std::vector<std::string>& designs)
+{
+    backend["exclude_designs"] = designs;
+    return backend;
+}
+
 Team teamOf(const json& doc)
 {
     auto loaded = teamFromJson(doc);
@@ -67,16 +76,31 @@ Team teamOf(const json& doc)
     return *loaded.team;
 }
 
-ExperimentSpec specOf(const std::string& name, const Team& team, std::vector<uint64_t> seeds)
+// An experiment of the designs `teams` (name, team) on the mixed-small tasks.
+ExperimentSpec specOf(const std::string& name, const std::vector<std::pair<std::string, Team>>& teams,
+                      std::vector<uint64_t> seeds)
 {
     ExperimentSpec spec;
     spec.name = name;
-    spec.designs.push_back(makeDesign(name, name + ".team.json", team));
+    for (const auto& [design, team] : teams)
+        spec.designs.push_back(makeDesign(design, design + ".team.json", team));
     auto tasks = TaskSet::load(std::string(CONCLAVE_RESOURCES) + "/tasksets/mixed-small.jsonl");
     spec.tasksetName = "mixed-small";
     spec.tasks = std::make_shared<const TaskSet>(std::move(*tasks.tasks));
     spec.seeds = std::move(seeds);
     return spec;
+}
+
+ExperimentSpec specOf(const std::string& name, const Team& team, std::vector<uint64_t> seeds)
+{
+    return specOf(name, {{name, team}}, std::move(seeds));
+}
+
+// The run a replayed attempt's note names.
+RunId replayedRun(const Span& attempt)
+{
+    const auto from = attempt.note.substr(std::string("replayed: run ").size());
+    return RunId(from.substr(0, from.find(' ')));
 }
 
 } // namespace
@@ -331,6 +355,112 @@ private slots:
         QCOMPARE(q(replayed->judge->text()), QString("replayed (100 % of calls)"));
         // A judge's run is its trial's: resuming or finishing keeps it.
         QCOMPARE(store.removeUntriedRuns(measuredId).count, 0);
+    }
+
+    // Leave one design out: an experiment of two designs, "vote" (math, facts and generalist experts) and
+    // "code" (one code expert); a team of a math and a code expert on a recorded backend that excludes
+    // "code" replays its math calls from the vote's trials and has no code call to replay.
+    void aDesignLeftOutReplaysNoneOfItsCalls()
+    {
+        QTemporaryDir dir;
+        const auto db = dir.filePath("runs.sqlite").toStdString();
+        auto opened = RunStore::open(db);
+        QVERIFY(opened.store);
+        auto& store = *opened.store;
+        m_h.engine().setStore(db);
+        StoredTrials sink(store, StoredTrials::Keep::Runs);
+        const std::pair<std::string, std::string> code{"e_code", "local/code-13b"};
+        ExperimentRunner measure(m_h.engine(), sink,
+                                 specOf("two designs",
+                                        {{"vote", teamOf(voteTeam(local(), kThree))},
+                                         {"code", teamOf(voteTeam(local(), {code}))}},
+                                        {1}),
+                                 {});
+        QCOMPARE(q(measure.run().error), QString());
+        const auto measured = measuredReport(store, measure.id());
+        QVERIFY(measured);
+        QCOMPARE(measured->trials.size(), size_t(50));
+        std::string error;
+        auto reader = store.reader(error);
+        QVERIFY2(reader, error.c_str());
+        // What each design called: the attempts on each model, and the runs of each design.
+        std::map<std::string, int> voteAttempts, codeAttempts; // by model
+        std::map<std::string, int> designOfRun;
+        for (const auto& t : measured->trials) {
+            designOfRun[t.runId.str()] = t.design;
+            const auto run = reader->load(t.runId, false, error);
+            QVERIFY2(run, error.c_str());
+            for (const auto& s : run->spans) {
+                if (s.kind == SpanKind::Attempt)
+                    ++(t.design == 0 ? voteAttempts : codeAttempts)[s.model];
+            }
+        }
+        QCOMPARE(voteAttempts.count("local/code-13b"), size_t(0));
+        QVERIFY(voteAttempts["local/math-13b"] >= 25);
+        QVERIFY(codeAttempts["local/code-13b"] >= 25);
+
+        const std::vector<std::pair<std::string, std::string>> mathAndCode{kThree.front(), code};
+        ExperimentRunner predict(
+            m_h.engine(), sink,
+            specOf("without code", teamOf(voteTeam(leavingOut(recorded(measure.id()), {"code"}), mathAndCode)), {1}),
+            {});
+        QCOMPARE(q(predict.run().error), QString());
+        const auto predicted = measuredReport(store, predict.id());
+        QVERIFY(predicted);
+        QCOMPARE(predicted->trials.size(), size_t(25));
+        int replayedMath = 0;
+        for (const auto& t : predicted->trials) {
+            const auto run = reader->load(t.runId, false, error);
+            QVERIFY2(run, error.c_str());
+            int replayed = 0;
+            for (const auto& s : run->spans) {
+                if (s.kind != SpanKind::Attempt)
+                    continue;
+                // The math calls are the vote's; no code call was there to replay.
+                QCOMPARE(ReplayNote::marks(s.note), s.model == "local/math-13b");
+                if (s.model == "local/math-13b") {
+                    QCOMPARE(designOfRun.at(replayedRun(s).str()), 0);
+                    ++replayed;
+                }
+            }
+            QCOMPARE(t.replayedCalls, replayed);
+            replayedMath += replayed;
+            const auto node = std::find_if(run->nodes.begin(), run->nodes.end(),
+                                           [](const StoredNode& n) { return n.node == NodeId("e_code"); });
+            QVERIFY(node != run->nodes.end());
+            QCOMPARE(q(node->result.error),
+                     "recorded backend \"b\": no call like it was recorded on this input (model \"local/code-13b\", "
+                     "draw \"expert:0\", in experiment " +
+                         q(measure.id()) + " without design \"code\")");
+        }
+        QCOMPARE(replayedMath, voteAttempts["local/math-13b"]);
+
+        // The same team leaving nothing out (read after the first: the library keeps the two apart)
+        // replays the code design's calls too.
+        ExperimentRunner whole(m_h.engine(), sink,
+                               specOf("with code", teamOf(voteTeam(recorded(measure.id()), mathAndCode)), {1}), {});
+        QCOMPARE(q(whole.run().error), QString());
+        const auto all = measuredReport(store, whole.id());
+        QVERIFY(all);
+        int replayedAll = 0;
+        for (const auto& t : all->trials) {
+            QCOMPARE(t.replayedCalls, t.calls);
+            replayedAll += t.replayedCalls;
+        }
+        QCOMPARE(replayedAll, voteAttempts["local/math-13b"] + codeAttempts["local/code-13b"]);
+        QVERIFY(whole.id() != predict.id());
+
+        // A name that is no design of the experiments listed stops the team from preparing, naming them all.
+        json unknown = leavingOut(recorded(measure.id()), {"vote", "cascade"});
+        unknown["experiments"].push_back(predict.id());
+        const auto refused = m_h.engine().prepare(teamOf(voteTeam(unknown, mathAndCode)));
+        QVERIFY(!refused.team);
+        QCOMPARE(q(refused.error), "backend \"b\": no design \"cascade\" in experiments " + q(measure.id()) + ", " +
+                                       q(predict.id()));
+        // A design of the second experiment is one of theirs.
+        json known = leavingOut(recorded(measure.id()), {"without code"});
+        known["experiments"].push_back(predict.id());
+        QVERIFY(m_h.engine().prepare(teamOf(voteTeam(known, mathAndCode))).team);
     }
 
 private:

@@ -299,8 +299,17 @@ private slots:
                                   << "/backends/b/max_concurrency: expected a positive integer, got 0";
         QTest::newRow("a time_scale") << R"({"kind": "recorded", "experiments": ["e-1"], "time_scale": 2})"
                                       << "/backends/b/time_scale: unknown key for a recorded backend; it is kept as is";
+        QTest::newRow("no designs left out") << R"({"kind": "recorded", "experiments": ["e-1"], "exclude_designs": []})"
+                                             << "/backends/b/exclude_designs: expected at least one design name";
+        QTest::newRow("an empty design") << R"({"kind": "recorded", "experiments": ["e-1"], "exclude_designs": ["vote", ""]})"
+                                         << "/backends/b/exclude_designs/1: expected a design name, got \"\"";
+        QTest::newRow("a design twice")
+            << R"({"kind": "recorded", "experiments": ["e-1"], "exclude_designs": ["vote", "solo", "vote"]})"
+            << "/backends/b/exclude_designs/2: \"vote\" is listed twice";
         QTest::newRow("fine") << R"({"kind": "recorded", "experiments": ["e-1"], "on_missing": "simulate", "seed": 3})"
                               << "";
+        QTest::newRow("fine, leaving designs out")
+            << R"({"kind": "recorded", "experiments": ["e-1", "e-2"], "exclude_designs": ["vote", "solo"]})" << "";
     }
     void theValidatorSaysWhatARecordedBackendNeeds()
     {
@@ -315,6 +324,61 @@ private slots:
         // The team needs format 3, and writes back as it was read.
         QCOMPARE(formatVersionNeeded(*loaded.team), int64_t(3));
         QVERIFY(teamFromJson(json::parse(teamToJsonText(*loaded.team))).team == loaded.team);
+    }
+
+    // exclude_designs is read as a list of names, and written back in its place among the recorded fields.
+    void excludeDesignsReadsAsAListOfNames_data()
+    {
+        QTest::addColumn<QString>("backend");
+        QTest::addColumn<QString>("problems");
+        QTest::newRow("one name") << R"({"kind": "recorded", "experiments": ["e-1"], "exclude_designs": "vote"})"
+                                  << "/backends/b/exclude_designs: expected an array of design names, got \"vote\"";
+        QTest::newRow("a number") << R"({"kind": "recorded", "experiments": ["e-1"], "exclude_designs": ["vote", 3]})"
+                                  << "/backends/b/exclude_designs/1: expected a design name, got 3";
+    }
+    void excludeDesignsReadsAsAListOfNames()
+    {
+        QFETCH(QString, backend);
+        QFETCH(QString, problems);
+        auto loaded = teamFromJson(oneExpertTeam(json::parse(backend.toStdString()), "m/a"));
+        QVERIFY(!loaded.team);
+        QStringList said;
+        for (const auto& p : loaded.problems)
+            said << q(p.pointer + ": " + p.message);
+        QCOMPARE(said.join("\n"), problems);
+    }
+
+    void excludeDesignsRoundTripsInPlace()
+    {
+        const json block{{"kind", "recorded"},
+                         {"on_missing", "simulate"},
+                         {"exclude_designs", {"vote", "triage (triage.team.json)"}},
+                         {"db", "lab.sqlite"},
+                         {"experiments", {"e-1"}}};
+        auto loaded = teamFromJson(oneExpertTeam(block, "m/a"));
+        QVERIFY(loaded.team);
+        const auto& b = loaded.team->backends.at(BackendName("b"));
+        QVERIFY(b.excludeDesigns == (std::vector<std::string>{"vote", "triage (triage.team.json)"}));
+        QVERIFY(b.extra.is_null());
+        QCOMPARE(q(teamToJson(*loaded.team).at("backends").at("b").dump()),
+                 QString("{\"kind\":\"recorded\",\"experiments\":[\"e-1\"],\"db\":\"lab.sqlite\",\"exclude_designs\":"
+                         "[\"vote\",\"triage (triage.team.json)\"],\"on_missing\":\"simulate\"}"));
+        QVERIFY(teamFromJson(json::parse(teamToJsonText(*loaded.team))).team == loaded.team);
+    }
+
+    // On another kind it does nothing: the validator says so, and the field is kept as written.
+    void excludeDesignsOnAnotherKindIsAWarningAndKept()
+    {
+        const auto block = json::parse(R"({"kind": "local-moe", "seed": 1, "exclude_designs": ["vote"]})");
+        auto loaded = teamFromJson(oneExpertTeam(block, "local/math-13b"));
+        QVERIFY(loaded.team);
+        QStringList said;
+        for (const auto& p : validate(*loaded.team, {}))
+            said << q(std::string(p.isError() ? "error " : "warning ") + p.pointer + ": " + p.message);
+        QCOMPARE(said.join("\n"), QString("warning /backends/b/exclude_designs: only a recorded backend replays designs"));
+        const auto written = json::parse(teamToJsonText(*loaded.team));
+        QCOMPARE(q(written.at("backends").at("b").at("exclude_designs").dump()), QString("[\"vote\"]"));
+        QVERIFY(teamFromJson(written).team == loaded.team);
     }
 };
 

@@ -1,7 +1,8 @@
 // TeamSettingsDialog's backend table with a recorded backend: its experiment
-// ids shown comma-separated, edited and read back as a list; a recorded
-// backend without ids refused with the exact reason; fields the table does
-// not show (on_missing) kept as they were.
+// ids and the designs it leaves out shown comma-separated, edited and read
+// back as lists (a name with a comma kept whole while its cell is not
+// edited); a recorded backend without ids refused with the exact reason;
+// fields the table does not show (on_missing) kept as they were.
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QPushButton>
@@ -19,6 +20,7 @@ namespace {
 
 constexpr int kKindColumn = 1;
 constexpr int kExperimentsColumn = 8;
+constexpr int kExcludeDesignsColumn = 9;
 
 TeamSettings recordedTeam()
 {
@@ -27,6 +29,7 @@ TeamSettings recordedTeam()
     Backend lab;
     lab.kind = BackendKind::Recorded;
     lab.experiments = std::vector<std::string>{"e-5f3c2a1b9d04", "e-0123456789ab"};
+    lab.excludeDesigns = std::vector<std::string>{"vote", "triage (triage, v2.team.json)"};
     lab.onMissing = "simulate";
     lab.maxConcurrency = 4;
     s.backends[BackendName("lab")] = lab;
@@ -47,6 +50,8 @@ private slots:
         QCOMPARE(table->horizontalHeaderItem(kExperimentsColumn)->text(), QString("Experiments (recorded)"));
         QCOMPARE(qobject_cast<QComboBox*>(table->cellWidget(0, kKindColumn))->currentText(), QString("recorded"));
         QCOMPARE(table->item(0, kExperimentsColumn)->text(), QString("e-5f3c2a1b9d04, e-0123456789ab"));
+        QCOMPARE(table->horizontalHeaderItem(kExcludeDesignsColumn)->text(), QString("Designs left out (recorded)"));
+        QCOMPARE(table->item(0, kExcludeDesignsColumn)->text(), QString("vote, triage (triage, v2.team.json)"));
         QCOMPARE(dialog.problem(), QString());
     }
 
@@ -60,6 +65,20 @@ private slots:
         QVERIFY(*lab.experiments == (std::vector<std::string>{"e-aaaaaaaaaaaa", "e-bbbbbbbbbbbb"}));
         QVERIFY(lab.onMissing == std::optional<std::string>("simulate"));
         QVERIFY(lab.maxConcurrency == std::optional<int64_t>(4));
+        // Not edited: the names as they were, the comma in one of them too.
+        QVERIFY(lab.excludeDesigns == (std::vector<std::string>{"vote", "triage (triage, v2.team.json)"}));
+    }
+
+    void editedDesignsReadBackAsAList()
+    {
+        TeamSettingsDialog dialog(recordedTeam());
+        auto* cell = dialog.backendTable()->item(0, kExcludeDesignsColumn);
+        cell->setText(" cascade ,, vote,");
+        QVERIFY(dialog.settings().backends.at(BackendName("lab")).excludeDesigns ==
+                (std::vector<std::string>{"cascade", "vote"}));
+        cell->setText(" ");
+        QVERIFY(!dialog.settings().backends.at(BackendName("lab")).excludeDesigns);
+        QCOMPARE(dialog.problem(), QString());
     }
 
     void aRecordedBackendWithoutIdsIsRefused()

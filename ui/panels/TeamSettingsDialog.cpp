@@ -32,6 +32,7 @@ enum Column {
     MaxConcurrency,
     RequestsPerMinute,
     Experiments,
+    ExcludeDesigns,
     ColumnCount
 };
 
@@ -40,13 +41,27 @@ QString q(const std::string& s)
     return QString::fromStdString(s);
 }
 
-// A recorded backend's experiment ids, as the table shows them: "e-1, e-2".
+// A recorded backend's experiment ids or designs left out, as the table shows them: "e-1, e-2".
 QString idList(const std::optional<std::vector<std::string>>& ids)
 {
     QStringList out;
     for (const auto& id : ids.value_or(std::vector<std::string>{}))
         out << q(id);
     return out.join(QStringLiteral(", "));
+}
+
+// The list a cell of idList() text says; `shown` when the text is still what it showed,
+// so that a name with a comma in it (a design's may have one) is kept whole.
+std::optional<std::vector<std::string>> listIn(const QString& text, const std::optional<std::vector<std::string>>& shown)
+{
+    if (text == idList(shown))
+        return shown;
+    std::vector<std::string> items;
+    for (const auto& item : text.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        if (!item.trimmed().isEmpty())
+            items.push_back(item.trimmed().toStdString());
+    }
+    return items.empty() ? std::nullopt : std::optional<std::vector<std::string>>(std::move(items));
 }
 
 template <class T> QString optionalText(const std::optional<T>& v)
@@ -91,12 +106,15 @@ TeamSettingsDialog::TeamSettingsDialog(const TeamSettings& settings, QWidget* pa
     auto* backendsLayout = new QVBoxLayout(backendsBox);
     m_backends->setHorizontalHeaderLabels({tr("Name"), tr("Kind"), tr("Base URL"), tr("API key variable"), tr("Seed"),
                                            tr("Time scale"), tr("Max concurrency"), tr("Requests/min"),
-                                           tr("Experiments (recorded)")});
+                                           tr("Experiments (recorded)"), tr("Designs left out (recorded)")});
     m_backends->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_backends->horizontalHeader()->setSectionResizeMode(BaseUrl, QHeaderView::Stretch);
     m_backends->verticalHeader()->hide();
     m_backends->setToolTip(tr("The API key variable is the NAME of an environment variable (e.g. OPENAI_API_KEY), "
                               "never the key itself"));
+    m_backends->horizontalHeaderItem(ExcludeDesigns)
+        ->setToolTip(tr("Designs of the experiments whose calls are not replayed, comma-separated: a design "
+                        "predicted from the other designs' calls only"));
     backendsLayout->addWidget(m_backends);
     auto* row = new QHBoxLayout;
     auto* add = new QPushButton(tr("Add backend"));
@@ -188,6 +206,7 @@ void TeamSettingsDialog::addBackendRow(const QString& name, const Backend& backe
     m_backends->setItem(row, MaxConcurrency, new QTableWidgetItem(optionalText(backend.maxConcurrency)));
     m_backends->setItem(row, RequestsPerMinute, new QTableWidgetItem(optionalText(backend.requestsPerMinute)));
     m_backends->setItem(row, Experiments, new QTableWidgetItem(idList(backend.experiments)));
+    m_backends->setItem(row, ExcludeDesigns, new QTableWidgetItem(idList(backend.excludeDesigns)));
     connect(kind, &QComboBox::currentTextChanged, this, &TeamSettingsDialog::check);
 }
 
@@ -260,12 +279,8 @@ TeamSettings TeamSettingsDialog::settings() const
         b.timeScale = text(TimeScale).isEmpty() ? std::nullopt : std::optional<double>(text(TimeScale).toDouble());
         b.maxConcurrency = integer(MaxConcurrency);
         b.requestsPerMinute = integer(RequestsPerMinute);
-        std::vector<std::string> ids;
-        for (const auto& id : text(Experiments).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
-            if (!id.trimmed().isEmpty())
-                ids.push_back(id.trimmed().toStdString());
-        }
-        b.experiments = ids.empty() ? std::nullopt : std::optional<std::vector<std::string>>(std::move(ids));
+        b.experiments = listIn(text(Experiments), b.experiments);
+        b.excludeDesigns = listIn(text(ExcludeDesigns), b.excludeDesigns);
         s.backends[BackendName(text(Name).toStdString())] = b;
     }
     Defaults d = m_original.defaults.value_or(Defaults{});

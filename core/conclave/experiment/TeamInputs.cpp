@@ -14,11 +14,14 @@ std::vector<TeamInput> inputsRead(const Team& team, const std::filesystem::path&
     std::vector<TeamInput> inputs;
     for (const auto& [backend, block] : team.backends) {
         // What a recorded backend replays: the experiments it names, in the
-        // store as written (its trials are read when the team is prepared).
+        // store as written, but for the designs it leaves out (its trials are
+        // read when the team is prepared).
         if (block.kind == BackendKind::Recorded) {
             std::string replays = "db " + block.db.value_or("(the command's store)");
             for (const auto& id : block.experiments.value_or(std::vector<std::string>{}))
                 replays += "\nexperiment " + id;
+            for (const auto& design : block.excludeDesigns.value_or(std::vector<std::string>{}))
+                replays += "\nwithout design " + design;
             inputs.push_back({"recorded " + backend.str(), block.db.value_or(""), std::move(replays)});
         }
         if (!block.modelsFile)

@@ -118,18 +118,25 @@ std::optional<bool> JsonFieldReader::boolean(std::string_view key)
 
 std::optional<std::vector<std::string>> JsonFieldReader::stringList(std::string_view key)
 {
+    return stringList(key, "an array of strings", "a string");
+}
+
+std::optional<std::vector<std::string>> JsonFieldReader::stringList(std::string_view key, std::string_view list,
+                                                                    std::string_view itemIs)
+{
     const auto* value = take(key);
     if (!value)
         return std::nullopt;
     if (!value->is_array()) {
-        expected(key, "an array of strings", *value);
+        expected(key, list, *value);
         return std::nullopt;
     }
     std::vector<std::string> out;
     for (size_t i = 0; i < value->size(); ++i) {
         const auto& item = (*value)[i];
         if (!item.is_string()) {
-            failAt(childPointer(pointerTo(key), i), "expected a string, got " + describeJsonValue(item));
+            failAt(childPointer(pointerTo(key), i),
+                   "expected " + std::string(itemIs) + ", got " + describeJsonValue(item));
             return std::nullopt;
         }
         out.push_back(item.get<std::string>());

@@ -33,6 +33,9 @@ public:
     std::optional<double> number(std::string_view key, std::string_view expected);
     std::optional<bool> boolean(std::string_view key);
     std::optional<std::vector<std::string>> stringList(std::string_view key);
+    // The same, saying what the list and an item are: "an array of design names", "a design name".
+    std::optional<std::vector<std::string>> stringList(std::string_view key, std::string_view list,
+                                                       std::string_view item);
     std::optional<std::map<std::string, std::string>> stringMap(std::string_view key);
 
     template <class Enum>

@@ -29,15 +29,16 @@ constexpr std::array<K, 11> kOpenAiBackend{
     "kind",   "base_url",         "api_key_env", "max_concurrency",    "requests_per_minute",
     "stream", "max_tokens_param", "ca_file",     "connect_timeout_ms", "headers",
     "prices"};
-constexpr std::array<K, 8> kRecordedBackend{"kind", "experiments", "db",         "on_missing", "max_concurrency",
-                                            "seed", "models",      "models_file"};
-constexpr std::array<K, 19> kAnyBackend{"kind",
+constexpr std::array<K, 9> kRecordedBackend{"kind",       "experiments",     "db",   "exclude_designs", "on_missing",
+                                            "max_concurrency", "seed", "models", "models_file"};
+constexpr std::array<K, 20> kAnyBackend{"kind",
                                         "seed",
                                         "time_scale",
                                         "models",
                                         "models_file",
                                         "experiments",
                                         "db",
+                                        "exclude_designs",
                                         "on_missing",
                                         "base_url",
                                         "api_key_env",

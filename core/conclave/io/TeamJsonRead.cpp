@@ -304,6 +304,7 @@ std::optional<Backend> readBackend(const json& value, const std::string& pointer
     } else if (b.kind == BackendKind::Recorded) {
         b.experiments = r.stringList("experiments");
         b.db = r.string("db");
+        b.excludeDesigns = r.stringList("exclude_designs", "an array of design names", "a design name");
         b.onMissing = r.string("on_missing");
         b.maxConcurrency = readInteger(r, "max_concurrency");
         // on_missing "simulate": the local-moe fields of the simulator it falls back on.

@@ -146,6 +146,8 @@ ordered_json backendJson(const Backend& b)
     if (b.experiments)
         out["experiments"] = *b.experiments;
     put(out, "db", b.db);
+    if (b.excludeDesigns)
+        out["exclude_designs"] = *b.excludeDesigns;
     put(out, "on_missing", b.onMissing);
     put(out, "base_url", b.baseUrl);
     put(out, "api_key_env", b.apiKeyEnv);

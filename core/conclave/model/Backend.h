@@ -120,12 +120,14 @@ struct Backend {
     std::optional<std::map<std::string, Price>> prices;
 
     // recorded (see docs/replay.md): the experiments whose calls it replays,
-    // the store they are in (default: the command's), and what a call that
-    // was not recorded does: "fail" (the default) or "simulate" (on a
-    // local-moe simulator made from `seed`, `models_file` and `models`).
-    // `max_concurrency` queues its calls as an endpoint would.
+    // the store they are in (default: the command's), the designs of theirs
+    // whose trials' calls it leaves out (a leave-one-design-out check), and
+    // what a call that was not recorded does: "fail" (the default) or
+    // "simulate" (on a local-moe simulator made from `seed`, `models_file`
+    // and `models`). `max_concurrency` queues its calls as an endpoint would.
     std::optional<std::vector<std::string>> experiments;
     std::optional<std::string> db;
+    std::optional<std::vector<std::string>> excludeDesigns;
     std::optional<std::string> onMissing;
 
     nlohmann::json extra; // unknown keys; null when none

@@ -3,6 +3,8 @@
 #include "conclave/replay/ExperimentRecordings.h"
 #include "conclave/replay/RunRecordings.h"
 
+#include <nlohmann/json.hpp>
+
 namespace conclave {
 
 namespace {
@@ -18,15 +20,18 @@ std::string storeKey(const std::filesystem::path& db)
 
 std::shared_ptr<const RecordingSource> RecordingLibrary::experiments(const std::filesystem::path& db,
                                                                      const std::vector<std::string>& experimentIds,
+                                                                     const std::vector<std::string>& excludedDesigns,
                                                                      std::string& error)
 {
     std::string key = "experiments\x1f" + storeKey(db);
     for (const auto& id : experimentIds)
         key += "\x1f" + id;
+    // Design names are free text: as JSON, where a control character is escaped, none can pass for another.
+    key += "\x1e" + nlohmann::json(excludedDesigns).dump();
     std::lock_guard lock(m_mutex);
     if (const auto it = m_loaded.find(key); it != m_loaded.end())
         return it->second;
-    auto loaded = ExperimentRecordings::load(db, experimentIds, error);
+    auto loaded = ExperimentRecordings::load(db, experimentIds, excludedDesigns, error);
     if (loaded)
         m_loaded.emplace(key, loaded);
     return loaded;

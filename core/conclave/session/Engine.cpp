@@ -66,7 +66,8 @@ Engine::Prepared Engine::prepare(const Team& team, const std::filesystem::path& 
             return prepared;
         }
         std::string error;
-        auto source = m_recordings.experiments(db, block.experiments.value_or(std::vector<std::string>{}), error);
+        auto source = m_recordings.experiments(db, block.experiments.value_or(std::vector<std::string>{}),
+                                               block.excludeDesigns.value_or(std::vector<std::string>{}), error);
         if (!source) {
             prepared.error = "backend \"" + name.str() + "\": " + error;
             return prepared;

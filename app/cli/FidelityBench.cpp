@@ -68,7 +68,7 @@ std::string measure(const EngineResources& resources, const GroundTruthWorld& wo
         auto name = team.name;
         spec.designs.push_back(makeDesign(std::move(name), "", std::move(team)));
     }
-    const auto taskFile = stem.string() + ".jsonl";
+    const auto taskFile = stem.string() + ".tasks.jsonl";
     if (const auto failed = writeFileAtomically(taskFile, TaskSet::toJsonl(world.tasks().tasks()))) {
         error = taskFile + ": " + *failed;
         return {};
@@ -125,7 +125,11 @@ int fidelityBench(const CliContext& context, const BenchArgs& args)
                         (loaded.problems.empty() ? std::string("cannot be read") : loaded.problems.front().message));
         auto world = args.worldSeed ? loaded.world->withSeed(*args.worldSeed) : loaded.world;
         const auto label = world->spec().name + " (seed " + std::to_string(world->spec().seed) + ")";
-        const auto stem = fs::temp_directory_path() /
+        // --db keeps what was measured, one store per world (the world's name before the extension) with its
+        // tasks beside it (.tasks.jsonl); else both are temporary.
+        const fs::path stem =
+            args.db ? fs::path(fs::path(*args.db).replace_extension("").string() + "-" + world->spec().name)
+                    : fs::temp_directory_path() /
                           ("conclave-bench-fidelity-" + std::to_string(::getpid()) + "-" + world->spec().name);
         const fs::path db = stem.string() + ".sqlite";
         removeDb(db);
@@ -149,13 +153,16 @@ int fidelityBench(const CliContext& context, const BenchArgs& args)
             options.seed = args.worldSeed.value_or(0);
             report = FidelityCheck::run(engine, *reader, *context.resources, {experiment}, options, error);
         }
-        removeDb(db);
-        std::error_code ec;
-        fs::remove(stem.string() + ".jsonl", ec);
+        if (!args.db) {
+            removeDb(db);
+            std::error_code ec;
+            fs::remove(stem.string() + ".tasks.jsonl", ec);
+        }
         if (!report)
             return fail(label + ": " + error);
         context.out << "world " << label << ": measured in " << fixed(measured, 1) << " s, checked in "
-                    << fixed(secondsSince(start) - measured, 1) << " s\n"
+                    << fixed(secondsSince(start) - measured, 1) << " s"
+                    << (args.db ? ", the measured runs kept in " + db.string() : std::string()) << "\n"
                     << report->table() << '\n';
         worlds.push_back({label, std::move(*report)});
     }

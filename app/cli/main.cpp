@@ -287,7 +287,8 @@ int main(int argc, char** argv)
     auto* worldSeedOption = bench->add_option("--world-seed", worldSeed, "fidelity: draw the worlds under this seed");
     std::string benchDb;
     auto* benchDbOption =
-        bench->add_option("--db", benchDb, "store: the database file to measure in (default: a temporary file)");
+        bench->add_option("--db", benchDb, "store: the database file to measure in (default: a temporary file); "
+                                           "fidelity: keep each world's measured runs in DB-WORLD.sqlite");
     bench->add_option("--runs", benchArgs.runs, "Runs per measurement (medians are reported)")
         ->check(CLI::Range(1, 100));
     bench->add_option("--max-n", benchArgs.maxN, "Largest fan-out to measure")->check(CLI::Range(1, 100000));

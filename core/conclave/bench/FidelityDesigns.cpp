@@ -12,7 +12,7 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-json expert(const std::string& id, const std::string& model, const char* prompt = "{{task}}")
+json expert(const std::string& id, const std::string& model, const char* prompt = "{{input}}")
 {
     return {{"id", id}, {"kind", "expert"}, {"model", model}, {"prompt", prompt}};
 }
@@ -56,7 +56,7 @@ void members(const std::vector<std::string>& models, json& nodes, json& edges, c
 Team panel(const std::string& name, const std::vector<std::string>& models, json aggregator)
 {
     json nodes = json::array(), edges = json::array();
-    members(models, nodes, edges, "in", nullptr, "{{task}}");
+    members(models, nodes, edges, "in", nullptr, "{{input}}");
     for (size_t i = 0; i < models.size() && i < 3; ++i)
         edges.push_back(edge("m" + std::to_string(i), "agg"));
     aggregator["id"] = "agg";

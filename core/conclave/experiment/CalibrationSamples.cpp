@@ -6,6 +6,7 @@
 #include "conclave/io/TeamJson.h"
 #include "conclave/local/ItemBank.h"
 #include "conclave/local/WrongAnswers.h"
+#include "conclave/model/PromptTemplate.h"
 
 #include <algorithm>
 #include <map>
@@ -23,13 +24,22 @@ struct ReadNodes {
 ReadNodes readNodes(const Team& team)
 {
     std::set<NodeId> meetings; // coordinators whose members do not answer alone
+    std::set<NodeId> cascades;
     for (const auto& node : team.nodes) {
-        if (node.kind == NodeKind::Coordinator && node.config.mode != CoordinatorMode::Cascade)
-            meetings.insert(node.id);
+        if (node.kind == NodeKind::Coordinator)
+            (node.config.mode == CoordinatorMode::Cascade ? cascades : meetings).insert(node.id);
     }
+    // A cascade's member answers alone unless its prompt shows the earlier members' answers.
+    const auto showsTranscript = [&](const NodeId& id) {
+        const Node* node = team.findNode(id);
+        if (!node || !node->config.call.prompt)
+            return false;
+        const auto names = PromptTemplate::names(*node->config.call.prompt);
+        return std::find(names.begin(), names.end(), "transcript") != names.end();
+    };
     std::set<NodeId> notAlone;
     for (const auto& edge : team.edges) {
-        if (edge.isMember() && meetings.contains(edge.from))
+        if (edge.isMember() && (meetings.contains(edge.from) || (cascades.contains(edge.from) && showsTranscript(edge.to))))
             notAlone.insert(edge.to);
     }
     ReadNodes out;
@@ -130,7 +140,7 @@ bool readExperiment(RunQueries& store, const ExperimentRecord& record, const std
                 out.answers.push_back({model, task->domain, key,
                                        !task->choices.empty(), ReplyParser::normalizeAnswer(parsed.answer),
                                        *score.correct, ItemBank::difficulty(*task), wrongOptions,
-                                       parsed.confidence, out.experiments.size() - 1});
+                                       parsed.confidence, out.experiments.size() - 1, trial.seed});
                 continue;
             }
             const auto inputs = answering->second.synthesizers.find(node.node);

@@ -23,8 +23,9 @@ namespace conclave {
 //
 // Answering nodes are the experts that answer the task on their own: every
 // expert but the members of a round_robin or debate coordinator (they answer
-// after reading the others' answers, which would mix the models' skills) and
-// of a decompose one (they answer subtasks). So a router's choice, an
+// after reading the others' answers, which would mix the models' skills), of
+// a decompose one (they answer subtasks) and of a cascade when their prompt
+// shows the earlier members' answers ({{transcript}}). So a router's choice, an
 // aggregator's synthesis and a coordinator's plan or combine are never
 // scored, and judge runs are not stored with the trials. A synthesizer's
 // answer is read apart (Synthesis): scored against its candidates'.
@@ -51,6 +52,7 @@ public:
         int wrongOptions = 0;  // a task with choices: its distinct wrong choices (WrongAnswers); else 0
         double confidence = 0.5; // as the engine read it (ReplyParser: 0.5 when the reply states none)
         size_t experiment = 0;   // which of `experiments` it was read from
+        uint64_t seed = 0;       // its trial's seed
     };
     // A synthesize aggregator that called its model: how many of the answers
     // it was given were right, and what it made of them.

@@ -101,8 +101,8 @@ double JointFit::posteriorMode(const std::vector<Line>& lines)
             const double eta = line.alpha - line.beta * z;
             const double s = line.correct ? 1.0 : -1.0;
             const double lambda = NormalOgive::mills(s * eta);
-            gradient += s * lambda * -line.beta;
-            curvature -= lambda * (s * eta + lambda) * line.beta * line.beta;
+            gradient += line.weight * s * lambda * -line.beta;
+            curvature -= line.weight * lambda * (s * eta + lambda) * line.beta * line.beta;
         }
         const double step = std::clamp(-gradient / curvature, -2.0, 2.0);
         const double next = std::clamp(z + step, -kDifficultyMax, kDifficultyMax);
@@ -123,12 +123,14 @@ JointFit::Result JointFit::fit(const Input& input, const Options& options)
     // Responses by task, and what each group and model has.
     std::vector<std::vector<size_t>> byTask(input.tasks);
     std::vector<int64_t> seen(groups, 0);
-    std::vector<int64_t> right(groups, 0);
+    std::vector<double> weighed(groups, 0);
+    std::vector<double> right(groups, 0);
     for (size_t i = 0; i < input.responses.size(); ++i) {
         const auto& r = input.responses[i];
         byTask[r.task].push_back(i);
         ++seen[groupOf(r)];
-        right[groupOf(r)] += r.correct ? 1 : 0;
+        weighed[groupOf(r)] += r.weight;
+        right[groupOf(r)] += r.correct ? r.weight : 0;
     }
     std::vector<size_t> shared(input.models, 0);
     for (const auto& list : byTask) {
@@ -149,7 +151,7 @@ JointFit::Result JointFit::fit(const Input& input, const Options& options)
         if (seen[g] == 0)
             continue;
         // Marginally P = Φ(α/√(1 + β²)): start from the smoothed accuracy.
-        const double accuracy = (double(right[g]) + 0.5) / (double(seen[g]) + 1);
+        const double accuracy = (right[g] + 0.5) / (weighed[g] + 1);
         alpha[g] = NormalOgive::quantile(accuracy) * std::sqrt(1 + beta[g / input.domains] * beta[g / input.domains]);
     }
 
@@ -181,7 +183,7 @@ JointFit::Result JointFit::fit(const Input& input, const Options& options)
                 const auto& r = input.responses[i];
                 const auto& table = r.correct ? logRight[groupOf(r)] : logWrong[groupOf(r)];
                 for (size_t n = 0; n < kNodes; ++n)
-                    posterior[n] += table[n];
+                    posterior[n] += r.weight * table[n];
             }
             const double top = *std::max_element(posterior.begin(), posterior.end());
             double total = 0;
@@ -194,7 +196,7 @@ JointFit::Result JointFit::fit(const Input& input, const Options& options)
                 const auto& r = input.responses[i];
                 auto& into = r.correct ? counts[groupOf(r)].right : counts[groupOf(r)].wrong;
                 for (size_t n = 0; n < kNodes; ++n)
-                    into[n] += posterior[n] / total;
+                    into[n] += r.weight * posterior[n] / total;
             }
         }
         result.logLikelihood = logLikelihood;
@@ -244,7 +246,7 @@ JointFit::Result JointFit::fit(const Input& input, const Options& options)
         lines.reserve(byTask[t].size());
         for (const size_t i : byTask[t]) {
             const auto& r = input.responses[i];
-            lines.push_back({alpha[groupOf(r)], beta[r.model], r.correct});
+            lines.push_back({alpha[groupOf(r)], beta[r.model], r.correct, r.weight});
         }
         result.difficulty[t] = posteriorMode(lines);
     }

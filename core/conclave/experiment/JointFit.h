@@ -26,8 +26,9 @@ namespace conclave {
 //          says nothing about w: its β stays at the given weight's.
 //   z_t    the posterior mode given the fitted α, β under the N(0, 1) prior
 //          (Newton on a concave function), clamped to [−5, 5].
-// Repeated answers of one model to one task (several seeds) are independent
-// given z, as the simulator draws them. Pure, deterministic, never throws.
+// Answers are independent given z, each counting by its weight (its
+// log-likelihood times the weight): repeated answers of one model to one
+// task that are copies of one call count as one between them. Pure, deterministic, never throws.
 class JointFit {
 public:
     struct Response {
@@ -35,6 +36,9 @@ public:
         size_t domain = 0;
         size_t task = 0;
         bool correct = false;
+        // How much the answer counts: 1, or less for copies of one answer
+        // (ModelCalibration weighs n copies 1/n each, so they count as one).
+        double weight = 1;
     };
     struct Input {
         size_t models = 0;
@@ -66,6 +70,7 @@ public:
         double alpha = 0;
         double beta = 0;
         bool correct = false;
+        double weight = 1;
     };
     static double posteriorMode(const std::vector<Line>& lines);
 };

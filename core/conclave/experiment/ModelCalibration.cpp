@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <set>
+#include <tuple>
 
 namespace conclave {
 
@@ -51,6 +52,8 @@ std::string only(int64_t count, const std::string& what)
 struct Tally {
     int64_t correct = 0;
     int64_t scored = 0;
+    double weighedCorrect = 0; // by each answer's weight (copies count as one)
+    double weighed = 0;
     std::vector<double> difficulties; // the fitted z of each scored answer's task
     double skill = 0;                 // Φ(a) of the joint fit
 };
@@ -61,6 +64,45 @@ struct Joint {
     double weight = 0;
     bool weightFitted = false;
 };
+
+// How much each answer counts (docs/calibration.md, "Copies count once"):
+// answers of one model to one task under one seed are copies of one call (the
+// simulator's common random numbers, an endpoint asked the same twice), n of
+// them 1/n each; a model that never answers one task differently under
+// another seed (a deterministic endpoint: at least 10 tasks answered under
+// several seeds, all identically) has its answers to a task 1/n each.
+std::vector<double> answerWeights(const std::vector<Answer>& answers)
+{
+    std::map<std::pair<std::string, std::string>, std::map<uint64_t, std::set<std::string>>> byTask;
+    for (const auto& a : answers)
+        byTask[{a.model, a.task}][a.seed].insert(a.answer);
+    std::map<std::string, std::pair<int, int>> repeats; // by model: tasks under several seeds, of them answered alike
+    for (const auto& [key, seeds] : byTask) {
+        if (seeds.size() < 2)
+            continue;
+        std::set<std::string> all;
+        bool alike = true;
+        for (const auto& [seed, texts] : seeds) {
+            alike = alike && texts.size() == 1;
+            all.insert(texts.begin(), texts.end());
+        }
+        auto& r = repeats[key.first];
+        ++r.first;
+        r.second += alike && all.size() == 1 ? 1 : 0;
+    }
+    const auto deterministic = [&](const std::string& model) {
+        const auto r = repeats.find(model);
+        return r != repeats.end() && r->second.first >= 10 && r->second.second == r->second.first;
+    };
+    std::map<std::tuple<std::string, std::string, uint64_t>, int> copies;
+    for (const auto& a : answers)
+        ++copies[{a.model, a.task, deterministic(a.model) ? 0 : a.seed}];
+    std::vector<double> out;
+    out.reserve(answers.size());
+    for (const auto& a : answers)
+        out.push_back(1.0 / double(copies.at({a.model, a.task, deterministic(a.model) ? 0 : a.seed})));
+    return out;
+}
 
 // JointFit over every answer: each model's skill per domain and weight, each task's z.
 std::map<std::string, Joint> fitJoint(const std::vector<Answer>& answers, std::map<std::string, double>& difficulties)
@@ -80,17 +122,23 @@ std::map<std::string, Joint> fitJoint(const std::vector<Answer>& answers, std::m
     number(domains);
     number(tasks);
     JointFit::Input input{models.size(), domains.size(), tasks.size(), {}};
-    for (const auto& a : answers)
-        input.responses.push_back({models.at(a.model), domains.at(a.domain), tasks.at(a.task), a.correct});
+    const auto weights = answerWeights(answers);
+    for (size_t i = 0; i < answers.size(); ++i) {
+        const auto& a = answers[i];
+        input.responses.push_back({models.at(a.model), domains.at(a.domain), tasks.at(a.task), a.correct, weights[i]});
+    }
     const auto fit = JointFit::fit(input);
     for (const auto& [task, t] : tasks)
         difficulties[task] = fit.difficulty[t];
     std::map<std::string, Joint> out;
-    for (const auto& a : answers) {
+    for (size_t i = 0; i < answers.size(); ++i) {
+        const auto& a = answers[i];
         auto& joint = out[a.model];
         auto& tally = joint.domains[a.domain];
         ++tally.scored;
         tally.correct += a.correct ? 1 : 0;
+        tally.weighed += weights[i];
+        tally.weighedCorrect += a.correct ? weights[i] : 0;
         tally.difficulties.push_back(fit.difficulty[tasks.at(a.task)]);
     }
     for (auto& [model, joint] : out) {
@@ -184,7 +232,9 @@ ModelProfile fitModel(const std::string& model, const std::vector<const Call*>& 
             };
             const double fitted = rounded(t.skill, 4);
             (*p.skills)[domain] = fitted;
-            const auto ci = ExperimentStats::wilson(t.correct, t.scored);
+            // The interval counts copies once: n is the answers' total weight.
+            const auto n = std::max<int64_t>(1, std::llround(t.weighed));
+            const auto ci = ExperimentStats::wilsonAt(t.weighed > 0 ? t.weighedCorrect / t.weighed : 0.0, n);
             (*p.skillsCi)[domain] = {std::min(fitted, skill(ci.lo)), std::max(fitted, skill(ci.hi))};
             (*p.trials)[domain] = t.scored;
             if (t.scored < minCount)

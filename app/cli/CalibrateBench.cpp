@@ -47,6 +47,7 @@ CalibrationSamples drawnSamples()
                 const double p = ItemBank::normalCdf((a - std::sqrt(weights[m]) * z) / std::sqrt(1 - weights[m]));
                 CalibrationSamples::Answer answer;
                 answer.model = "m" + std::to_string(m);
+                answer.seed = uint64_t(seed);
                 answer.domain = t % 2 ? "facts" : "math";
                 answer.task = "bench\n" + std::to_string(t);
                 answer.hasChoices = true;

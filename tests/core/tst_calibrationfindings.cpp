@@ -82,6 +82,7 @@ CalibrationSamples behaviourNotTheDefaults(uint64_t seed)
                 const auto key = DeterministicRandom::key({model, std::to_string(t), std::to_string(r)}, seed);
                 Answer a;
                 a.model = model;
+                a.seed = uint64_t(r); // the repeats are seeds: independent draws
                 a.domain = "facts";
                 a.task = "set\nt" + std::to_string(t);
                 a.correct = DeterministicRandom::unit(key, 1) < ItemBank::pCorrect(0.7, z, 0.3);

@@ -1,0 +1,162 @@
+// `conclave fidelity`: calibrate on one part of a measured experiment's
+// tasks, predict every design on the other. Here the "measurement" is the
+// simulator's own (three experts on distinct models, alone and voting), so
+// the replay of every recorded call must reproduce each design exactly, and
+// the report's structure, lines and refusals are checked exactly.
+#include <QtTest>
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+
+#include "support/CliProcess.h"
+
+namespace {
+
+using Result = testsupport::CliResult;
+
+Result cli(const QStringList& args)
+{
+    return testsupport::runConclave(args);
+}
+
+void write(const QString& path, const QByteArray& text)
+{
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(text);
+}
+
+QByteArray expertsTeam(const char* name, bool vote)
+{
+    QByteArray nodes = "{\"id\": \"in\", \"kind\": \"input\"}, "
+                       "{\"id\": \"a\", \"kind\": \"expert\", \"model\": \"local/generalist-7b\", \"prompt\": \"{{input}}\"}, ";
+    QByteArray edges = "{\"from\": \"in\", \"to\": \"a\"}, ";
+    if (vote) {
+        nodes += "{\"id\": \"b\", \"kind\": \"expert\", \"model\": \"local/reasoner-34b\", \"prompt\": \"{{input}}\"}, "
+                 "{\"id\": \"c\", \"kind\": \"expert\", \"model\": \"local/math-13b\", \"prompt\": \"{{input}}\"}, "
+                 "{\"id\": \"vote\", \"kind\": \"aggregator\", \"strategy\": \"majority\"}, ";
+        edges += "{\"from\": \"in\", \"to\": \"b\"}, {\"from\": \"in\", \"to\": \"c\"}, {\"from\": \"a\", \"to\": "
+                 "\"vote\"}, {\"from\": \"b\", \"to\": \"vote\"}, {\"from\": \"c\", \"to\": \"vote\"}, {\"from\": "
+                 "\"vote\", \"to\": \"out\"}";
+    } else {
+        edges += "{\"from\": \"a\", \"to\": \"out\"}";
+    }
+    return QByteArray("{\"conclave\": 1, \"name\": \"") + name +
+           "\", \"backends\": {\"local\": {\"kind\": \"local-moe\"}}, \"defaults\": {\"backend\": \"local\"}, "
+           "\"nodes\": [" + nodes + "{\"id\": \"out\", \"kind\": \"output\"}], \"edges\": [" + edges + "]}";
+}
+
+// The experiment id an `eval` printed ("experiment e-…: …").
+QString experimentId(const QString& out)
+{
+    const auto start = out.indexOf("experiment e-");
+    return start < 0 ? QString() : out.mid(start + 11, 14);
+}
+
+} // namespace
+
+class TestCliFidelity : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    QString m_both;   // single and vote, measured
+    QString m_single; // single alone
+
+    QString path(const char* name) const { return m_dir.filePath(name); }
+    QString db() const { return path("runs.sqlite"); }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        write(path("single.team.json"), expertsTeam("Single", false));
+        write(path("vote.team.json"), expertsTeam("Vote", true));
+        const auto both = cli({"eval", path("single.team.json"), path("vote.team.json"), "--taskset", "mixed-small",
+                               "--seeds", "2", "--db", db()});
+        QCOMPARE(both.exitCode, 0);
+        m_both = experimentId(both.out);
+        const auto single = cli({"eval", path("single.team.json"), "--taskset", "mixed-small", "--seeds", "2", "--db", db()});
+        QCOMPARE(single.exitCode, 0);
+        m_single = experimentId(single.out);
+        QVERIFY(m_both.startsWith("e-") && m_single.startsWith("e-"));
+    }
+
+    void predictsEveryDesignOnTheHeldOutTasks()
+    {
+        const auto r = cli({"fidelity", m_both, "--db", db(), "--json"});
+        QCOMPARE(r.exitCode, 0);
+        const auto report = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(report["experiments"].toArray(), QJsonArray{m_both});
+        QCOMPARE(report["holdout"].toDouble(), 0.5);
+        QCOMPARE(report["resamples"].toInt(), 200);
+        QCOMPARE(report["calibration_tasks"].toInt() + report["held_out_tasks"].toInt(), 25);
+        QVERIFY(report["held_out_tasks"].toInt() > 0 && report["calibration_tasks"].toInt() > 0);
+        QVERIFY(report["limitation"].isNull());
+        const auto designs = report["designs"].toArray();
+        QCOMPARE(designs.size(), 2);
+        QCOMPARE(designs[0].toObject()["name"].toString(), QString("Single"));
+        QCOMPARE(designs[0].toObject()["combines"].toBool(), false);
+        QCOMPARE(designs[1].toObject()["combines"].toBool(), true);
+        for (const auto& value : designs) {
+            const auto d = value.toObject();
+            const auto measured = d["measured"].toObject();
+            QCOMPARE(measured["tasks"].toInt(), report["held_out_tasks"].toInt());
+            // The replay of every recorded call, its own included, reproduces the measurement exactly.
+            QCOMPARE(d["self_replay"].toObject()["accuracy"].toDouble(), measured["accuracy"].toDouble());
+            QCOMPARE(d["self_replay"].toObject()["cost_ratio"].toDouble(), 1.0);
+            QVERIFY(d["simulated"].isObject() && d["replayed"].isObject());
+            const auto simulated = d["simulated"].toObject();
+            // Predicted from a calibration of the measured models on the other tasks: a CI wider than nothing.
+            const auto ci = simulated["accuracy_ci"].toArray();
+            QVERIFY(ci[0].toDouble() < simulated["accuracy"].toDouble());
+            QVERIFY(ci[1].toDouble() > simulated["accuracy"].toDouble());
+        }
+    }
+
+    void theTableSaysWhatItIs()
+    {
+        const auto r = cli({"fidelity", m_both, "--db", db(), "--no-calibration-uncertainty", "--seed", "3",
+                            "-o", path("report.md")});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.startsWith("fidelity of the local-moe SIMULATOR against " + m_both + ": calibrated on "));
+        QVERIFY(r.out.contains("held-out tasks (--holdout 0.5, seed 3)\n"));
+        QVERIFY(r.out.contains("\ndesign "));
+        QVERIFY(r.out.contains("\nSingle "));
+        QVERIFY(r.out.contains("\nVote "));
+        QVERIFY(r.out.contains("simulated CIs: simulation noise only\n"));
+        QVERIFY(r.out.contains(" of 2 simulated predictions within 1.96 combined standard errors of the measurement\n"));
+        QFile md(path("report.md"));
+        QVERIFY(md.open(QIODevice::ReadOnly));
+        const auto text = QString::fromUtf8(md.readAll());
+        QVERIFY(text.startsWith("## Simulator fidelity\n\n> **Simulated predictions**"));
+        QVERIFY(text.contains("| Vote | "));
+    }
+
+    void singleModelDesignsCheckSkillsOnly()
+    {
+        const auto r = cli({"fidelity", m_single, "--db", db(), "--no-calibration-uncertainty", "--no-replay"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.endsWith(
+            "only single-model designs were measured: this checks skills, not how models combine\n"));
+    }
+
+    void badInputSaysWhatIsWrong()
+    {
+        auto r = cli({"fidelity", m_both, "--db", db(), "--holdout", "1.5"});
+        QCOMPARE(r.exitCode, 2);
+        QCOMPARE(r.err, QString("fidelity: --holdout: expected a share between 0 and 1 (exclusive), got 1.5\n"));
+        r = cli({"fidelity", m_both, "--db", db(), "-o", path("report.txt")});
+        QCOMPARE(r.exitCode, 2);
+        QCOMPARE(r.err, QString("fidelity: -o " + path("report.txt") + ": expected a .md or .json file\n"));
+        r = cli({"fidelity", "e-000000000000", "--db", db()});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.startsWith("fidelity: ") && r.err.contains("e-000000000000"), qPrintable(r.err));
+        QVERIFY(!QFile::exists(path("report.txt")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliFidelity)
+#include "tst_clifidelity.moc"

@@ -116,6 +116,17 @@ int runExperiments(const CliContext& context, const ExperimentsArgs& args);
 // 0 when it reproduces the trial, 1 when a figure differs, 2 on bad input.
 int runExperimentRerun(const CliContext& context, const ExperimentsArgs& args);
 
+struct WorldArgs {
+    std::string file;
+    uint16_t port = 8089;
+    std::optional<uint64_t> seed; // --seed: the world drawn under another seed
+    double timeScale = 1.0;       // --time-scale: its latencies × this
+};
+
+// `conclave world serve FILE [--port 8089] [--seed S] [--time-scale X]`: serves a
+// ground-truth world as an OpenAI-compatible endpoint until Ctrl+C.
+int runWorldServe(const CliContext& context, const WorldArgs& args);
+
 struct FidelityArgs {
     std::vector<std::string> experiments; // ids or unique prefixes
     std::optional<std::string> db;

@@ -255,6 +255,20 @@ int main(int argc, char** argv)
     calibrate->add_option("--tasks-out", calibrateArgs.tasksOut,
                           "Also write the measured tasks, each with its fitted difficulty, as JSON Lines (a task set)");
 
+    WorldArgs worldArgs;
+    auto* world = app.add_subcommand("world", "Ground-truth worlds: model worlds that are not the simulator");
+    auto* worldServe = world->add_subcommand(
+        "serve", "Serve a ground-truth world as an OpenAI-compatible endpoint (docs/ground-truth-worlds.md)");
+    worldServe->add_option("file", worldArgs.file, "The world file, e.g. resources/bench/worlds/lab-a.json")
+        ->required();
+    worldServe->add_option("--port", worldArgs.port, "The port on 127.0.0.1 (default 8089; 0: any free port)");
+    uint64_t worldServeSeed = 0;
+    auto* worldServeSeedOption =
+        worldServe->add_option("--seed", worldServeSeed, "Draw the world under this seed instead of its own");
+    worldServe->add_option("--time-scale", worldArgs.timeScale,
+                           "Its latencies times this (default 1; 0.02 answers fifty times faster)");
+    world->require_subcommand(1);
+
     FidelityArgs fidelityArgs;
     std::string fidelityDb;
     auto* fidelity = app.add_subcommand(
@@ -401,6 +415,11 @@ int main(int argc, char** argv)
         if (*calibrateDbOption)
             calibrateArgs.db = calibrateDb;
         return runCalibrate(context, calibrateArgs);
+    }
+    if (*worldServe) {
+        if (*worldServeSeedOption)
+            worldArgs.seed = worldServeSeed;
+        return runWorldServe(context, worldArgs);
     }
     if (*fidelity) {
         if (*fidelityDbOption)

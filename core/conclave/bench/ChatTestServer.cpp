@@ -131,6 +131,7 @@ std::unique_ptr<ChatTestServer> ChatTestServer::start(ChatTestServerOptions opti
     std::unique_ptr<ChatTestServer> server(new ChatTestServer(std::move(options)));
     HttpServerOptions http;
     http.host = "127.0.0.1";
+    http.port = server->m_options.port;
     if (server->m_options.shape == ServerShape::IdleClose)
         http.idleTimeout = kIdleCloseAfter;
     auto* self = server.get();

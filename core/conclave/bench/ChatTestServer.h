@@ -48,6 +48,7 @@ struct ChatTestServerOptions {
     // replyMs, tokens and answer are then unused; shapes and slots still apply.
     std::shared_ptr<const CallResponder> responder;
     double responderTimeScale = 1.0;
+    uint16_t port = 0; // 0: any free port
 };
 
 // An OpenAI-compatible test server on 127.0.0.1 (a free port), on the house's

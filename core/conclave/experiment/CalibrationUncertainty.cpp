@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <map>
 #include <set>
 
 namespace conclave {
@@ -74,26 +75,26 @@ std::optional<CalibrationBasis> CalibrationUncertainty::basis(const ExperimentDe
     const auto backends = resolved(design, catalog, error);
     if (!backends)
         return std::nullopt;
-    CalibrationBasis out;
-    std::set<std::string> models;
-    for (const auto& [backend, profiles] : *backends) {
-        for (const auto& [model, profile] : profiles) {
-            if (!calibrated(profile))
-                continue;
-            models.insert(model);
-            for (const auto& source : *profile.calibratedFrom) {
-                auto known = std::find_if(out.sources.begin(), out.sources.end(),
-                                          [&](const CalibrationSource& s) { return s.experiment == source.experiment; });
-                if (known == out.sources.end())
-                    out.sources.push_back(source);
-                else
-                    known->answers = std::max(known->answers, source.answers);
-            }
-        }
-    }
+    // Each calibrated model once (a model two backends simulate is one model), its answers per experiment summed.
+    std::map<std::string, const ModelProfile*> models;
+    for (const auto& [backend, profiles] : *backends)
+        for (const auto& [model, profile] : profiles)
+            if (calibrated(profile))
+                models.emplace(model, &profile);
     if (models.empty())
         return std::nullopt;
-    out.models.assign(models.begin(), models.end());
+    CalibrationBasis out;
+    for (const auto& [model, profile] : models) {
+        out.models.push_back(model);
+        for (const auto& source : *profile->calibratedFrom) {
+            auto known = std::find_if(out.sources.begin(), out.sources.end(),
+                                      [&](const CalibrationSource& s) { return s.experiment == source.experiment; });
+            if (known == out.sources.end())
+                out.sources.push_back(source);
+            else
+                known->answers += source.answers;
+        }
+    }
     return out;
 }
 

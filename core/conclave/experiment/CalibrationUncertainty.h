@@ -17,7 +17,7 @@ class RunQueries;
 // What a simulated design's prediction stands on: the calibration its
 // simulated models came from (profiles carrying `calibrated_from`).
 struct CalibrationBasis {
-    std::vector<CalibrationSource> sources; // by experiment, in first-seen order; the most answers any model names
+    std::vector<CalibrationSource> sources; // by experiment, in first-seen order: the calibrated models' answers summed
     std::vector<std::string> models;        // the calibrated models it simulates, sorted
     int64_t answers() const;
     // "experiments e-1, e-2 (1,224 answers)": what reports say it was predicted from.

@@ -21,4 +21,32 @@ double Quantile::median(std::vector<double> values)
     return of(values, 0.5);
 }
 
+double Quantile::ofCensored(std::vector<Observed> observations, double p)
+{
+    if (observations.empty())
+        return 0;
+    // Exact before censored at one value: a call censored at t was still running at t.
+    std::sort(observations.begin(), observations.end(), [](const Observed& a, const Observed& b) {
+        return a.value < b.value || (a.value == b.value && !a.censored && b.censored);
+    });
+    double survival = 1;
+    size_t atRisk = observations.size();
+    for (size_t i = 0; i < observations.size();) {
+        size_t j = i;
+        size_t events = 0;
+        while (j < observations.size() && observations[j].value == observations[i].value) {
+            events += observations[j].censored ? 0 : 1;
+            ++j;
+        }
+        if (events > 0) {
+            survival *= 1 - double(events) / double(atRisk);
+            if (1 - survival >= p - 1e-12)
+                return observations[i].value;
+        }
+        atRisk -= j - i;
+        i = j;
+    }
+    return observations.back().value;
+}
+
 } // namespace conclave

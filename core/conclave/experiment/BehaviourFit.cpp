@@ -84,7 +84,7 @@ std::optional<BehaviourFit::Load> BehaviourFit::load(const std::vector<const Cal
     std::vector<const CalibrationSamples::Call*> ok;
     Load out;
     for (const auto* c : calls) {
-        if (!c->ok || c->inflight < 1 || c->durationMs <= 0)
+        if (!c->ok || c->timedOut || c->inflight < 1 || c->durationMs <= 0)
             continue;
         ok.push_back(c);
         out.lowest = out.lowest == 0 ? c->inflight : std::min(out.lowest, c->inflight);

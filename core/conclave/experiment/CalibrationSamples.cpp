@@ -100,11 +100,12 @@ bool readExperiment(RunQueries& store, const ExperimentRecord& record, const std
         for (const auto& span : run->spans) {
             if (span.kind != SpanKind::Attempt || span.model.empty() || span.endUs < 0)
                 continue;
-            if (span.status != Status::Ok && span.status != Status::Failed)
+            if (span.status != Status::Ok && span.status != Status::Failed && span.status != Status::Timeout)
                 continue;
             CalibrationSamples::Call call;
             call.model = span.model;
             call.ok = span.status == Status::Ok;
+            call.timedOut = span.status == Status::Timeout;
             // The endpoint's own time: a wait for admission (max_concurrency, a rate limit) is not the model's.
             const int64_t waitUs = std::max<int64_t>(0, span.waitUs);
             call.durationMs = double(span.serviceUs()) / 1000.0;

@@ -33,7 +33,8 @@ class CalibrationSamples {
 public:
     struct Call {
         std::string model;
-        bool ok = false;       // finished: ok, or failed (timed-out and cancelled attempts are left out)
+        bool ok = false;       // finished ok; else failed, or timed out (cancelled attempts are left out)
+        bool timedOut = false; // cut off by its timeout: it was going to take longer than durationMs (censored)
         double durationMs = 0; // start to end
         double ttftMs = -1;    // -1 when no token was streamed
         int64_t tokensIn = 0;

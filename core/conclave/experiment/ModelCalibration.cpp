@@ -172,27 +172,46 @@ ModelProfile fitModel(const std::string& model, const std::vector<const Call*>& 
     const auto& domains = joint.domains;
     ModelProfile p;
     std::vector<Call> ok;
-    std::vector<double> ttft;
+    std::vector<Quantile::Observed> ttft;
     std::vector<double> speed;
-    std::vector<double> length;
+    std::vector<Quantile::Observed> length;
+    std::vector<const Call*> timedOut;
     int64_t failed = 0;
     // Times are read unloaded: divided by the load factor of the call's inflight count.
     const auto load = BehaviourFit::load(calls, minCount);
     const double slope = load ? rounded(load->slope, 4) : 0.0;
     for (const Call* c : calls) {
+        if (c->timedOut) {
+            timedOut.push_back(c);
+            continue;
+        }
         if (!c->ok) {
             ++failed;
             continue;
         }
         ok.push_back(*c);
-        length.push_back(double(c->tokensOut));
+        length.push_back({double(c->tokensOut), false});
         if (c->ttftMs < 0)
             continue;
         const double factor = BehaviourFit::factor(slope, c->inflight);
-        ttft.push_back(c->ttftMs / factor);
+        ttft.push_back({c->ttftMs / factor, false});
         const double generatingMs = (c->durationMs - c->ttftMs) / factor;
         if (c->tokensOut > 0 && generatingMs > 0)
             speed.push_back(double(c->tokensOut) / (generatingMs / 1000.0));
+    }
+    // A call its timeout cut off was going to take longer: its first token
+    // (when none came) and its length are censored, not missing. Leaving such
+    // calls out made a slow model's latency look fast (docs/calibration.md).
+    const double typicalSpeed = speed.empty() ? 0.0 : Quantile::median(speed);
+    for (const Call* c : timedOut) {
+        const double factor = BehaviourFit::factor(slope, c->inflight);
+        if (c->ttftMs < 0) {
+            ttft.push_back({c->durationMs / factor, true});
+        } else {
+            ttft.push_back({c->ttftMs / factor, false});
+            if (typicalSpeed > 0)
+                length.push_back({typicalSpeed * (c->durationMs - c->ttftMs) / factor / 1000.0, true});
+        }
     }
     if (int64_t(ok.size()) < minCount)
         warnings.push_back(model + ": " + only(int64_t(ok.size()), "successful call") + " (fewer than " +
@@ -203,6 +222,9 @@ ModelProfile fitModel(const std::string& model, const std::vector<const Call*>& 
         p.tokensPerS = roundedDistribution(ModelCalibration::distribution(speed, false));
     if (!length.empty())
         p.outputTokens = roundedDistribution(ModelCalibration::distribution(length));
+    if (!timedOut.empty() && int64_t(timedOut.size()) * 20 >= int64_t(calls.size()))
+        warnings.push_back(model + ": " + std::to_string(timedOut.size()) + " of " + std::to_string(calls.size()) +
+                           " calls timed out; its latency and length beyond the timeout are extrapolated");
     if (!ok.empty())
         p.pricePerMtok = ModelCalibration::price(ok);
     // Calls that fit say nothing about the window, and too small a window
@@ -214,7 +236,8 @@ ModelProfile fitModel(const std::string& model, const std::vector<const Call*>& 
         p.contextTokens = known->second.contextTokens;
     else
         warnings.push_back(model + ": context window not measured; no limit set (give --context " + model + "=TOKENS)");
-    p.failureRate = rounded(double(failed) / double(calls.size()), 4);
+    const size_t finished = calls.size() - timedOut.size(); // ok or failed: a timeout is no failure of the model
+    p.failureRate = finished > 0 ? rounded(double(failed) / double(finished), 4) : 0.0;
 
     if (domains.empty()) {
         warnings.push_back(model + ": no scored answers; its skills are not fitted");
@@ -289,6 +312,19 @@ ModelProfile fitModel(const std::string& model, const std::vector<const Call*>& 
 }
 
 } // namespace
+
+Distribution ModelCalibration::distribution(const std::vector<Quantile::Observed>& values)
+{
+    const bool censored =
+        std::any_of(values.begin(), values.end(), [](const Quantile::Observed& o) { return o.censored; });
+    if (censored)
+        return Distribution{Quantile::ofCensored(values, 0.5), Quantile::ofCensored(values, 0.95)};
+    std::vector<double> exact;
+    exact.reserve(values.size());
+    for (const auto& o : values)
+        exact.push_back(o.value);
+    return distribution(std::move(exact));
+}
 
 Distribution ModelCalibration::distribution(std::vector<double> values, bool higherIsSlower)
 {

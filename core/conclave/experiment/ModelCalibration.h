@@ -1,6 +1,7 @@
 #pragma once
 
 #include "conclave/analysis/ExperimentStats.h"
+#include "conclave/analysis/Quantile.h"
 #include "conclave/experiment/CalibrationSamples.h"
 #include "conclave/io/ModelsFile.h"
 
@@ -82,6 +83,10 @@ public:
     // The building blocks, public so they can be tested on their own.
     // Median and p95 of values where higher is slower (Q(0.95)), or of speeds (Q(0.05)).
     static Distribution distribution(std::vector<double> values, bool higherIsSlower = true);
+    // Median and p95 where some values are right-censored (a timed-out call's
+    // first token or length): Quantile::ofCensored, Kaplan–Meier; with none
+    // censored, the distribution above.
+    static Distribution distribution(const std::vector<Quantile::Observed>& values);
     static Price price(const std::vector<CalibrationSamples::Call>& okCalls);
 };
 

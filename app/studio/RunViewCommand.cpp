@@ -1,21 +1,27 @@
 #include "studio/RunViewCommand.h"
 
 #include "experiment/ExperimentWindow.h"
+#include "experiment/FidelityController.h"
+#include "experiment/FidelityDialog.h"
+#include "run/RunController.h"
 #include "studio/ThemeManager.h"
 #include "timeline/CompareView.h"
 #include "timeline/ReplayView.h"
 #include "timeline/RunView.h"
 
 #include "conclave/experiment/ExperimentReport.h"
+#include "conclave/resources/ResourceLocator.h"
 #include "conclave/store/RunQueries.h"
 #include "conclave/store/RunStore.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QFileInfo>
+#include <QLabel>
 #include <QWidget>
 
 #include <algorithm>
+#include <climits>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -58,6 +64,48 @@ int present(QApplication& app, QWidget& widget, const QString& screenshot, const
     return 0;
 }
 
+// The studio's fidelity dialog on `experiments`, checked at once; with a screenshot, saved when the check has ended.
+int showFidelity(QApplication& app, const std::filesystem::path& db, const QStringList& experiments,
+                 const QString& holdoutText, const QString& seedText, const QString& theme, const QString& screenshot,
+                 const std::optional<QSize>& size)
+{
+    bool ok = false;
+    const double holdout = holdoutText.toDouble(&ok);
+    if (!ok || !(holdout > 0 && holdout < 1))
+        return fail(QStringLiteral("--holdout: expected a share between 0 and 1 (exclusive), got %1").arg(holdoutText));
+    const qulonglong seed = seedText.toULongLong(&ok);
+    if (!ok || seed > qulonglong(INT_MAX))
+        return fail(QStringLiteral("--fidelity-seed: expected a whole number from 0 to %1, got %2")
+                        .arg(INT_MAX)
+                        .arg(seedText));
+    const auto resources = findResourcesDir(QApplication::applicationFilePath().toStdString());
+    ui::RunController runs(resources.value_or(std::filesystem::path()), db);
+    ui::ThemeManager themes;
+    if (!theme.isEmpty())
+        themes.setTheme(ui::ThemeManager::fromName(theme));
+    ui::FidelityDialog dialog(&runs, experiments);
+    dialog.setHoldout(holdout);
+    dialog.setSeed(seed);
+    dialog.resize(size.value_or(QSize(1400, 900)));
+    dialog.show();
+    if (!dialog.start())
+        return fail(dialog.status()->text());
+    if (screenshot.isEmpty())
+        return QApplication::exec();
+    int code = 0;
+    QObject::connect(&dialog, &ui::FidelityDialog::checked, &dialog, [&](bool checked) {
+        if (!checked)
+            code = fail(dialog.status()->text());
+        for (int i = 0; i < 3; ++i)
+            app.processEvents();
+        if (checked && !dialog.grab().save(screenshot))
+            code = fail(QStringLiteral("cannot write %1").arg(screenshot));
+        QApplication::exit(code);
+    });
+    QApplication::exec();
+    return code;
+}
+
 } // namespace
 
 std::optional<QSize> parseScreenSize(const QString& text, QString& error)
@@ -77,7 +125,8 @@ std::optional<QSize> parseScreenSize(const QString& text, QString& error)
 
 std::optional<int> runRunViewCommand(QApplication& app, const QStringList& args)
 {
-    static const QStringList triggers = {"--run", "--replay", "--compare", "--experiment", "--bench-timeline"};
+    static const QStringList triggers = {"--run", "--replay", "--compare", "--experiment", "--fidelity",
+                                         "--bench-timeline"};
     bool wanted = false;
     for (const auto& a : args)
         wanted = wanted || triggers.contains(a.section('=', 0, 0));
@@ -93,12 +142,18 @@ std::optional<int> runRunViewCommand(QApplication& app, const QStringList& args)
     const QCommandLineOption compare("compare", "Compare two stored runs: --compare RUN_A RUN_B.", "RUN_A");
     const QCommandLineOption experiment("experiment", "Show a stored experiment: its trade-offs, tasks and agents.",
                                         "EXPERIMENT_ID");
+    const QCommandLineOption fidelity(
+        "fidelity", "Check the simulator's fidelity on stored experiments (comma-separated ids), as `conclave fidelity`.",
+        "EXPERIMENT_ID");
+    const QCommandLineOption holdout("holdout", "The share of tasks --fidelity holds out.", "SHARE", "0.5");
+    const QCommandLineOption fidelitySeed("fidelity-seed", "The seed of --fidelity's split.", "N", "0");
     const QCommandLineOption theme("theme", "Draw the view in this theme: light or dark.", "THEME");
     const QCommandLineOption db("db", "The run store (default: $CONCLAVE_DB, else the user's data folder).", "FILE");
     const QCommandLineOption screenshot("screenshot", "Render the view to OUT.png and exit.", "OUT.png");
     const QCommandLineOption bench("bench-timeline", "Benchmark opening, drawing and scrubbing large runs.");
     const QCommandLineOption sizeOption("size", "The view's size for --screenshot, e.g. 1280x800.", "WxH");
-    parser.addOptions({run, replay, at, compare, experiment, theme, db, screenshot, bench, sizeOption});
+    parser.addOptions(
+        {run, replay, at, compare, experiment, fidelity, holdout, fidelitySeed, theme, db, screenshot, bench, sizeOption});
     parser.addPositionalArgument("RUN_B", "The second run of --compare.", "[RUN_B]");
     if (!parser.parse(args))
         return fail(parser.errorText());
@@ -121,6 +176,10 @@ std::optional<int> runRunViewCommand(QApplication& app, const QStringList& args)
     // Reading never creates a store: a missing file is an error, not an empty database.
     if (!std::filesystem::exists(file))
         return fail(QStringLiteral("%1: no run store there").arg(QString::fromStdString(file.string())));
+    const QString out = parser.value(screenshot);
+    if (parser.isSet(fidelity))
+        return showFidelity(app, file, parser.value(fidelity).split(QLatin1Char(',')), parser.value(holdout),
+                            parser.value(fidelitySeed), parser.value(theme), out, size);
     std::string error;
     auto queries = RunQueries::open(file, error);
     if (!queries)
@@ -131,7 +190,6 @@ std::optional<int> runRunViewCommand(QApplication& app, const QStringList& args)
     if (parser.isSet(theme))
         themes.setTheme(ui::ThemeManager::fromName(parser.value(theme)));
 
-    const QString out = parser.value(screenshot);
     if (parser.isSet(experiment)) {
         std::string e;
         auto report = ExperimentReport::load(*queries, parser.value(experiment).toStdString(), e);

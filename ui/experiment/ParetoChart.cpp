@@ -1,5 +1,7 @@
 #include "experiment/ParetoChart.h"
 
+#include "experiment/PointLabels.h"
+
 #include "timeline/ChartStyle.h"
 #include "timeline/ChartAxes.h"
 
@@ -218,58 +220,14 @@ void ParetoChart::rebuild()
     placeLabels();
 }
 
-// Greedy, in design order: each name takes the first place beside its point
-// that overlaps no name placed before and no point; else it goes above.
+// In design order (PointLabels), clear of the axes' labels and titles.
 void ParetoChart::placeLabels()
 {
     QChart* c = chart();
-    constexpr qreal kGap = 9;
-    std::vector<QRectF> taken;
     std::vector<QPointF> at;
-    for (auto* point : m_points) {
+    for (auto* point : m_points)
         at.push_back(c->mapToPosition(point->at(0), point));
-        taken.emplace_back(at.back() - QPointF(kGap, kGap), QSizeF(2 * kGap, 2 * kGap));
-    }
-    // Inside the plot, clear of the axes' labels and titles; a place that would leave it is slid back in.
-    const QRectF room = c->plotArea();
-    const auto inside = [&room](QRectF r) {
-        r.moveLeft(std::clamp(r.left(), room.left(), std::max(room.left(), room.right() - r.width())));
-        r.moveTop(std::clamp(r.top(), room.top(), std::max(room.top(), room.bottom() - r.height())));
-        return r;
-    };
-    for (size_t i = 0; i < m_labels.size(); ++i) {
-        const QSizeF size = m_labels[i]->boundingRect().size();
-        const QPointF p = at[i];
-        const QRectF above(p.x() - size.width() / 2, p.y() - kGap - size.height(), size.width(), size.height());
-        const QRectF candidates[] = {
-            inside(above),
-            inside(above.translated(0, 2 * kGap + size.height())),
-            inside(QRectF(p.x() + kGap, p.y() - size.height() / 2, size.width(), size.height())),
-            inside(QRectF(p.x() - kGap - size.width(), p.y() - size.height() / 2, size.width(), size.height())),
-        };
-        // The first free place; when none is, the one that covers least of the others.
-        const auto overlap = [&taken](const QRectF& r) {
-            qreal area = 0;
-            for (const QRectF& t : taken) {
-                const QRectF common = t.intersected(r);
-                area += common.isValid() ? common.width() * common.height() : 0;
-            }
-            return area;
-        };
-        QRectF chosen = candidates[0];
-        qreal least = overlap(chosen);
-        for (const QRectF& r : candidates) {
-            const qreal covered = overlap(r);
-            if (covered < least) {
-                chosen = r;
-                least = covered;
-            }
-            if (covered == 0)
-                break;
-        }
-        taken.push_back(chosen);
-        m_labels[i]->setPos(chosen.topLeft());
-    }
+    PointLabels::place(m_labels, at, c->plotArea());
 }
 
 } // namespace conclave::ui

@@ -10,6 +10,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMenu>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QRegularExpression>
@@ -81,6 +82,14 @@ ExperimentHistoryPanel::ExperimentHistoryPanel(RunController* controller, QWidge
     connect(m_resume, &QPushButton::clicked, this, withFirst(&ExperimentHistoryPanel::resumeRequested));
     connect(m_export, &QPushButton::clicked, this, &ExperimentHistoryPanel::exportSelected);
     connect(m_delete, &QPushButton::clicked, this, &ExperimentHistoryPanel::deleteSelected);
+    m_list->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_list, &QWidget::customContextMenuRequested, this, [this](const QPoint& at) {
+        if (selectedIds().isEmpty())
+            return;
+        QMenu* menu = contextMenu();
+        menu->setAttribute(Qt::WA_DeleteOnClose);
+        menu->popup(m_list->viewport()->mapToGlobal(at));
+    });
     m_count->setText(experimentsText(0));
     updateButtons();
 }
@@ -175,6 +184,29 @@ void ExperimentHistoryPanel::setRunningExperiment(const QString& id)
 {
     m_running = id;
     updateButtons();
+}
+
+QMenu* ExperimentHistoryPanel::contextMenu()
+{
+    auto* menu = new QMenu(this);
+    menu->setObjectName("experimentMenu");
+    const auto mirror = [menu](QPushButton* button, const char* name) {
+        QAction* action = menu->addAction(button->text(), button, &QPushButton::click);
+        action->setObjectName(QString::fromLatin1(name));
+        action->setEnabled(button->isEnabled());
+    };
+    mirror(m_open, "experimentMenuOpen");
+    mirror(m_resume, "experimentMenuResume");
+    const QStringList ids = selectedIds();
+    QAction* fidelity = menu->addAction(tr("Simulator fidelity…"), this, [this, ids] { emit fidelityRequested(ids); });
+    fidelity->setObjectName("experimentMenuFidelity");
+    fidelity->setToolTip(tr("Calibrate the simulator on part of these experiments' tasks and predict every design "
+                            "on the rest"));
+    fidelity->setEnabled(!ids.isEmpty() && (m_running.isEmpty() || !ids.contains(m_running)));
+    menu->addSeparator();
+    mirror(m_export, "experimentMenuExport");
+    mirror(m_delete, "experimentMenuDelete");
+    return menu;
 }
 
 void ExperimentHistoryPanel::updateButtons()

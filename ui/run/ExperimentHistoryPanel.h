@@ -8,6 +8,7 @@
 #include <vector>
 
 class QLabel;
+class QMenu;
 class QPushButton;
 class QTreeWidget;
 
@@ -17,7 +18,8 @@ class RunController;
 
 // The experiments of the run store, in the "Run history" dock: one row per
 // experiment, newest first (name, designs, task set, trials stored of
-// planned, status, start); buttons to open, resume, export and delete one.
+// planned, status, start); buttons to open, resume, export and delete one,
+// and the same in each row's context menu with "Simulator fidelity…".
 //
 // Promises: it reads the store only through its RunController and keeps
 // nothing but the records of the last refresh(); a refresh keeps the
@@ -57,12 +59,17 @@ public:
     bool deleteExperiments(const QStringList& ids, QString* error = nullptr);
     // What the Delete button asks before deleting `ids`.
     QString deleteQuestion(const QStringList& ids) const;
+    // The context menu of the selection (the caller owns it): the buttons'
+    // actions, enabled as they are, and "Simulator fidelity…" of the selected
+    // experiments (not while one of them is running).
+    QMenu* contextMenu();
 
 signals:
     void errorOccurred(const QString& message);
     void statusMessage(const QString& message);
     void openRequested(const QString& id);
     void resumeRequested(const QString& id);
+    void fidelityRequested(const QStringList& ids);
     void experimentsDeleted(const QStringList& ids);
 
 private:

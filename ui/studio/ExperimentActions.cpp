@@ -8,6 +8,7 @@
 #include "experiment/EvaluateDialog.h"
 #include "experiment/ExperimentController.h"
 #include "experiment/ExperimentView.h"
+#include "experiment/FidelityDialog.h"
 #include "run/ExperimentHistoryPanel.h"
 #include "run/RunController.h"
 
@@ -44,6 +45,7 @@ ExperimentActions::ExperimentActions(RunController* runs, TeamDocument* document
         [this](const QString& id, ExperimentStatus status, const QString& note) { onFinished(id, int(status), note); });
     connect(m_history, &ExperimentHistoryPanel::openRequested, this, &ExperimentActions::openExperimentTab);
     connect(m_history, &ExperimentHistoryPanel::resumeRequested, this, &ExperimentActions::resumeExperiment);
+    connect(m_history, &ExperimentHistoryPanel::fidelityRequested, this, &ExperimentActions::openFidelity);
     connect(m_history, &ExperimentHistoryPanel::errorOccurred, this, [this](const QString& error) {
         m_feedback->showStatus(tr("Experiments: %1").arg(error), StatusTimeouts::kRequestFailed);
     });
@@ -127,6 +129,28 @@ bool ExperimentActions::resumeExperiment(const QString& id)
     d->show();
     d->raise();
     return d->resume(id);
+}
+
+FidelityDialog* ExperimentActions::fidelityDialog(const QStringList& ids) const
+{
+    const auto it = m_fidelity.find(ids);
+    return it == m_fidelity.end() ? nullptr : it->second.data();
+}
+
+FidelityDialog* ExperimentActions::openFidelity(const QStringList& ids)
+{
+    if (ids.isEmpty())
+        return nullptr;
+    auto* d = fidelityDialog(ids);
+    if (!d) {
+        d = new FidelityDialog(m_runs, ids, m_window);
+        d->setDeleteWhenClosed(true);
+        m_fidelity[ids] = d;
+    }
+    d->show();
+    d->raise();
+    d->activateWindow();
+    return d;
 }
 
 void ExperimentActions::onFinished(const QString& id, int status, const QString& note)

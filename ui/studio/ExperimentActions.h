@@ -1,7 +1,11 @@
 #pragma once
 
 #include <QObject>
+#include <QPointer>
 #include <QString>
+#include <QStringList>
+
+#include <map>
 
 class QAction;
 class QTabWidget;
@@ -10,6 +14,7 @@ class QWidget;
 namespace conclave::ui {
 
 class EvaluateDialog;
+class FidelityDialog;
 class ExperimentController;
 class ExperimentHistoryPanel;
 class ExperimentView;
@@ -23,7 +28,8 @@ class TeamDocument;
 // experiment tabs beside the canvas's "Design" tab. An experiment's tab opens
 // when it finishes and on the history's Open; its drill-down opens the trial's
 // run (or two trials' compare view) in the run tabs below; the history's
-// Resume continues it in the dialog.
+// Resume continues it in the dialog; its context menu's "Simulator fidelity…"
+// opens a FidelityDialog of the selected experiments (one per selection).
 class ExperimentActions : public QObject {
     Q_OBJECT
 
@@ -40,6 +46,9 @@ public:
     bool openExperimentTab(const QString& id);
     ExperimentView* experimentTab(const QString& id) const;
     bool resumeExperiment(const QString& id);
+    // Shows the fidelity dialog of `ids` (again, when one is open), ready to check.
+    FidelityDialog* openFidelity(const QStringList& ids);
+    FidelityDialog* fidelityDialog(const QStringList& ids) const;
 
 private:
     void offerOpenTeam();
@@ -56,6 +65,7 @@ private:
     ExperimentController* m_controller;
     EvaluateDialog* m_dialog = nullptr;
     QAction* m_evaluate = nullptr;
+    std::map<QStringList, QPointer<FidelityDialog>> m_fidelity; // null once closed
 };
 
 } // namespace conclave::ui

@@ -118,10 +118,16 @@ std::optional<ExperimentSummary> runSpec(Engine& engine, const ExperimentSpec& s
     return ExperimentStats::summarize(spec.designNames(), 0, summaries.kept(runner.id()));
 }
 
-void say(const FidelityCheck::Options& options, const std::string& what)
+// Whether the check goes on to the stage `what`; false (and error "cancelled") when it was cancelled.
+bool say(const FidelityCheck::Options& options, const std::string& what, std::string& error)
 {
+    if (options.cancelled && options.cancelled()) {
+        error = "cancelled";
+        return false;
+    }
     if (options.progress)
         options.progress(what);
+    return true;
 }
 
 } // namespace
@@ -194,7 +200,8 @@ std::optional<FidelityReport> FidelityCheck::run(Engine& engine, RunQueries& rea
         return std::nullopt;
     }
 
-    say(options, "calibrating on " + std::to_string(report.calibrationTasks) + " tasks");
+    if (!say(options, "calibrating on " + std::to_string(report.calibrationTasks) + " tasks", error))
+        return std::nullopt;
     const auto samples =
         CalibrationSamples::read(reader, report.experiments, resourcesDir, error,
                                  [&](std::string_view hash, std::string_view task) { return split->partOf(hash, task) == 0; });
@@ -222,11 +229,15 @@ std::optional<FidelityReport> FidelityCheck::run(Engine& engine, RunQueries& rea
                 simulated.emplace(d, std::move(*twin));
         }
         if (const auto spec = specFor(m, simulated)) {
-            say(options, "simulating " + std::to_string(spec->designs.size()) + " designs of " + m.record.id);
+            if (!say(options, "simulating " + std::to_string(spec->designs.size()) + " designs of " + m.record.id,
+                     error))
+                return std::nullopt;
             auto summary = runSpec(engine, *spec, error);
             if (!summary)
                 return std::nullopt;
-            say(options, "resampling the calibration (" + std::to_string(options.resamples) + " resamples)");
+            if (!say(options, "resampling the calibration (" + std::to_string(options.resamples) + " resamples)",
+                     error))
+                return std::nullopt;
             const auto predictions =
                 CalibrationUncertainty::predict(engine, *spec, *summary, nullptr, options.resamples, error);
             if (!predictions)
@@ -255,8 +266,11 @@ std::optional<FidelityReport> FidelityCheck::run(Engine& engine, RunQueries& rea
             const auto spec = specFor(m, replayed);
             if (!spec)
                 continue;
-            say(options, std::string(self ? "replaying every recorded call" : "replaying the other designs' calls") +
-                             " of " + m.record.id);
+            if (!say(options,
+                     std::string(self ? "replaying every recorded call" : "replaying the other designs' calls") +
+                         " of " + m.record.id,
+                     error))
+                return std::nullopt;
             const auto summary = runSpec(engine, *spec, error);
             if (!summary)
                 return std::nullopt;

@@ -35,6 +35,10 @@ public:
         bool replay = true;  // the leave-one-design-out and self replays
         // Called before each stage with what it is about to do (for a progress line).
         std::function<void(const std::string&)> progress;
+        // Asked before each stage (from the thread running the check): true
+        // ends the check there, with no report and the error "cancelled". A
+        // stage under way runs to its end (seconds, on the simulated clock).
+        std::function<bool()> cancelled;
     };
 
     static std::optional<FidelityReport> run(Engine& engine, RunQueries& reader,

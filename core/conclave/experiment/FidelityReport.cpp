@@ -143,45 +143,74 @@ nlohmann::ordered_json FidelityReport::json() const
     return j;
 }
 
-std::string FidelityReport::table() const
+std::string FidelityReport::title() const
 {
     std::string ids;
     for (const auto& id : experiments)
         ids += (ids.empty() ? "" : ", ") + id;
-    std::string out = "fidelity of the local-moe SIMULATOR against " + ids + ": calibrated on " +
-                      std::to_string(calibrationTasks) + " tasks (" + groupThousands(uint64_t(answers)) +
-                      " answers), predicted on " + std::to_string(heldOutTasks) + " held-out tasks (--holdout " +
-                      formatNumber(holdout) + ", seed " + std::to_string(seed) + ")\n";
-    std::vector<std::vector<std::string>> rows{{"design", "measured", "simulated", "z", "cost", "p50 wall",
-                                                "p95 wall", "replayed (others)", "z", "self-replay"}};
-    for (const auto& d : designs) {
-        std::vector<std::string> row{d.name, accuracyText(d.measured)};
-        if (d.simulated)
-            row.insert(row.end(), {accuracyText(d.simulated->accuracy), zText(d.simulated->z),
-                                   ReportText::ratio(d.simulated->costRatio), ReportText::ratio(d.simulated->p50Ratio),
-                                   ReportText::ratio(d.simulated->p95Ratio)});
-        else
-            row.insert(row.end(), {"-", "-", "-", "-", "-"});
-        if (d.replayed)
-            row.insert(row.end(), {accuracyText(d.replayed->accuracy), zText(d.replayed->z)});
-        else
-            row.insert(row.end(), {"-", "-"});
-        row.push_back(d.selfReplay ? ReportText::percent(d.selfReplay->accuracy.accuracy) : "-");
-        rows.push_back(std::move(row));
-    }
-    out += ReportText::aligned(rows);
-    out += "cost, p50 and p95 wall: simulated ÷ measured; z: (predicted − measured) / √(se_pred² + se_meas²)\n";
-    out += withinText(*this) + "\n";
-    out += orderText("simulated order", simulatedOrder) + "\n";
+    return "fidelity of the local-moe SIMULATOR against " + ids + ": calibrated on " +
+           std::to_string(calibrationTasks) + " tasks (" + groupThousands(uint64_t(answers)) +
+           " answers), predicted on " + std::to_string(heldOutTasks) + " held-out tasks (--holdout " +
+           formatNumber(holdout) + ", seed " + std::to_string(seed) + ")";
+}
+
+std::vector<std::string> FidelityReport::columns()
+{
+    return {"design", "measured", "simulated", "z", "cost", "p50 wall", "p95 wall", "replayed (others)", "z",
+            "self-replay"};
+}
+
+std::vector<std::string> FidelityReport::cells(const FidelityDesign& d)
+{
+    std::vector<std::string> row{d.name, accuracyText(d.measured)};
+    if (d.simulated)
+        row.insert(row.end(), {accuracyText(d.simulated->accuracy), zText(d.simulated->z),
+                               ReportText::ratio(d.simulated->costRatio), ReportText::ratio(d.simulated->p50Ratio),
+                               ReportText::ratio(d.simulated->p95Ratio)});
+    else
+        row.insert(row.end(), {"-", "-", "-", "-", "-"});
+    if (d.replayed)
+        row.insert(row.end(), {accuracyText(d.replayed->accuracy), zText(d.replayed->z)});
+    else
+        row.insert(row.end(), {"-", "-"});
+    row.push_back(d.selfReplay ? ReportText::percent(d.selfReplay->accuracy.accuracy) : "-");
+    return row;
+}
+
+std::vector<std::string> FidelityReport::summaryLines() const
+{
+    std::vector<std::string> lines{
+        "cost, p50 and p95 wall: simulated ÷ measured; z: (predicted − measured) / √(se_pred² + se_meas²)",
+        withinText(*this), orderText("simulated order", simulatedOrder)};
     if (replayedOrder.pairs > 0 || replayedOrder.tauB)
-        out += orderText("replayed order", replayedOrder) + "\n";
-    out += resamples > 0 ? "calibration uncertainty: " + std::to_string(resamples) + " resamples\n"
-                         : "simulated CIs: simulation noise only\n";
+        lines.push_back(orderText("replayed order", replayedOrder));
+    lines.push_back(resamples > 0 ? "calibration uncertainty: " + std::to_string(resamples) + " resamples"
+                                  : "simulated CIs: simulation noise only");
+    return lines;
+}
+
+std::vector<std::string> FidelityReport::noteLines() const
+{
+    std::vector<std::string> lines;
     for (const auto& d : designs)
         if (!d.why.empty())
-            out += d.name + ": not predicted: " + d.why + "\n";
+            lines.push_back(d.name + ": not predicted: " + d.why);
     for (const auto& line : notMeasured)
-        out += "not measured — built-in default used: " + line + "\n";
+        lines.push_back("not measured — built-in default used: " + line);
+    return lines;
+}
+
+std::string FidelityReport::table() const
+{
+    std::string out = title() + "\n";
+    std::vector<std::vector<std::string>> rows{columns()};
+    for (const auto& d : designs)
+        rows.push_back(cells(d));
+    out += ReportText::aligned(rows);
+    for (const auto& line : summaryLines())
+        out += line + "\n";
+    for (const auto& line : noteLines())
+        out += line + "\n";
     if (!limitation.empty())
         out += limitation + "\n";
     return out;

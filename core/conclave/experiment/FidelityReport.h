@@ -58,6 +58,21 @@ struct FidelityReport {
     // Share of designs with a simulated prediction whose accuracy is within; NaN when none.
     double withinShare() const;
 
+    // The pieces table() is made of, for every reader that lays them out
+    // otherwise (the studio's fidelity view): one text, one home.
+    enum Column { Design, Measured, Simulated, SimulatedZ, CostRatio, P50Ratio, P95Ratio, Replayed, ReplayedZ,
+                  SelfReplay, ColumnCount };
+    // "fidelity of the local-moe SIMULATOR against e-1: calibrated on 30 tasks (1,224 answers), …" (no newline).
+    std::string title() const;
+    // The table's header row and a design's row ("-" where a prediction is missing), ColumnCount cells each.
+    static std::vector<std::string> columns();
+    static std::vector<std::string> cells(const FidelityDesign& design);
+    // The lines below the table: what the ratios and z are, the within count,
+    // the orders (Kendall's tau-b) and the calibration's uncertainty.
+    std::vector<std::string> summaryLines() const;
+    // Then the designs not predicted (with why) and the defaults the calibration kept.
+    std::vector<std::string> noteLines() const;
+
     nlohmann::ordered_json json() const;
     std::string table() const;    // the terminal report
     std::string markdown() const; // -o report.md

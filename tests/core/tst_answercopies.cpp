@@ -54,7 +54,7 @@ CalibrationSamples asked(const World& w, int first, int count, int designs, int 
                 a.correct = ok;
                 a.answer = ok ? "right" : "wrong" + std::to_string(t % 3);
                 samples.answers.push_back(a);
-                samples.calls.push_back({a.model, true, 100});
+                samples.calls.push_back({.model = a.model, .ok = true, .durationMs = 100});
             }
         }
     }
@@ -129,7 +129,7 @@ void TestAnswerCopies::drawsThatDifferAreNotCopies()
                 a.correct = R::unit(R::key({std::to_string(t), std::to_string(s)}, 9), 1) < 0.6;
                 a.answer = a.correct ? "right" : "wrong";
                 samples.answers.push_back(a);
-                samples.calls.push_back({a.model, true, 100});
+                samples.calls.push_back({.model = a.model, .ok = true, .durationMs = 100});
             }
         }
     }

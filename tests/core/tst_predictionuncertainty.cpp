@@ -61,7 +61,7 @@ ModelProfile calibratedFrom(uint64_t measurement)
         a.correct = DeterministicRandom::unit(key, 2) < ItemBank::pCorrect(kTrueSkill, DeterministicRandom::normal(key, 1));
         a.answer = a.correct ? "right" : "wrong";
         samples.answers.push_back(a);
-        samples.calls.push_back({"m", true, 100});
+        samples.calls.push_back({.model = "m", .ok = true, .durationMs = 100});
     }
     auto fit = ModelCalibration::fit(samples, {}, {});
     return fit.models.at("m");

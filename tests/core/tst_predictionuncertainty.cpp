@@ -3,7 +3,7 @@
 // few hundred answers (on the lab, the strongest model predicted at 84.2 %
 // [81.0, 88.3] and measured at 89.1 % [85.6, 92.7]). Here a model of known
 // skill answers a small measurement (60 answers), is calibrated from it, and
-// its prediction on 600 other tasks is checked against the truth — the same
+// its prediction on 400 other tasks is checked against the truth — the same
 // model at its true skill on the same tasks and seed — over eight measurements:
 // the simulated draws alone miss the truth most of the time; with the fitted
 // skill's uncertainty carried (CalibrationUncertainty), the CI holds it.
@@ -67,11 +67,11 @@ ModelProfile calibratedFrom(uint64_t measurement)
     return fit.models.at("m");
 }
 
-// 600 four-choice facts tasks of typical difficulty (each drawn from its id).
+// 400 four-choice facts tasks of typical difficulty (each drawn from its id).
 std::shared_ptr<const TaskSet> manyTasks()
 {
     std::string lines;
-    for (int t = 0; t < 600; ++t)
+    for (int t = 0; t < 400; ++t)
         lines += "{\"id\": \"q" + std::to_string(t) + "\", \"domain\": \"facts\", \"prompt\": \"Question " +
                  std::to_string(t) + "?\", \"answer\": \"a\", \"choices\": [\"a\", \"b\", \"c\", \"d\"]}\n";
     auto loaded = TaskSet::fromJsonLines(lines);
@@ -134,10 +134,10 @@ void TestPredictionUncertainty::theFittedSkillsUncertaintyIsCarried()
         const auto spec = specOf(expertOn(inline_));
         const auto summary = run(engine, spec);
         std::string error;
-        const auto predictions = CalibrationUncertainty::predict(engine, spec, summary, nullptr, 50, error);
+        const auto predictions = CalibrationUncertainty::predict(engine, spec, summary, nullptr, 30, error);
         QVERIFY2(predictions && (*predictions)[0], error.c_str());
         const auto& p = *(*predictions)[0];
-        QCOMPARE(p.resamples, 50);
+        QCOMPARE(p.resamples, 30);
         QVERIFY(p.ci.lo < p.simulationCi.lo && p.ci.hi > p.simulationCi.hi);
         simulationOnly += p.simulationCi.lo <= trueAccuracy && trueAccuracy <= p.simulationCi.hi ? 1 : 0;
         carried += p.ci.lo <= trueAccuracy && trueAccuracy <= p.ci.hi ? 1 : 0;

@@ -15,7 +15,7 @@ namespace conclave {
 //   width      the median of (predicted CI width ÷ measured CI width) ≤ 2
 //   cost       |cost ratio − 1| ≤ 0.10 in ≥ 90 %
 //   p50 wall   |p50 wall ratio − 1| ≤ 0.15 in ≥ 90 %
-//   order      Kendall's τ-b ≥ 0.6 in every world (over designs whose measured CIs do not overlap)
+//   order      Kendall's τ-b ≥ 0.6 in every world that has designs whose measured CIs do not overlap
 // A pair without a simulated prediction counts as a miss everywhere.
 struct FidelityTargets {
     struct World {
@@ -42,7 +42,7 @@ struct FidelityTargets {
     bool widthMet() const;
     bool costMet() const;
     bool p50Met() const;
-    bool orderMet() const; // every world's τ-b set and ≥ 0.6
+    bool orderMet() const; // every τ-b that is set ≥ 0.6, and at least one set
     // One line per target: the figure, the target and "met" or "NOT met".
     std::string text() const;
 };

@@ -16,6 +16,7 @@
 namespace {
 
 using Result = testsupport::CliResult;
+using testsupport::experimentId;
 
 Result cli(const QStringList& args)
 {
@@ -47,13 +48,6 @@ QByteArray expertsTeam(const char* name, bool vote)
     return QByteArray("{\"conclave\": 1, \"name\": \"") + name +
            "\", \"backends\": {\"local\": {\"kind\": \"local-moe\"}}, \"defaults\": {\"backend\": \"local\"}, "
            "\"nodes\": [" + nodes + "{\"id\": \"out\", \"kind\": \"output\"}], \"edges\": [" + edges + "]}";
-}
-
-// The experiment id an `eval` printed ("experiment e-…: …").
-QString experimentId(const QString& out)
-{
-    const auto start = out.indexOf("experiment e-");
-    return start < 0 ? QString() : out.mid(start + 11, 14);
 }
 
 } // namespace

@@ -18,24 +18,12 @@
 namespace {
 
 using Result = testsupport::CliResult;
+using testsupport::lineStarting;
+using testsupport::experimentId;
 
 Result cli(const QStringList& args)
 {
     return testsupport::runConclave(args);
-}
-
-QString experimentId(const QString& out)
-{
-    const auto start = out.indexOf("experiment e-");
-    return start < 0 ? QString() : out.mid(start + 11, 14);
-}
-
-QString lineStarting(const QString& out, const QString& prefix)
-{
-    for (const auto& line : out.split('\n'))
-        if (line.startsWith(prefix))
-            return line;
-    return {};
 }
 
 } // namespace

@@ -16,6 +16,7 @@
 namespace {
 
 using Result = testsupport::CliResult;
+using testsupport::lineStarting;
 
 Result cli(const QStringList& args)
 {
@@ -45,15 +46,6 @@ QByteArray team(const char* name, const char* backendExtra)
            "{\"id\": \"e\", \"kind\": \"expert\", \"model\": \"cal/m\", \"prompt\": \"{{input}}\"}, "
            "{\"id\": \"out\", \"kind\": \"output\"}], \"edges\": [{\"from\": \"in\", \"to\": \"e\"}, "
            "{\"from\": \"e\", \"to\": \"out\"}]}";
-}
-
-// The line of `out` that starts with `prefix` ("" when none does).
-QString lineStarting(const QString& out, const QString& prefix)
-{
-    for (const auto& line : out.split('\n'))
-        if (line.startsWith(prefix))
-            return line;
-    return {};
 }
 
 } // namespace

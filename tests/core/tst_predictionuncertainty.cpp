@@ -11,7 +11,6 @@
 
 #include "conclave/engine/DeterministicRandom.h"
 #include "conclave/experiment/CalibrationUncertainty.h"
-#include "conclave/experiment/ExperimentRunner.h"
 #include "conclave/experiment/ModelCalibration.h"
 #include "conclave/experiment/TrialSummaries.h"
 #include "conclave/io/TeamJson.h"
@@ -93,14 +92,11 @@ ExperimentSpec specOf(const Team& team)
 
 ExperimentSummary run(Engine& engine, const ExperimentSpec& spec)
 {
-    TrialSummaries summaries;
-    ExperimentRunner::Options options;
-    options.virtualClockOnly = true;
-    ExperimentRunner runner(engine, summaries, spec, options);
-    const auto outcome = runner.run();
-    if (!outcome.error.empty())
-        qFatal("%s", outcome.error.c_str());
-    return ExperimentStats::summarize(spec.designNames(), 0, summaries.kept(runner.id()));
+    std::string error;
+    auto summary = TrialSummaries::evaluate(engine, spec, error);
+    if (!summary)
+        qFatal("%s", error.c_str());
+    return std::move(*summary);
 }
 
 } // namespace

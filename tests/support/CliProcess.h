@@ -33,4 +33,20 @@ inline CliResult runConclave(const QStringList& args,
     return r;
 }
 
+// The line of `out` that starts with `prefix` ("" when none does).
+inline QString lineStarting(const QString& out, const QString& prefix)
+{
+    for (const auto& line : out.split('\n'))
+        if (line.startsWith(prefix))
+            return line;
+    return {};
+}
+
+// The experiment id `eval` printed ("experiment e-…: …"); "" when it printed none.
+inline QString experimentId(const QString& out)
+{
+    const auto start = out.indexOf("experiment e-");
+    return start < 0 ? QString() : out.mid(start + 11, 14);
+}
+
 } // namespace testsupport

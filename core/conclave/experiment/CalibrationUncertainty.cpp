@@ -1,7 +1,6 @@
 #include "conclave/experiment/CalibrationUncertainty.h"
 
 #include "conclave/engine/DeterministicRandom.h"
-#include "conclave/experiment/ExperimentRunner.h"
 #include "conclave/experiment/NormalOgive.h"
 #include "conclave/experiment/TrialSummaries.h"
 #include "conclave/session/BackendFactory.h"
@@ -37,18 +36,6 @@ bool calibrated(const ModelProfile& profile)
     return profile.calibratedFrom && !profile.calibratedFrom->empty();
 }
 
-// Every simulated backend's profiles over the catalog: what its runs resolve.
-std::optional<std::map<BackendName, ModelsFile::Profiles>>
-resolved(const ExperimentDesign& design, const ModelsFile::Profiles& catalog, std::string& error)
-{
-    auto overrides = BackendFactory::profileOverrides(design.team, folderOf(design), error);
-    if (!error.empty())
-        return std::nullopt;
-    for (auto& [name, profiles] : overrides)
-        profiles = ModelsFile::overlay(catalog, profiles);
-    return overrides;
-}
-
 } // namespace
 
 int64_t CalibrationBasis::answers() const
@@ -69,15 +56,22 @@ std::string CalibrationBasis::text() const
            (n == 1 ? " answer)" : " answers)");
 }
 
-std::optional<CalibrationBasis> CalibrationUncertainty::basis(const ExperimentDesign& design,
-                                                             const ModelsFile::Profiles& catalog, std::string& error)
+std::optional<CalibrationUncertainty::Resolved>
+CalibrationUncertainty::resolve(const ExperimentDesign& design, const ModelsFile::Profiles& catalog, std::string& error)
 {
-    const auto backends = resolved(design, catalog, error);
-    if (!backends)
+    auto overrides = BackendFactory::profileOverrides(design.team, folderOf(design), error);
+    if (!error.empty())
         return std::nullopt;
+    for (auto& [name, profiles] : overrides)
+        profiles = ModelsFile::overlay(catalog, profiles);
+    return overrides;
+}
+
+std::optional<CalibrationBasis> CalibrationUncertainty::basis(const Resolved& backends)
+{
     // Each calibrated model once (a model two backends simulate is one model), its answers per experiment summed.
     std::map<std::string, const ModelProfile*> models;
-    for (const auto& [backend, profiles] : *backends)
+    for (const auto& [backend, profiles] : backends)
         for (const auto& [model, profile] : profiles)
             if (calibrated(profile))
                 models.emplace(model, &profile);
@@ -98,14 +92,10 @@ std::optional<CalibrationBasis> CalibrationUncertainty::basis(const ExperimentDe
     return out;
 }
 
-Team CalibrationUncertainty::resample(const ExperimentDesign& design, const ModelsFile::Profiles& catalog, int r,
-                                      uint64_t seed, std::string& error)
+Team CalibrationUncertainty::resample(const Team& design, const Resolved& backends, int r, uint64_t seed)
 {
-    Team team = design.team;
-    const auto backends = resolved(design, catalog, error);
-    if (!backends)
-        return team;
-    for (const auto& [backend, profiles] : *backends) {
+    Team team = design;
+    for (const auto& [backend, profiles] : backends) {
         auto& block = team.backends.at(backend);
         for (const auto& [model, profile] : profiles) {
             if (!calibrated(profile) || !profile.skills)
@@ -141,28 +131,46 @@ Interval CalibrationUncertainty::combine(double accuracy, const Interval& simula
 
 namespace {
 
-// The task ids the calibrated experiments answered, bare and as SET/ID (how --tasks-out names a pooled id).
-std::set<std::string> answeredTasks(RunQueries& reader, const CalibrationBasis& basis)
-{
-    std::set<std::string> out;
-    for (const auto& source : basis.sources) {
-        std::string error;
-        const auto record = reader.experiment(source.experiment, error);
-        const auto trials = reader.trials(source.experiment, error);
-        if (!trials)
-            continue;
-        for (const auto& trial : *trials) {
-            out.insert(trial.task);
-            if (record)
-                out.insert(record->taskset + "/" + trial.task);
-        }
+// The task ids each calibrated experiment answered, bare and as SET/ID (how
+// --tasks-out names a pooled id): read once per experiment, whatever designs share it.
+class AnsweredTasks {
+public:
+    explicit AnsweredTasks(RunQueries& reader) : m_reader(reader) {}
+
+    bool answered(const CalibrationBasis& basis, const std::string& task)
+    {
+        for (const auto& source : basis.sources)
+            if (of(source.experiment).count(task))
+                return true;
+        return false;
     }
-    return out;
-}
+
+private:
+    const std::set<std::string>& of(const std::string& experiment)
+    {
+        auto known = m_read.find(experiment);
+        if (known != m_read.end())
+            return known->second;
+        auto& out = m_read[experiment];
+        std::string error;
+        const auto record = m_reader.experiment(experiment, error);
+        if (const auto trials = m_reader.trials(experiment, error)) {
+            for (const auto& trial : *trials) {
+                out.insert(trial.task);
+                if (record)
+                    out.insert(record->taskset + "/" + trial.task);
+            }
+        }
+        return out;
+    }
+
+    RunQueries& m_reader;
+    std::map<std::string, std::set<std::string>> m_read;
+};
 
 // The accuracy of each resample in [first, last] of one design, over the spec's tasks and seeds.
-bool runBatch(Engine& engine, const ExperimentSpec& spec, int design, const ModelsFile::Profiles& catalog, int first,
-              int last, uint64_t seed, std::vector<double>& accuracies, std::string& error)
+bool runBatch(Engine& engine, const ExperimentSpec& spec, int design, const CalibrationUncertainty::Resolved& resolved,
+              int first, int last, uint64_t seed, std::vector<double>& accuracies, std::string& error)
 {
     ExperimentSpec batch = spec;
     batch.designs.clear();
@@ -171,25 +179,15 @@ bool runBatch(Engine& engine, const ExperimentSpec& spec, int design, const Mode
     batch.storedId.reset();
     const auto& original = spec.designs[size_t(design)];
     for (int r = first; r <= last; ++r) {
-        auto team = CalibrationUncertainty::resample(original, catalog, r, seed, error);
-        if (!error.empty())
-            return false;
-        auto made = makeDesign("resample " + std::to_string(r), original.file, std::move(team));
+        auto made = makeDesign("resample " + std::to_string(r), original.file,
+                               CalibrationUncertainty::resample(original.team, resolved, r, seed));
         made.path = original.path;
         batch.designs.push_back(std::move(made));
     }
-    TrialSummaries summaries;
-    ExperimentRunner::Options options;
-    options.concurrency = 64;
-    options.virtualClockOnly = true;
-    ExperimentRunner runner(engine, summaries, batch, options);
-    const auto outcome = runner.run();
-    if (!outcome.error.empty()) {
-        error = outcome.error;
+    const auto summary = TrialSummaries::evaluate(engine, batch, error);
+    if (!summary)
         return false;
-    }
-    const auto summary = ExperimentStats::summarize(batch.designNames(), 0, summaries.kept(runner.id()));
-    for (const auto& figures : summary.designs)
+    for (const auto& figures : summary->designs)
         accuracies.push_back(figures.overall.accuracy);
     return true;
 }
@@ -203,13 +201,17 @@ CalibrationUncertainty::predict(Engine& engine, const ExperimentSpec& spec, cons
     const auto& catalog = engine.resources().localModels;
     std::vector<std::optional<DesignPrediction>> out(spec.designs.size());
     const uint64_t seed = DeterministicRandom::hash(spec.id());
+    std::optional<AnsweredTasks> answered;
+    if (reader)
+        answered.emplace(*reader);
     for (size_t d = 0; d < spec.designs.size() && d < summary.designs.size(); ++d) {
         const auto& design = spec.designs[d];
-        auto found = basis(design, catalog, error);
-        if (!error.empty()) {
+        const auto resolved = resolve(design, catalog, error);
+        if (!resolved) {
             error = "design \"" + design.name + "\": " + error;
             return std::nullopt;
         }
+        auto found = basis(*resolved);
         if (!found)
             continue;
         const auto& figures = summary.designs[d].overall;
@@ -218,15 +220,13 @@ CalibrationUncertainty::predict(Engine& engine, const ExperimentSpec& spec, cons
         prediction.simulationCi = figures.ci;
         prediction.ci = figures.ci;
         prediction.tasks = figures.tasks;
-        if (reader) {
-            const auto answered = answeredTasks(*reader, prediction.basis);
+        if (answered)
             for (const auto& task : spec.tasks->tasks())
-                prediction.unmeasuredTasks += answered.count(task.id) ? 0 : 1;
-        }
+                prediction.unmeasuredTasks += answered->answered(prediction.basis, task.id) ? 0 : 1;
         if (resamples > 0) {
             std::vector<double> accuracies;
             for (int first = 1; first <= resamples; first += kBatch) {
-                if (!runBatch(engine, spec, int(d), catalog, first, std::min(resamples, first + kBatch - 1), seed,
+                if (!runBatch(engine, spec, int(d), *resolved, first, std::min(resamples, first + kBatch - 1), seed,
                               accuracies, error)) {
                     error = "design \"" + design.name + "\": calibration uncertainty: " + error;
                     return std::nullopt;

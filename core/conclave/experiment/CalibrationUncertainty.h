@@ -5,6 +5,7 @@
 #include "conclave/io/ModelsFile.h"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -57,15 +58,16 @@ public:
     static constexpr int kResamples = 200;
     static constexpr double kZ = 1.959963984540054;
 
-    // The calibration behind a design's simulated models, resolved as its
-    // runs resolve them (catalog, models_file, inline); unset when none
-    // carries calibrated_from. `error` set when a models file cannot be read.
-    static std::optional<CalibrationBasis> basis(const ExperimentDesign& design, const ModelsFile::Profiles& catalog,
-                                                 std::string& error);
-
-    // Resample r of a design's team (r from 1): its calibrated models' skills drawn as above.
-    static Team resample(const ExperimentDesign& design, const ModelsFile::Profiles& catalog, int r, uint64_t seed,
-                         std::string& error);
+    // Every simulated backend's profiles of a design, resolved as its runs
+    // resolve them (catalog, models_file, inline), by backend; unset, with
+    // `error`, when a models file cannot be read.
+    using Resolved = std::map<BackendName, ModelsFile::Profiles>;
+    static std::optional<Resolved> resolve(const ExperimentDesign& design, const ModelsFile::Profiles& catalog,
+                                           std::string& error);
+    // The calibration behind them; unset when no profile carries calibrated_from.
+    static std::optional<CalibrationBasis> basis(const Resolved& resolved);
+    // Resample r (from 1) of a team: its calibrated models' skills drawn as above, inline.
+    static Team resample(const Team& team, const Resolved& resolved, int r, uint64_t seed);
 
     // The combined interval above.
     static Interval combine(double accuracy, const Interval& simulation, double resampleSd);

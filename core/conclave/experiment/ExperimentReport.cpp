@@ -1,6 +1,7 @@
 #include "conclave/experiment/ExperimentReport.h"
 
 #include "conclave/engine/RunPlan.h"
+#include "conclave/experiment/ReportJson.h"
 #include "conclave/experiment/ReportText.h"
 #include "conclave/io/CsvField.h"
 #include "conclave/session/ClockChoice.h"
@@ -16,15 +17,9 @@ namespace conclave {
 
 namespace {
 
-nlohmann::ordered_json number(double value)
-{
-    return std::isfinite(value) ? nlohmann::ordered_json(value) : nlohmann::ordered_json();
-}
-
-nlohmann::ordered_json interval(const Interval& ci)
-{
-    return nlohmann::ordered_json::array({number(ci.lo), number(ci.hi)});
-}
+using ReportJson::interval;
+using ReportJson::number;
+using ReportJson::optionalNumber;
 
 nlohmann::ordered_json percentiles(const Percentiles& p)
 {
@@ -65,11 +60,6 @@ std::string grouped(const std::vector<std::pair<CiMethod, std::string>>& used)
         }
     }
     return out;
-}
-
-nlohmann::ordered_json optionalNumber(const std::optional<double>& value)
-{
-    return value ? number(*value) : nlohmann::ordered_json();
 }
 
 } // namespace

@@ -1,7 +1,6 @@
 #include "conclave/experiment/FidelityCheck.h"
 
 #include "conclave/experiment/CalibrationSamples.h"
-#include "conclave/experiment/ExperimentRunner.h"
 #include "conclave/experiment/ExperimentSetup.h"
 #include "conclave/experiment/FidelityTwin.h"
 #include "conclave/experiment/ModelCalibration.h"
@@ -101,21 +100,6 @@ std::optional<ExperimentSpec> specFor(const Measured& m, const std::map<size_t, 
     spec.judge = m.spec.judge;
     spec.clock = ClockRequest::Virtual;
     return spec;
-}
-
-std::optional<ExperimentSummary> runSpec(Engine& engine, const ExperimentSpec& spec, std::string& error)
-{
-    TrialSummaries summaries;
-    ExperimentRunner::Options options;
-    options.concurrency = 64;
-    options.virtualClockOnly = true;
-    ExperimentRunner runner(engine, summaries, spec, options);
-    const auto outcome = runner.run();
-    if (!outcome.error.empty()) {
-        error = outcome.error;
-        return std::nullopt;
-    }
-    return ExperimentStats::summarize(spec.designNames(), 0, summaries.kept(runner.id()));
 }
 
 // Whether the check goes on to the stage `what`; false (and error "cancelled") when it was cancelled.
@@ -232,7 +216,7 @@ std::optional<FidelityReport> FidelityCheck::run(Engine& engine, RunQueries& rea
             if (!say(options, "simulating " + std::to_string(spec->designs.size()) + " designs of " + m.record.id,
                      error))
                 return std::nullopt;
-            auto summary = runSpec(engine, *spec, error);
+            auto summary = TrialSummaries::evaluate(engine, *spec, error);
             if (!summary)
                 return std::nullopt;
             if (!say(options, "resampling the calibration (" + std::to_string(options.resamples) + " resamples)",
@@ -271,7 +255,7 @@ std::optional<FidelityReport> FidelityCheck::run(Engine& engine, RunQueries& rea
                          " of " + m.record.id,
                      error))
                 return std::nullopt;
-            const auto summary = runSpec(engine, *spec, error);
+            const auto summary = TrialSummaries::evaluate(engine, *spec, error);
             if (!summary)
                 return std::nullopt;
             size_t i = 0;

@@ -1,31 +1,20 @@
 #include "conclave/experiment/FidelityReport.h"
 
+#include "conclave/experiment/ReportJson.h"
 #include "conclave/experiment/ReportText.h"
 #include "conclave/util/MoneyText.h"
 #include "conclave/util/NumberText.h"
 
 #include <cmath>
-#include <limits>
 #include <sstream>
 
 namespace conclave {
 
 namespace {
 
-nlohmann::ordered_json number(double value)
-{
-    return std::isfinite(value) ? nlohmann::ordered_json(value) : nlohmann::ordered_json();
-}
-
-nlohmann::ordered_json optionalNumber(const std::optional<double>& value)
-{
-    return value ? number(*value) : nlohmann::ordered_json();
-}
-
-nlohmann::ordered_json interval(const Interval& ci)
-{
-    return nlohmann::ordered_json::array({number(ci.lo), number(ci.hi)});
-}
+using ReportJson::interval;
+using ReportJson::number;
+using ReportJson::optionalNumber;
 
 nlohmann::ordered_json predictionJson(const std::optional<FidelityPrediction>& p)
 {
@@ -79,29 +68,23 @@ std::string orderText(const char* what, const RankAgreement& order)
 
 std::string withinText(const FidelityReport& report)
 {
-    int64_t within = 0, predicted = 0;
-    for (const auto& d : report.designs) {
-        if (!d.simulated)
-            continue;
-        ++predicted;
-        within += d.simulated->within ? 1 : 0;
-    }
+    const auto [within, predicted] = report.within();
     return std::to_string(within) + " of " + std::to_string(predicted) +
            " simulated predictions within 1.96 combined standard errors of the measurement";
 }
 
 } // namespace
 
-double FidelityReport::withinShare() const
+std::pair<int64_t, int64_t> FidelityReport::within() const
 {
-    int64_t within = 0, predicted = 0;
+    int64_t inside = 0, predicted = 0;
     for (const auto& d : designs) {
         if (!d.simulated)
             continue;
         ++predicted;
-        within += d.simulated->within ? 1 : 0;
+        inside += d.simulated->within ? 1 : 0;
     }
-    return predicted == 0 ? std::numeric_limits<double>::quiet_NaN() : double(within) / double(predicted);
+    return {inside, predicted};
 }
 
 nlohmann::ordered_json FidelityReport::json() const
@@ -136,7 +119,8 @@ nlohmann::ordered_json FidelityReport::json() const
             o["why"] = d.why;
         j["designs"].push_back(std::move(o));
     }
-    j["within_share"] = number(withinShare());
+    const auto [inside, predicted] = within();
+    j["within_share"] = predicted > 0 ? number(double(inside) / double(predicted)) : nlohmann::ordered_json();
     j["simulated_order"] = orderJson(simulatedOrder);
     j["replayed_order"] = orderJson(replayedOrder);
     j["limitation"] = limitation.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(limitation);

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace conclave {
@@ -55,8 +56,8 @@ struct FidelityReport {
     // were measured: this checks skills, not how models combine".
     std::string limitation;
 
-    // Share of designs with a simulated prediction whose accuracy is within; NaN when none.
-    double withinShare() const;
+    // Of the designs with a simulated prediction, how many are within: (within, predicted).
+    std::pair<int64_t, int64_t> within() const;
 
     // The pieces table() is made of, for every reader that lays them out
     // otherwise (the studio's fidelity view): one text, one home.

@@ -4,12 +4,25 @@ namespace conclave {
 
 namespace {
 
-bool replays(const Team& team)
+// The measured team with every backend replaced by what `make` builds from it;
+// unset, with `why`, for a team that already replays recordings.
+template <class Make>
+std::optional<Team> withBackends(const Team& measured, std::string& why, Make make)
 {
-    for (const auto& [name, block] : team.backends)
-        if (block.kind == BackendKind::Recorded)
-            return true;
-    return false;
+    for (const auto& [name, block] : measured.backends) {
+        if (block.kind == BackendKind::Recorded) {
+            why = "it replays recordings: it has no measurement of its own to predict";
+            return std::nullopt;
+        }
+    }
+    Team twin = measured;
+    for (auto& [name, block] : twin.backends) {
+        Backend replaced = make();
+        replaced.seed = block.kind == BackendKind::LocalMoe ? block.seed : std::nullopt;
+        replaced.maxConcurrency = block.maxConcurrency;
+        block = std::move(replaced);
+    }
+    return twin;
 }
 
 } // namespace
@@ -17,44 +30,28 @@ bool replays(const Team& team)
 std::optional<Team> FidelityTwin::simulated(const Team& measured, const ModelsFile::Profiles& calibrated,
                                             std::string& why)
 {
-    if (replays(measured)) {
-        why = "it replays recordings: it has no measurement of its own to predict";
-        return std::nullopt;
-    }
-    Team twin = measured;
-    for (auto& [name, block] : twin.backends) {
+    return withBackends(measured, why, [&] {
         Backend simulator;
         simulator.kind = BackendKind::LocalMoe;
-        simulator.seed = block.kind == BackendKind::LocalMoe ? block.seed : std::nullopt;
-        simulator.maxConcurrency = block.maxConcurrency;
         simulator.models = calibrated;
-        block = std::move(simulator);
-    }
-    return twin;
+        return simulator;
+    });
 }
 
 std::optional<Team> FidelityTwin::replayed(const Team& measured, const std::vector<std::string>& experiments,
                                            const std::vector<std::string>& excluded,
                                            const ModelsFile::Profiles& calibrated, std::string& why)
 {
-    if (replays(measured)) {
-        why = "it replays recordings: it has no measurement of its own to predict";
-        return std::nullopt;
-    }
-    Team twin = measured;
-    for (auto& [name, block] : twin.backends) {
+    return withBackends(measured, why, [&] {
         Backend recorded;
         recorded.kind = BackendKind::Recorded;
         recorded.experiments = experiments;
         if (!excluded.empty())
             recorded.excludeDesigns = excluded;
         recorded.onMissing = "simulate";
-        recorded.seed = block.kind == BackendKind::LocalMoe ? block.seed : std::nullopt;
-        recorded.maxConcurrency = block.maxConcurrency;
         recorded.models = calibrated;
-        block = std::move(recorded);
-    }
-    return twin;
+        return recorded;
+    });
 }
 
 bool FidelityTwin::combines(const Team& team)

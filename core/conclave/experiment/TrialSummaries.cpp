@@ -1,5 +1,7 @@
 #include "conclave/experiment/TrialSummaries.h"
 
+#include "conclave/experiment/ExperimentRunner.h"
+
 #include <tuple>
 
 namespace conclave {
@@ -41,6 +43,22 @@ std::vector<TrialRecord> TrialSummaries::kept(const std::string& id) const
     std::lock_guard lock(m_mutex);
     const auto it = m_trials.find(id);
     return it == m_trials.end() ? std::vector<TrialRecord>() : it->second;
+}
+
+std::optional<ExperimentSummary> TrialSummaries::evaluate(Engine& engine, const ExperimentSpec& spec,
+                                                         std::string& error)
+{
+    TrialSummaries summaries;
+    ExperimentRunner::Options options;
+    options.concurrency = 64;
+    options.virtualClockOnly = true;
+    ExperimentRunner runner(engine, summaries, spec, options);
+    const auto outcome = runner.run();
+    if (!outcome.error.empty()) {
+        error = outcome.error;
+        return std::nullopt;
+    }
+    return ExperimentStats::summarize(spec.designNames(), 0, summaries.kept(runner.id()));
 }
 
 } // namespace conclave

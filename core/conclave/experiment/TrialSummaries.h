@@ -1,12 +1,17 @@
 #pragma once
 
+#include "conclave/analysis/ExperimentStats.h"
 #include "conclave/experiment/TrialSink.h"
 
 #include <map>
+#include <optional>
 #include <mutex>
 #include <tuple>
 
 namespace conclave {
+
+class Engine;
+struct ExperimentSpec;
 
 // Trials kept in memory: each one's row with its figures and its agents'
 // (TrialRecord), no run stored. For what evaluates many trials and reads
@@ -24,6 +29,12 @@ public:
 
     // The trials kept for experiment `id`, in the order they finished.
     std::vector<TrialRecord> kept(const std::string& id) const;
+
+    // Runs every trial of `spec` on `engine` in memory, on the simulated clock
+    // (64 at once), and summarizes them (ExperimentStats, the first design the
+    // baseline): what predictions evaluate designs with. Unset, with `error`,
+    // when the runner could not run them.
+    static std::optional<ExperimentSummary> evaluate(Engine& engine, const ExperimentSpec& spec, std::string& error);
 
 private:
     mutable std::mutex m_mutex;

@@ -41,6 +41,8 @@ std::string summary(const std::string& name, const ModelProfile& p)
                 formatNumber(p.confidence->wrong.mean);
     if (p.loadSlope)
         line += ", load slope " + formatNumber(*p.loadSlope);
+    if (p.retryRepeat)
+        line += ", retry repeat " + formatNumber(*p.retryRepeat);
     // What the simulator will take from its built-in defaults instead.
     std::string missing;
     for (const auto& field : ModelCalibration::defaultsKept(p))

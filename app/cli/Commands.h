@@ -134,6 +134,7 @@ struct FidelityArgs {
     uint64_t seed = 0;
     bool calibrationUncertainty = true; // --no-calibration-uncertainty
     bool replay = true;                 // --no-replay
+    size_t simulatedSeeds = 10;         // --simulated-seeds
     bool json = false;
     std::string output; // -o report.md | report.json
 };

@@ -42,6 +42,7 @@ int runFidelity(const CliContext& context, const FidelityArgs& args)
     options.holdout = args.holdout;
     options.seed = args.seed;
     options.resamples = args.calibrationUncertainty ? 200 : 0;
+    options.simulatedSeeds = args.simulatedSeeds;
     options.replay = args.replay;
     if (::isatty(STDERR_FILENO) && !args.json)
         options.progress = [&](const std::string& what) { context.err << "fidelity: " << what << "…\n"; };

@@ -284,6 +284,11 @@ int main(int argc, char** argv)
                        "Give simulated CIs from the simulated draws alone");
     bool fidelityNoReplay = false;
     fidelity->add_flag("--no-replay", fidelityNoReplay, "Skip the replayed predictions");
+    fidelity
+        ->add_option("--simulated-seeds", fidelityArgs.simulatedSeeds,
+                     "Simulate each held-out task under at least this many seeds: the experiment's, then more "
+                     "(default 10)")
+        ->check(CLI::Range(1, 1000));
     fidelity->add_flag("--json", fidelityArgs.json, "Print one JSON object");
     fidelity->add_option("-o,--output", fidelityArgs.output, "Also write the report to FILE.md or FILE.json");
 

@@ -57,7 +57,7 @@ class TestLocalResponderJoint : public QObject, protected ResponderFixture {
             {"w1-a", weighted(0.6, 1)},
             {"w1-b", weighted(0.6, 1)},
             {"default", exact(0.6)},
-            {"sure", confident({{0.9, 0}, {0.3, 0}})},
+            {"sure", confident({{0.9, 0, {}}, {0.3, 0, {}}})},
             {"table", synthesizing({0.2, 0.5, 0.8}, 0.5)},
             {"zero-one-zero", synthesizing({0, 1, 0}, 0)},
         };

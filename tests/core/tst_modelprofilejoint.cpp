@@ -39,9 +39,10 @@ ModelProfile fullProfile()
     ModelProfile p;
     p.errorAgreement = 0.4;
     p.difficultyWeight = 0.55;
-    p.confidence = ConfidenceProfile{{0.9, 0.05}, {0.75, 0.125}};
+    p.confidence = ConfidenceProfile{{0.9, 0.05, {0.5, 0.875, 1}}, {0.75, 0.125, {}}};
     p.synthesis = SynthesisProfile{{0.05, 0.625, 0.9}, 0.25};
     p.loadSlope = 0.125;
+    p.retryRepeat = 0.75;
     p.trials = std::map<std::string, int64_t>{{"math", 40}};
     p.fitted = std::vector<std::string>{"skills", "difficulty_weight"};
     p.calibratedFrom = std::vector<CalibrationSource>{{"exp-a", 120}, {"exp-b", 0}};
@@ -60,10 +61,10 @@ private slots:
         const auto written = profileToJson(profile);
         QCOMPARE(QString::fromStdString(written.dump()),
                  QStringLiteral("{\"error_agreement\":0.4,\"difficulty_weight\":0.55,"
-                                "\"confidence\":{\"right\":{\"mean\":0.9,\"sd\":0.05},"
+                                "\"confidence\":{\"right\":{\"mean\":0.9,\"sd\":0.05,\"quantiles\":[0.5,0.875,1]},"
                                 "\"wrong\":{\"mean\":0.75,\"sd\":0.125}},"
                                 "\"synthesis\":{\"p_right_given_right\":[0.05,0.625,0.9],\"self_answer\":0.25},"
-                                "\"load_slope\":0.125,\"trials\":{\"math\":40},"
+                                "\"load_slope\":0.125,\"retry_repeat\":0.75,\"trials\":{\"math\":40},"
                                 "\"fitted\":[\"skills\",\"difficulty_weight\"],"
                                 "\"calibrated_from\":[{\"experiment\":\"exp-a\",\"answers\":120},"
                                 "{\"experiment\":\"exp-b\",\"answers\":0}]}"));
@@ -89,6 +90,7 @@ private slots:
         QTest::newRow("synthesis") << "{\"synthesis\": {\"p_right_given_right\": [0.1], \"self_answer\": 0}}"
                                    << "{}" << 3;
         QTest::newRow("load_slope") << "{\"load_slope\": 0}" << "{}" << 3;
+        QTest::newRow("retry_repeat") << "{\"retry_repeat\": 1}" << "{}" << 3;
         QTest::newRow("fitted") << "{\"fitted\": []}" << "{}" << 3;
         QTest::newRow("calibrated_from") << "{\"calibrated_from\": []}" << "{}" << 3;
         QTest::newRow("max_concurrency") << "{}" << "{\"max_concurrency\": 2}" << 3;
@@ -150,7 +152,33 @@ private slots:
         row("confidence unknown key",
             "{\"confidence\": {\"right\": {\"mean\": 0.8, \"sd\": 0.1, \"skew\": 1}, "
             "\"wrong\": {\"mean\": 0.7, \"sd\": 0.1}}}",
-            {err(at("/confidence/right/skew"), "unknown key; a confidence draw has only mean and sd")});
+            {err(at("/confidence/right/skew"), "unknown key; a confidence draw has only mean, sd and quantiles")});
+        row("quantiles fine",
+            "{\"confidence\": {\"right\": {\"mean\": 0.8, \"sd\": 0.1, \"quantiles\": [0.4, 0.4, 0.95]}, "
+            "\"wrong\": {\"mean\": 0.7, \"sd\": 0.1}}}",
+            {});
+        row("quantiles one",
+            "{\"confidence\": {\"right\": {\"mean\": 0.8, \"sd\": 0.1, \"quantiles\": [0.4]}, "
+            "\"wrong\": {\"mean\": 0.7, \"sd\": 0.1}}}",
+            {err(at("/confidence/right/quantiles"), "expected an array of at least two numbers from 0 to 1 (the "
+                                                    "confidence at shares 0 to 1, evenly spaced), got an array of 1")});
+        row("quantiles not an array",
+            "{\"confidence\": {\"right\": {\"mean\": 0.8, \"sd\": 0.1}, "
+            "\"wrong\": {\"mean\": 0.7, \"sd\": 0.1, \"quantiles\": 0.5}}}",
+            {err(at("/confidence/wrong/quantiles"), "expected an array of at least two numbers from 0 to 1 (the "
+                                                    "confidence at shares 0 to 1, evenly spaced), got 0.5")});
+        row("quantiles text",
+            "{\"confidence\": {\"right\": {\"mean\": 0.8, \"sd\": 0.1, \"quantiles\": [0.4, \"high\"]}, "
+            "\"wrong\": {\"mean\": 0.7, \"sd\": 0.1}}}",
+            {err(at("/confidence/right/quantiles/1"), "expected a number from 0 to 1, got \"high\"")});
+        row("quantiles out of range and decreasing",
+            "{\"confidence\": {\"right\": {\"mean\": 0.8, \"sd\": 0.1, \"quantiles\": [0.6, 0.5, 1.5]}, "
+            "\"wrong\": {\"mean\": 0.7, \"sd\": 0.1}}}",
+            {err(at("/confidence/right/quantiles/1"), "expected at least the quantile before it (0.6), got 0.5"),
+             err(at("/confidence/right/quantiles/2"), "expected a number from 0 to 1, got 1.5")});
+        row("retry_repeat 1.5", "{\"retry_repeat\": 1.5}",
+            {err(at("/retry_repeat"), "expected a number from 0 to 1, got 1.5")});
+        row("retry_repeat 0.5", "{\"retry_repeat\": 0.5}", {});
         row("confidence extra side",
             "{\"confidence\": {\"right\": {\"mean\": 0.8, \"sd\": 0.1}, \"wrong\": {\"mean\": 0.7, \"sd\": 0.1}, "
             "\"unsure\": {}}}",

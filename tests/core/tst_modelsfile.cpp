@@ -150,7 +150,7 @@ private slots:
     {
         ModelProfile below;
         below.difficultyWeight = 0.5;
-        below.confidence = ConfidenceProfile{{0.9, 0.1}, {0.8, 0.1}};
+        below.confidence = ConfidenceProfile{{0.9, 0.1, {}}, {0.8, 0.1, {}}};
         below.loadSlope = 0.2;
         below.fitted = std::vector<std::string>{"skills"};
         ModelProfile above;

@@ -194,6 +194,8 @@ private:
                 profile["load_slope"] = *rc::gen::elementOf(std::vector<double>{0.05, 0.2});
                 m_timed = true;
             }
+            if (pick(3))
+                profile["retry_repeat"] = *rc::gen::elementOf(std::vector<double>{0, 0.5, 1});
             if (pick(3)) {
                 profile["fitted"] = json::array({"skills", "difficulty_weight"});
                 profile["calibrated_from"] = json::array({json{{"experiment", "exp-1"}, {"answers", 200}}});

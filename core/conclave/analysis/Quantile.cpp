@@ -21,14 +21,13 @@ double Quantile::median(std::vector<double> values)
     return of(values, 0.5);
 }
 
-double Quantile::ofCensored(std::vector<Observed> observations, double p)
+std::vector<Quantile::Step> Quantile::kaplanMeier(std::vector<Observed> observations)
 {
-    if (observations.empty())
-        return 0;
     // Exact before censored at one value: a call censored at t was still running at t.
     std::sort(observations.begin(), observations.end(), [](const Observed& a, const Observed& b) {
         return a.value < b.value || (a.value == b.value && !a.censored && b.censored);
     });
+    std::vector<Step> steps;
     double survival = 1;
     size_t atRisk = observations.size();
     for (size_t i = 0; i < observations.size();) {
@@ -40,13 +39,25 @@ double Quantile::ofCensored(std::vector<Observed> observations, double p)
         }
         if (events > 0) {
             survival *= 1 - double(events) / double(atRisk);
-            if (1 - survival >= p - 1e-12)
-                return observations[i].value;
+            steps.push_back({observations[i].value, 1 - survival});
         }
         atRisk -= j - i;
         i = j;
     }
-    return observations.back().value;
+    return steps;
+}
+
+double Quantile::ofCensored(std::vector<Observed> observations, double p)
+{
+    if (observations.empty())
+        return 0;
+    double largest = 0;
+    for (const auto& o : observations)
+        largest = std::max(largest, o.value);
+    for (const auto& step : kaplanMeier(std::move(observations)))
+        if (step.share >= p - 1e-12)
+            return step.value;
+    return largest;
 }
 
 } // namespace conclave

@@ -34,6 +34,14 @@ public:
     // lower bound). Without censoring it is the empirical quantile's step form
     // (the smallest value whose share at or below it reaches p). 0 when empty.
     static double ofCensored(std::vector<Observed> observations, double p);
+    // The Kaplan–Meier estimate's steps, ascending: each distinct exact value
+    // t_j with 1 − S(t_j). The last step's share is the most the observations
+    // say; censoring may leave it below 1.
+    struct Step {
+        double value = 0;
+        double share = 0;
+    };
+    static std::vector<Step> kaplanMeier(std::vector<Observed> observations);
 };
 
 } // namespace conclave

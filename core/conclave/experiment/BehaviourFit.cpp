@@ -1,5 +1,7 @@
 #include "conclave/experiment/BehaviourFit.h"
 
+#include "conclave/analysis/Quantile.h"
+
 #include <boost/math/tools/minima.hpp>
 
 #include <algorithm>
@@ -40,7 +42,17 @@ BehaviourFit::confidence(const std::vector<const CalibrationSamples::Answer*>& a
         return std::nullopt;
     const auto r = moments(right);
     const auto w = moments(wrong);
-    return Confidence{r.mean, r.sd, w.mean, w.sd, int64_t(right.size()), int64_t(wrong.size())};
+    const auto quantiles = [](std::vector<double> values) {
+        std::vector<double> out;
+        if (int64_t(values.size()) < kQuantileAnswers)
+            return out;
+        std::sort(values.begin(), values.end());
+        for (size_t i = 0; i < kQuantiles; ++i)
+            out.push_back(Quantile::of(values, double(i) / double(kQuantiles - 1)));
+        return out;
+    };
+    return Confidence{r.mean,         r.sd, w.mean, w.sd, int64_t(right.size()), int64_t(wrong.size()),
+                      quantiles(right), quantiles(wrong)};
 }
 
 std::optional<BehaviourFit::Synthesis>

@@ -16,11 +16,17 @@ class BehaviourFit {
 public:
     // Stated confidence, right and wrong apart: the mean and the sample
     // standard deviation (n − 1) of the confidence the engine read from each
-    // scored answer. Needs 2 right and 2 wrong answers.
+    // scored answer. Needs 2 right and 2 wrong answers. With at least
+    // kQuantileAnswers on a side, also that side's quantiles at shares 0,
+    // 0.05, …, 1 (Quantile::of): a cascade's threshold cuts the distribution
+    // where a normal's shape may not be the data's.
+    static constexpr int64_t kQuantileAnswers = 20;
+    static constexpr size_t kQuantiles = 21;
     struct Confidence {
         double rightMean = 0, rightSd = 0;
         double wrongMean = 0, wrongSd = 0;
         int64_t right = 0, wrong = 0;
+        std::vector<double> rightQuantiles, wrongQuantiles; // empty with fewer answers
     };
     static std::optional<Confidence> confidence(const std::vector<const CalibrationSamples::Answer*>& answers);
 

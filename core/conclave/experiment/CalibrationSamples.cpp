@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <tuple>
 
 namespace conclave {
 
@@ -97,6 +98,8 @@ bool readExperiment(RunQueries& store, const ExperimentRecord& record, const std
                     .first;
         }
         std::map<NodeId, const Span*> lastOk; // each node's last successful attempt
+        // Each call's latest attempt so far, by (parent span, node, model, draw): how a retry's predecessor ended.
+        std::map<std::tuple<SpanId, NodeId, std::string, std::string>, std::pair<int, Status>> latestAttempt;
         for (const auto& span : run->spans) {
             if (span.kind != SpanKind::Attempt || span.model.empty() || span.endUs < 0)
                 continue;
@@ -114,6 +117,10 @@ bool readExperiment(RunQueries& store, const ExperimentRecord& record, const std
             call.tokensOut = span.tokensOut;
             call.costUsd = span.costUsd;
             call.inflight = span.inflight;
+            call.attempt = std::max(1, span.attempt);
+            auto& before = latestAttempt[{span.parent, span.node, span.model, span.draw}];
+            call.afterTimeout = call.attempt > 1 && before.first == call.attempt - 1 && before.second == Status::Timeout;
+            before = {call.attempt, span.status};
             out.calls.push_back(std::move(call));
             auto& last = lastOk[span.node];
             if (span.status == Status::Ok && (!last || span.endUs >= last->endUs))
@@ -121,7 +128,7 @@ bool readExperiment(RunQueries& store, const ExperimentRecord& record, const std
         }
         if (!task)
             continue;
-        const int wrongOptions = task->choices.empty() ? 0 : int(WrongAnswers(*task, tasks->items()).all().size());
+        const int wrongOptions = int(WrongAnswers(*task, tasks->items()).all().size());
         std::map<NodeId, const StoredNode*> results;
         for (const auto& node : run->nodes)
             results.emplace(node.node, &node);

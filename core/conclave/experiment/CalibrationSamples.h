@@ -41,6 +41,8 @@ public:
         int64_t tokensOut = 0;
         double costUsd = 0;
         int64_t inflight = 0; // calls in flight on its endpoint when it was admitted, itself included (0: not known)
+        int attempt = 1;      // 1 for a call's first attempt, 2 for its first retry, ...
+        bool afterTimeout = false; // a retry whose attempt before it timed out
     };
     struct Answer {
         std::string model;

@@ -84,8 +84,9 @@ std::optional<Measured> readMeasured(RunQueries& reader, const std::filesystem::
     return m;
 }
 
-// Runs `teams` (by design index of `m`) on its held-out tasks and seeds, in memory, on the simulated clock.
-std::optional<ExperimentSpec> specFor(const Measured& m, const std::map<size_t, Team>& teams)
+// Runs `teams` (by design index of `m`) on its held-out tasks and seeds, in memory, on the simulated clock;
+// with at least `seeds` seeds: the experiment's, then the smallest others.
+std::optional<ExperimentSpec> specFor(const Measured& m, const std::map<size_t, Team>& teams, size_t seeds = 0)
 {
     ExperimentSpec spec;
     spec.name = "fidelity of " + m.record.id;
@@ -97,6 +98,9 @@ std::optional<ExperimentSpec> specFor(const Measured& m, const std::map<size_t, 
     spec.tasksetBundled = m.spec.tasksetBundled;
     spec.tasks = m.heldOut;
     spec.seeds = m.spec.seeds;
+    for (uint64_t next = 0; spec.seeds.size() < seeds; ++next)
+        if (std::find(spec.seeds.begin(), spec.seeds.end(), next) == spec.seeds.end())
+            spec.seeds.push_back(next);
     spec.judge = m.spec.judge;
     spec.clock = ClockRequest::Virtual;
     return spec;
@@ -212,7 +216,8 @@ std::optional<FidelityReport> FidelityCheck::run(Engine& engine, RunQueries& rea
             if (auto twin = FidelityTwin::simulated(m.spec.designs[d].team, fit.models, design.why))
                 simulated.emplace(d, std::move(*twin));
         }
-        if (const auto spec = specFor(m, simulated)) {
+        if (const auto spec = specFor(m, simulated, options.simulatedSeeds)) {
+            report.simulatedSeeds = std::max(report.simulatedSeeds, spec->seeds.size());
             if (!say(options, "simulating " + std::to_string(spec->designs.size()) + " designs of " + m.record.id,
                      error))
                 return std::nullopt;

@@ -33,6 +33,10 @@ public:
         uint64_t seed = 0;
         int resamples = 200; // of the calibration's uncertainty; 0: simulation noise only
         bool replay = true;  // the leave-one-design-out and self replays
+        // The simulated prediction's seeds, at least: the experiment's, then
+        // more, so that its figures are the simulator's expectation on these
+        // tasks rather than one more draw as noisy as the measurement.
+        size_t simulatedSeeds = 10;
         // Called before each stage with what it is about to do (for a progress line).
         std::function<void(const std::string&)> progress;
         // Asked before each stage (from the thread running the check): true

@@ -95,6 +95,7 @@ nlohmann::ordered_json FidelityReport::json() const
     j["seed"] = seed;
     j["calibration_tasks"] = calibrationTasks;
     j["held_out_tasks"] = heldOutTasks;
+    j["simulated_seeds"] = simulatedSeeds;
     j["answers"] = answers;
     j["resamples"] = resamples;
     j["not_measured"] = notMeasured;
@@ -170,6 +171,8 @@ std::vector<std::string> FidelityReport::summaryLines() const
         lines.push_back(orderText("replayed order", replayedOrder));
     lines.push_back(resamples > 0 ? "calibration uncertainty: " + std::to_string(resamples) + " resamples"
                                   : "simulated CIs: simulation noise only");
+    if (simulatedSeeds > 0)
+        lines.push_back("simulated under " + std::to_string(simulatedSeeds) + " seeds per task");
     return lines;
 }
 

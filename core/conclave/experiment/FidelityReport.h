@@ -48,6 +48,7 @@ struct FidelityReport {
     int64_t heldOutTasks = 0;     // tasks of part 1: what is predicted and compared
     int64_t answers = 0;          // scored answers the calibration read
     int resamples = 0;
+    size_t simulatedSeeds = 0; // the seeds each held-out task was simulated under
     std::vector<std::string> notMeasured; // "MODEL: field, field": defaults the calibration kept
     std::vector<FidelityDesign> designs;
     RankAgreement simulatedOrder; // over designs with a simulated prediction

@@ -180,15 +180,23 @@ ModelProfile fitModel(const std::string& model, const std::vector<const Call*>& 
     // Times are read unloaded: divided by the load factor of the call's inflight count.
     const auto load = BehaviourFit::load(calls, minCount);
     const double slope = load ? rounded(load->slope, 4) : 0.0;
+    // Latency and length are read from first attempts only: a retry is not a
+    // fresh sample of them when the endpoint answers one request the same way
+    // every time (a timed-out call then times out again), and a first attempt
+    // is one whatever the endpoint does (docs/calibration.md).
+    int64_t firstAttempts = 0;
     for (const Call* c : calls) {
+        if (!c->timedOut && !c->ok)
+            ++failed;
+        if (c->attempt > 1)
+            continue;
+        ++firstAttempts;
         if (c->timedOut) {
             timedOut.push_back(c);
             continue;
         }
-        if (!c->ok) {
-            ++failed;
+        if (!c->ok)
             continue;
-        }
         ok.push_back(*c);
         length.push_back({double(c->tokensOut), false});
         if (c->ttftMs < 0)
@@ -222,11 +230,29 @@ ModelProfile fitModel(const std::string& model, const std::vector<const Call*>& 
         p.tokensPerS = roundedDistribution(ModelCalibration::distribution(speed, false));
     if (!length.empty())
         p.outputTokens = roundedDistribution(ModelCalibration::distribution(length));
-    if (!timedOut.empty() && int64_t(timedOut.size()) * 20 >= int64_t(calls.size()))
-        warnings.push_back(model + ": " + std::to_string(timedOut.size()) + " of " + std::to_string(calls.size()) +
+    if (!timedOut.empty() && int64_t(timedOut.size()) * 20 >= firstAttempts)
+        warnings.push_back(model + ": " + std::to_string(timedOut.size()) + " of " + std::to_string(firstAttempts) +
                            " calls timed out; its latency and length beyond the timeout are extrapolated");
     if (!ok.empty())
         p.pricePerMtok = ModelCalibration::price(ok);
+    // Does a retry after a timeout time out again more often than a first
+    // attempt does? f of those retries timed out, q of first attempts:
+    // retry_repeat = (f − q) / (1 − q), clamped to [0, 1].
+    int64_t retries = 0, retriesTimedOut = 0;
+    for (const Call* c : calls) {
+        if (c->afterTimeout) {
+            ++retries;
+            retriesTimedOut += c->timedOut ? 1 : 0;
+        }
+    }
+    if (retries >= ModelCalibration::kMinRetries && firstAttempts > int64_t(timedOut.size())) {
+        const double f = double(retriesTimedOut) / double(retries);
+        const double q = double(timedOut.size()) / double(firstAttempts);
+        p.retryRepeat = rounded(std::clamp((f - q) / (1 - q), 0.0, 1.0), 4);
+        if (retries < minCount)
+            warnings.push_back(model + ": only " + std::to_string(retries) + " retries after a timeout (fewer than " +
+                               std::to_string(minCount) + "); its retry repeat is uncertain");
+    }
     // Calls that fit say nothing about the window, and too small a window
     // refuses what the real model would answer: none unless it is known.
     const auto known = catalog.find(model);
@@ -236,7 +262,8 @@ ModelProfile fitModel(const std::string& model, const std::vector<const Call*>& 
         p.contextTokens = known->second.contextTokens;
     else
         warnings.push_back(model + ": context window not measured; no limit set (give --context " + model + "=TOKENS)");
-    const size_t finished = calls.size() - timedOut.size(); // ok or failed: a timeout is no failure of the model
+    // ok or failed: a timeout is no failure of the model
+    const auto finished = std::count_if(calls.begin(), calls.end(), [](const Call* c) { return !c->timedOut; });
     p.failureRate = finished > 0 ? rounded(double(failed) / double(finished), 4) : 0.0;
 
     if (domains.empty()) {
@@ -275,8 +302,14 @@ ModelProfile fitModel(const std::string& model, const std::vector<const Call*>& 
                                std::to_string(minCount) + "); its error_agreement is uncertain");
     }
     if (const auto stated = BehaviourFit::confidence(behaviour.answers)) {
-        p.confidence = ConfidenceProfile{{roundedShare(stated->rightMean), roundedShare(stated->rightSd)},
-                                         {roundedShare(stated->wrongMean), roundedShare(stated->wrongSd)}};
+        const auto roundedAll = [](std::vector<double> values) {
+            for (double& v : values)
+                v = roundedShare(v);
+            return values;
+        };
+        p.confidence = ConfidenceProfile{
+            {roundedShare(stated->rightMean), roundedShare(stated->rightSd), roundedAll(stated->rightQuantiles)},
+            {roundedShare(stated->wrongMean), roundedShare(stated->wrongSd), roundedAll(stated->wrongQuantiles)}};
     }
     if (const auto synthesis = BehaviourFit::synthesis(behaviour.syntheses)) {
         SynthesisProfile table;
@@ -307,6 +340,7 @@ ModelProfile fitModel(const std::string& model, const std::vector<const Call*>& 
     note(bool(p.confidence), "confidence");
     note(bool(p.synthesis), "synthesis");
     note(bool(p.loadSlope), "load_slope");
+    note(bool(p.retryRepeat), "retry_repeat");
     p.fitted = std::move(fitted);
     return p;
 }
@@ -317,8 +351,20 @@ Distribution ModelCalibration::distribution(const std::vector<Quantile::Observed
 {
     const bool censored =
         std::any_of(values.begin(), values.end(), [](const Quantile::Observed& o) { return o.censored; });
-    if (censored)
-        return Distribution{Quantile::ofCensored(values, 0.5), Quantile::ofCensored(values, 0.95)};
+    if (censored) {
+        Distribution d{Quantile::ofCensored(values, 0.5), Quantile::ofCensored(values, 0.95)};
+        // Censoring (calls cut off by a timeout) can leave the estimate short
+        // of 95 %: its tail is then the lognormal the simulator draws from,
+        // through the median and the highest point the estimate reaches,
+        // (t, q): σ = ln(t / median) / Φ⁻¹(q), p95 = median · e^{1.645σ}.
+        const auto steps = Quantile::kaplanMeier(values);
+        if (!steps.empty() && steps.back().share < 0.95 && steps.back().share > 0.5 && d.median > 0 &&
+            steps.back().value > d.median) {
+            const double sigma = std::log(steps.back().value / d.median) / ItemBank::normalQuantile(steps.back().share);
+            d.p95 = d.median * std::exp(1.6448536269514722 * sigma);
+        }
+        return d;
+    }
     std::vector<double> exact;
     exact.reserve(values.size());
     for (const auto& o : values)
@@ -469,7 +515,8 @@ std::vector<std::string> ModelCalibration::defaultsKept(const ModelProfile& prof
 {
     std::vector<std::string> out;
     for (const char* field : {"skills", "ttft_ms", "tokens_per_s", "output_tokens", "price_per_mtok", "failure_rate",
-                              "error_agreement", "difficulty_weight", "confidence", "synthesis", "load_slope"}) {
+                              "error_agreement", "difficulty_weight", "confidence", "synthesis", "load_slope",
+                              "retry_repeat"}) {
         if (!profile.fitted || std::find(profile.fitted->begin(), profile.fitted->end(), field) == profile.fitted->end())
             out.emplace_back(field);
     }

@@ -48,10 +48,17 @@ namespace conclave {
 //   (load)                   ttft and speed are read unloaded: each call's times
 //                            divided by 1 + s·(inflight − 1), s from
 //                            BehaviourFit::load (0 when it cannot tell)
+//   (first attempts)         latency and length are read from first attempts
+//                            only; a timed-out one is censored (Kaplan–Meier),
+//                            its p95 extrapolated when censoring hides it
+//   retry_repeat             (f − q) / (1 − q) clamped to [0, 1]: f the share of
+//                            retries after a timeout that timed out, q of first
+//                            attempts; needs kMinRetries such retries
 // Figures are rounded for reading: ms, tokens and tokens/s to 0.1, shares to
 // 4 decimals, prices to 6 significant digits. Pure: no I/O, never throws.
 class ModelCalibration {
 public:
+    static constexpr int64_t kMinRetries = 5;
     struct Options {
         std::vector<std::string> models;              // only these; empty: every model seen
         int64_t minCount = 30;                        // fewer answers (or calls) than this gets a warning

@@ -48,7 +48,7 @@ PairwiseAgreement PairwiseAgreement::fit(const std::vector<CalibrationSamples::A
     }
     std::map<std::string, std::vector<const CalibrationSamples::Answer*>> wrongByTask;
     for (const auto& a : answers) {
-        if (a.hasChoices && !a.correct && a.wrongOptions >= 2)
+        if (!a.correct && a.wrongOptions >= 2)
             wrongByTask[a.task].push_back(&a);
     }
     Cells cells;

@@ -41,6 +41,7 @@ ModelProfile overlayProfile(ModelProfile below, const ModelProfile& above)
     overlayField(below.confidence, above.confidence);
     overlayField(below.synthesis, above.synthesis);
     overlayField(below.loadSlope, above.loadSlope);
+    overlayField(below.retryRepeat, above.retryRepeat);
     overlayMap(below.skillsCi, above.skillsCi);
     overlayMap(below.trials, above.trials);
     overlayField(below.fitted, above.fitted);

@@ -35,11 +35,32 @@ std::optional<ConfidenceDraw> readDraw(JsonFieldReader& parent, std::string_view
         return std::nullopt;
     }
     JsonFieldReader r(*value, parent.pointerTo(key), problems);
+    const size_t before = problems.size();
     const auto mean = r.number("mean", fieldRule("mean").expected);
     const auto sd = r.number("sd", fieldRule("sd").expected);
-    if (!closedRecord(r, *value, {"mean", "sd"}, "a confidence draw has only mean and sd") || !mean || !sd)
+    std::vector<double> quantiles;
+    if (const auto* list = r.take("quantiles")) {
+        if (!list->is_array() || list->size() < 2) {
+            r.fail("quantiles", "expected an array of at least two numbers from 0 to 1 (the confidence at shares 0 "
+                                "to 1, evenly spaced), got " +
+                                    (list->is_array() ? "an array of " + std::to_string(list->size())
+                                                      : describeJsonValue(*list)));
+        } else {
+            for (size_t i = 0; i < list->size(); ++i) {
+                const auto& q = (*list)[i];
+                if (!q.is_number())
+                    r.failAt(childPointer(r.pointerTo("quantiles"), i),
+                             "expected " + std::string(fieldRule("quantiles").expected) + ", got " +
+                                 describeJsonValue(q));
+                else
+                    quantiles.push_back(q.get<double>());
+            }
+        }
+    }
+    if (!closedRecord(r, *value, {"mean", "sd"}, "a confidence draw has only mean, sd and quantiles") || !mean ||
+        !sd || problems.size() != before)
         return std::nullopt;
-    return ConfidenceDraw{*mean, *sd};
+    return ConfidenceDraw{*mean, *sd, std::move(quantiles)};
 }
 
 } // namespace

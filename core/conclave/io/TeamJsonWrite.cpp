@@ -202,6 +202,12 @@ ordered_json profileToJson(const ModelProfile& profile)
             ordered_json spread = ordered_json::object();
             spread["mean"] = numberJson(d.mean);
             spread["sd"] = numberJson(d.sd);
+            if (!d.quantiles.empty()) {
+                ordered_json list = ordered_json::array();
+                for (const double q : d.quantiles)
+                    list.push_back(numberJson(q));
+                spread["quantiles"] = list;
+            }
             return spread;
         };
         ordered_json confidence = ordered_json::object();
@@ -219,6 +225,7 @@ ordered_json profileToJson(const ModelProfile& profile)
         out["synthesis"] = synthesis;
     }
     putNumber(out, "load_slope", profile.loadSlope);
+    putNumber(out, "retry_repeat", profile.retryRepeat);
     if (profile.skillsCi) {
         ordered_json intervals = ordered_json::object();
         for (const auto& [domain, interval] : *profile.skillsCi)

@@ -31,7 +31,8 @@ enum Stream : uint64_t {
     kWording,
     kRoute,
     kOther,
-    kSelf
+    kSelf,
+    kRepeat
 };
 
 constexpr double kZ95 = 1.6448536269514722;
@@ -157,6 +158,8 @@ std::map<std::string, ResolvedProfile> LocalResponder::resolve(const std::map<st
             r.synthesis = *p.synthesis;
         if (p.loadSlope)
             r.loadSlope = *p.loadSlope;
+        if (p.retryRepeat)
+            r.retryRepeat = *p.retryRepeat;
     };
     for (const auto& [name, profile] : catalog)
         apply(out[name], profile);
@@ -288,7 +291,15 @@ double LocalResponder::confidenceFor(bool correct, const ResolvedProfile& profil
 {
     // Informative but imperfect: right answers sound surer on average, with overlap.
     const ConfidenceDraw& d = correct ? profile.confidence.right : profile.confidence.wrong;
-    return std::clamp(d.mean + d.sd * draws.normal(kConfidence), 0.05, 0.99);
+    const double z = draws.normal(kConfidence);
+    if (d.quantiles.size() >= 2) {
+        // The same draw read as a share, so a profile's two forms keep common random numbers.
+        const double h = ItemBank::normalCdf(z) * double(d.quantiles.size() - 1);
+        const auto lo = std::min(size_t(h), d.quantiles.size() - 2);
+        const double t = std::clamp(h - double(lo), 0.0, 1.0);
+        return std::clamp(d.quantiles[lo] + t * (d.quantiles[lo + 1] - d.quantiles[lo]), 0.05, 0.99);
+    }
+    return std::clamp(d.mean + d.sd * z, 0.05, 0.99);
 }
 
 std::string LocalResponder::answer(const std::vector<Candidate>& shown, const ResolvedProfile& profile,
@@ -501,9 +512,18 @@ SimulatedCall LocalResponder::respond(const ModelRequest& request) const
     // Common random numbers: the draws depend on which of the model's calls on
     // this task it is (its draw role), not on the caller's id or its prompt's
     // wording, so two designs of one shape see the same luck.
-    const Draws draws{R::key(
-        {request.model, taskKey, request.draw.empty() ? request.salt : request.draw, std::to_string(request.attempt)},
-        m_seed)};
+    const std::string& role = request.draw.empty() ? request.salt : request.draw;
+    const Draws fresh{R::key({request.model, taskKey, role, std::to_string(request.attempt)}, m_seed)};
+    // A retry answered as the attempt before it (retry_repeat) takes that
+    // attempt's draws; whether the server fails is drawn anew each time.
+    int answeredAs = std::max(1, request.attempt);
+    while (answeredAs > 1 && p->retryRepeat > 0 &&
+           R::unit(R::key({request.model, taskKey, role, std::to_string(answeredAs)}, m_seed), kRepeat) <
+               p->retryRepeat)
+        --answeredAs;
+    const Draws draws = answeredAs == request.attempt
+                            ? fresh
+                            : Draws{R::key({request.model, taskKey, role, std::to_string(answeredAs)}, m_seed)};
 
     call.reply.tokensIn = estimateTokens(request.system.size() + request.prompt.size());
     call.ttftMs = lognormal(p->ttftMs, draws.normal(kTtft));
@@ -514,7 +534,7 @@ SimulatedCall LocalResponder::respond(const ModelRequest& request) const
         call.reply.plannedMs = call.totalMs;
         return call;
     }
-    if (draws.unit(kFailure) < p->failureRate) {
+    if (fresh.unit(kFailure) < p->failureRate) {
         call.reply.error = "simulated server error (503) from " + request.model;
         call.reply.retryable = true;
         call.totalMs = call.ttftMs;

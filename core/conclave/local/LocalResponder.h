@@ -30,10 +30,11 @@ struct ResolvedProfile {
     double difficultyWeight = ItemBank::kShared;
     // Verbalised confidence of real LLMs: high and overconfident, a stated-
     // confidence AUROC near 0.7 (Xiong et al., ICLR 2024: 0.6–0.8).
-    static constexpr ConfidenceProfile kDefaultConfidence{{0.86, 0.10}, {0.78, 0.12}};
+    static inline const ConfidenceProfile kDefaultConfidence{{0.86, 0.10, {}}, {0.78, 0.12, {}}};
     ConfidenceProfile confidence = kDefaultConfidence;
     std::optional<SynthesisProfile> synthesis; // absent: the weighing synthesizer
     double loadSlope = 0;
+    double retryRepeat = 0;
 
     double skill(std::string_view domain) const;
     // The chance that a wrong answer is the task's attractive one

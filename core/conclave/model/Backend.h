@@ -23,10 +23,13 @@ struct Distribution {
     friend bool operator==(const Distribution&, const Distribution&) = default;
 };
 
-// The stated confidence of a simulated answer: N(mean, sd), clamped to [0.05, 0.99].
+// The stated confidence of a simulated answer: N(mean, sd), clamped to [0.05, 0.99];
+// or, when quantiles are given, drawn from them: quantiles[i] is the
+// confidence at share i / (n − 1) (n ≥ 2, non-decreasing), linear between.
 struct ConfidenceDraw {
     double mean = 0;
     double sd = 0;
+    std::vector<double> quantiles;
 
     friend bool operator==(const ConfidenceDraw&, const ConfidenceDraw&) = default;
 };
@@ -75,6 +78,11 @@ struct ModelProfile {
     std::optional<SynthesisProfile> synthesis;
     // Latency × (1 + loadSlope·(inflight − 1)).
     std::optional<double> loadSlope;
+    // The chance that a retry is answered as the attempt before it was (its
+    // latency, length and answer; a server error is drawn anew): 1 for an
+    // endpoint that answers one request the same way every time, 0 (the
+    // default) for one that samples afresh.
+    std::optional<double> retryRepeat;
     // Informative only (a calibration's evidence; the simulator ignores them):
     // the 95 % interval of each skill, and the scored answers behind it.
     std::optional<std::map<std::string, std::pair<double, double>>> skillsCi;
@@ -87,7 +95,7 @@ struct ModelProfile {
     // Whether it sets a field that models files of format 2 and teams of format 3 introduced.
     bool usesFormat2Fields() const
     {
-        return difficultyWeight || confidence || synthesis || loadSlope || fitted || calibratedFrom;
+        return difficultyWeight || confidence || synthesis || loadSlope || retryRepeat || fitted || calibratedFrom;
     }
 
     friend bool operator==(const ModelProfile&, const ModelProfile&) = default;

@@ -82,6 +82,14 @@ void FieldChecker::checkProfile(const std::string& pointer, const ModelProfile& 
              {std::pair{"right", profile.confidence->right}, std::pair{"wrong", profile.confidence->wrong}}) {
             range(childPointer(at, side), "mean", std::optional(draw.mean));
             range(childPointer(at, side), "sd", std::optional(draw.sd));
+            const auto list = childPointer(childPointer(at, side), "quantiles");
+            for (size_t i = 0; i < draw.quantiles.size(); ++i) {
+                range(list, std::to_string(i), std::optional(draw.quantiles[i]), fieldRule("quantiles"));
+                if (i > 0 && draw.quantiles[i] < draw.quantiles[i - 1])
+                    m_sink.error(childPointer(list, i), "expected at least the quantile before it (" +
+                                                            formatNumber(draw.quantiles[i - 1]) + "), got " +
+                                                            formatNumber(draw.quantiles[i]));
+            }
         }
     }
     if (profile.synthesis) {
@@ -93,6 +101,7 @@ void FieldChecker::checkProfile(const std::string& pointer, const ModelProfile& 
         range(at, "self_answer", std::optional(profile.synthesis->selfAnswer));
     }
     range(pointer, "load_slope", profile.loadSlope);
+    range(pointer, "retry_repeat", profile.retryRepeat);
     if (profile.fitted) {
         for (size_t i = 0; i < profile.fitted->size(); ++i) {
             const auto& field = (*profile.fitted)[i];

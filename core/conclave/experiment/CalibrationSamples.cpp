@@ -30,7 +30,9 @@ ReadNodes readNodes(const Team& team)
         if (node.kind == NodeKind::Coordinator)
             (node.config.mode == CoordinatorMode::Cascade ? cascades : meetings).insert(node.id);
     }
-    // A cascade's member answers alone unless its prompt shows the earlier members' answers.
+    // A cascade's member answers alone unless its prompt shows the earlier
+    // members' answers; its first member (in member-edge order, the order it
+    // asks them) is shown none, so it always answers alone.
     const auto showsTranscript = [&](const NodeId& id) {
         const Node* node = team.findNode(id);
         if (!node || !node->config.call.prompt)
@@ -39,8 +41,12 @@ ReadNodes readNodes(const Team& team)
         return std::find(names.begin(), names.end(), "transcript") != names.end();
     };
     std::set<NodeId> notAlone;
+    std::set<NodeId> cascadesStarted;
     for (const auto& edge : team.edges) {
-        if (edge.isMember() && (meetings.contains(edge.from) || (cascades.contains(edge.from) && showsTranscript(edge.to))))
+        if (!edge.isMember())
+            continue;
+        const bool first = cascades.contains(edge.from) && cascadesStarted.insert(edge.from).second;
+        if (meetings.contains(edge.from) || (cascades.contains(edge.from) && !first && showsTranscript(edge.to)))
             notAlone.insert(edge.to);
     }
     ReadNodes out;

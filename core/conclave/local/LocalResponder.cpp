@@ -516,7 +516,7 @@ SimulatedCall LocalResponder::respond(const ModelRequest& request) const
     const Draws fresh{R::key({request.model, taskKey, role, std::to_string(request.attempt)}, m_seed)};
     // A retry answered as the attempt before it (retry_repeat) takes that
     // attempt's draws; whether the server fails is drawn anew each time.
-    int answeredAs = std::max(1, request.attempt);
+    int answeredAs = request.attempt;
     while (answeredAs > 1 && p->retryRepeat > 0 &&
            R::unit(R::key({request.model, taskKey, role, std::to_string(answeredAs)}, m_seed), kRepeat) <
                p->retryRepeat)

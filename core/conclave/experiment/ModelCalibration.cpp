@@ -361,7 +361,7 @@ Distribution ModelCalibration::distribution(const std::vector<Quantile::Observed
         if (!steps.empty() && steps.back().share < 0.95 && steps.back().share > 0.5 && d.median > 0 &&
             steps.back().value > d.median) {
             const double sigma = std::log(steps.back().value / d.median) / ItemBank::normalQuantile(steps.back().share);
-            d.p95 = d.median * std::exp(1.6448536269514722 * sigma);
+            d.p95 = d.median * std::exp(ItemBank::normalQuantile(0.95) * sigma);
         }
         return d;
     }

@@ -43,6 +43,8 @@ std::string summary(const std::string& name, const ModelProfile& p)
         line += ", load slope " + formatNumber(*p.loadSlope);
     if (p.retryRepeat)
         line += ", retry repeat " + formatNumber(*p.retryRepeat);
+    if (p.conformity)
+        line += ", conformity " + formatNumber(*p.conformity);
     // What the simulator will take from its built-in defaults instead.
     std::string missing;
     for (const auto& field : ModelCalibration::defaultsKept(p))

@@ -187,11 +187,11 @@ private slots:
         QCOMPARE(r.out, "wrote " + out +
                             ": 3 models from 4 trials of 1 experiment\n"
                             "  hand/a: ttft 30 ms, 175 tokens/s, failure rate 0, skills facts 0.5 (2) math 1 (2), error agreement 1\n"
-                            "    not measured — built-in default used: difficulty_weight, confidence, synthesis, load_slope, retry_repeat\n"
+                            "    not measured — built-in default used: difficulty_weight, confidence, synthesis, load_slope, retry_repeat, conformity\n"
                             "  hand/c: ttft 10 ms, 100 tokens/s, failure rate 0, no skills\n"
-                            "    not measured — built-in default used: skills, error_agreement, difficulty_weight, confidence, synthesis, load_slope, retry_repeat\n"
+                            "    not measured — built-in default used: skills, error_agreement, difficulty_weight, confidence, synthesis, load_slope, retry_repeat, conformity\n"
                             "  local/tiny-1b: ttft 250 ms, 100 tokens/s, failure rate 0.3333, skills facts 0 (2) math 0.5 (2), error agreement 0.5\n"
-                            "    not measured — built-in default used: difficulty_weight, confidence, synthesis, load_slope, retry_repeat\n");
+                            "    not measured — built-in default used: difficulty_weight, confidence, synthesis, load_slope, retry_repeat, conformity\n");
         QCOMPARE(r.err,
                  QStringLiteral(
                      "warning: hand/a: only 8 successful calls (fewer than 30); its latency, speed and length are "

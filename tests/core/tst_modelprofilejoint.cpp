@@ -43,6 +43,7 @@ ModelProfile fullProfile()
     p.synthesis = SynthesisProfile{{0.05, 0.625, 0.9}, 0.25};
     p.loadSlope = 0.125;
     p.retryRepeat = 0.75;
+    p.conformity = 0.375;
     p.trials = std::map<std::string, int64_t>{{"math", 40}};
     p.fitted = std::vector<std::string>{"skills", "difficulty_weight"};
     p.calibratedFrom = std::vector<CalibrationSource>{{"exp-a", 120}, {"exp-b", 0}};
@@ -64,7 +65,7 @@ private slots:
                                 "\"confidence\":{\"right\":{\"mean\":0.9,\"sd\":0.05,\"quantiles\":[0.5,0.875,1]},"
                                 "\"wrong\":{\"mean\":0.75,\"sd\":0.125}},"
                                 "\"synthesis\":{\"p_right_given_right\":[0.05,0.625,0.9],\"self_answer\":0.25},"
-                                "\"load_slope\":0.125,\"retry_repeat\":0.75,\"trials\":{\"math\":40},"
+                                "\"load_slope\":0.125,\"retry_repeat\":0.75,\"conformity\":0.375,\"trials\":{\"math\":40},"
                                 "\"fitted\":[\"skills\",\"difficulty_weight\"],"
                                 "\"calibrated_from\":[{\"experiment\":\"exp-a\",\"answers\":120},"
                                 "{\"experiment\":\"exp-b\",\"answers\":0}]}"));
@@ -91,6 +92,7 @@ private slots:
                                    << "{}" << 3;
         QTest::newRow("load_slope") << "{\"load_slope\": 0}" << "{}" << 3;
         QTest::newRow("retry_repeat") << "{\"retry_repeat\": 1}" << "{}" << 3;
+        QTest::newRow("conformity") << "{\"conformity\": 0}" << "{}" << 3;
         QTest::newRow("fitted") << "{\"fitted\": []}" << "{}" << 3;
         QTest::newRow("calibrated_from") << "{\"calibrated_from\": []}" << "{}" << 3;
         QTest::newRow("max_concurrency") << "{}" << "{\"max_concurrency\": 2}" << 3;
@@ -179,6 +181,9 @@ private slots:
         row("retry_repeat 1.5", "{\"retry_repeat\": 1.5}",
             {err(at("/retry_repeat"), "expected a number from 0 to 1, got 1.5")});
         row("retry_repeat 0.5", "{\"retry_repeat\": 0.5}", {});
+        row("conformity -0.1", "{\"conformity\": -0.1}",
+            {err(at("/conformity"), "expected a number from 0 to 1, got -0.1")});
+        row("conformity 1", "{\"conformity\": 1}", {});
         row("confidence extra side",
             "{\"confidence\": {\"right\": {\"mean\": 0.8, \"sd\": 0.1}, \"wrong\": {\"mean\": 0.7, \"sd\": 0.1}, "
             "\"unsure\": {}}}",

@@ -132,4 +132,33 @@ std::optional<BehaviourFit::Load> BehaviourFit::load(const std::vector<const Cal
     return out;
 }
 
+std::optional<BehaviourFit::Conformity> BehaviourFit::conformity(const std::vector<Turn>& turns, int64_t minTurns)
+{
+    if (int64_t(turns.size()) < std::max<int64_t>(1, minTurns))
+        return std::nullopt;
+    // A turn tells c apart only where taking the plurality would end otherwise than answering alone.
+    const bool informative = std::any_of(turns.begin(), turns.end(), [](const Turn& t) {
+        return std::abs((t.pluralityRight ? 1.0 : 0.0) - t.pOwn) > 1e-9;
+    });
+    if (!informative)
+        return std::nullopt;
+    constexpr double kFloor = 1e-12; // a turn the fitted curve calls impossible still counts, finitely
+    const auto negativeLogLikelihood = [&](double c) {
+        double sum = 0;
+        for (const auto& t : turns) {
+            const double right = c * (t.pluralityRight ? 1.0 : 0.0) + (1 - c) * std::clamp(t.pOwn, 0.0, 1.0);
+            sum -= std::log(std::max(kFloor, t.correct ? right : 1 - right));
+        }
+        return sum;
+    };
+    Conformity out;
+    out.turns = int64_t(turns.size());
+    out.share = std::clamp(boost::math::tools::brent_find_minima(negativeLogLikelihood, 0.0, 1.0, 40).first, 0.0, 1.0);
+    // Brent never evaluates an end exactly: keep an end when it fits better.
+    for (const double end : {0.0, 1.0})
+        if (negativeLogLikelihood(end) < negativeLogLikelihood(out.share))
+            out.share = end;
+    return out;
+}
+
 } // namespace conclave

@@ -42,6 +42,25 @@ public:
     };
     static std::optional<Synthesis> synthesis(const std::vector<const CalibrationSamples::Synthesis*>& calls);
 
+    // A meeting member's conformity: with chance c it takes the most common
+    // answer it is shown, else it answers on its own, right with p_own (its
+    // fitted curve at the task's difficulty). c in [0, 1] maximises
+    //     Σ log(c·[the most common answer shown is right] + (1 − c)·p_own)
+    // over its turns (as the simulator's rule, the likelihood of each turn's
+    // being right or wrong), by Brent's method (Boost.Math). Needs `minTurns`
+    // turns, at least one whose most common answer shown differs in being right
+    // from a sure own answer (else every c fits alike).
+    struct Turn {
+        bool pluralityRight = false;
+        bool correct = false;
+        double pOwn = 0;
+    };
+    struct Conformity {
+        double share = 0;
+        int64_t turns = 0;
+    };
+    static std::optional<Conformity> conformity(const std::vector<Turn>& turns, int64_t minTurns);
+
     // Latency under load: a successful call with o output tokens admitted
     // with k calls in flight on its endpoint (itself included) takes
     //     d = (c0 + c1·o)·(1 + s·(k − 1))

@@ -5,6 +5,7 @@
 #include "conclave/experiment/ExperimentSetup.h"
 #include "conclave/io/TeamJson.h"
 #include "conclave/local/ItemBank.h"
+#include "conclave/local/Plurality.h"
 #include "conclave/local/WrongAnswers.h"
 #include "conclave/model/PromptTemplate.h"
 
@@ -20,6 +21,13 @@ namespace {
 struct ReadNodes {
     std::set<NodeId> answering;                         // whose calls answer the run's task (the class comment says which)
     std::map<NodeId, std::vector<NodeId>> synthesizers; // synthesize aggregators, and the nodes that feed them
+    // Members of meetings shown the turns before theirs (debate, round_robin).
+    struct Seat {
+        NodeId meeting;
+        size_t seat = 0; // its place in the meeting's member edges: a round's transcript order
+        bool sameRound = false; // round_robin: shown the turns of its round spoken before it
+    };
+    std::map<NodeId, Seat> seats;
 };
 
 ReadNodes readNodes(const Team& team)
@@ -42,14 +50,25 @@ ReadNodes readNodes(const Team& team)
     };
     std::set<NodeId> notAlone;
     std::set<NodeId> cascadesStarted;
+    std::map<NodeId, size_t> seated; // members seated so far, per meeting
+    ReadNodes out;
     for (const auto& edge : team.edges) {
         if (!edge.isMember())
             continue;
+        // A debate's or round_robin's member is shown the turns before it unless
+        // its own prompt leaves {{transcript}} out (adaptive members answer alone).
+        const Node* coordinator = team.findNode(edge.from);
+        const Node* member = team.findNode(edge.to);
+        const auto mode = coordinator ? coordinator->config.mode.value_or(CoordinatorMode::RoundRobin)
+                                      : CoordinatorMode::Decompose;
+        const bool shown = member && (!member->config.call.prompt || showsTranscript(edge.to));
+        if (meetings.contains(edge.from) && shown &&
+            (mode == CoordinatorMode::Debate || mode == CoordinatorMode::RoundRobin))
+            out.seats[edge.to] = {edge.from, seated[edge.from]++, mode == CoordinatorMode::RoundRobin};
         const bool first = cascades.contains(edge.from) && cascadesStarted.insert(edge.from).second;
         if (meetings.contains(edge.from) || (cascades.contains(edge.from) && !first && showsTranscript(edge.to)))
             notAlone.insert(edge.to);
     }
-    ReadNodes out;
     for (const auto& node : team.nodes) {
         if (node.kind == NodeKind::Expert && !notAlone.contains(node.id))
             out.answering.insert(node.id);
@@ -61,6 +80,78 @@ ReadNodes readNodes(const Team& team)
             s->second.push_back(edge.from);
     }
     return out;
+}
+
+// Each meeting member's turns (its last successful attempt per round) that
+// were shown earlier turns, scored: the transcript a turn was shown is the
+// meeting's turns of earlier rounds, and in a round_robin those of its round
+// that ended before it was asked, in (round, seat) order as Meeting shows them.
+void readMeetingTurns(const StoredRun& run, const ReadNodes& nodes, const Task& task, const std::string& key,
+                      std::vector<CalibrationSamples::MeetingTurn>& out)
+{
+    if (nodes.seats.empty())
+        return;
+    struct Turn {
+        const Span* span = nullptr;
+        const ReadNodes::Seat* seat = nullptr;
+        int64_t askedUs = 0; // its first attempt's start
+        std::string answer;  // normalised
+    };
+    std::map<std::pair<NodeId, int>, Turn> turns;
+    for (const auto& span : run.spans) {
+        if (span.kind != SpanKind::Attempt || span.model.empty() || span.endUs < 0)
+            continue;
+        const auto seat = nodes.seats.find(span.node);
+        if (seat == nodes.seats.end())
+            continue;
+        auto& turn = turns[{span.node, span.round}];
+        if (!turn.seat)
+            turn.askedUs = span.startUs;
+        turn.seat = &seat->second;
+        turn.askedUs = std::min(turn.askedUs, span.startUs);
+        const auto text = run.texts.find(span.id);
+        if (span.status == Status::Ok && text != run.texts.end() && (!turn.span || span.endUs >= turn.span->endUs)) {
+            turn.span = &span;
+            turn.answer = ReplyParser::normalizeAnswer(ReplyParser::parse(text->second).answer);
+        }
+    }
+    std::vector<const Turn*> ordered;
+    for (const auto& [at, turn] : turns)
+        if (turn.span && !turn.answer.empty())
+            ordered.push_back(&turn);
+    std::stable_sort(ordered.begin(), ordered.end(), [](const Turn* a, const Turn* b) {
+        return std::tie(a->span->round, a->seat->seat) < std::tie(b->span->round, b->seat->seat);
+    });
+    const auto shownTo = [&](const Turn* turn) {
+        std::vector<const Turn*> shown;
+        for (const Turn* other : ordered) {
+            if (other == turn || other->seat->meeting != turn->seat->meeting)
+                continue;
+            const bool earlierRound = other->span->round < turn->span->round;
+            const bool spokeBefore = turn->seat->sameRound && other->span->round == turn->span->round &&
+                                     other->span->endUs <= turn->askedUs;
+            if (earlierRound || spokeBefore)
+                shown.push_back(other);
+        }
+        return shown;
+    };
+    const auto right = [&](const std::string& answer) { return AnswerScorer::score(task, answer).correct; };
+    for (const Turn* turn : ordered) {
+        const auto shown = shownTo(turn);
+        const auto correct = right(turn->answer);
+        if (shown.empty() || !correct)
+            continue;
+        CalibrationSamples::MeetingTurn read{turn->span->model, task.domain, key, ItemBank::difficulty(task), false,
+                                             *correct, {}};
+        std::vector<std::string> answers;
+        for (const Turn* other : shown) {
+            answers.push_back(other->answer);
+            if (const auto r = right(other->answer); r && shownTo(other).empty())
+                read.shownAlone.emplace_back(other->span->model, *r);
+        }
+        read.pluralityRight = right(Plurality::of(answers)).value_or(false);
+        out.push_back(std::move(read));
+    }
 }
 
 bool readExperiment(RunQueries& store, const ExperimentRecord& record, const std::filesystem::path& resourcesDir,
@@ -134,6 +225,7 @@ bool readExperiment(RunQueries& store, const ExperimentRecord& record, const std
         }
         if (!task)
             continue;
+        readMeetingTurns(*run, answering->second, *task, spec->tasksetName + "\n" + task->id, out.meetingTurns);
         const int wrongOptions = int(WrongAnswers(*task, tasks->items()).all().size());
         std::map<NodeId, const StoredNode*> results;
         for (const auto& node : run->nodes)

@@ -67,9 +67,28 @@ public:
         bool own = false;  // its answer is none of the candidates'
     };
 
+    // A meeting member's turn that was shown earlier turns of its meeting (a
+    // debate's later rounds, a round_robin's later speakers; a member whose
+    // prompt leaves {{transcript}} out is shown none): whether the
+    // most common answer among them (a tie: the one shown first) was right,
+    // and whether the member's was. Read from the attempt's streamed text.
+    struct MeetingTurn {
+        std::string model;
+        std::string domain;
+        std::string task;       // as Answer::task
+        double difficulty = 0;  // as Answer::difficulty
+        bool pluralityRight = false;
+        bool correct = false;
+        // The turns it was shown that were themselves shown none (a debate's
+        // first round): each one's model and whether it was right. They say
+        // how hard this trial's task was, as the task's other answers do.
+        std::vector<std::pair<std::string, bool>> shownAlone;
+    };
+
     std::vector<Call> calls;
     std::vector<Answer> answers;
     std::vector<Synthesis> syntheses;
+    std::vector<MeetingTurn> meetingTurns;
     std::vector<std::string> experiments; // the ids read, each once, in the order given
     std::vector<int64_t> answersPerExperiment; // scored answers read from each, in that order
     // The tasks answered, by Answer::task, each with the name of its set.

@@ -114,6 +114,23 @@ double JointFit::posteriorMode(const std::vector<Line>& lines)
     return z;
 }
 
+double JointFit::posteriorMean(const std::vector<Line>& lines, const std::function<double(double)>& f)
+{
+    const auto& q = quadrature();
+    std::array<double, kNodes> logPost = q.logPrior;
+    for (const auto& line : lines)
+        for (size_t n = 0; n < kNodes; ++n)
+            logPost[n] += line.weight * NormalOgive::logCdf((line.correct ? 1.0 : -1.0) * (line.alpha - line.beta * q.z[n]));
+    const double top = *std::max_element(logPost.begin(), logPost.end());
+    double mass = 0, sum = 0;
+    for (size_t n = 0; n < kNodes; ++n) {
+        const double p = std::exp(logPost[n] - top);
+        mass += p;
+        sum += p * f(q.z[n]);
+    }
+    return sum / mass;
+}
+
 JointFit::Result JointFit::fit(const Input& input, const Options& options)
 {
     const auto& q = quadrature();

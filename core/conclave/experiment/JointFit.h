@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -73,6 +74,10 @@ public:
         double weight = 1;
     };
     static double posteriorMode(const std::vector<Line>& lines);
+    // The posterior mean of f(z) given the lines, on the fit's quadrature under
+    // the N(0, 1) prior: what a task's answers predict of another call on it,
+    // the task's uncertain difficulty integrated out rather than read at its mode.
+    static double posteriorMean(const std::vector<Line>& lines, const std::function<double(double)>& f);
 };
 
 } // namespace conclave

@@ -2,6 +2,7 @@
 
 #include "conclave/analysis/Quantile.h"
 #include "conclave/experiment/BehaviourFit.h"
+#include "conclave/experiment/ConformityFit.h"
 #include "conclave/experiment/JointFit.h"
 #include "conclave/experiment/NormalOgive.h"
 #include "conclave/experiment/PairwiseAgreement.h"
@@ -345,6 +346,33 @@ ModelProfile fitModel(const std::string& model, const std::vector<const Call*>& 
     return p;
 }
 
+// Each fitted model's conformity in meetings, read against every model's curve.
+void fitConformity(const CalibrationSamples& samples, const std::map<std::string, Joint>& joint, int64_t minCount,
+                   ModelCalibration::Result& result)
+{
+    std::map<std::string, ConformityFit::Curve> curves;
+    for (const auto& [model, j] : joint) {
+        auto& curve = curves[model];
+        curve.weight = j.weight;
+        for (const auto& [domain, tally] : j.domains)
+            curve.skills[domain] = tally.skill;
+    }
+    const auto fitted = ConformityFit::fit(samples, answerWeights(samples.answers), curves);
+    for (auto& [model, profile] : result.models) {
+        const auto c = fitted.find(model);
+        if (c == fitted.end())
+            continue;
+        profile.conformity = roundedShare(c->second.share);
+        if (!profile.fitted)
+            profile.fitted.emplace();
+        profile.fitted->emplace_back("conformity"); // the last field of the profile's order
+        if (c->second.turns < minCount)
+            result.warnings.push_back(model + ": " + only(c->second.turns, "meeting turn") +
+                                      " shown earlier turns (fewer than " + std::to_string(minCount) +
+                                      "); its conformity is uncertain");
+    }
+}
+
 } // namespace
 
 Distribution ModelCalibration::distribution(const std::vector<Quantile::Observed>& values)
@@ -508,6 +536,7 @@ ModelCalibration::Result ModelCalibration::fit(const CalibrationSamples& samples
         profile.calibratedFrom = std::move(sources);
         result.models.emplace(model, std::move(profile));
     }
+    fitConformity(samples, joint, options.minCount, result);
     return result;
 }
 
@@ -516,7 +545,7 @@ std::vector<std::string> ModelCalibration::defaultsKept(const ModelProfile& prof
     std::vector<std::string> out;
     for (const char* field : {"skills", "ttft_ms", "tokens_per_s", "output_tokens", "price_per_mtok", "failure_rate",
                               "error_agreement", "difficulty_weight", "confidence", "synthesis", "load_slope",
-                              "retry_repeat"}) {
+                              "retry_repeat", "conformity"}) {
         if (!profile.fitted || std::find(profile.fitted->begin(), profile.fitted->end(), field) == profile.fitted->end())
             out.emplace_back(field);
     }

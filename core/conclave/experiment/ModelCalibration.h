@@ -54,6 +54,10 @@ namespace conclave {
 //   retry_repeat             (f − q) / (1 − q) clamped to [0, 1]: f the share of
 //                            retries after a timeout that timed out, q of first
 //                            attempts; needs kMinRetries such retries
+//   conformity               BehaviourFit::conformity over the model's meeting
+//                            turns shown earlier turns (CalibrationSamples::
+//                            MeetingTurn), each turn's chance alone read from
+//                            the fitted skill at the task's fitted difficulty
 // Figures are rounded for reading: ms, tokens and tokens/s to 0.1, shares to
 // 4 decimals, prices to 6 significant digits. Pure: no I/O, never throws.
 class ModelCalibration {

@@ -42,6 +42,7 @@ ModelProfile overlayProfile(ModelProfile below, const ModelProfile& above)
     overlayField(below.synthesis, above.synthesis);
     overlayField(below.loadSlope, above.loadSlope);
     overlayField(below.retryRepeat, above.retryRepeat);
+    overlayField(below.conformity, above.conformity);
     overlayMap(below.skillsCi, above.skillsCi);
     overlayMap(below.trials, above.trials);
     overlayField(below.fitted, above.fitted);

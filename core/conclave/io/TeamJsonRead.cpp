@@ -432,6 +432,7 @@ std::optional<ModelProfile> profileFromJson(const json& value, const std::string
     profile.synthesis = readSynthesis(r, problems);
     profile.loadSlope = readNumber(r, "load_slope");
     profile.retryRepeat = readNumber(r, "retry_repeat");
+    profile.conformity = readNumber(r, "conformity");
     profile.skillsCi = readIntervals(r, "skills_ci");
     profile.trials = readCounts(r, "trials", problems);
     profile.fitted = r.stringList("fitted");

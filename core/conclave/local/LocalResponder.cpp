@@ -3,6 +3,7 @@
 #include "conclave/engine/DeterministicRandom.h"
 #include "conclave/engine/ReplyParser.h"
 #include "conclave/local/ArithmeticQuestion.h"
+#include "conclave/local/Plurality.h"
 #include "conclave/local/SynthesisTable.h"
 #include "conclave/local/WrongAnswers.h"
 #include "conclave/util/TokenEstimate.h"
@@ -32,20 +33,9 @@ enum Stream : uint64_t {
     kRoute,
     kOther,
     kSelf,
-    kRepeat
+    kRepeat,
+    kConform
 };
-
-constexpr double kZ95 = 1.6448536269514722;
-
-double lognormal(const Distribution& d, double z)
-{
-    if (d.median <= 0)
-        return 0;
-    if (d.p95 <= 0 || d.p95 == d.median)
-        return d.median;
-    const double sigma = std::log(d.p95 / d.median) / kZ95;
-    return d.median * std::exp(sigma * std::clamp(z, -3.0, 3.0));
-}
 
 std::string withAnswer(std::string lead, std::string_view answer, double confidence)
 {
@@ -85,22 +75,6 @@ struct LocalResponder::Draws {
     double unit(Stream s) const { return R::unit(key, s); }
     double normal(Stream s) const { return R::normal(key, s); }
 };
-
-double ResolvedProfile::skill(std::string_view domain) const
-{
-    const auto it = skills.find(domain);
-    return it == skills.end() ? 0.5 : it->second;
-}
-
-double ResolvedProfile::agreement() const
-{
-    if (errorAgreement)
-        return *errorAgreement;
-    double sum = 0;
-    for (const auto& [domain, s] : skills)
-        sum += s;
-    return 0.57 + 0.3 * (skills.empty() ? 0.5 : sum / double(skills.size()));
-}
 
 const std::vector<std::string>& LocalResponder::freeAnswers()
 {
@@ -160,6 +134,8 @@ std::map<std::string, ResolvedProfile> LocalResponder::resolve(const std::map<st
             r.loadSlope = *p.loadSlope;
         if (p.retryRepeat)
             r.retryRepeat = *p.retryRepeat;
+        if (p.conformity)
+            r.conformity = *p.conformity;
     };
     for (const auto& [name, profile] : catalog)
         apply(out[name], profile);
@@ -308,23 +284,31 @@ std::string LocalResponder::answer(const std::vector<Candidate>& shown, const Re
     const Task& task = *item.task;
     const auto truth = ReplyParser::normalizeAnswer(task.answer);
     double p = pCorrect(item, profile);
-    // In a meeting, seeing peers' right answers persuades; wrong ones do not.
     const auto peers = normalizedAnswers(shown);
     const auto share = [&](std::string_view answer) {
         const auto n = std::count(peers.begin(), peers.end(), answer);
         return double(n) / double(peers.size());
     };
-    if (!peers.empty())
+    // In a meeting, a calibrated conformity takes the most common answer shown,
+    // right or wrong; without one, peers' right answers persuade and wrong ones do not.
+    std::string adopted;
+    if (!peers.empty() && profile.conformity) {
+        if (draws.unit(kConform) < *profile.conformity)
+            adopted = Plurality::of(peers);
+    } else if (!peers.empty()) {
         p += (1 - p) * 0.5 * share(truth);
-    const bool correct = draws.unit(kCorrect) < p;
+    }
+    const bool correct = adopted.empty() ? draws.unit(kCorrect) < p : adopted == truth;
     confidence = confidenceFor(correct, profile, draws);
     std::string answer = truth;
-    if (!correct) {
+    if (!adopted.empty()) {
+        answer = adopted;
+    } else if (!correct) {
         // Wrong models are drawn to the same wrong answer, the more so when
-        // peers already gave it.
+        // peers already gave it (unless a calibrated conformity says how peers sway).
         const WrongAnswers wrong(task, items());
         double q = profile.agreement();
-        if (!peers.empty())
+        if (!peers.empty() && !profile.conformity)
             q += (1 - q) * 0.5 * share(wrong.attractive());
         answer = draws.unit(kWrong) < q ? wrong.attractive() : wrong.other(draws.unit(kOther));
     }
@@ -483,19 +467,6 @@ double LocalResponder::costOf(std::string_view model, int64_t tokensIn, int64_t 
     return found ? found->pricePerMtok.costUsd(double(tokensIn), double(tokensOut)) : 0.0;
 }
 
-double ResolvedProfile::worstLatencyMs(std::optional<int64_t> maxTokens) const
-{
-    // The same arithmetic as respond(), at the draws that make a call longest
-    // (either clamp: a profile may put its p95 on either side of its median).
-    const auto most = [](const Distribution& d) { return std::max(lognormal(d, 3.0), lognormal(d, -3.0)); };
-    const auto least = [](const Distribution& d) { return std::min(lognormal(d, 3.0), lognormal(d, -3.0)); };
-    auto tokens = std::max<int64_t>(1, std::llround(most(outputTokens)));
-    if (maxTokens)
-        tokens = std::min(tokens, *maxTokens);
-    const double speed = std::max(1.0, least(tokensPerS));
-    return most(ttftMs) + double(tokens) / speed * 1000.0;
-}
-
 SimulatedCall LocalResponder::respond(const ModelRequest& request) const
 {
     SimulatedCall call;
@@ -526,7 +497,7 @@ SimulatedCall LocalResponder::respond(const ModelRequest& request) const
                             : Draws{R::key({request.model, taskKey, role, std::to_string(answeredAs)}, m_seed)};
 
     call.reply.tokensIn = estimateTokens(request.system.size() + request.prompt.size());
-    call.ttftMs = lognormal(p->ttftMs, draws.normal(kTtft));
+    call.ttftMs = ResolvedProfile::at(p->ttftMs, draws.normal(kTtft));
     if (p->contextTokens && call.reply.tokensIn > *p->contextTokens) {
         call.reply.error = "the prompt is " + std::to_string(call.reply.tokensIn) + " tokens; " + request.model +
                            " has a context window of " + std::to_string(*p->contextTokens);
@@ -571,11 +542,11 @@ SimulatedCall LocalResponder::respond(const ModelRequest& request) const
         break;
     }
 
-    auto tokensOut = std::max<int64_t>(1, std::llround(lognormal(p->outputTokens, draws.normal(kLength))));
+    auto tokensOut = std::max<int64_t>(1, std::llround(ResolvedProfile::at(p->outputTokens, draws.normal(kLength))));
     if (request.params.maxTokens)
         tokensOut = std::min(tokensOut, *request.params.maxTokens);
     // tokens_per_s p95 is the slow tail: a positive draw means slower.
-    const double speed = std::max(1.0, lognormal(p->tokensPerS, draws.normal(kSpeed)));
+    const double speed = std::max(1.0, ResolvedProfile::at(p->tokensPerS, draws.normal(kSpeed)));
     call.totalMs = call.ttftMs + double(tokensOut) / speed * 1000.0;
     call.reply.ok = true;
     call.reply.text = std::move(text);

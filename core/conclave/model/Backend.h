@@ -83,6 +83,11 @@ struct ModelProfile {
     // endpoint that answers one request the same way every time, 0 (the
     // default) for one that samples afresh.
     std::optional<double> retryRepeat;
+    // In a meeting turn that shows the members' earlier answers (debate,
+    // round_robin), the chance that the member takes the most
+    // common answer it is shown instead of answering on its own. Absent: the
+    // built-in persuasion (peers' right answers persuade, wrong ones do not).
+    std::optional<double> conformity;
     // Informative only (a calibration's evidence; the simulator ignores them):
     // the 95 % interval of each skill, and the scored answers behind it.
     std::optional<std::map<std::string, std::pair<double, double>>> skillsCi;
@@ -95,7 +100,7 @@ struct ModelProfile {
     // Whether it sets a field that models files of format 2 and teams of format 3 introduced.
     bool usesFormat2Fields() const
     {
-        return difficultyWeight || confidence || synthesis || loadSlope || retryRepeat || fitted || calibratedFrom;
+        return difficultyWeight || confidence || synthesis || loadSlope || retryRepeat || conformity || fitted || calibratedFrom;
     }
 
     friend bool operator==(const ModelProfile&, const ModelProfile&) = default;

@@ -221,6 +221,8 @@ private slots:
         // Alone, a skill-0.3 model; the built-in persuasion adds (1 − p)·0.5·(1/3).
         QVERIFY2(neverRight > 60 && neverRight < 125, std::to_string(neverRight).c_str());
         QVERIFY2(builtInRight > neverRight + 15, (std::to_string(builtInRight) + " vs " + std::to_string(neverRight)).c_str());
+        QCOMPARE(neverRight, 83);   // about 0.3 × 300
+        QCOMPARE(builtInRight, 128); // about (0.3 + 0.7 · 0.5 / 3) × 300
     }
 
     // Parameter recovery through the store: debates simulated with a known

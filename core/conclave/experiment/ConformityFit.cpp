@@ -53,7 +53,8 @@ std::map<std::string, BehaviourFit::Conformity> ConformityFit::fit(const Calibra
         const auto skill = own->second.skills.find(t.domain);
         if (skill == own->second.skills.end())
             continue;
-        auto lines = byTask[t.task];
+        const auto answered = byTask.find(t.task);
+        auto lines = answered == byTask.end() ? std::vector<JointFit::Line>{} : answered->second;
         for (const auto& [model, right] : t.shownAlone) {
             const auto curve = curves.find(model);
             if (curve == curves.end())

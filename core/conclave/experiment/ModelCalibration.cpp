@@ -106,7 +106,8 @@ std::vector<double> answerWeights(const std::vector<Answer>& answers)
 }
 
 // JointFit over every answer: each model's skill per domain and weight, each task's z.
-std::map<std::string, Joint> fitJoint(const std::vector<Answer>& answers, std::map<std::string, double>& difficulties)
+std::map<std::string, Joint> fitJoint(const std::vector<Answer>& answers, const std::vector<double>& weights,
+                                      std::map<std::string, double>& difficulties)
 {
     std::map<std::string, size_t> models, domains, tasks;
     for (const auto& a : answers) {
@@ -123,7 +124,6 @@ std::map<std::string, Joint> fitJoint(const std::vector<Answer>& answers, std::m
     number(domains);
     number(tasks);
     JointFit::Input input{models.size(), domains.size(), tasks.size(), {}};
-    const auto weights = answerWeights(answers);
     for (size_t i = 0; i < answers.size(); ++i) {
         const auto& a = answers[i];
         input.responses.push_back({models.at(a.model), domains.at(a.domain), tasks.at(a.task), a.correct, weights[i]});
@@ -347,8 +347,8 @@ ModelProfile fitModel(const std::string& model, const std::vector<const Call*>& 
 }
 
 // Each fitted model's conformity in meetings, read against every model's curve.
-void fitConformity(const CalibrationSamples& samples, const std::map<std::string, Joint>& joint, int64_t minCount,
-                   ModelCalibration::Result& result)
+void fitConformity(const CalibrationSamples& samples, const std::vector<double>& weights,
+                   const std::map<std::string, Joint>& joint, int64_t minCount, ModelCalibration::Result& result)
 {
     std::map<std::string, ConformityFit::Curve> curves;
     for (const auto& [model, j] : joint) {
@@ -357,7 +357,7 @@ void fitConformity(const CalibrationSamples& samples, const std::map<std::string
         for (const auto& [domain, tally] : j.domains)
             curve.skills[domain] = tally.skill;
     }
-    const auto fitted = ConformityFit::fit(samples, answerWeights(samples.answers), curves);
+    const auto fitted = ConformityFit::fit(samples, weights, curves);
     for (auto& [model, profile] : result.models) {
         const auto c = fitted.find(model);
         if (c == fitted.end())
@@ -508,7 +508,8 @@ ModelCalibration::Result ModelCalibration::fit(const CalibrationSamples& samples
     }
     const std::set<std::string> wanted(options.models.begin(), options.models.end());
     // Every model's answers inform the tasks' difficulties and the others' fits, wanted or not.
-    const auto joint = fitJoint(samples.answers, result.difficulties);
+    const auto weights = answerWeights(samples.answers);
+    const auto joint = fitJoint(samples.answers, weights, result.difficulties);
     const auto agreements = PairwiseAgreement::fit(samples.answers).models;
     std::map<std::string, Behaviour> behaviours;
     std::map<std::string, std::vector<int64_t>> answersFrom; // per model, per experiment
@@ -536,7 +537,7 @@ ModelCalibration::Result ModelCalibration::fit(const CalibrationSamples& samples
         profile.calibratedFrom = std::move(sources);
         result.models.emplace(model, std::move(profile));
     }
-    fitConformity(samples, joint, options.minCount, result);
+    fitConformity(samples, weights, joint, options.minCount, result);
     return result;
 }
 

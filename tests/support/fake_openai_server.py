@@ -29,7 +29,7 @@ A request is scripted by its model name: "fake:key=value;key=value;...".
 With "stream": false in the request, the answer is one JSON completion.
 
 GET /v1/models lists models (but not under /nolist); GET /_stats answers {"requests", "in_flight",
-"max_in_flight", "dropped" (answers the client hung up on), "by_model"}; POST /_reset zeroes the counters; POST /_release lets every request
+"max_in_flight", "dropped" (answers the client hung up on), "by_model"}; POST /_reset zeroes the counters and forgets requests still running; POST /_release lets every request
 that arrived before it go on past its hold. A request leaves "in_flight" just before the last byte
 of its answer is written, so a client that has read a whole answer is never still counted. With
 --key KEY, requests without "Authorization: Bearer KEY" get a 401. With
@@ -50,6 +50,7 @@ STATS = {"requests": 0, "in_flight": 0, "max_in_flight": 0, "dropped": 0, "by_mo
 KEY = None
 RELEASED = threading.Condition(LOCK)
 RELEASES = [0]  # how many times POST /_release was called
+GENERATION = [0]  # how many times POST /_reset was called: a request counts only in the generation it began in
 
 
 def script_of(model):
@@ -87,7 +88,8 @@ class Handler(BaseHTTPRequestHandler):
         if getattr(self, "counted", False):
             self.counted = False
             with LOCK:
-                STATS["in_flight"] -= 1
+                if self.generation == GENERATION[0]:
+                    STATS["in_flight"] -= 1
 
     def hold(self):
         with LOCK:
@@ -125,6 +127,9 @@ class Handler(BaseHTTPRequestHandler):
         if self.path == "/_reset":
             self.read_body()
             with LOCK:
+                # A request still running from before (a stalled stream's sleeping handler) is forgotten:
+                # its end must not take one off the counts of the requests that come after.
+                GENERATION[0] += 1
                 STATS.update({"requests": 0, "in_flight": 0, "max_in_flight": 0, "dropped": 0, "by_model": {}})
             self.send_json(200, {})
             return
@@ -141,12 +146,14 @@ class Handler(BaseHTTPRequestHandler):
             STATS["in_flight"] += 1
             STATS["max_in_flight"] = max(STATS["max_in_flight"], STATS["in_flight"])
             self.counted = True
+            self.generation = GENERATION[0]
             self.releases_seen = RELEASES[0]
         try:
             self.completion(body)
         except (BrokenPipeError, ConnectionResetError):
             with LOCK:
-                STATS["dropped"] += 1
+                if self.generation == GENERATION[0]:
+                    STATS["dropped"] += 1
         finally:
             self.leave()
 

@@ -131,6 +131,7 @@ struct FidelityArgs {
     std::vector<std::string> experiments; // ids or unique prefixes
     std::optional<std::string> db;
     double holdout = 0.5;
+    int folds = 1; // --folds K: K-fold cross-fitting
     uint64_t seed = 0;
     bool calibrationUncertainty = true; // --no-calibration-uncertainty
     bool replay = true;                 // --no-replay
@@ -166,9 +167,10 @@ struct BenchArgs {
     bool verbose = false; // where each fan-out's time went
     std::vector<std::string> worlds;   // fidelity: --world FILE (default: every bundled world)
     std::optional<uint64_t> worldSeed; // fidelity: --world-seed S (default: each file's own)
+    int folds = 2;                     // fidelity: --folds K (1: one split at --holdout 0.5)
 };
 
-// `conclave bench fidelity [--world FILE]... [--world-seed S]`: measure, calibrate and predict on ground-truth worlds.
+// `conclave bench fidelity [--world FILE]... [--world-seed S] [--folds K]`: measure, calibrate and predict on ground-truth worlds.
 int fidelityBench(const CliContext& context, const BenchArgs& args);
 
 // `conclave bench [all|fanout|chain|early]`: the engine's performance figures.

@@ -116,7 +116,11 @@ int fidelityBench(const CliContext& context, const BenchArgs& args)
         return fail("no world files in " + (*context.resources / "bench" / "worlds").string());
     context.out << "fidelity: the local-moe SIMULATOR calibrated on ground-truth worlds (not the simulator), six "
                    "designs each, "
-                << kSeeds << " seeds, half the tasks held out\n\n";
+                << kSeeds << " seeds, "
+                << (args.folds >= 2 ? std::to_string(args.folds) + "-fold cross-fit (each part predicted from a "
+                                                                     "calibration on the others)"
+                                    : std::string("half the tasks held out"))
+                << "\n\n";
     std::vector<FidelityTargets::World> worlds;
     for (const auto& file : files) {
         auto loaded = GroundTruthWorld::load(file, *context.resources);
@@ -151,6 +155,7 @@ int fidelityBench(const CliContext& context, const BenchArgs& args)
             engine.setStore(db);
             FidelityCheck::Options options;
             options.seed = args.worldSeed.value_or(0);
+            options.folds = args.folds;
             report = FidelityCheck::run(engine, *reader, *context.resources, {experiment}, options, error);
         }
         if (!args.db) {
@@ -167,7 +172,7 @@ int fidelityBench(const CliContext& context, const BenchArgs& args)
         worlds.push_back({label, std::move(*report)});
     }
     const auto targets = FidelityTargets::of(worlds);
-    context.out << "fidelity targets over " << targets.pairs << " (world, design) pairs on held-out tasks:\n"
+    context.out << "fidelity targets over " << targets.pairs << " (world, design) pairs on tasks the calibration did not read:\n"
                 << targets.text() << '\n';
     return kExitOk;
 }

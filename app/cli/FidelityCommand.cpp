@@ -21,6 +21,8 @@ int runFidelity(const CliContext& context, const FidelityArgs& args)
     };
     if (!(args.holdout > 0 && args.holdout < 1))
         return fail("--holdout: expected a share between 0 and 1 (exclusive), got " + formatNumber(args.holdout));
+    if (args.folds < 1 || args.folds > 10)
+        return fail("--folds: expected 2 to 10 (1 for one split), got " + std::to_string(args.folds));
     if (!args.output.empty() && std::filesystem::path(args.output).extension() != ".md" &&
         std::filesystem::path(args.output).extension() != ".json")
         return fail("-o " + args.output + ": expected a .md or .json file");
@@ -40,6 +42,7 @@ int runFidelity(const CliContext& context, const FidelityArgs& args)
     engine.setStore(RunStore::resolvePath(args.db)); // what the replays read
     FidelityCheck::Options options;
     options.holdout = args.holdout;
+    options.folds = args.folds;
     options.seed = args.seed;
     options.resamples = args.calibrationUncertainty ? 200 : 0;
     options.simulatedSeeds = args.simulatedSeeds;

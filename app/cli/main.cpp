@@ -275,7 +275,13 @@ int main(int argc, char** argv)
         "fidelity", "Calibrate on part of the measured tasks and predict every measured design on the rest: "
                     "simulated and replayed against measured (docs/fidelity.md)");
     fidelity->add_option("experiments", fidelityArgs.experiments, "Experiment ids (or unique prefixes)")->required();
-    fidelity->add_option("--holdout", fidelityArgs.holdout, "The share of tasks held out for testing (default 0.5)");
+    auto* holdoutOption =
+        fidelity->add_option("--holdout", fidelityArgs.holdout, "The share of tasks held out for testing (default 0.5)");
+    fidelity
+        ->add_option("--folds", fidelityArgs.folds,
+                     "Cross-fit: split the tasks into K parts (2 to 10) and predict each from a calibration on the "
+                     "others (default 1: one split at --holdout)")
+        ->excludes(holdoutOption);
     fidelity->add_option("--seed", fidelityArgs.seed, "The task split's seed (default 0)");
     auto* fidelityDbOption = fidelity->add_option(
         "--db", fidelityDb, "The run store (default: $CONCLAVE_DB, else $XDG_DATA_HOME/conclave/runs.sqlite)");
@@ -304,6 +310,10 @@ int main(int argc, char** argv)
                                                    "every bundled world)");
     uint64_t worldSeed = 0;
     auto* worldSeedOption = bench->add_option("--world-seed", worldSeed, "fidelity: draw the worlds under this seed");
+    bench
+        ->add_option("--folds", benchArgs.folds,
+                     "fidelity: cross-fit over K parts of the tasks (default 2; 1: one split, half held out)")
+        ->check(CLI::Range(1, 10));
     std::string benchDb;
     auto* benchDbOption =
         bench->add_option("--db", benchDb, "store: the database file to measure in (default: a temporary file); "

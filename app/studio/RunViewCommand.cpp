@@ -66,8 +66,8 @@ int present(QApplication& app, QWidget& widget, const QString& screenshot, const
 
 // The studio's fidelity dialog on `experiments`, checked at once; with a screenshot, saved when the check has ended.
 int showFidelity(QApplication& app, const std::filesystem::path& db, const QStringList& experiments,
-                 const QString& holdoutText, const QString& seedText, const QString& theme, const QString& screenshot,
-                 const std::optional<QSize>& size)
+                 const QString& holdoutText, const QString& seedText, const QString& foldsText, const QString& theme,
+                 const QString& screenshot, const std::optional<QSize>& size)
 {
     bool ok = false;
     const double holdout = holdoutText.toDouble(&ok);
@@ -78,6 +78,9 @@ int showFidelity(QApplication& app, const std::filesystem::path& db, const QStri
         return fail(QStringLiteral("--fidelity-seed: expected a whole number from 0 to %1, got %2")
                         .arg(INT_MAX)
                         .arg(seedText));
+    const int folds = foldsText.toInt(&ok);
+    if (!ok || folds < 1 || folds > 10)
+        return fail(QStringLiteral("--fidelity-folds: expected 2 to 10 (1 for one split), got %1").arg(foldsText));
     const auto resources = findResourcesDir(QApplication::applicationFilePath().toStdString());
     ui::RunController runs(resources.value_or(std::filesystem::path()), db);
     ui::ThemeManager themes;
@@ -86,6 +89,7 @@ int showFidelity(QApplication& app, const std::filesystem::path& db, const QStri
     ui::FidelityDialog dialog(&runs, experiments);
     dialog.setHoldout(holdout);
     dialog.setSeed(seed);
+    dialog.setFolds(folds);
     dialog.resize(size.value_or(QSize(1400, 900)));
     dialog.show();
     if (!dialog.start())
@@ -147,13 +151,17 @@ std::optional<int> runRunViewCommand(QApplication& app, const QStringList& args)
         "EXPERIMENT_ID");
     const QCommandLineOption holdout("holdout", "The share of tasks --fidelity holds out.", "SHARE", "0.5");
     const QCommandLineOption fidelitySeed("fidelity-seed", "The seed of --fidelity's split.", "N", "0");
+    const QCommandLineOption fidelityFolds("fidelity-folds",
+                                           "Cross-fit --fidelity over K parts (2 to 10; default 1: one split).", "K",
+                                           "1");
     const QCommandLineOption theme("theme", "Draw the view in this theme: light or dark.", "THEME");
     const QCommandLineOption db("db", "The run store (default: $CONCLAVE_DB, else the user's data folder).", "FILE");
     const QCommandLineOption screenshot("screenshot", "Render the view to OUT.png and exit.", "OUT.png");
     const QCommandLineOption bench("bench-timeline", "Benchmark opening, drawing and scrubbing large runs.");
     const QCommandLineOption sizeOption("size", "The view's size for --screenshot, e.g. 1280x800.", "WxH");
     parser.addOptions(
-        {run, replay, at, compare, experiment, fidelity, holdout, fidelitySeed, theme, db, screenshot, bench, sizeOption});
+        {run,   replay, at, compare, experiment, fidelity, holdout, fidelitySeed, fidelityFolds, theme, db, screenshot,
+         bench, sizeOption});
     parser.addPositionalArgument("RUN_B", "The second run of --compare.", "[RUN_B]");
     if (!parser.parse(args))
         return fail(parser.errorText());
@@ -179,7 +187,7 @@ std::optional<int> runRunViewCommand(QApplication& app, const QStringList& args)
     const QString out = parser.value(screenshot);
     if (parser.isSet(fidelity))
         return showFidelity(app, file, parser.value(fidelity).split(QLatin1Char(',')), parser.value(holdout),
-                            parser.value(fidelitySeed), parser.value(theme), out, size);
+                            parser.value(fidelitySeed), parser.value(fidelityFolds), parser.value(theme), out, size);
     std::string error;
     auto queries = RunQueries::open(file, error);
     if (!queries)

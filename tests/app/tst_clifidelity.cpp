@@ -58,6 +58,7 @@ class TestCliFidelity : public QObject {
     QTemporaryDir m_dir;
     QString m_both;   // single and vote, measured
     QString m_single; // single alone
+    QMap<QString, double> m_accuracy; // of m_both's designs over every task, as `experiments show --json` gives it
 
     QString path(const char* name) const { return m_dir.filePath(name); }
     QString db() const { return path("runs.sqlite"); }
@@ -76,6 +77,11 @@ private slots:
         QCOMPARE(single.exitCode, 0);
         m_single = experimentId(single.out);
         QVERIFY(m_both.startsWith("e-") && m_single.startsWith("e-"));
+        const auto shown = cli({"experiments", "show", m_both, "--db", db(), "--json"});
+        QCOMPARE(shown.exitCode, 0);
+        for (const auto& value : QJsonDocument::fromJson(shown.out.toUtf8()).object()["designs"].toArray())
+            m_accuracy[value.toObject()["name"].toString()] = value.toObject()["accuracy"].toDouble();
+        QCOMPARE(m_accuracy.size(), 2);
     }
 
     void predictsEveryDesignOnTheHeldOutTasks()
@@ -127,6 +133,56 @@ private slots:
         const auto text = QString::fromUtf8(md.readAll());
         QVERIFY(text.startsWith("## Simulator fidelity\n\n> **Simulated predictions**"));
         QVERIFY(text.contains("| Vote | "));
+    }
+
+    // Cross-fitting: every task is predicted once, by a calibration that
+    // never read it, and compared with the measurement on every task.
+    void crossFitPredictsEveryTaskOnce()
+    {
+        const auto r = cli({"fidelity", m_both, "--db", db(), "--folds", "2", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        const auto report = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(report["folds"].toInt(), 2);
+        QCOMPARE(report["holdout"].toDouble(), 0.5);
+        QCOMPARE(report["held_out_tasks"].toInt(), 25);
+        QCOMPARE(report["calibration_tasks"].toInt(), 25);
+        // Each answer is read by the one calibration of the other part; with three parts, by two.
+        const auto three = cli({"fidelity", m_both, "--db", db(), "--folds", "3", "--json", "--no-replay",
+                                "--no-calibration-uncertainty"});
+        QCOMPARE(three.exitCode, 0);
+        const auto threeReport = QJsonDocument::fromJson(three.out.toUtf8()).object();
+        QCOMPARE(threeReport["answers"].toInt(), 2 * report["answers"].toInt());
+        const auto designs = report["designs"].toArray();
+        QCOMPARE(designs.size(), 2);
+        for (const auto& value : designs) {
+            const auto d = value.toObject();
+            const auto measured = d["measured"].toObject();
+            // The measurement is the experiment's own, over all of its tasks.
+            QCOMPARE(measured["tasks"].toInt(), 25);
+            QCOMPARE(measured["accuracy"].toDouble(), m_accuracy.value(d["name"].toString()));
+            // The folds' replays of every recorded call, pooled, reproduce it exactly.
+            QCOMPARE(d["self_replay"].toObject()["accuracy"].toDouble(), measured["accuracy"].toDouble());
+            QCOMPARE(d["self_replay"].toObject()["cost_ratio"].toDouble(), 1.0);
+            QCOMPARE(d["simulated"].toObject()["tasks"].toInt(), 25);
+        }
+    }
+
+    void crossFitSaysSoAndRefusesWhatCannotBe()
+    {
+        auto r = cli({"fidelity", m_both, "--db", db(), "--folds", "2", "--seed", "3", "--no-replay",
+                      "--no-calibration-uncertainty"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.startsWith("fidelity of the local-moe SIMULATOR against " + m_both +
+                                  ": 2-fold cross-fit: each of 2 parts of 25 tasks predicted from a calibration on "
+                                  "the others ("),
+                 qPrintable(r.out));
+        QVERIFY(r.out.contains(" answers read in all; --folds 2, seed 3)\n"));
+        r = cli({"fidelity", m_both, "--db", db(), "--folds", "11"});
+        QCOMPARE(r.exitCode, 2);
+        QCOMPARE(r.err, QString("fidelity: --folds: expected 2 to 10 (1 for one split), got 11\n"));
+        r = cli({"fidelity", m_both, "--db", db(), "--folds", "2", "--holdout", "0.3"});
+        QCOMPARE(r.exitCode, 2);
+        QCOMPARE(r.err, QString("--holdout excludes --folds\nRun with --help for more information.\n"));
     }
 
     void singleModelDesignsCheckSkillsOnly()

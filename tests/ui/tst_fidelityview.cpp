@@ -274,6 +274,16 @@ private slots:
         report.limitation.clear();
         view.setReport(report);
         QVERIFY(!view.limitation()->isVisible());
+
+        report.folds = 2;
+        report.holdout = 0.5;
+        report.calibrationTasks = report.heldOutTasks = 60;
+        report.answers = 2448;
+        view.setReport(report);
+        QCOMPARE(view.title()->text(),
+                 QStringLiteral("fidelity of the local-moe SIMULATOR against e-1a2b: 2-fold cross-fit: each of 2 parts "
+                                "of 60 tasks predicted from a calibration on the others (2,448 answers read in all; "
+                                "--folds 2, seed 7)"));
     }
 
     void theNamesAndTheDiagonalFollowTheTheme()
@@ -315,6 +325,13 @@ private slots:
         QVERIFY(dialog->isVisible());
         QCOMPARE(dialog->holdoutBox()->value(), 0.5);
         QCOMPARE(dialog->seedBox()->value(), 0);
+        QCOMPARE(dialog->foldsBox()->value(), 1);
+        QCOMPARE(dialog->foldsBox()->text(), QStringLiteral("off"));
+        QVERIFY(dialog->holdoutBox()->isEnabled());
+        dialog->foldsBox()->setValue(3); // cross-fitting holds out each part in turn: no share to set
+        QVERIFY(!dialog->holdoutBox()->isEnabled());
+        dialog->setFolds(1);
+        QVERIFY(dialog->holdoutBox()->isEnabled());
         QVERIFY(!dialog->view()->isVisible()); // nothing to show before a check
 
         // A check of an experiment with no trials fails on its thread, with the reason, and the GUI stays free.

@@ -25,7 +25,7 @@ FidelityController::~FidelityController()
     // What the thread queued for this object is dropped with it.
 }
 
-bool FidelityController::run(const QStringList& experiments, double holdout, uint64_t seed, QString* error)
+bool FidelityController::run(const QStringList& experiments, double holdout, uint64_t seed, QString* error, int folds)
 {
     const auto fail = [error](const QString& message) {
         if (error)
@@ -52,6 +52,7 @@ bool FidelityController::run(const QStringList& experiments, double holdout, uin
     FidelityCheck::Options options;
     options.holdout = holdout;
     options.seed = seed;
+    options.folds = folds;
     options.cancelled = [this] { return m_cancel.load(); };
     options.progress = [this](const std::string& what) {
         QMetaObject::invokeMethod(

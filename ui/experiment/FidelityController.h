@@ -36,7 +36,8 @@ public:
 
     // Starts the check of `experiments` (ids or unique prefixes); false (and why) while one runs or
     // when the resources or the store are missing.
-    bool run(const QStringList& experiments, double holdout, uint64_t seed, QString* error = nullptr);
+    // folds ≥ 2: cross-fitting over that many parts (FidelityCheck::Options::folds), holdout unused.
+    bool run(const QStringList& experiments, double holdout, uint64_t seed, QString* error = nullptr, int folds = 1);
     void cancel();
 
     bool isRunning() const { return m_running; }

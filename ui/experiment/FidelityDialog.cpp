@@ -18,7 +18,7 @@ namespace conclave::ui {
 
 FidelityDialog::FidelityDialog(RunController* runs, QStringList experiments, QWidget* parent)
     : QDialog(parent), m_experiments(std::move(experiments)), m_controller(new FidelityController(runs, this)),
-      m_holdout(new QDoubleSpinBox(this)), m_seed(new QSpinBox(this)), m_check(new QPushButton(tr("Check"), this)),
+      m_holdout(new QDoubleSpinBox(this)), m_folds(new QSpinBox(this)), m_seed(new QSpinBox(this)), m_check(new QPushButton(tr("Check"), this)),
       m_cancel(new QPushButton(tr("Cancel"), this)), m_busy(new QProgressBar(this)), m_status(new QLabel(this)),
       m_view(new FidelityView(this))
 {
@@ -30,6 +30,12 @@ FidelityDialog::FidelityDialog(RunController* runs, QStringList experiments, QWi
     m_holdout->setDecimals(2);
     m_holdout->setValue(0.5);
     m_holdout->setToolTip(tr("The share of the tasks held out: predicted and compared, never calibrated on"));
+    m_folds->setObjectName("fidelityFolds");
+    m_folds->setRange(1, 10);
+    m_folds->setSpecialValueText(tr("off"));
+    m_folds->setToolTip(tr("Cross-fitting: split the tasks into this many parts and predict each part from a "
+                           "calibration on the others, so every task is predicted once and no one split's luck "
+                           "decides (off: one split, the share above held out)"));
     m_seed->setObjectName("fidelitySeed");
     m_seed->setRange(0, INT_MAX);
     m_seed->setToolTip(tr("The seed of the split between calibration and held-out tasks"));
@@ -47,6 +53,8 @@ FidelityDialog::FidelityDialog(RunController* runs, QStringList experiments, QWi
     auto* bar = new QHBoxLayout;
     bar->addWidget(new QLabel(tr("Held out:"), this));
     bar->addWidget(m_holdout);
+    bar->addWidget(new QLabel(tr("Cross-fit folds:"), this));
+    bar->addWidget(m_folds);
     bar->addWidget(new QLabel(tr("Split seed:"), this));
     bar->addWidget(m_seed);
     bar->addWidget(m_check);
@@ -62,6 +70,7 @@ FidelityDialog::FidelityDialog(RunController* runs, QStringList experiments, QWi
     m_view->setVisible(false);
 
     connect(m_check, &QPushButton::clicked, this, &FidelityDialog::start);
+    connect(m_folds, &QSpinBox::valueChanged, this, &FidelityDialog::updateControls);
     connect(m_cancel, &QPushButton::clicked, this, [this] {
         m_controller->cancel();
         m_status->setText(tr("Cancelling: the check stops once its stage under way (%1) ends…")
@@ -80,6 +89,11 @@ void FidelityDialog::setHoldout(double share)
     m_holdout->setValue(share);
 }
 
+void FidelityDialog::setFolds(int folds)
+{
+    m_folds->setValue(folds);
+}
+
 void FidelityDialog::setSeed(uint64_t seed)
 {
     m_seed->setValue(int(std::min<uint64_t>(seed, INT_MAX)));
@@ -88,7 +102,7 @@ void FidelityDialog::setSeed(uint64_t seed)
 bool FidelityDialog::start()
 {
     QString error;
-    if (!m_controller->run(m_experiments, m_holdout->value(), uint64_t(m_seed->value()), &error)) {
+    if (!m_controller->run(m_experiments, m_holdout->value(), uint64_t(m_seed->value()), &error, m_folds->value())) {
         m_status->setText(tr("Cannot check: %1").arg(error));
         return false;
     }
@@ -122,7 +136,8 @@ void FidelityDialog::updateControls()
 {
     const bool running = m_controller->isRunning();
     m_check->setEnabled(!running);
-    m_holdout->setEnabled(!running);
+    m_holdout->setEnabled(!running && m_folds->value() < 2); // cross-fitting holds out each part in turn
+    m_folds->setEnabled(!running);
     m_seed->setEnabled(!running);
     m_cancel->setEnabled(running && !m_controller->isCancelling());
     m_cancel->setVisible(running);

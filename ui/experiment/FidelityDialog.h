@@ -34,7 +34,8 @@ public:
     const QStringList& experiments() const { return m_experiments; }
     void setHoldout(double share);
     void setSeed(uint64_t seed);
-    // Starts the check with the form's holdout and seed; false (and the error shown) when it cannot start.
+    void setFolds(int folds); // 1: one split at the holdout; 2 to 10: cross-fitting
+    // Starts the check with the form's holdout (or folds) and seed; false (and the error shown) when it cannot start.
     bool start();
     void setDeleteWhenClosed(bool remove) { m_deleteWhenClosed = remove; }
     // Closing (Escape, the window's close button) ends here.
@@ -44,6 +45,7 @@ public:
     FidelityView* view() const { return m_view; }
     QDoubleSpinBox* holdoutBox() const { return m_holdout; }
     QSpinBox* seedBox() const { return m_seed; }
+    QSpinBox* foldsBox() const { return m_folds; }
     QPushButton* checkButton() const { return m_check; }
     QPushButton* cancelButton() const { return m_cancel; }
     QLabel* status() const { return m_status; }
@@ -60,6 +62,7 @@ private:
     QStringList m_experiments;
     FidelityController* m_controller;
     QDoubleSpinBox* m_holdout;
+    QSpinBox* m_folds;
     QSpinBox* m_seed;
     QPushButton* m_check;
     QPushButton* m_cancel;

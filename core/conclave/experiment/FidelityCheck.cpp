@@ -19,15 +19,34 @@ namespace conclave {
 namespace {
 
 constexpr double kZ = 1.959963984540054;
+constexpr int kMaxFolds = 10;
 
 // A measured experiment, read for the check.
 struct Measured {
     ExperimentRecord record;
     StoredSpec spec;
-    std::shared_ptr<const TaskSet> heldOut; // the experiment's tasks in part 1, in its order
-    ExperimentSummary summary;              // of its trials on those tasks
-    size_t first = 0;                       // its first design's index in the report
+    std::shared_ptr<const TaskSet> all; // its tasks, reloaded
+    std::string hash;                   // all->contentHash(): what TaskSplit reads
+    int64_t predictedTasks = 0;         // its tasks in a predicted part
+    ExperimentSummary summary;          // of its trials on those tasks
+    size_t first = 0;                   // its first design's index in the report
 };
+
+// Trials of one experiment's predictions, pooled over the folds, and the
+// calibration's spread per design (Σ over folds of tasks × resample sd).
+struct Pooled {
+    std::vector<TrialRecord> simulated, replayed, selfReplayed;
+    std::map<size_t, double> weightedSd;
+    std::map<size_t, int64_t> resampledTasks;
+};
+
+std::vector<std::string> names(const Measured& m)
+{
+    std::vector<std::string> out;
+    for (const auto& design : m.spec.designs)
+        out.push_back(design.name);
+    return out;
+}
 
 std::optional<double> ratio(double predicted, double measured)
 {
@@ -42,7 +61,8 @@ double halfWidth(const AccuracyFigures& a)
 }
 
 std::optional<Measured> readMeasured(RunQueries& reader, const std::filesystem::path& resourcesDir,
-                                     const std::string& id, const TaskSplit& split, std::string& error)
+                                     const std::string& id, const std::function<bool(const std::string&, std::string_view)>& predicted,
+                                     std::string& error)
 {
     Measured m;
     auto record = reader.experiment(id, error);
@@ -56,37 +76,43 @@ std::optional<Measured> readMeasured(RunQueries& reader, const std::filesystem::
     }
     m.spec = std::move(*spec);
     std::vector<std::string> errors, warnings;
-    const auto all = ExperimentSetup::storedTasks(m.spec, resourcesDir, errors, warnings);
+    auto all = ExperimentSetup::storedTasks(m.spec, resourcesDir, errors, warnings);
     if (!all) {
         error = m.record.id + ": " + (errors.empty() ? "its tasks cannot be reloaded" : errors.front());
         return std::nullopt;
     }
-    const auto hash = all->contentHash();
-    std::vector<const Task*> kept;
+    m.all = std::make_shared<const TaskSet>(std::move(*all));
+    m.hash = m.all->contentHash();
+    std::set<std::string> predictedIds;
     for (const auto& taskId : m.spec.taskIds)
-        if (const Task* task = all->byId(taskId); task && split.partOf(hash, taskId) == 1)
-            kept.push_back(task);
-    m.heldOut = std::make_shared<const TaskSet>(all->subset(kept));
+        if (m.all->byId(taskId) && predicted(m.hash, taskId))
+            predictedIds.insert(taskId);
+    m.predictedTasks = int64_t(predictedIds.size());
     auto trials = reader.trials(m.record.id, error);
     if (!trials)
         return std::nullopt;
-    std::set<std::string> heldOutIds;
-    for (const Task* task : kept)
-        heldOutIds.insert(task->id);
-    std::vector<TrialRecord> onHeldOut;
+    std::vector<TrialRecord> onPredicted;
     for (auto& trial : *trials)
-        if (heldOutIds.count(trial.task))
-            onHeldOut.push_back(std::move(trial));
-    std::vector<std::string> names;
-    for (const auto& design : m.spec.designs)
-        names.push_back(design.name);
-    m.summary = ExperimentStats::summarize(names, 0, onHeldOut);
+        if (predictedIds.count(trial.task))
+            onPredicted.push_back(std::move(trial));
+    m.summary = ExperimentStats::summarize(names(m), 0, onPredicted);
     return m;
 }
 
-// Runs `teams` (by design index of `m`) on its held-out tasks and seeds, in memory, on the simulated clock;
+// The experiment's tasks in `part` of the split, in its order.
+std::shared_ptr<const TaskSet> tasksIn(const Measured& m, const TaskSplit& split, size_t part)
+{
+    std::vector<const Task*> kept;
+    for (const auto& taskId : m.spec.taskIds)
+        if (const Task* task = m.all->byId(taskId); task && split.partOf(m.hash, taskId) == part)
+            kept.push_back(task);
+    return std::make_shared<const TaskSet>(m.all->subset(kept));
+}
+
+// Runs `teams` (by design index of `m`) on `tasks` with its seeds, in memory, on the simulated clock;
 // with at least `seeds` seeds: the experiment's, then the smallest others.
-std::optional<ExperimentSpec> specFor(const Measured& m, const std::map<size_t, Team>& teams, size_t seeds = 0)
+std::optional<ExperimentSpec> specFor(const Measured& m, std::shared_ptr<const TaskSet> tasks,
+                                      const std::map<size_t, Team>& teams, size_t seeds = 0)
 {
     ExperimentSpec spec;
     spec.name = "fidelity of " + m.record.id;
@@ -96,7 +122,7 @@ std::optional<ExperimentSpec> specFor(const Measured& m, const std::map<size_t, 
         return std::nullopt;
     spec.tasksetName = m.spec.tasksetName;
     spec.tasksetBundled = m.spec.tasksetBundled;
-    spec.tasks = m.heldOut;
+    spec.tasks = std::move(tasks);
     spec.seeds = m.spec.seeds;
     for (uint64_t next = 0; spec.seeds.size() < seeds; ++next)
         if (std::find(spec.seeds.begin(), spec.seeds.end(), next) == spec.seeds.end())
@@ -104,6 +130,26 @@ std::optional<ExperimentSpec> specFor(const Measured& m, const std::map<size_t, 
     spec.judge = m.spec.judge;
     spec.clock = ClockRequest::Virtual;
     return spec;
+}
+
+// Evaluates `spec` (made by specFor from `teams`) and appends its trials to
+// `into`, each numbered by its design's index in the measured experiment.
+std::optional<ExperimentSummary> evaluateInto(Engine& engine, const ExperimentSpec& spec,
+                                              const std::map<size_t, Team>& teams, std::vector<TrialRecord>& into,
+                                              std::string& error)
+{
+    std::vector<TrialRecord> trials;
+    auto summary = TrialSummaries::evaluate(engine, spec, error, &trials);
+    if (!summary)
+        return std::nullopt;
+    std::vector<size_t> original;
+    for (const auto& entry : teams)
+        original.push_back(entry.first);
+    for (auto& trial : trials) {
+        trial.design = int(original.at(size_t(trial.design)));
+        into.push_back(std::move(trial));
+    }
+    return summary;
 }
 
 // Whether the check goes on to the stage `what`; false (and error "cancelled") when it was cancelled.
@@ -141,26 +187,45 @@ std::optional<FidelityReport> FidelityCheck::run(Engine& engine, RunQueries& rea
                                                  const std::vector<std::string>& experimentIds,
                                                  const Options& options, std::string& error)
 {
-    const auto split = TaskSplit::holdout(options.holdout, options.seed, error);
+    // One split at `holdout` predicts part 1; K folds predict every part, each from the others.
+    std::optional<TaskSplit> split;
+    std::vector<size_t> predictedParts;
+    if (options.folds >= 2) {
+        if (options.folds > kMaxFolds) {
+            error = "--folds: expected 2 to " + std::to_string(kMaxFolds) + " (1 for one split), got " +
+                    std::to_string(options.folds);
+            return std::nullopt;
+        }
+        split = TaskSplit::make(std::vector<double>(size_t(options.folds), 1.0 / options.folds), options.seed, error);
+        for (size_t part = 0; part < size_t(options.folds); ++part)
+            predictedParts.push_back(part);
+    } else {
+        split = TaskSplit::holdout(options.holdout, options.seed, error);
+        predictedParts = {1};
+    }
     if (!split)
         return std::nullopt;
+    const std::set<size_t> predictedSet(predictedParts.begin(), predictedParts.end());
     FidelityReport report;
-    report.holdout = options.holdout;
+    report.folds = std::max(1, options.folds);
+    report.holdout = options.folds >= 2 ? 1.0 / options.folds : options.holdout;
     report.seed = options.seed;
     report.resamples = options.resamples;
 
     std::vector<Measured> measured;
-    std::set<std::string> calibrationTasks;
+    const auto isPredicted = [&](const std::string& hash, std::string_view task) {
+        return predictedSet.count(split->partOf(hash, task)) > 0;
+    };
     for (const auto& id : experimentIds) {
-        auto m = readMeasured(reader, resourcesDir, id, *split, error);
+        auto m = readMeasured(reader, resourcesDir, id, isPredicted, error);
         if (!m)
             return std::nullopt;
         if (std::find(report.experiments.begin(), report.experiments.end(), m->record.id) != report.experiments.end())
             continue;
         report.experiments.push_back(m->record.id);
         m->first = report.designs.size();
-        report.heldOutTasks += int64_t(m->heldOut->tasks().size());
-        report.calibrationTasks += int64_t(m->spec.taskIds.size() - m->heldOut->tasks().size());
+        report.heldOutTasks += m->predictedTasks;
+        report.calibrationTasks += int64_t(m->spec.taskIds.size()) - (options.folds >= 2 ? 0 : m->predictedTasks);
         for (size_t d = 0; d < m->spec.designs.size(); ++d) {
             FidelityDesign design;
             design.name = m->spec.designs[d].name;
@@ -181,94 +246,131 @@ std::optional<FidelityReport> FidelityCheck::run(Engine& engine, RunQueries& rea
     for (auto& d : report.designs)
         if (named[d.name] > 1)
             d.name += " (" + d.experiment + ")";
-    if (report.heldOutTasks == 0 || report.calibrationTasks == 0) {
-        error = "--holdout " + formatNumber(options.holdout) + " leaves " +
-                (report.heldOutTasks == 0 ? "no task held out" : "no task to calibrate on") + " (seed " +
-                std::to_string(options.seed) + ")";
+    std::set<size_t> partsWithTasks;
+    for (const auto& m : measured)
+        for (const auto& taskId : m.spec.taskIds)
+            if (m.all->byId(taskId))
+                partsWithTasks.insert(split->partOf(m.hash, taskId));
+    if (report.heldOutTasks == 0 || partsWithTasks.size() < 2) {
+        error = options.folds >= 2 ? "--folds " + std::to_string(options.folds) + " needs tasks in more than one part"
+                                   : "--holdout " + formatNumber(options.holdout) + " leaves " +
+                                         (report.heldOutTasks == 0 ? "no task held out" : "no task to calibrate on");
+        error += " (seed " + std::to_string(options.seed) + ")";
         return std::nullopt;
     }
 
-    if (!say(options, "calibrating on " + std::to_string(report.calibrationTasks) + " tasks", error))
-        return std::nullopt;
-    const auto samples =
-        CalibrationSamples::read(reader, report.experiments, resourcesDir, error,
-                                 [&](std::string_view hash, std::string_view task) { return split->partOf(hash, task) == 0; });
-    if (!samples)
-        return std::nullopt;
-    report.answers = int64_t(samples->answers.size());
-    const auto fit = ModelCalibration::fit(*samples, engine.resources().localModels, {});
-    if (!fit.error.empty()) {
-        error = fit.error;
-        return std::nullopt;
-    }
-    for (const auto& [model, profile] : fit.models) {
-        std::string kept;
-        for (const auto& field : ModelCalibration::defaultsKept(profile))
-            kept += (kept.empty() ? "" : ", ") + field;
-        if (!kept.empty())
-            report.notMeasured.push_back(model + ": " + kept);
+    std::vector<Pooled> pooled(measured.size());
+    std::set<std::string> notMeasured;
+    for (const size_t part : predictedParts) {
+        const std::string fold =
+            options.folds >= 2 ? " (part " + std::to_string(part + 1) + " of " + std::to_string(options.folds) + ")" : "";
+        if (!say(options, "calibrating on the other tasks" + fold, error))
+            return std::nullopt;
+        const auto samples = CalibrationSamples::read(
+            reader, report.experiments, resourcesDir, error,
+            [&](std::string_view hash, std::string_view task) { return split->partOf(hash, task) != part; });
+        if (!samples)
+            return std::nullopt;
+        report.answers += int64_t(samples->answers.size());
+        const auto fit = ModelCalibration::fit(*samples, engine.resources().localModels, {});
+        if (!fit.error.empty()) {
+            error = fit.error;
+            return std::nullopt;
+        }
+        for (const auto& [model, profile] : fit.models) {
+            std::string kept;
+            for (const auto& field : ModelCalibration::defaultsKept(profile))
+                kept += (kept.empty() ? "" : ", ") + field;
+            if (!kept.empty() && notMeasured.insert(model + ": " + kept).second)
+                report.notMeasured.push_back(model + ": " + kept);
+        }
+
+        for (size_t e = 0; e < measured.size(); ++e) {
+            const auto& m = measured[e];
+            const auto tasks = tasksIn(m, *split, part);
+            if (tasks->tasks().empty())
+                continue;
+            std::map<size_t, Team> simulated;
+            for (size_t d = 0; d < m.spec.designs.size(); ++d) {
+                auto& design = report.designs[m.first + d];
+                if (auto twin = FidelityTwin::simulated(m.spec.designs[d].team, fit.models, design.why))
+                    simulated.emplace(d, std::move(*twin));
+            }
+            if (const auto spec = specFor(m, tasks, simulated, options.simulatedSeeds)) {
+                report.simulatedSeeds = std::max(report.simulatedSeeds, spec->seeds.size());
+                if (!say(options,
+                         "simulating " + std::to_string(spec->designs.size()) + " designs of " + m.record.id + fold,
+                         error))
+                    return std::nullopt;
+                const auto summary = evaluateInto(engine, *spec, simulated, pooled[e].simulated, error);
+                if (!summary)
+                    return std::nullopt;
+                if (!say(options, "resampling the calibration (" + std::to_string(options.resamples) + " resamples)",
+                         error))
+                    return std::nullopt;
+                const auto predictions =
+                    CalibrationUncertainty::predict(engine, *spec, *summary, nullptr, options.resamples, error);
+                if (!predictions)
+                    return std::nullopt;
+                size_t i = 0;
+                for (const auto& entry : simulated) {
+                    if (const auto& prediction = (*predictions)[i]; prediction && prediction->resamples > 0) {
+                        const auto tasksRun = summary->designs[i].overall.tasks;
+                        pooled[e].weightedSd[entry.first] += double(tasksRun) * prediction->resampleSd;
+                        pooled[e].resampledTasks[entry.first] += tasksRun;
+                    }
+                    ++i;
+                }
+            }
+            if (!options.replay)
+                continue;
+            for (const bool self : {false, true}) {
+                std::map<size_t, Team> replayed;
+                for (size_t d = 0; d < m.spec.designs.size(); ++d) {
+                    std::vector<std::string> excluded;
+                    if (!self)
+                        excluded.push_back(m.spec.designs[d].name);
+                    std::string why;
+                    if (auto twin =
+                            FidelityTwin::replayed(m.spec.designs[d].team, {m.record.id}, excluded, fit.models, why))
+                        replayed.emplace(d, std::move(*twin));
+                }
+                const auto spec = specFor(m, tasks, replayed);
+                if (!spec)
+                    continue;
+                if (!say(options,
+                         std::string(self ? "replaying every recorded call" : "replaying the other designs' calls") +
+                             " of " + m.record.id + fold,
+                         error))
+                    return std::nullopt;
+                if (!evaluateInto(engine, *spec, replayed, self ? pooled[e].selfReplayed : pooled[e].replayed, error))
+                    return std::nullopt;
+            }
+        }
     }
 
-    for (const auto& m : measured) {
-        std::map<size_t, Team> simulated;
+    // Every fold's predictions together, against the measurement on the same tasks.
+    for (size_t e = 0; e < measured.size(); ++e) {
+        const auto& m = measured[e];
+        auto& p = pooled[e];
+        const auto simulated = ExperimentStats::summarize(names(m), 0, p.simulated);
+        const auto replayed = ExperimentStats::summarize(names(m), 0, p.replayed);
+        const auto selfReplayed = ExperimentStats::summarize(names(m), 0, p.selfReplayed);
         for (size_t d = 0; d < m.spec.designs.size(); ++d) {
             auto& design = report.designs[m.first + d];
-            if (auto twin = FidelityTwin::simulated(m.spec.designs[d].team, fit.models, design.why))
-                simulated.emplace(d, std::move(*twin));
-        }
-        if (const auto spec = specFor(m, simulated, options.simulatedSeeds)) {
-            report.simulatedSeeds = std::max(report.simulatedSeeds, spec->seeds.size());
-            if (!say(options, "simulating " + std::to_string(spec->designs.size()) + " designs of " + m.record.id,
-                     error))
-                return std::nullopt;
-            auto summary = TrialSummaries::evaluate(engine, *spec, error);
-            if (!summary)
-                return std::nullopt;
-            if (!say(options, "resampling the calibration (" + std::to_string(options.resamples) + " resamples)",
-                     error))
-                return std::nullopt;
-            const auto predictions =
-                CalibrationUncertainty::predict(engine, *spec, *summary, nullptr, options.resamples, error);
-            if (!predictions)
-                return std::nullopt;
-            size_t i = 0;
-            for (const auto& [d, team] : simulated) {
-                auto& figures = summary->designs[i];
-                if ((*predictions)[i])
-                    figures.overall.ci = (*predictions)[i]->ci;
-                report.designs[m.first + d].simulated = compare(figures, report.designs[m.first + d]);
-                ++i;
+            if (simulated.designs[d].overall.trials > 0) {
+                auto figures = simulated.designs[d];
+                // The folds' calibrations are resampled with one set of draws (keyed by model, domain and
+                // resample), so their spreads add as if fully correlated: a task-weighted mean of the sds.
+                if (const auto n = p.resampledTasks[d]; n > 0)
+                    figures.overall.ci = CalibrationUncertainty::combine(figures.overall.accuracy, figures.overall.ci,
+                                                                         p.weightedSd[d] / double(n));
+                design.simulated = compare(figures, design);
             }
-        }
-        if (!options.replay)
-            continue;
-        for (const bool self : {false, true}) {
-            std::map<size_t, Team> replayed;
-            for (size_t d = 0; d < m.spec.designs.size(); ++d) {
-                std::vector<std::string> excluded;
-                if (!self)
-                    excluded.push_back(m.spec.designs[d].name);
-                std::string why;
-                if (auto twin = FidelityTwin::replayed(m.spec.designs[d].team, {m.record.id}, excluded, fit.models, why))
-                    replayed.emplace(d, std::move(*twin));
-            }
-            const auto spec = specFor(m, replayed);
-            if (!spec)
-                continue;
-            if (!say(options,
-                     std::string(self ? "replaying every recorded call" : "replaying the other designs' calls") +
-                         " of " + m.record.id,
-                     error))
-                return std::nullopt;
-            const auto summary = TrialSummaries::evaluate(engine, *spec, error);
-            if (!summary)
-                return std::nullopt;
-            size_t i = 0;
-            for (const auto& [d, team] : replayed) {
-                auto& design = report.designs[m.first + d];
-                (self ? design.selfReplay : design.replayed) = compare(summary->designs[i], design);
-                ++i;
-            }
+            if (replayed.designs[d].overall.trials > 0)
+                design.replayed = compare(replayed.designs[d], design);
+            if (selfReplayed.designs[d].overall.trials > 0)
+                design.selfReplay = compare(selfReplayed.designs[d], design);
         }
     }
 

@@ -18,7 +18,8 @@ class RunQueries;
 // on one part of the measured tasks, predicts every measured design on the
 // other part. The tasks are split by TaskSplit::holdout(share, seed): part 0
 // is calibrated on (ModelCalibration, CalibrationSamples read with only
-// those tasks' trials), part 1 is predicted and compared. Each measured
+// those tasks' trials), part 1 is predicted and compared; with K folds,
+// each of K parts in turn (Options::folds), the folds' trials pooled. Each measured
 // design is predicted twice on the held-out tasks with the experiment's
 // seeds: simulated (FidelityTwin::simulated, its accuracy CI with the
 // calibration's uncertainty, CalibrationUncertainty) and replayed from the
@@ -30,6 +31,12 @@ class FidelityCheck {
 public:
     struct Options {
         double holdout = 0.5;
+        // 1: one split, part 1 (`holdout` of the tasks) predicted from a
+        // calibration on part 0. K from 2 to 10: K-fold cross-fitting, K parts
+        // of 1/K each, every part predicted from a calibration on the other
+        // parts, so every task is predicted once, by a calibration that never
+        // read it, and no one split's luck decides (`holdout` unused).
+        int folds = 1;
         uint64_t seed = 0;
         int resamples = 200; // of the calibration's uncertainty; 0: simulation noise only
         bool replay = true;  // the leave-one-design-out and self replays

@@ -22,6 +22,7 @@ nlohmann::ordered_json predictionJson(const std::optional<FidelityPrediction>& p
         return nullptr;
     return {{"accuracy", number(p->accuracy.accuracy)},
             {"accuracy_ci", interval(p->accuracy.ci)},
+            {"tasks", p->accuracy.tasks},
             {"z", number(p->z)},
             {"within", p->within},
             {"cost_usd", number(p->meanCostUsd)},
@@ -92,6 +93,7 @@ nlohmann::ordered_json FidelityReport::json() const
     nlohmann::ordered_json j;
     j["experiments"] = experiments;
     j["holdout"] = holdout;
+    j["folds"] = folds;
     j["seed"] = seed;
     j["calibration_tasks"] = calibrationTasks;
     j["held_out_tasks"] = heldOutTasks;
@@ -133,10 +135,19 @@ std::string FidelityReport::title() const
     std::string ids;
     for (const auto& id : experiments)
         ids += (ids.empty() ? "" : ", ") + id;
-    return "fidelity of the local-moe SIMULATOR against " + ids + ": calibrated on " +
-           std::to_string(calibrationTasks) + " tasks (" + groupThousands(uint64_t(answers)) +
-           " answers), predicted on " + std::to_string(heldOutTasks) + " held-out tasks (--holdout " +
-           formatNumber(holdout) + ", seed " + std::to_string(seed) + ")";
+    return "fidelity of the local-moe SIMULATOR against " + ids + ": " + basis();
+}
+
+std::string FidelityReport::basis() const
+{
+    const auto read = groupThousands(uint64_t(answers));
+    if (folds >= 2)
+        return std::to_string(folds) + "-fold cross-fit: each of " + std::to_string(folds) + " parts of " +
+               std::to_string(heldOutTasks) + " tasks predicted from a calibration on the others (" + read +
+               " answers read in all; --folds " + std::to_string(folds) + ", seed " + std::to_string(seed) + ")";
+    return "calibrated on " + std::to_string(calibrationTasks) + " tasks (" + read + " answers), predicted on " +
+           std::to_string(heldOutTasks) + " held-out tasks (--holdout " + formatNumber(holdout) + ", seed " +
+           std::to_string(seed) + ")";
 }
 
 std::vector<std::string> FidelityReport::columns()
@@ -206,10 +217,9 @@ std::string FidelityReport::table() const
 std::string FidelityReport::markdown() const
 {
     std::ostringstream out;
-    out << "## Simulator fidelity\n\n> **Simulated predictions** from Conclave's local-moe simulator, calibrated on "
-        << calibrationTasks << " tasks (" << groupThousands(uint64_t(answers))
-        << " answers), against measurements on " << heldOutTasks << " held-out tasks (`--holdout "
-        << formatNumber(holdout) << "`, seed " << seed << ").\n\n";
+    out << "## Simulator fidelity\n\n> **Simulated predictions** from Conclave's local-moe simulator against "
+           "measurements, "
+        << basis() << ".\n\n";
     out << "| design | measured (95% CI) | simulated (95% CI) | z | cost ratio | p50 wall ratio | p95 wall ratio | "
            "replayed from the others (95% CI) | z | self-replay |\n";
     out << "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n";

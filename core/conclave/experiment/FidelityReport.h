@@ -42,11 +42,12 @@ struct FidelityDesign {
 // What `conclave fidelity` prints (docs/fidelity.md tells how to read it).
 struct FidelityReport {
     std::vector<std::string> experiments;
-    double holdout = 0.5;
+    double holdout = 0.5;         // the predicted share (1 / folds with folds)
+    int folds = 1;                // 1: one split; K ≥ 2: K-fold cross-fitting
     uint64_t seed = 0;
-    int64_t calibrationTasks = 0; // tasks of part 0: what the calibration read
-    int64_t heldOutTasks = 0;     // tasks of part 1: what is predicted and compared
-    int64_t answers = 0;          // scored answers the calibration read
+    int64_t calibrationTasks = 0; // tasks of part 0: what the calibration read (every task with folds)
+    int64_t heldOutTasks = 0;     // tasks of part 1: what is predicted and compared (every task with folds)
+    int64_t answers = 0;          // scored answers the calibration read (summed over the folds)
     int resamples = 0;
     size_t simulatedSeeds = 0; // the seeds each held-out task was simulated under
     std::vector<std::string> notMeasured; // "MODEL: field, field": defaults the calibration kept
@@ -64,8 +65,12 @@ struct FidelityReport {
     // otherwise (the studio's fidelity view): one text, one home.
     enum Column { Design, Measured, Simulated, SimulatedZ, CostRatio, P50Ratio, P95Ratio, Replayed, ReplayedZ,
                   SelfReplay, ColumnCount };
-    // "fidelity of the local-moe SIMULATOR against e-1: calibrated on 30 tasks (1,224 answers), …" (no newline).
+    // "fidelity of the local-moe SIMULATOR against e-1: " then basis() (no newline).
     std::string title() const;
+    // "calibrated on 30 tasks (1,224 answers), predicted on 30 held-out tasks (--holdout 0.5, seed 0)", or with
+    // folds "2-fold cross-fit: each of 2 parts of 60 tasks predicted from a calibration on the others (2,448
+    // answers read in all; --folds 2, seed 0)".
+    std::string basis() const;
     // The table's header row and a design's row ("-" where a prediction is missing), ColumnCount cells each.
     static std::vector<std::string> columns();
     static std::vector<std::string> cells(const FidelityDesign& design);

@@ -46,7 +46,7 @@ std::vector<TrialRecord> TrialSummaries::kept(const std::string& id) const
 }
 
 std::optional<ExperimentSummary> TrialSummaries::evaluate(Engine& engine, const ExperimentSpec& spec,
-                                                         std::string& error)
+                                                         std::string& error, std::vector<TrialRecord>* trials)
 {
     TrialSummaries summaries;
     ExperimentRunner::Options options;
@@ -58,7 +58,11 @@ std::optional<ExperimentSummary> TrialSummaries::evaluate(Engine& engine, const 
         error = outcome.error;
         return std::nullopt;
     }
-    return ExperimentStats::summarize(spec.designNames(), 0, summaries.kept(runner.id()));
+    auto kept = summaries.kept(runner.id());
+    auto summary = ExperimentStats::summarize(spec.designNames(), 0, kept);
+    if (trials)
+        trials->insert(trials->end(), std::make_move_iterator(kept.begin()), std::make_move_iterator(kept.end()));
+    return summary;
 }
 
 } // namespace conclave

@@ -33,8 +33,10 @@ public:
     // Runs every trial of `spec` on `engine` in memory, on the simulated clock
     // (64 at once), and summarizes them (ExperimentStats, the first design the
     // baseline): what predictions evaluate designs with. Unset, with `error`,
-    // when the runner could not run them.
-    static std::optional<ExperimentSummary> evaluate(Engine& engine, const ExperimentSpec& spec, std::string& error);
+    // when the runner could not run them. With `trials`, the trials
+    // themselves are appended there too (in the order they finished).
+    static std::optional<ExperimentSummary> evaluate(Engine& engine, const ExperimentSpec& spec, std::string& error,
+                                                     std::vector<TrialRecord>* trials = nullptr);
 
 private:
     mutable std::mutex m_mutex;

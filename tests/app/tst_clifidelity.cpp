@@ -50,6 +50,27 @@ QByteArray expertsTeam(const char* name, bool vote)
            "\"nodes\": [" + nodes + "{\"id\": \"out\", \"kind\": \"output\"}], \"edges\": [" + edges + "]}";
 }
 
+// A coordinator of the same three models (cascade or debate): a cascade's
+// second member and a debate's second round are one role ("expert:0#2").
+QByteArray meetingTeam(const char* name, const char* mode)
+{
+    const bool debate = QByteArray(mode) == "debate";
+    QByteArray lead = QByteArray("{\"id\": \"lead\", \"kind\": \"coordinator\", \"mode\": \"") + mode + "\", " +
+                      (debate ? "\"max_rounds\": 2}, " : "\"threshold\": 0.8}, ");
+    QByteArray nodes = "{\"id\": \"in\", \"kind\": \"input\"}, " + lead;
+    QByteArray edges = "{\"from\": \"in\", \"to\": \"lead\"}, {\"from\": \"lead\", \"to\": \"out\"}";
+    const char* models[] = {"local/generalist-7b", "local/reasoner-34b", "local/math-13b"};
+    for (int i = 0; i < 3; ++i) {
+        const QByteArray id = "m" + QByteArray::number(i);
+        nodes += "{\"id\": \"" + id + "\", \"kind\": \"expert\", \"model\": \"" + models[i] +
+                 "\", \"prompt\": \"{{task}}\\n{{transcript}}\"}, ";
+        edges += ", {\"from\": \"lead\", \"to\": \"" + id + "\", \"role\": \"member\"}";
+    }
+    return QByteArray("{\"conclave\": 1, \"name\": \"") + name +
+           "\", \"backends\": {\"local\": {\"kind\": \"local-moe\"}}, \"defaults\": {\"backend\": \"local\"}, "
+           "\"nodes\": [" + nodes + "{\"id\": \"out\", \"kind\": \"output\"}], \"edges\": [" + edges + "]}";
+}
+
 } // namespace
 
 class TestCliFidelity : public QObject {
@@ -104,7 +125,7 @@ private slots:
             const auto d = value.toObject();
             const auto measured = d["measured"].toObject();
             QCOMPARE(measured["tasks"].toInt(), report["held_out_tasks"].toInt());
-            // The replay of every recorded call, its own included, reproduces the measurement exactly.
+            // The replay of its own recorded calls reproduces the measurement exactly.
             QCOMPARE(d["self_replay"].toObject()["accuracy"].toDouble(), measured["accuracy"].toDouble());
             QCOMPARE(d["self_replay"].toObject()["cost_ratio"].toDouble(), 1.0);
             QVERIFY(d["simulated"].isObject() && d["replayed"].isObject());
@@ -183,6 +204,29 @@ private slots:
         r = cli({"fidelity", m_both, "--db", db(), "--folds", "2", "--holdout", "0.3"});
         QCOMPARE(r.exitCode, 2);
         QCOMPARE(r.err, QString("--holdout excludes --folds\nRun with --help for more information.\n"));
+    }
+
+    // Each design's own calls replay it exactly, even where another design
+    // made a call in the same role: the cascade's escalations do not stand in
+    // for the debate's second round.
+    void selfReplayReproducesMeetingsExactly()
+    {
+        write(path("cascade.team.json"), meetingTeam("Cascade", "cascade"));
+        write(path("debate.team.json"), meetingTeam("Debate", "debate"));
+        const auto measured = cli({"eval", path("cascade.team.json"), path("debate.team.json"), "--taskset",
+                                   "mixed-small", "--seeds", "2", "--db", db()});
+        QCOMPARE(measured.exitCode, 0);
+        const auto id = experimentId(measured.out);
+        const auto r = cli({"fidelity", id, "--db", db(), "--folds", "2", "--no-calibration-uncertainty", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        const auto designs = QJsonDocument::fromJson(r.out.toUtf8()).object()["designs"].toArray();
+        QCOMPARE(designs.size(), 2);
+        for (const auto& value : designs) {
+            const auto d = value.toObject();
+            QCOMPARE(d["self_replay"].toObject()["accuracy"].toDouble(), d["measured"].toObject()["accuracy"].toDouble());
+            QCOMPARE(d["self_replay"].toObject()["cost_ratio"].toDouble(), 1.0);
+            QCOMPARE(d["self_replay"].toObject()["p95_wall_ratio"].toDouble(), 1.0);
+        }
     }
 
     void singleModelDesignsCheckSkillsOnly()

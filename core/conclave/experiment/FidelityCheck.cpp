@@ -327,9 +327,13 @@ std::optional<FidelityReport> FidelityCheck::run(Engine& engine, RunQueries& rea
             for (const bool self : {false, true}) {
                 std::map<size_t, Team> replayed;
                 for (size_t d = 0; d < m.spec.designs.size(); ++d) {
+                    // The others' calls only; or its own only, so that a call of another design recorded
+                    // under the same role (a cascade's second member and a debate's second round are both
+                    // "expert:0#2") cannot stand in for its own.
                     std::vector<std::string> excluded;
-                    if (!self)
-                        excluded.push_back(m.spec.designs[d].name);
+                    for (size_t other = 0; other < m.spec.designs.size(); ++other)
+                        if ((other == d) != self)
+                            excluded.push_back(m.spec.designs[other].name);
                     std::string why;
                     if (auto twin =
                             FidelityTwin::replayed(m.spec.designs[d].team, {m.record.id}, excluded, fit.models, why))

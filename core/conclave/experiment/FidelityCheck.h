@@ -24,8 +24,8 @@ class RunQueries;
 // seeds: simulated (FidelityTwin::simulated, its accuracy CI with the
 // calibration's uncertainty, CalibrationUncertainty) and replayed from the
 // recorded calls of the other measured designs only (leave-one-design-out,
-// what was not recorded simulated); the replay of every call, its own
-// included, is the reproduction check. Predictions run on `engine`, on the
+// what was not recorded simulated); the replay of its own calls only is
+// the reproduction check. Predictions run on `engine`, on the
 // simulated clock; recorded backends read the engine's store.
 class FidelityCheck {
 public:

@@ -35,7 +35,7 @@ struct FidelityDesign {
     Percentiles measuredWallMs;
     std::optional<FidelityPrediction> simulated; // unset with `why` when it has no simulated twin
     std::optional<FidelityPrediction> replayed;  // from the other designs' recorded calls only
-    std::optional<FidelityPrediction> selfReplay; // from every recorded call, its own included: the reproduction check
+    std::optional<FidelityPrediction> selfReplay; // from its own recorded calls only: the reproduction check
     std::string why; // why a prediction is missing
 };
 

@@ -164,6 +164,98 @@ bool say(const FidelityCheck::Options& options, const std::string& what, std::st
     return true;
 }
 
+// Predicts the designs of `m` on `tasks` (one part) from the calibrated
+// profiles `models`: simulated (with the calibration's resampled spread) and
+// replayed, each prediction's trials added to `into`. Designs with no twin
+// get their `why` in `report`.
+bool predict(Engine& engine, const Measured& m, const std::shared_ptr<const TaskSet>& tasks,
+             const ModelsFile::Profiles& models, const FidelityCheck::Options& options, const std::string& fold,
+             FidelityReport& report, Pooled& into, std::string& error)
+{
+    std::map<size_t, Team> simulated;
+    for (size_t d = 0; d < m.spec.designs.size(); ++d) {
+        auto& design = report.designs[m.first + d];
+        if (auto twin = FidelityTwin::simulated(m.spec.designs[d].team, models, design.why))
+            simulated.emplace(d, std::move(*twin));
+    }
+    if (const auto spec = specFor(m, tasks, simulated, options.simulatedSeeds)) {
+        report.simulatedSeeds = std::max(report.simulatedSeeds, spec->seeds.size());
+        if (!say(options, "simulating " + std::to_string(spec->designs.size()) + " designs of " + m.record.id + fold,
+                 error))
+            return false;
+        const auto summary = evaluateInto(engine, *spec, simulated, into.simulated, error);
+        if (!summary)
+            return false;
+        if (!say(options, "resampling the calibration (" + std::to_string(options.resamples) + " resamples)", error))
+            return false;
+        const auto predictions =
+            CalibrationUncertainty::predict(engine, *spec, *summary, nullptr, options.resamples, error);
+        if (!predictions)
+            return false;
+        size_t i = 0;
+        for (const auto& entry : simulated) {
+            if (const auto& prediction = (*predictions)[i]; prediction && prediction->resamples > 0) {
+                const auto tasksRun = summary->designs[i].overall.tasks;
+                into.weightedSd[entry.first] += double(tasksRun) * prediction->resampleSd;
+                into.resampledTasks[entry.first] += tasksRun;
+            }
+            ++i;
+        }
+    }
+    if (!options.replay)
+        return true;
+    for (const bool self : {false, true}) {
+        std::map<size_t, Team> replayed;
+        for (size_t d = 0; d < m.spec.designs.size(); ++d) {
+            // The others' calls only; or its own only, so that a call of another design recorded
+            // under the same role (a cascade's second member and a debate's second round are both
+            // "expert:0#2") cannot stand in for its own.
+            std::vector<std::string> excluded;
+            for (size_t other = 0; other < m.spec.designs.size(); ++other)
+                if ((other == d) != self)
+                    excluded.push_back(m.spec.designs[other].name);
+            std::string why;
+            if (auto twin = FidelityTwin::replayed(m.spec.designs[d].team, {m.record.id}, excluded, models, why))
+                replayed.emplace(d, std::move(*twin));
+        }
+        const auto spec = specFor(m, tasks, replayed);
+        if (!spec)
+            continue;
+        if (!say(options,
+                 std::string(self ? "replaying each design's own calls" : "replaying the other designs' calls") +
+                     " of " + m.record.id + fold,
+                 error))
+            return false;
+        if (!evaluateInto(engine, *spec, replayed, self ? into.selfReplayed : into.replayed, error))
+            return false;
+    }
+    return true;
+}
+
+// Every fold's predictions of `m` together, against the measurement on the same tasks.
+void pool(const Measured& m, Pooled& p, FidelityReport& report)
+{
+    const auto simulated = ExperimentStats::summarize(names(m), 0, p.simulated);
+    const auto replayed = ExperimentStats::summarize(names(m), 0, p.replayed);
+    const auto selfReplayed = ExperimentStats::summarize(names(m), 0, p.selfReplayed);
+    for (size_t d = 0; d < m.spec.designs.size(); ++d) {
+        auto& design = report.designs[m.first + d];
+        if (simulated.designs[d].overall.trials > 0) {
+            auto figures = simulated.designs[d];
+            // The folds' calibrations are resampled with one set of draws (keyed by model, domain and
+            // resample), so their spreads add as if fully correlated: a task-weighted mean of the sds.
+            if (const auto n = p.resampledTasks[d]; n > 0)
+                figures.overall.ci = CalibrationUncertainty::combine(figures.overall.accuracy, figures.overall.ci,
+                                                                     p.weightedSd[d] / double(n));
+            design.simulated = FidelityCheck::compare(figures, design);
+        }
+        if (replayed.designs[d].overall.trials > 0)
+            design.replayed = FidelityCheck::compare(replayed.designs[d], design);
+        if (selfReplayed.designs[d].overall.trials > 0)
+            design.selfReplay = FidelityCheck::compare(selfReplayed.designs[d], design);
+    }
+}
+
 } // namespace
 
 FidelityPrediction FidelityCheck::compare(const DesignSummary& predicted, const FidelityDesign& measured)
@@ -286,98 +378,15 @@ std::optional<FidelityReport> FidelityCheck::run(Engine& engine, RunQueries& rea
         }
 
         for (size_t e = 0; e < measured.size(); ++e) {
-            const auto& m = measured[e];
-            const auto tasks = tasksIn(m, *split, part);
-            if (tasks->tasks().empty())
-                continue;
-            std::map<size_t, Team> simulated;
-            for (size_t d = 0; d < m.spec.designs.size(); ++d) {
-                auto& design = report.designs[m.first + d];
-                if (auto twin = FidelityTwin::simulated(m.spec.designs[d].team, fit.models, design.why))
-                    simulated.emplace(d, std::move(*twin));
-            }
-            if (const auto spec = specFor(m, tasks, simulated, options.simulatedSeeds)) {
-                report.simulatedSeeds = std::max(report.simulatedSeeds, spec->seeds.size());
-                if (!say(options,
-                         "simulating " + std::to_string(spec->designs.size()) + " designs of " + m.record.id + fold,
-                         error))
-                    return std::nullopt;
-                const auto summary = evaluateInto(engine, *spec, simulated, pooled[e].simulated, error);
-                if (!summary)
-                    return std::nullopt;
-                if (!say(options, "resampling the calibration (" + std::to_string(options.resamples) + " resamples)",
-                         error))
-                    return std::nullopt;
-                const auto predictions =
-                    CalibrationUncertainty::predict(engine, *spec, *summary, nullptr, options.resamples, error);
-                if (!predictions)
-                    return std::nullopt;
-                size_t i = 0;
-                for (const auto& entry : simulated) {
-                    if (const auto& prediction = (*predictions)[i]; prediction && prediction->resamples > 0) {
-                        const auto tasksRun = summary->designs[i].overall.tasks;
-                        pooled[e].weightedSd[entry.first] += double(tasksRun) * prediction->resampleSd;
-                        pooled[e].resampledTasks[entry.first] += tasksRun;
-                    }
-                    ++i;
-                }
-            }
-            if (!options.replay)
-                continue;
-            for (const bool self : {false, true}) {
-                std::map<size_t, Team> replayed;
-                for (size_t d = 0; d < m.spec.designs.size(); ++d) {
-                    // The others' calls only; or its own only, so that a call of another design recorded
-                    // under the same role (a cascade's second member and a debate's second round are both
-                    // "expert:0#2") cannot stand in for its own.
-                    std::vector<std::string> excluded;
-                    for (size_t other = 0; other < m.spec.designs.size(); ++other)
-                        if ((other == d) != self)
-                            excluded.push_back(m.spec.designs[other].name);
-                    std::string why;
-                    if (auto twin =
-                            FidelityTwin::replayed(m.spec.designs[d].team, {m.record.id}, excluded, fit.models, why))
-                        replayed.emplace(d, std::move(*twin));
-                }
-                const auto spec = specFor(m, tasks, replayed);
-                if (!spec)
-                    continue;
-                if (!say(options,
-                         std::string(self ? "replaying every recorded call" : "replaying the other designs' calls") +
-                             " of " + m.record.id + fold,
-                         error))
-                    return std::nullopt;
-                if (!evaluateInto(engine, *spec, replayed, self ? pooled[e].selfReplayed : pooled[e].replayed, error))
-                    return std::nullopt;
-            }
+            const auto tasks = tasksIn(measured[e], *split, part);
+            if (!tasks->tasks().empty() &&
+                !predict(engine, measured[e], tasks, fit.models, options, fold, report, pooled[e], error))
+                return std::nullopt;
         }
     }
 
-    // Every fold's predictions together, against the measurement on the same tasks.
-    for (size_t e = 0; e < measured.size(); ++e) {
-        const auto& m = measured[e];
-        auto& p = pooled[e];
-        const auto simulated = ExperimentStats::summarize(names(m), 0, p.simulated);
-        const auto replayed = ExperimentStats::summarize(names(m), 0, p.replayed);
-        const auto selfReplayed = ExperimentStats::summarize(names(m), 0, p.selfReplayed);
-        for (size_t d = 0; d < m.spec.designs.size(); ++d) {
-            auto& design = report.designs[m.first + d];
-            if (simulated.designs[d].overall.trials > 0) {
-                auto figures = simulated.designs[d];
-                // The folds' calibrations are resampled with one set of draws (keyed by model, domain and
-                // resample), so their spreads add as if fully correlated: a task-weighted mean of the sds.
-                if (const auto n = p.resampledTasks[d]; n > 0)
-                    figures.overall.ci = CalibrationUncertainty::combine(figures.overall.accuracy, figures.overall.ci,
-                                                                         p.weightedSd[d] / double(n));
-                design.simulated = compare(figures, design);
-            }
-            if (replayed.designs[d].overall.trials > 0)
-                design.replayed = compare(replayed.designs[d], design);
-            if (selfReplayed.designs[d].overall.trials > 0)
-                design.selfReplay = compare(selfReplayed.designs[d], design);
-        }
-    }
-
+    for (size_t e = 0; e < measured.size(); ++e)
+        pool(measured[e], pooled[e], report);
     std::vector<double> predicted, actual;
     std::vector<Interval> actualCi;
     std::vector<double> replayedAcc, replayedActual;

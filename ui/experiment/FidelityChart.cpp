@@ -51,7 +51,7 @@ FidelityChart::FidelityChart(QWidget* parent) : QWidget(parent)
     // Made once and kept: axes removed from a chart that was never laid out stay drawn in its corner.
     m_x = new QValueAxis;
     m_y = new QValueAxis;
-    m_x->setTitleText(tr("measured accuracy on the held-out tasks (%)"));
+    m_x->setTitleText(tr("measured accuracy on tasks the calibration did not read (%)"));
     m_y->setTitleText(tr("predicted accuracy (%)"));
     chart->addAxis(m_x, Qt::AlignBottom);
     chart->addAxis(m_y, Qt::AlignLeft);

@@ -106,7 +106,7 @@ QVariant FidelityTableModel::headerData(int section, Qt::Orientation orientation
     if (role == Qt::ToolTipRole) {
         switch (section) {
         case C::Measured:
-            return tr("Accuracy measured on the held-out tasks");
+            return tr("Accuracy measured on the tasks the calibration did not read (the held-out part, or every part when cross-fitted)");
         case C::Simulated:
             return tr("Predicted by the simulator calibrated on the other tasks, with the calibration's uncertainty");
         case C::SimulatedZ:

@@ -11,6 +11,7 @@
 #include "conclave/session/RecordedStart.h"
 #include "conclave/store/RunQueries.h"
 #include "conclave/store/RunStore.h"
+#include "conclave/whatif/SpeedChanges.h"
 
 #include <QTemporaryDir>
 
@@ -79,9 +80,9 @@ class TestRunRecordings : public QObject {
         return started.recorder->id();
     }
 
-    RunResult replay(const Team& team, const RunId& id, const std::string& input)
+    RunResult replay(const Team& team, const RunId& id, const std::string& input, const SpeedChanges& speeds = {})
     {
-        const auto prepared = m_h.engine().prepareReplay(team, id.str(), m_db);
+        const auto prepared = m_h.engine().prepareReplay(team, id.str(), m_db, {}, speeds.retiming());
         if (!prepared.team) {
             QTest::qFail(prepared.error.c_str(), __FILE__, __LINE__);
             return {};
@@ -186,6 +187,66 @@ private slots:
             }
             QCOMPARE(q(resultOf(copy, node).answer), q(resultOf(original, node).answer));
         }
+    }
+
+    // The what-if's speed-ups: on a fan-out, speeding the branch that ends
+    // first saves nothing; making the last one instant ends the run when the
+    // other branch ends. Walls hand-computed from the stored attempts.
+    void aSpeedUpSavesOnlyOnTheCriticalPath()
+    {
+        RunResult original;
+        const auto id = record(voteTeam(false), kFrance, original);
+        QVERIFY(!id.empty());
+        const auto endOf = [](const RunResult& r, const char* node) {
+            int64_t end = 0;
+            for (const auto& s : attemptsOf(r.spans, node))
+                end = std::max(end, s.endUs);
+            return end;
+        };
+        const bool mathLast = endOf(original, "e_math") > endOf(original, "e_gen");
+        const char* last = mathLast ? "e_math" : "e_gen";
+        const char* first = mathLast ? "e_gen" : "e_math";
+        QCOMPARE(original.wallUs, endOf(original, last)); // a majority vote takes no time of its own
+        std::string error;
+        SpeedChanges firstFaster;
+        QVERIFY(firstFaster.add(std::string(first) + "=-50%", error));
+        QCOMPARE(replay(voteTeam(false), id, kFrance, firstFaster).wallUs, original.wallUs);
+        SpeedChanges lastInstant;
+        QVERIFY(lastInstant.add(std::string(last) + "=-100%", error));
+        const auto projected = replay(voteTeam(false), id, kFrance, lastInstant);
+        QCOMPARE(projected.wallUs, endOf(original, first));
+        QCOMPARE(q(projected.output.answer), q(original.output.answer)); // the same calls, sooner
+        QCOMPARE(projected.costUsd, original.costUsd);
+        // Each of its attempts took no time: they start and end where the first began.
+        for (const auto& s : attemptsOf(projected.spans, last))
+            QCOMPARE(s.endUs, s.startUs);
+    }
+
+    // A chain: halving the second expert's calls takes half of each off the wall.
+    void halvingAChainsStepTakesHalfItsTimeOff()
+    {
+        json doc{{"conclave", 1}, {"name", "chain"}, {"backends", {{"local", {{"kind", "local-moe"}, {"seed", 42}}}}}};
+        doc["defaults"] = {{"backend", "local"}, {"retries", 2}};
+        doc["nodes"] = json::array({{{"id", "in"}, {"kind", "input"}},
+                                    {{"id", "a"}, {"kind", "expert"}, {"model", "local/generalist-7b"}},
+                                    {{"id", "b"}, {"kind", "expert"}, {"model", "local/reasoner-34b"},
+                                     {"prompt", "Check this answer: {{input}}"}},
+                                    {{"id", "out"}, {"kind", "output"}}});
+        doc["edges"] = json::array({{{"from", "in"}, {"to", "a"}}, {{"from", "a"}, {"to", "b"}}, {{"from", "b"}, {"to", "out"}}});
+        const Team chain = *teamFromJson(doc).team;
+        RunResult original;
+        const auto id = record(chain, kMath, original);
+        QVERIFY(!id.empty());
+        int64_t saved = 0;
+        for (const auto& s : attemptsOf(original.spans, "b"))
+            saved += (s.endUs - s.startUs) - std::llround(double(s.endUs - s.startUs) * 0.5);
+        QVERIFY(saved > 0);
+        std::string error;
+        SpeedChanges half;
+        QVERIFY(half.add("b=x0.5", error));
+        const auto projected = replay(chain, id, kMath, half);
+        QCOMPARE(projected.wallUs, original.wallUs - saved);
+        QCOMPARE(q(projected.output.answer), q(original.output.answer));
     }
 
     void anUnknownRunIsSaidSo()

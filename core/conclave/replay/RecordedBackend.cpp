@@ -115,6 +115,12 @@ CallId RecordedBackend::start(ModelRequest request, CallCallbacks callbacks)
             call.firstChunk = record->text.value_or("");
         }
     }
+    if (m_settings.retime && call.doneAfterUs >= 0) {
+        const auto times = m_settings.retime(request, {call.token ? call.tokenAfterUs : -1, call.doneAfterUs});
+        call.doneAfterUs = std::max<int64_t>(0, times.doneUs);
+        if (call.token)
+            call.tokenAfterUs = std::clamp<int64_t>(times.firstTokenUs, 0, call.doneAfterUs);
+    }
     if (m_queue.arrive(id))
         admitLocked(id, call, call.startUs);
     return id;

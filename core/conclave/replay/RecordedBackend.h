@@ -3,6 +3,7 @@
 #include "conclave/engine/AdmissionQueue.h"
 #include "conclave/engine/ModelBackend.h"
 #include "conclave/engine/RunClock.h"
+#include "conclave/replay/CallRetiming.h"
 #include "conclave/replay/RecordingSource.h"
 
 #include <cstdint>
@@ -34,6 +35,7 @@ public:
         std::string name;           // the backend's name in the team, for messages
         uint64_t seed = 0;          // the run's seed
         int64_t maxConcurrency = 0; // calls served at once; 0: no limit
+        CallRetiming retime;        // changes each answered call's recorded times (what-ifs); unset: none
     };
 
     RecordedBackend(std::shared_ptr<const RecordingSource> source, std::shared_ptr<RunClock> clock, Settings settings,

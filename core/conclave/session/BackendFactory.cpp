@@ -83,7 +83,8 @@ BackendFactory::Made BackendFactory::make(const PreparedTeam& team, std::string_
             made.backends.emplace(
                 name, std::make_shared<RecordedBackend>(
                           team.replayAll, m_clock,
-                          RecordedBackend::Settings{name.str(), made.seed, block.maxConcurrency.value_or(0)}));
+                          RecordedBackend::Settings{name.str(), made.seed, block.maxConcurrency.value_or(0),
+                                                    team.retime}));
             continue;
         }
         if (block.kind == BackendKind::OpenAi) {
@@ -110,7 +111,7 @@ BackendFactory::Made BackendFactory::make(const PreparedTeam& team, std::string_
             made.backends.emplace(
                 name, std::make_shared<RecordedBackend>(
                           team.recordings.at(name), m_clock,
-                          RecordedBackend::Settings{name.str(), backendSeed, block.maxConcurrency.value_or(0)},
+                          RecordedBackend::Settings{name.str(), backendSeed, block.maxConcurrency.value_or(0), {}},
                           std::move(simulator)));
             continue;
         }

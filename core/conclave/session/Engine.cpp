@@ -80,7 +80,7 @@ Engine::Prepared Engine::prepare(const Team& team, const std::filesystem::path& 
 }
 
 Engine::Prepared Engine::prepareReplay(const Team& team, const std::string& runId, const std::filesystem::path& db,
-                                       const std::filesystem::path& teamFolder) const
+                                       const std::filesystem::path& teamFolder, CallRetiming retime) const
 {
     auto prepared = prepare(team, teamFolder);
     if (!prepared.team)
@@ -98,6 +98,7 @@ Engine::Prepared Engine::prepareReplay(const Team& team, const std::string& runI
     }
     auto replaying = std::make_shared<PreparedTeam>(*prepared.team);
     replaying->replayAll = std::move(source);
+    replaying->retime = std::move(retime);
     prepared.team = std::move(replaying);
     return prepared;
 }

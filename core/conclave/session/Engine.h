@@ -68,9 +68,11 @@ public:
     // Single-run mode: prepare() with every backend replaying the stored run
     // `runId` (an id or a unique prefix) of the store at `db` (empty: the
     // store set by setStore), its calls matched by node, round, subtask and
-    // attempt (RunRecordings). Its runs may use the virtual clock.
+    // attempt (RunRecordings). Its runs may use the virtual clock. With
+    // `retime`, each replayed call's recorded times change as it says (the
+    // what-if, docs/whatif.md).
     Prepared prepareReplay(const Team& team, const std::string& runId, const std::filesystem::path& db = {},
-                           const std::filesystem::path& teamFolder = {}) const;
+                           const std::filesystem::path& teamFolder = {}, CallRetiming retime = {}) const;
 
     // The command's store: where a recorded backend without `db` reads. Set
     // before prepare(); unset, such a backend cannot be prepared.

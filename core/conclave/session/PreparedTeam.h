@@ -2,6 +2,7 @@
 
 #include "conclave/engine/RunPlan.h"
 #include "conclave/local/LocalResponder.h"
+#include "conclave/replay/CallRetiming.h"
 #include "conclave/replay/RecordingSource.h"
 
 #include <map>
@@ -22,6 +23,8 @@ struct PreparedTeam {
     // Single-run mode (Engine::prepareReplay): every backend, whatever its
     // kind, replays this; null otherwise.
     std::shared_ptr<const RecordingSource> replayAll;
+    // With replayAll: how each replayed call's recorded times change (a what-if); unset: as recorded.
+    CallRetiming retime;
 };
 
 } // namespace conclave

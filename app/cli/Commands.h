@@ -145,6 +145,18 @@ struct FidelityArgs {
 // other. 0 when it ran; 2 on bad input.
 int runFidelity(const CliContext& context, const FidelityArgs& args);
 
+struct WhatIfArgs {
+    std::string run; // an id or a unique prefix
+    std::optional<std::string> db;
+    std::vector<std::string> speeds; // --speed NODE=CHANGE
+    bool json = false;
+};
+
+// `conclave whatif RUN_ID [--speed NODE=CHANGE]... [--json]`: the stored run
+// re-run on the simulated clock from its own calls with some nodes' latencies
+// changed. The rules are in core/conclave/whatif/.
+int runWhatIf(const CliContext& context, const WhatIfArgs& args);
+
 struct CalibrateArgs {
     std::vector<std::string> experiments; // ids or unique prefixes
     std::vector<std::string> models;      // --model: only these; empty: every model called

@@ -298,6 +298,18 @@ int main(int argc, char** argv)
     fidelity->add_flag("--json", fidelityArgs.json, "Print one JSON object");
     fidelity->add_option("-o,--output", fidelityArgs.output, "Also write the report to FILE.md or FILE.json");
 
+    WhatIfArgs whatIfArgs;
+    std::string whatIfDb;
+    auto* whatIf = app.add_subcommand(
+        "whatif", "What a change would have saved: a stored run re-run on the simulated clock from its own calls, "
+                  "some nodes' latencies changed (docs/whatif.md)");
+    whatIf->add_option("run", whatIfArgs.run, "The run's id (or a unique prefix)")->required();
+    whatIf->add_option("--speed", whatIfArgs.speeds,
+                       "NODE=CHANGE: that node's calls -30% (0.7 of their time), x0.5, -200ms or =300ms; repeatable");
+    auto* whatIfDbOption = whatIf->add_option(
+        "--db", whatIfDb, "The run store (default: $CONCLAVE_DB, else $XDG_DATA_HOME/conclave/runs.sqlite)");
+    whatIf->add_flag("--json", whatIfArgs.json, "Print one JSON object");
+
     BenchArgs benchArgs;
     auto* bench = app.add_subcommand(
         "bench", "Measure the engine: fan-out, scheduler overhead, early termination, the virtual clock, the store, "
@@ -442,6 +454,11 @@ int main(int argc, char** argv)
         fidelityArgs.calibrationUncertainty = !fidelityNoUncertainty;
         fidelityArgs.replay = !fidelityNoReplay;
         return runFidelity(context, fidelityArgs);
+    }
+    if (*whatIf) {
+        if (*whatIfDbOption)
+            whatIfArgs.db = whatIfDb;
+        return runWhatIf(context, whatIfArgs);
     }
     if (*backendsCheck)
         return runBackendsCheck(context, checkTeam, checkLoad);

@@ -20,19 +20,19 @@ private slots:
         QTest::addColumn<qint64>("newDone");
         QTest::addColumn<QString>("text");
         QTest::newRow("30 % faster") << "-30%" << qint64(200000) << qint64(1000000) << qint64(140000)
-                                     << qint64(700000) << "x0.7";
-        QTest::newRow("instant") << "-100%" << qint64(200000) << qint64(1000000) << qint64(0) << qint64(0) << "x0";
+                                     << qint64(700000) << "-30%";
+        QTest::newRow("instant") << "-100%" << qint64(200000) << qint64(1000000) << qint64(0) << qint64(0) << "-100%";
         QTest::newRow("half") << "x0.5" << qint64(200001) << qint64(1000001) << qint64(100001) << qint64(500001)
                               << "x0.5";
         QTest::newRow("slower") << "x2" << qint64(-1) << qint64(300000) << qint64(-1) << qint64(600000) << "x2";
         QTest::newRow("200 ms off") << "-200ms" << qint64(250000) << qint64(1000000) << qint64(200000)
                                     << qint64(800000) << "-200ms";
         QTest::newRow("not below 0") << "-2s" << qint64(250000) << qint64(1000000) << qint64(0) << qint64(0)
-                                     << "-2000ms";
+                                     << "-2s";
         QTest::newRow("set") << "=300ms" << qint64(500000) << qint64(1000000) << qint64(150000) << qint64(300000)
                              << "=300ms";
         QTest::newRow("set an instant call") << "=1.5s" << qint64(0) << qint64(0) << qint64(1500000)
-                                             << qint64(1500000) << "=1500ms";
+                                             << qint64(1500000) << "=1.5s";
         QTest::newRow("a timeout stays one") << "x0.5" << qint64(400000) << qint64(-1) << qint64(400000)
                                              << qint64(-1) << "x0.5";
     }
@@ -59,6 +59,7 @@ private slots:
     void fasterIsTheProfilesPercent()
     {
         QCOMPARE(LatencyChange::faster(25).factor(), 0.75);
+        QCOMPARE(QString::fromStdString(LatencyChange::faster(25).text()), QString("-25%"));
         QCOMPARE(LatencyChange::faster(100).factor(), 0.0);
         QCOMPARE(LatencyChange::faster(10).apply({-1, 1000000}).doneUs, int64_t(900000));
     }

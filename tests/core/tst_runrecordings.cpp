@@ -8,10 +8,7 @@
 #include "conclave/io/TeamFile.h"
 #include "conclave/replay/ReplayNote.h"
 #include "conclave/replay/RunRecordings.h"
-#include "conclave/session/RecordedStart.h"
 #include "conclave/store/RunQueries.h"
-#include "conclave/store/RunStore.h"
-#include "conclave/whatif/SpeedChanges.h"
 
 #include <QTemporaryDir>
 
@@ -61,28 +58,14 @@ class TestRunRecordings : public QObject {
     QTemporaryDir m_dir;
     std::string m_db;
 
-    // Runs `team` on `input` under seed 5, stored; its id.
     RunId record(const Team& team, const std::string& input, RunResult& result)
     {
-        auto opened = RunStore::open(m_db);
-        if (!opened.store)
-            return {};
-        const auto prepared = m_h.engine().prepare(team);
-        if (!prepared.team)
-            return {};
-        auto started = startRecorded(m_h.engine(), opened.store.get(), *prepared.team, input,
-                                     Engine::StartOptions{5, {}, ClockRequest::Virtual, {}, {}});
-        if (!started.run)
-            return {};
-        result = started.run->wait();
-        if (!started.recorder->waitUntilStored().empty())
-            return {};
-        return started.recorder->id();
+        return m_h.record(m_db, team, input, result);
     }
 
-    RunResult replay(const Team& team, const RunId& id, const std::string& input, const SpeedChanges& speeds = {})
+    RunResult replay(const Team& team, const RunId& id, const std::string& input)
     {
-        const auto prepared = m_h.engine().prepareReplay(team, id.str(), m_db, {}, speeds.retiming());
+        const auto prepared = m_h.engine().prepareReplay(team, id.str(), m_db);
         if (!prepared.team) {
             QTest::qFail(prepared.error.c_str(), __FILE__, __LINE__);
             return {};
@@ -187,66 +170,6 @@ private slots:
             }
             QCOMPARE(q(resultOf(copy, node).answer), q(resultOf(original, node).answer));
         }
-    }
-
-    // The what-if's speed-ups: on a fan-out, speeding the branch that ends
-    // first saves nothing; making the last one instant ends the run when the
-    // other branch ends. Walls hand-computed from the stored attempts.
-    void aSpeedUpSavesOnlyOnTheCriticalPath()
-    {
-        RunResult original;
-        const auto id = record(voteTeam(false), kFrance, original);
-        QVERIFY(!id.empty());
-        const auto endOf = [](const RunResult& r, const char* node) {
-            int64_t end = 0;
-            for (const auto& s : attemptsOf(r.spans, node))
-                end = std::max(end, s.endUs);
-            return end;
-        };
-        const bool mathLast = endOf(original, "e_math") > endOf(original, "e_gen");
-        const char* last = mathLast ? "e_math" : "e_gen";
-        const char* first = mathLast ? "e_gen" : "e_math";
-        QCOMPARE(original.wallUs, endOf(original, last)); // a majority vote takes no time of its own
-        std::string error;
-        SpeedChanges firstFaster;
-        QVERIFY(firstFaster.add(std::string(first) + "=-50%", error));
-        QCOMPARE(replay(voteTeam(false), id, kFrance, firstFaster).wallUs, original.wallUs);
-        SpeedChanges lastInstant;
-        QVERIFY(lastInstant.add(std::string(last) + "=-100%", error));
-        const auto projected = replay(voteTeam(false), id, kFrance, lastInstant);
-        QCOMPARE(projected.wallUs, endOf(original, first));
-        QCOMPARE(q(projected.output.answer), q(original.output.answer)); // the same calls, sooner
-        QCOMPARE(projected.costUsd, original.costUsd);
-        // Each of its attempts took no time: they start and end where the first began.
-        for (const auto& s : attemptsOf(projected.spans, last))
-            QCOMPARE(s.endUs, s.startUs);
-    }
-
-    // A chain: halving the second expert's calls takes half of each off the wall.
-    void halvingAChainsStepTakesHalfItsTimeOff()
-    {
-        json doc{{"conclave", 1}, {"name", "chain"}, {"backends", {{"local", {{"kind", "local-moe"}, {"seed", 42}}}}}};
-        doc["defaults"] = {{"backend", "local"}, {"retries", 2}};
-        doc["nodes"] = json::array({{{"id", "in"}, {"kind", "input"}},
-                                    {{"id", "a"}, {"kind", "expert"}, {"model", "local/generalist-7b"}},
-                                    {{"id", "b"}, {"kind", "expert"}, {"model", "local/reasoner-34b"},
-                                     {"prompt", "Check this answer: {{input}}"}},
-                                    {{"id", "out"}, {"kind", "output"}}});
-        doc["edges"] = json::array({{{"from", "in"}, {"to", "a"}}, {{"from", "a"}, {"to", "b"}}, {{"from", "b"}, {"to", "out"}}});
-        const Team chain = *teamFromJson(doc).team;
-        RunResult original;
-        const auto id = record(chain, kMath, original);
-        QVERIFY(!id.empty());
-        int64_t saved = 0;
-        for (const auto& s : attemptsOf(original.spans, "b"))
-            saved += (s.endUs - s.startUs) - std::llround(double(s.endUs - s.startUs) * 0.5);
-        QVERIFY(saved > 0);
-        std::string error;
-        SpeedChanges half;
-        QVERIFY(half.add("b=x0.5", error));
-        const auto projected = replay(chain, id, kMath, half);
-        QCOMPARE(projected.wallUs, original.wallUs - saved);
-        QCOMPARE(q(projected.output.answer), q(original.output.answer));
     }
 
     void anUnknownRunIsSaidSo()

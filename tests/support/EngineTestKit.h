@@ -13,6 +13,8 @@
 #include "conclave/engine/RunObserver.h"
 #include "conclave/io/TeamJson.h"
 #include "conclave/session/Engine.h"
+#include "conclave/session/RecordedStart.h"
+#include "conclave/store/RunStore.h"
 
 #include <QDir>
 #include <QFile>
@@ -419,6 +421,25 @@ public:
     }
     void reset() { m_engine.reset(); }
     Engine& engine() { return *m_engine; }
+
+    // Runs `team` on `input` under seed 5 on the virtual clock, stored in the store at `db`; its id (empty on failure).
+    RunId record(const std::string& db, const Team& team, const std::string& input, RunResult& result)
+    {
+        auto opened = RunStore::open(db);
+        if (!opened.store)
+            return {};
+        const auto prepared = m_engine->prepare(team);
+        if (!prepared.team)
+            return {};
+        auto started = startRecorded(*m_engine, opened.store.get(), *prepared.team, input,
+                                     Engine::StartOptions{5, {}, ClockRequest::Virtual, {}, {}});
+        if (!started.run)
+            return {};
+        result = started.run->wait();
+        if (!started.recorder->waitUntilStored().empty())
+            return {};
+        return started.recorder->id();
+    }
 
     // Starts a run and waits for it (at most a minute, then it is cancelled).
     RunResult run(const Team& team, const std::string& input, std::optional<uint64_t> seed = 42,

@@ -3,21 +3,17 @@
 #include "conclave/util/NumberText.h"
 
 #include <cmath>
-#include <charconv>
 
 namespace conclave {
 
 namespace {
 
-// A non-negative number with nothing after it; unset otherwise.
+// A non-negative number with nothing after it (and no sign); unset otherwise.
 std::optional<double> number(std::string_view text)
 {
-    double value = 0;
-    const auto* end = text.data() + text.size();
-    const auto [ptr, ec] = std::from_chars(text.data(), end, value);
-    if (text.empty() || ec != std::errc() || ptr != end || !std::isfinite(value) || value < 0)
+    if (text.empty() || text.front() == '-' || text.front() == '+')
         return std::nullopt;
-    return value;
+    return parseNumber(text);
 }
 
 // "200ms", "1.5s": microseconds.
@@ -61,26 +57,26 @@ std::optional<LatencyChange> LatencyChange::parse(std::string_view text, std::st
             error = "a call cannot be more than 100 % faster (instant), got " + quoted;
             return std::nullopt;
         }
-        return faster(*percent);
+        return LatencyChange(Kind::Scale, 1 - *percent / 100, 0, std::string(text));
     }
     if (text.starts_with('x')) {
         const auto factor = number(text.substr(1));
         if (!factor)
             return expected();
-        return LatencyChange(Kind::Scale, *factor, 0);
+        return LatencyChange(Kind::Scale, *factor, 0, std::string(text));
     }
     if (text.starts_with('-') || text.starts_with('=')) {
         const auto us = duration(text.substr(1));
         if (!us)
             return expected();
-        return LatencyChange(text.starts_with('-') ? Kind::Subtract : Kind::Set, 1, *us);
+        return LatencyChange(text.starts_with('-') ? Kind::Subtract : Kind::Set, 1, *us, std::string(text));
     }
     return expected();
 }
 
 LatencyChange LatencyChange::faster(double percent)
 {
-    return LatencyChange(Kind::Scale, std::max(0.0, 1 - percent / 100), 0);
+    return LatencyChange(Kind::Scale, std::max(0.0, 1 - percent / 100), 0, "-" + formatNumber(percent) + "%");
 }
 
 CallTimes LatencyChange::apply(CallTimes times) const
@@ -96,19 +92,6 @@ CallTimes LatencyChange::apply(CallTimes times) const
     }
     const int64_t done = scaled(times.doneUs, factor);
     return {times.firstTokenUs < 0 ? -1 : std::min(done, scaled(times.firstTokenUs, factor)), done};
-}
-
-std::string LatencyChange::text() const
-{
-    switch (m_kind) {
-    case Kind::Scale:
-        return "x" + formatNumber(m_factor);
-    case Kind::Subtract:
-        return "-" + formatNumber(double(m_us) / 1e3) + "ms";
-    case Kind::Set:
-        break;
-    }
-    return "=" + formatNumber(double(m_us) / 1e3) + "ms";
 }
 
 } // namespace conclave

@@ -26,19 +26,23 @@ public:
     static LatencyChange faster(double percent);
 
     CallTimes apply(CallTimes times) const;
-    // A form parse() reads back as this change: "x0.7" (for -30%), "x0.5", "-200ms", "=300ms".
-    std::string text() const;
+    // As written ("-30%", "x0.5", "-200ms", "=1.5s"); faster(25): "-25%". parse() reads it back.
+    const std::string& text() const { return m_text; }
 
     Kind kind() const { return m_kind; }
     double factor() const { return m_factor; } // Scale
     int64_t us() const { return m_us; }        // Subtract, Set
 
 private:
-    LatencyChange(Kind kind, double factor, int64_t us) : m_kind(kind), m_factor(factor), m_us(us) {}
+    LatencyChange(Kind kind, double factor, int64_t us, std::string text)
+        : m_kind(kind), m_factor(factor), m_us(us), m_text(std::move(text))
+    {
+    }
 
     Kind m_kind;
     double m_factor = 1;
     int64_t m_us = 0;
+    std::string m_text;
 };
 
 } // namespace conclave

@@ -1,0 +1,44 @@
+// `conclave whatif`: what a change would have saved, projected from a stored run's own calls.
+// The rules are in core/conclave/whatif/.
+#include "Commands.h"
+
+#include "conclave/session/Engine.h"
+#include "conclave/store/RunStore.h"
+#include "conclave/whatif/WhatIf.h"
+
+namespace conclave::cli {
+
+int runWhatIf(const CliContext& context, const WhatIfArgs& args)
+{
+    const auto fail = [&](const std::string& message) {
+        context.err << "whatif: " << message << '\n';
+        return kExitBadInput;
+    };
+    SpeedChanges speeds;
+    for (const auto& assignment : args.speeds) {
+        std::string error;
+        if (!speeds.add(assignment, error))
+            return fail("--speed " + error);
+    }
+    auto resources = context.engineResources();
+    if (!resources)
+        return kExitBadInput;
+    // It only reads the store: the projection is kept in memory.
+    auto store = context.openStore(args.db, RunStore::Access::Read, "whatif");
+    if (!store)
+        return kExitBadInput;
+    std::string error;
+    auto reader = store->reader(error);
+    if (!reader)
+        return fail(error);
+    const auto db = RunStore::resolvePath(args.db);
+    Engine engine(std::move(*resources));
+    engine.setStore(db);
+    const auto report = WhatIf::project(engine, *reader, db, args.run, speeds, error);
+    if (!report)
+        return fail(error);
+    context.out << (args.json ? report->json().dump(2) + "\n" : report->text());
+    return kExitOk;
+}
+
+} // namespace conclave::cli

@@ -1,0 +1,67 @@
+// `conclave whatif`: a stored run projected from its own calls, as a user
+// types it; the rules and exact walls are tested in tests/core/tst_whatif.
+#include <QtTest>
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+
+#include "support/CliProcess.h"
+
+class TestCliWhatIf : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    QString m_run;
+
+    QString db() const { return m_dir.filePath("runs.sqlite"); }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        const auto r = testsupport::runConclave(
+            {"run", CONCLAVE_RESOURCES "/examples/triage.team.json", "--input", "What is 17 * 23?", "--db", db()});
+        QCOMPARE(r.exitCode, 0);
+        const auto match = QRegularExpression("^run ([0-9a-f]{12}): ok").match(r.out);
+        QVERIFY2(match.hasMatch(), qPrintable(r.out));
+        m_run = match.captured(1);
+    }
+
+    void withNoChangeTheRunIsReproduced()
+    {
+        const auto r = testsupport::runConclave({"whatif", m_run, "--db", db()});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("\nchanges: none\nwall: 50.225 s → 50.225 s (saves 0.000 s, 0.0 %)\n"), qPrintable(r.out));
+        QVERIFY(r.out.contains("\ndecisions changed: none\n"));
+        QVERIFY(r.out.endsWith("a projection: the run's recorded calls on the simulated clock, not a new measurement\n"));
+    }
+
+    void aSpeedUpOnTheCriticalPathSaves()
+    {
+        const auto r = testsupport::runConclave({"whatif", m_run, "--db", db(), "--speed", "planner=-50%", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        const auto report = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(report["run"].toString(), m_run);
+        QCOMPARE(report["changes"].toArray().first().toString(), QString("planner: -50%"));
+        QCOMPARE(report["wall_ms"].toObject()["before"].toDouble(), 50225.182);
+        QCOMPARE(report["wall_ms"].toObject()["after"].toDouble(), 30852.189);
+        QCOMPARE(report["saved_ms"].toDouble(), 19372.993);
+    }
+
+    void badInputSaysWhere()
+    {
+        auto r = testsupport::runConclave({"whatif", m_run, "--db", db(), "--speed", "planner=fast"});
+        QCOMPARE(r.exitCode, 2);
+        QCOMPARE(r.err, QString("whatif: --speed planner: expected -N%, xF, -Nms or =Nms (e.g. -30%, x0.5, -200ms, "
+                                "=300ms), got \"fast\"\n"));
+        r = testsupport::runConclave({"whatif", m_run, "--db", db(), "--speed", "nope=x0.5"});
+        QCOMPARE(r.exitCode, 2);
+        QCOMPARE(r.err, "whatif: --speed nope: no node \"nope\" in the team of run " + m_run + "\n");
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliWhatIf)
+#include "tst_cliwhatif.moc"

@@ -1,0 +1,198 @@
+// The what-if (WhatIf, SpeedChanges, WhatIfReport): a stored run re-run on
+// the simulated clock from its own calls, some nodes' latencies changed, on
+// teams whose walls are known by hand (the test models answer after exact
+// latencies), and the timing rules deciding again.
+#include <QtTest>
+
+#include "support/EngineTestKit.h"
+
+#include "conclave/store/RunQueries.h"
+#include "conclave/whatif/WhatIf.h"
+
+#include <QTemporaryDir>
+
+using namespace conclave;
+using namespace enginetest;
+
+namespace {
+
+std::vector<Span> attemptsOf(const std::vector<Span>& spans, const std::string& node)
+{
+    std::vector<Span> out;
+    for (const auto& s : spans)
+        if (s.kind == SpanKind::Attempt && s.node == NodeId(node))
+            out.push_back(s);
+    return out;
+}
+
+int64_t endOf(const RunResult& r, const std::string& node)
+{
+    int64_t end = 0;
+    for (const auto& s : attemptsOf(r.spans, node))
+        end = std::max(end, s.endUs);
+    return end;
+}
+
+// in → a (1 s) → b (300 ms) → out: 1.3 s.
+TeamBuilder chain()
+{
+    TeamBuilder b(1.0);
+    b.expert("a", "right-1000").expert("b", "right-300").edge("in", "a").edge("a", "b").output("b");
+    return b;
+}
+
+// Three experts of 100 ms, 300 ms and 1 s into a majority with quorum 2: 0.3 s, the slowest cancelled.
+TeamBuilder quorum()
+{
+    TeamBuilder b(1.0);
+    b.expert("fast", "right-100").expert("mid", "right-300").expert("slow", "right-1000");
+    b.node("vote", "aggregator", json{{"strategy", "majority"}, {"quorum", 2}});
+    for (const char* e : {"fast", "mid", "slow"})
+        b.edge("in", e).edge(e, "vote");
+    b.output("vote");
+    return b;
+}
+
+} // namespace
+
+class TestWhatIf : public QObject {
+    Q_OBJECT
+
+    EngineHarness m_h;
+    QTemporaryDir m_dir;
+    std::string m_db;
+    RunResult m_original;
+    RunId m_id;
+
+    // Records `team` on kMath, then projects it with `speeds` ("NODE=CHANGE").
+    std::optional<WhatIfReport> project(const TeamBuilder& builder, const QStringList& speeds, std::string& error)
+    {
+        std::string problems;
+        const auto team = builder.build(problems);
+        if (!team) {
+            error = problems;
+            return std::nullopt;
+        }
+        m_id = m_h.record(m_db, *team, kMath, m_original);
+        if (m_id.empty()) {
+            error = "not recorded";
+            return std::nullopt;
+        }
+        return projectStored(m_id.str(), speeds, error);
+    }
+    std::optional<WhatIfReport> projectStored(const std::string& run, const QStringList& speeds, std::string& error)
+    {
+        SpeedChanges changes;
+        for (const auto& s : speeds)
+            if (!changes.add(s.toStdString(), error))
+                return std::nullopt;
+        auto reader = RunQueries::open(m_db, error);
+        if (!reader)
+            return std::nullopt;
+        return WhatIf::project(m_h.engine(), *reader, m_db, run, changes, error);
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_h.init());
+        m_db = m_dir.filePath("runs.sqlite").toStdString();
+    }
+
+    void aChainsWallChangesByExactlyTheChange_data()
+    {
+        QTest::addColumn<QStringList>("speeds");
+        QTest::addColumn<qint64>("wall");
+        QTest::newRow("no change") << QStringList{} << qint64(1300000);
+        QTest::newRow("b twice as fast") << QStringList{"b=x0.5"} << qint64(1150000);
+        QTest::newRow("a instant") << QStringList{"a=-100%"} << qint64(300000);
+        QTest::newRow("200 ms off each") << QStringList{"a=-200ms", "b=-200ms"} << qint64(900000);
+        QTest::newRow("b set to 500 ms") << QStringList{"b==500ms"} << qint64(1500000);
+    }
+    void aChainsWallChangesByExactlyTheChange()
+    {
+        QFETCH(QStringList, speeds);
+        QFETCH(qint64, wall);
+        std::string error;
+        const auto report = project(chain(), speeds, error);
+        QVERIFY2(report, error.c_str());
+        QCOMPARE(report->wallBefore, int64_t(1300000));
+        QCOMPARE(m_original.wallUs, int64_t(1300000));
+        QCOMPARE(qint64(report->wallAfter), wall);
+        QCOMPARE(q(report->answerAfter), q(report->answerBefore));
+        QVERIFY(report->decisions().empty());
+        QCOMPARE(report->replayedCalls, int64_t(2));
+        QCOMPARE(report->otherCalls, int64_t(0));
+        QCOMPARE(report->costAfter, report->costBefore);
+    }
+
+    void theReportSaysWhatChangedAndThatItIsAProjection()
+    {
+        std::string error;
+        const auto report = project(chain(), {"b=x0.5"}, error);
+        QVERIFY2(report, error.c_str());
+        QCOMPARE(q(report->text()),
+                 q("what-if of run " + m_id.str() +
+                   " (test), projected on the simulated clock from its own calls\n"
+                   "changes: b: x0.5\n"
+                   "wall: 1.300 s → 1.150 s (saves 0.150 s, 11.5 %)\n"
+                   "critical path: in → a → b → out\n"
+                   "decisions changed: none\n"
+                   "node ends (before → after):\n"
+                   "  b: 1.300 s → 1.150 s\n"
+                   "  out: 1.300 s → 1.150 s\n"
+                   "calls: 2 replayed from the run\n"
+                   "a projection: the run's recorded calls on the simulated clock, not a new measurement\n"));
+        const auto j = report->json();
+        QCOMPARE(j["saved_ms"].get<double>(), 150.0);
+        QCOMPARE(j["wall_ms"]["after"].get<double>(), 1150.0);
+        QCOMPARE(j["changes"][0].get<std::string>(), std::string("b: x0.5"));
+    }
+
+    // Speeding up the branch that decides the quorum moves it; the slowest
+    // branch, cancelled either way, saves nothing.
+    void aQuorumIsDecidedAgain()
+    {
+        std::string error;
+        auto report = project(quorum(), {"mid=-50%"}, error);
+        QVERIFY2(report, error.c_str());
+        QCOMPARE(report->wallBefore, int64_t(300000));
+        QCOMPARE(report->wallAfter, int64_t(150000));
+        QCOMPARE(endOf(m_original, "mid"), int64_t(300000));
+        QCOMPARE(statusOf(m_original, "slow"), QString("cancelled"));
+        QCOMPARE(report->cutShortCalls, int64_t(1));
+        QVERIFY(q(report->text()).contains("\n1 call was cut short when recorded (cancelled or timed out): it is cut "
+                                        "short again, at the time the projection decides; how long it would have "
+                                        "taken is not known\n"));
+        report = projectStored(m_id.str(), {"slow=-90%"}, error);
+        QVERIFY2(report, error.c_str());
+        QCOMPARE(report->wallAfter, int64_t(300000));
+    }
+
+    // A call slowed past its node's timeout now times out: the decision flips and is reported.
+    void aTimeoutThatNowFiresIsReportedAsChanged()
+    {
+        TeamBuilder b(1.0);
+        b.expert("e", "right-300", json{{"timeout_ms", 500}}).edge("in", "e").output("e");
+        std::string error;
+        const auto report = project(b, {"e=x2"}, error);
+        QVERIFY2(report, error.c_str());
+        QCOMPARE(q(std::string(toString(report->statusBefore))), QString("ok"));
+        QCOMPARE(report->wallAfter, int64_t(500000)); // the timeout, not the 600 ms the call would take
+        const auto decisions = report->decisions();
+        QVERIFY(!decisions.empty());
+        QCOMPARE(q(decisions.front()), QString("e: ok → timeout"));
+    }
+
+    void whatCannotBeProjectedIsSaidSo()
+    {
+        std::string error;
+        QVERIFY(!project(chain(), {"nope=-50%"}, error));
+        QCOMPARE(q(error), q("--speed nope: no node \"nope\" in the team of run " + m_id.str()));
+        QVERIFY(!projectStored("ffffffffffff", {}, error));
+        QCOMPARE(q(error), QString("no run \"ffffffffffff\""));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestWhatIf)
+#include "tst_whatif.moc"

@@ -75,6 +75,7 @@ private slots:
         QTest::newRow("a negative factor") << "x-1" << expected + "\"x-1\"";
         QTest::newRow("a slow-down in percent") << "+30%" << expected + "\"+30%\"";
         QTest::newRow("trailing text") << "x0.5s" << expected + "\"x0.5s\"";
+        QTest::newRow("a factor too large") << "x1e300" << "a call can be at most 1000 times slower, got \"x1e300\"";
         QTest::newRow("more than instant") << "-120%"
                                            << "a call cannot be more than 100 % faster (instant), got \"-120%\"";
     }

@@ -63,6 +63,10 @@ std::optional<LatencyChange> LatencyChange::parse(std::string_view text, std::st
         const auto factor = number(text.substr(1));
         if (!factor)
             return expected();
+        if (*factor > 1000) {
+            error = "a call can be at most 1000 times slower, got " + quoted;
+            return std::nullopt;
+        }
         return LatencyChange(Kind::Scale, *factor, 0, std::string(text));
     }
     if (text.starts_with('-') || text.starts_with('=')) {

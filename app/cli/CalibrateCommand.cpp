@@ -74,14 +74,10 @@ int runCalibrate(const CliContext& context, const CalibrateArgs& args)
     const auto catalog = LocalModelCatalog::load(*context.resources / "models" / "local-models.json");
     if (!catalog.catalog)
         return fail("cannot read the local model catalog in " + context.resources->string());
-    // It only reads the store: it creates none.
-    auto store = context.openStore(args.db, RunStore::Access::Read, "calibrate");
-    if (!store)
+    const auto reader = context.openReader(args.db, "calibrate");
+    if (!reader)
         return kExitBadInput;
     std::string error;
-    auto reader = store->reader(error);
-    if (!reader)
-        return fail(error);
     auto samples = CalibrationSamples::read(*reader, args.experiments, *context.resources, error);
     if (!samples)
         return fail(error);

@@ -51,4 +51,16 @@ std::unique_ptr<RunStore> CliContext::openStore(const std::optional<std::string>
     return std::move(opened.store);
 }
 
+std::unique_ptr<RunQueries> CliContext::openReader(const std::optional<std::string>& db, std::string_view prefix) const
+{
+    const auto store = openStore(db, RunStore::Access::Read, prefix);
+    if (!store)
+        return nullptr;
+    std::string error;
+    auto reader = store->reader(error);
+    if (!reader)
+        err << prefix << ": " << error << '\n';
+    return reader;
+}
+
 } // namespace conclave::cli

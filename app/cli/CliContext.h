@@ -29,6 +29,9 @@ struct CliContext {
     // failure says "PREFIX: FILE: what is wrong" on err and returns nothing.
     std::unique_ptr<RunStore> openStore(const std::optional<std::string>& db, RunStore::Access access,
                                         std::string_view prefix) const;
+    // For the commands that only read the store (they create none): openStore with Read, then its
+    // queries; on failure says "PREFIX: FILE: what is wrong" on err and returns nothing.
+    std::unique_ptr<RunQueries> openReader(const std::optional<std::string>& db, std::string_view prefix) const;
 };
 
 std::optional<std::filesystem::path> resourcesForThisProcess();

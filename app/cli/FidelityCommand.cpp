@@ -29,14 +29,11 @@ int runFidelity(const CliContext& context, const FidelityArgs& args)
     auto resources = context.engineResources();
     if (!resources || !context.resources)
         return kExitBadInput;
-    // It only reads the store: it creates none, and its predictions are kept in memory.
-    auto store = context.openStore(args.db, RunStore::Access::Read, "fidelity");
-    if (!store)
+    // Its predictions are kept in memory.
+    const auto reader = context.openReader(args.db, "fidelity");
+    if (!reader)
         return kExitBadInput;
     std::string error;
-    auto reader = store->reader(error);
-    if (!reader)
-        return fail(error);
 
     Engine engine(std::move(*resources));
     engine.setStore(RunStore::resolvePath(args.db)); // what the replays read

@@ -23,14 +23,11 @@ int runWhatIf(const CliContext& context, const WhatIfArgs& args)
     auto resources = context.engineResources();
     if (!resources)
         return kExitBadInput;
-    // It only reads the store: the projection is kept in memory.
-    auto store = context.openStore(args.db, RunStore::Access::Read, "whatif");
-    if (!store)
+    // The projection is kept in memory.
+    const auto reader = context.openReader(args.db, "whatif");
+    if (!reader)
         return kExitBadInput;
     std::string error;
-    auto reader = store->reader(error);
-    if (!reader)
-        return fail(error);
     const auto db = RunStore::resolvePath(args.db);
     Engine engine(std::move(*resources));
     engine.setStore(db);

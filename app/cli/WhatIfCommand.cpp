@@ -31,7 +31,17 @@ int runWhatIf(const CliContext& context, const WhatIfArgs& args)
     const auto db = RunStore::resolvePath(args.db);
     Engine engine(std::move(*resources));
     engine.setStore(db);
-    const auto report = WhatIf::project(engine, *reader, db, args.run, speeds, error);
+    const auto whatIf = WhatIf::load(engine, *reader, db, args.run, error);
+    if (!whatIf)
+        return fail(error);
+    if (args.profile) {
+        const auto profile = whatIf->profile(error);
+        if (!profile)
+            return fail(error);
+        context.out << (args.json ? profile->json().dump(2) + "\n" : profile->text());
+        return kExitOk;
+    }
+    const auto report = whatIf->project(speeds, error);
     if (!report)
         return fail(error);
     context.out << (args.json ? report->json().dump(2) + "\n" : report->text());

@@ -304,8 +304,13 @@ int main(int argc, char** argv)
         "whatif", "What a change would have saved: a stored run re-run on the simulated clock from its own calls, "
                   "some nodes' latencies changed (docs/whatif.md)");
     whatIf->add_option("run", whatIfArgs.run, "The run's id (or a unique prefix)")->required();
-    whatIf->add_option("--speed", whatIfArgs.speeds,
-                       "NODE=CHANGE: that node's calls -30% (0.7 of their time), x0.5, -200ms or =300ms; repeatable");
+    auto* speedOption =
+        whatIf->add_option("--speed", whatIfArgs.speeds,
+                           "NODE=CHANGE: that node's calls -30% (0.7 of their time), x0.5, -200ms or =300ms; repeatable");
+    whatIf
+        ->add_flag("--profile", whatIfArgs.profile,
+                   "The speed-up profile: the wall each agent alone would save 10, 25, 50 and 100 % faster")
+        ->excludes(speedOption);
     auto* whatIfDbOption = whatIf->add_option(
         "--db", whatIfDb, "The run store (default: $CONCLAVE_DB, else $XDG_DATA_HOME/conclave/runs.sqlite)");
     whatIf->add_flag("--json", whatIfArgs.json, "Print one JSON object");

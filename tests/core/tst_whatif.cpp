@@ -86,10 +86,24 @@ class TestWhatIf : public QObject {
         for (const auto& s : speeds)
             if (!changes.add(s.toStdString(), error))
                 return std::nullopt;
+        const auto whatIf = load(run, error);
+        return whatIf ? whatIf->project(changes, error) : std::nullopt;
+    }
+    std::optional<WhatIf> load(const std::string& run, std::string& error)
+    {
         auto reader = RunQueries::open(m_db, error);
         if (!reader)
             return std::nullopt;
-        return WhatIf::project(m_h.engine(), *reader, m_db, run, changes, error);
+        return WhatIf::load(m_h.engine(), *reader, m_db, run, error);
+    }
+    // Records `team` on kMath and profiles it.
+    std::optional<SpeedupProfile> profile(const TeamBuilder& builder, std::string& error)
+    {
+        std::string problems;
+        const auto team = builder.build(problems);
+        m_id = team ? m_h.record(m_db, *team, kMath, m_original) : RunId();
+        const auto whatIf = m_id.empty() ? std::nullopt : load(m_id.str(), error);
+        return whatIf ? whatIf->profile(error) : std::nullopt;
     }
 
 private slots:
@@ -182,6 +196,38 @@ private slots:
         const auto decisions = report->decisions();
         QVERIFY(!decisions.empty());
         QCOMPARE(q(decisions.front()), QString("e: ok → timeout"));
+    }
+
+    // The causal profile of a chain: each agent saves exactly its own share of its time.
+    void aChainsProfileIsEachAgentsOwnTime()
+    {
+        std::string error;
+        const auto p = profile(chain(), error);
+        QVERIFY2(p, error.c_str());
+        QCOMPARE(p->wallUs, int64_t(1300000));
+        QCOMPARE(p->rows.size(), size_t(2));
+        QCOMPARE(q(p->rows[0].node.str()), QString("a"));
+        QCOMPARE(p->rows[0].wallUs, (std::array<int64_t, 4>{1200000, 1050000, 800000, 300000}));
+        QCOMPARE(q(p->rows[1].node.str()), QString("b"));
+        QCOMPARE(p->rows[1].wallUs, (std::array<int64_t, 4>{1270000, 1225000, 1150000, 1000000}));
+        QCOMPARE(q(p->headline()), QString("out of 1.300 s, making a 50 % faster saves 0.500 s (38.5 %); b: 0.150 s"));
+    }
+
+    // A quorum's profile: only the expert that decides it saves anything; the
+    // fastest cannot (the quorum still waits for the second answer), nor the
+    // cancelled one.
+    void aQuorumsProfileRanksTheExpertThatDecidesIt()
+    {
+        std::string error;
+        const auto p = profile(quorum(), error);
+        QVERIFY2(p, error.c_str());
+        QCOMPARE(p->wallUs, int64_t(300000));
+        QCOMPARE(p->rows.size(), size_t(3));
+        QCOMPARE(q(p->rows[0].node.str()), QString("mid"));
+        QCOMPARE(p->rows[0].wallUs, (std::array<int64_t, 4>{270000, 225000, 150000, 100000}));
+        for (size_t i = 1; i < 3; ++i)
+            QCOMPARE(p->rows[i].wallUs, (std::array<int64_t, 4>{300000, 300000, 300000, 300000}));
+        QCOMPARE(q(p->rows[1].node.str() + " " + p->rows[2].node.str()), QString("fast slow")); // team order among ties
     }
 
     void whatCannotBeProjectedIsSaidSo()

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 namespace conclave {
 
@@ -24,49 +25,61 @@ std::map<NodeId, const Span*> nodeSpans(const std::vector<Span>& spans)
 
 } // namespace
 
-std::optional<WhatIfReport> WhatIf::project(Engine& engine, RunQueries& reader, const std::filesystem::path& db,
-                                            const std::string& runIdOrPrefix, const SpeedChanges& speeds,
-                                            std::string& error)
+std::optional<WhatIf> WhatIf::load(Engine& engine, RunQueries& reader, const std::filesystem::path& db,
+                                   const std::string& runIdOrPrefix, std::string& error)
 {
     const auto id = reader.resolve(runIdOrPrefix, error);
     if (!id)
         return std::nullopt;
-    const auto stored = reader.load(*id, false, error);
+    auto stored = reader.load(*id, false, error);
     if (!stored)
         return std::nullopt;
-    const auto& summary = stored->summary;
-    if (summary.status == RunStatus::Running || summary.status == RunStatus::Interrupted) {
-        error = "run " + id->str() + " is " + std::string(toString(summary.status)) +
+    const auto status = stored->summary.status;
+    if (status == RunStatus::Running || status == RunStatus::Interrupted) {
+        error = "run " + id->str() + " is " + std::string(toString(status)) +
                 ": a what-if re-runs a run that has ended";
         return std::nullopt;
     }
-    const auto loaded = teamFromJsonText(stored->teamJson);
+    auto loaded = teamFromJsonText(stored->teamJson);
     if (!loaded.team) {
         error = "run " + id->str() + ": its stored team cannot be read";
         return std::nullopt;
     }
-    const Team& team = *loaded.team;
+    return WhatIf(engine, db, std::move(*stored), std::move(*loaded.team));
+}
+
+std::optional<RunResult> WhatIf::rerun(const SpeedChanges& speeds, std::string& error) const
+{
+    const auto& summary = m_stored.summary;
     for (const auto& [node, change] : speeds.byNode())
-        if (!team.findNode(node)) {
-            error = "--speed " + node.str() + ": no node \"" + node.str() + "\" in the team of run " + id->str();
+        if (!m_team.findNode(node)) {
+            error = "--speed " + node.str() + ": no node \"" + node.str() + "\" in the team of run " +
+                    summary.id.str();
             return std::nullopt;
         }
-
-    const auto prepared = engine.prepareReplay(team, id->str(), db, {}, speeds.retiming());
+    const auto prepared = m_engine->prepareReplay(m_team, summary.id.str(), m_db, {}, speeds.retiming());
     if (!prepared.team) {
         error = prepared.error;
         return std::nullopt;
     }
-    auto started = engine.start(*prepared.team, summary.input,
-                                Engine::StartOptions{summary.seed, {}, ClockRequest::Virtual, {}, {}});
+    auto started = m_engine->start(*prepared.team, summary.input,
+                                   Engine::StartOptions{summary.seed, {}, ClockRequest::Virtual, {}, {}});
     if (!started.run) {
         error = started.error;
         return std::nullopt;
     }
-    const RunResult projected = started.run->wait();
+    return started.run->wait();
+}
 
+std::optional<WhatIfReport> WhatIf::project(const SpeedChanges& speeds, std::string& error) const
+{
+    const auto result = rerun(speeds, error);
+    if (!result)
+        return std::nullopt;
+    const RunResult& projected = *result;
+    const auto& summary = m_stored.summary;
     WhatIfReport report;
-    report.run = id->str();
+    report.run = summary.id.str();
     report.team = summary.teamName;
     report.clock = summary.clock;
     for (const auto& [node, change] : speeds.byNode())
@@ -77,16 +90,16 @@ std::optional<WhatIfReport> WhatIf::project(Engine& engine, RunQueries& reader, 
     report.wallAfter = projected.wallUs;
     report.costBefore = summary.costUsd;
     report.costAfter = projected.costUsd;
-    report.answerBefore = stored->output.answer;
+    report.answerBefore = m_stored.output.answer;
     report.answerAfter = projected.output.answer;
-    report.pathBefore = stored->criticalPath;
+    report.pathBefore = m_stored.criticalPath;
     report.pathAfter = projected.criticalPath.nodes;
-    const auto before = nodeSpans(stored->spans);
+    const auto before = nodeSpans(m_stored.spans);
     const auto after = nodeSpans(projected.spans);
     std::map<NodeId, const StoredNode*> storedNodes;
-    for (const auto& n : stored->nodes)
+    for (const auto& n : m_stored.nodes)
         storedNodes[n.node] = &n;
-    for (const auto& node : team.nodes) {
+    for (const auto& node : m_team.nodes) {
         WhatIfNode n;
         n.node = node.id;
         if (const auto it = storedNodes.find(node.id); it != storedNodes.end()) {
@@ -108,13 +121,48 @@ std::optional<WhatIfReport> WhatIf::project(Engine& engine, RunQueries& reader, 
         if (n.before != Status::Queued || n.after != Status::Queued)
             report.nodes.push_back(std::move(n));
     }
-    for (const auto& span : stored->spans)
+    for (const auto& span : m_stored.spans)
         if (span.kind == SpanKind::Attempt && (span.status == Status::Cancelled || span.status == Status::Timeout))
             ++report.cutShortCalls;
     for (const auto& span : projected.spans)
         if (span.kind == SpanKind::Attempt)
             ++(ReplayNote::marks(span.note) ? report.replayedCalls : report.otherCalls);
     return report;
+}
+
+std::optional<SpeedupProfile> WhatIf::profile(std::string& error) const
+{
+    SpeedupProfile profile;
+    profile.run = m_stored.summary.id.str();
+    profile.team = m_stored.summary.teamName;
+    const auto unchanged = rerun({}, error);
+    if (!unchanged)
+        return std::nullopt;
+    profile.wallUs = unchanged->wallUs;
+    // The agents: every node of the team that called a model in the run, in team order.
+    std::set<NodeId> called;
+    for (const auto& span : m_stored.spans)
+        if (span.kind == SpanKind::Attempt)
+            called.insert(span.node);
+    for (const auto& node : m_team.nodes) {
+        if (!called.count(node.id))
+            continue;
+        SpeedupProfile::Row row;
+        row.node = node.id;
+        for (size_t level = 0; level < SpeedupProfile::kPercents.size(); ++level) {
+            SpeedChanges faster;
+            faster.set(node.id, LatencyChange::faster(SpeedupProfile::kPercents[level]));
+            const auto projected = rerun(faster, error);
+            if (!projected)
+                return std::nullopt;
+            row.wallUs[level] = projected->wallUs;
+        }
+        profile.rows.push_back(std::move(row));
+    }
+    std::stable_sort(profile.rows.begin(), profile.rows.end(), [&](const auto& a, const auto& b) {
+        return profile.savedUs(a, 2) > profile.savedUs(b, 2);
+    });
+    return profile;
 }
 
 } // namespace conclave

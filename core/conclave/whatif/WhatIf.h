@@ -1,6 +1,9 @@
 #pragma once
 
+#include "conclave/model/Team.h"
+#include "conclave/store/StoredRun.h"
 #include "conclave/whatif/SpeedChanges.h"
+#include "conclave/whatif/SpeedupProfile.h"
 #include "conclave/whatif/WhatIfReport.h"
 
 #include <filesystem>
@@ -12,17 +15,36 @@ namespace conclave {
 class Engine;
 class RunQueries;
 
-// `conclave whatif RUN_ID --speed NODE=CHANGE…` (docs/whatif.md): the stored
-// run re-run on the simulated clock with its own team, input and seed, every
-// call replayed from the run's own attempts (Engine::prepareReplay) with the
-// changed nodes' latencies changed, and the timing rules deciding again.
-// Refused for a run still running or interrupted, and for a change to a node
-// the run's team does not have.
+// `conclave whatif RUN_ID …` (docs/whatif.md): a stored run re-run on the
+// simulated clock with its own team, input and seed, every call replayed
+// from the run's own attempts (Engine::prepareReplay) with some nodes'
+// latencies changed, and the timing rules deciding again. Loaded once, then
+// projected under any number of changes (the speed-up profile runs many).
 class WhatIf {
 public:
-    static std::optional<WhatIfReport> project(Engine& engine, RunQueries& reader, const std::filesystem::path& db,
-                                               const std::string& runIdOrPrefix, const SpeedChanges& speeds,
-                                               std::string& error);
+    // Refused for a run still running or interrupted, or whose team cannot be read.
+    static std::optional<WhatIf> load(Engine& engine, RunQueries& reader, const std::filesystem::path& db,
+                                      const std::string& runIdOrPrefix, std::string& error);
+
+    // The run against its projection under `speeds`; refused for a change to a node the team does not have.
+    std::optional<WhatIfReport> project(const SpeedChanges& speeds, std::string& error) const;
+    // For each agent (a node that called a model in the run), the projected
+    // wall when it alone is 10, 25, 50 and 100 % faster, ranked by the saving at 50 %.
+    std::optional<SpeedupProfile> profile(std::string& error) const;
+
+    const StoredRun& stored() const { return m_stored; }
+
+private:
+    WhatIf(Engine& engine, std::filesystem::path db, StoredRun stored, Team team)
+        : m_engine(&engine), m_db(std::move(db)), m_stored(std::move(stored)), m_team(std::move(team))
+    {
+    }
+    std::optional<RunResult> rerun(const SpeedChanges& speeds, std::string& error) const;
+
+    Engine* m_engine;
+    std::filesystem::path m_db;
+    StoredRun m_stored;
+    Team m_team;
 };
 
 } // namespace conclave

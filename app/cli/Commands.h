@@ -149,6 +149,7 @@ struct WhatIfArgs {
     std::string run; // an id or a unique prefix
     std::optional<std::string> db;
     std::vector<std::string> speeds; // --speed NODE=CHANGE
+    std::vector<std::string> backends; // --backend NAME.max_concurrency=N
     bool profile = false;            // --profile: each agent 10, 25, 50 and 100 % faster
     bool json = false;
 };

@@ -14,11 +14,16 @@ int runWhatIf(const CliContext& context, const WhatIfArgs& args)
         context.err << "whatif: " << message << '\n';
         return kExitBadInput;
     };
-    SpeedChanges speeds;
+    WhatIfChanges changes;
     for (const auto& assignment : args.speeds) {
         std::string error;
-        if (!speeds.add(assignment, error))
+        if (!changes.speeds.add(assignment, error))
             return fail("--speed " + error);
+    }
+    for (const auto& assignment : args.backends) {
+        std::string error;
+        if (!changes.addBackend(assignment, error))
+            return fail("--backend " + error);
     }
     auto resources = context.engineResources();
     if (!resources)
@@ -41,7 +46,7 @@ int runWhatIf(const CliContext& context, const WhatIfArgs& args)
         context.out << (args.json ? profile->json().dump(2) + "\n" : profile->text());
         return kExitOk;
     }
-    const auto report = whatIf->project(speeds, error);
+    const auto report = whatIf->project(changes, error);
     if (!report)
         return fail(error);
     context.out << (args.json ? report->json().dump(2) + "\n" : report->text());

@@ -307,10 +307,15 @@ int main(int argc, char** argv)
     auto* speedOption =
         whatIf->add_option("--speed", whatIfArgs.speeds,
                            "NODE=CHANGE: that node's calls -30% (0.7 of their time), x0.5, -200ms or =300ms; repeatable");
+    auto* backendOption = whatIf->add_option(
+        "--backend", whatIfArgs.backends,
+        "NAME.max_concurrency=N: that backend serves N calls at once, the queue re-simulated; repeatable");
     whatIf
         ->add_flag("--profile", whatIfArgs.profile,
-                   "The speed-up profile: the wall each agent alone would save 10, 25, 50 and 100 % faster")
-        ->excludes(speedOption);
+                   "The speed-up profile: the wall each agent alone would save 10, 25, 50 and 100 % faster, and "
+                   "each backend's max_concurrency doubled")
+        ->excludes(speedOption)
+        ->excludes(backendOption);
     auto* whatIfDbOption = whatIf->add_option(
         "--db", whatIfDb, "The run store (default: $CONCLAVE_DB, else $XDG_DATA_HOME/conclave/runs.sqlite)");
     whatIf->add_flag("--json", whatIfArgs.json, "Print one JSON object");

@@ -70,6 +70,10 @@ private slots:
         QCOMPARE(r.exitCode, 2);
         QCOMPARE(r.err, QString("whatif: --speed planner: expected -N%, xF, -Nms or =Nms (e.g. -30%, x0.5, -200ms, "
                                 "=300ms), got \"fast\"\n"));
+        r = testsupport::runConclave({"whatif", m_run, "--db", db(), "--backend", "local.max_concurrency=none"});
+        QCOMPARE(r.exitCode, 2);
+        QCOMPARE(r.err, QString("whatif: --backend local.max_concurrency: expected a whole number from 1 to 1000000, "
+                                "got \"none\"\n"));
         r = testsupport::runConclave({"whatif", m_run, "--db", db(), "--speed", "nope=x0.5"});
         QCOMPARE(r.exitCode, 2);
         QCOMPARE(r.err, "whatif: --speed nope: no node \"nope\" in the team of run " + m_run + "\n");

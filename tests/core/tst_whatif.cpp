@@ -53,6 +53,19 @@ TeamBuilder quorum()
     return b;
 }
 
+// Three experts of 300 ms on one backend serving one call at a time, into a concat: 0.9 s.
+TeamBuilder queued()
+{
+    TeamBuilder b(1.0);
+    b.doc()["backends"]["local"]["max_concurrency"] = 1;
+    b.expert("x", "right-300").expert("y", "right-300").expert("z", "right-300");
+    b.node("all", "aggregator", json{{"strategy", "concat"}});
+    for (const char* e : {"x", "y", "z"})
+        b.edge("in", e).edge(e, "all");
+    b.output("all");
+    return b;
+}
+
 } // namespace
 
 class TestWhatIf : public QObject {
@@ -80,11 +93,13 @@ class TestWhatIf : public QObject {
         }
         return projectStored(m_id.str(), speeds, error);
     }
+    // Each of `speeds` is NODE=CHANGE, or NAME.max_concurrency=N when it has no '=' before a '.'.
     std::optional<WhatIfReport> projectStored(const std::string& run, const QStringList& speeds, std::string& error)
     {
-        SpeedChanges changes;
+        WhatIfChanges changes;
         for (const auto& s : speeds)
-            if (!changes.add(s.toStdString(), error))
+            if (!(s.contains(".max_concurrency=") ? changes.addBackend(s.toStdString(), error)
+                                                  : changes.speeds.add(s.toStdString(), error)))
                 return std::nullopt;
         const auto whatIf = load(run, error);
         return whatIf ? whatIf->project(changes, error) : std::nullopt;
@@ -230,11 +245,72 @@ private slots:
         QCOMPARE(q(p->rows[1].node.str() + " " + p->rows[2].node.str()), QString("fast slow")); // team order among ties
     }
 
+    // A backend's queue is simulated again from the run's calls: more calls in flight, less waiting.
+    void aConcurrencyLimitIsQueuedAgain_data()
+    {
+        QTest::addColumn<QString>("change");
+        QTest::addColumn<qint64>("wall");
+        QTest::addColumn<QString>("text");
+        QTest::newRow("two at once") << "local.max_concurrency=2" << qint64(600000) << "local.max_concurrency: 1 → 2";
+        QTest::newRow("all at once") << "local.max_concurrency=3" << qint64(300000) << "local.max_concurrency: 1 → 3";
+    }
+    void aConcurrencyLimitIsQueuedAgain()
+    {
+        QFETCH(QString, change);
+        QFETCH(qint64, wall);
+        QFETCH(QString, text);
+        std::string error;
+        const auto report = project(queued(), {change}, error);
+        QVERIFY2(report, error.c_str());
+        QCOMPARE(report->wallBefore, int64_t(900000));
+        QCOMPARE(qint64(report->wallAfter), wall);
+        QCOMPARE(q(report->changes.at(0)), text);
+        QVERIFY(report->decisions().empty());
+    }
+
+    void theProfileDoublesEachBackendsLimit()
+    {
+        std::string error;
+        const auto p = profile(queued(), error);
+        QVERIFY2(p, error.c_str());
+        QCOMPARE(p->backends.size(), size_t(1));
+        QCOMPARE(p->backends[0].from, int64_t(1));
+        QCOMPARE(p->backends[0].to, int64_t(2));
+        QCOMPARE(p->backends[0].wallUs, int64_t(600000));
+        QVERIFY(q(p->text()).contains("\nbackend local: max_concurrency 1 → 2 saves 0.300 s (33.3 %)\n"));
+        // Each expert alone twice as fast: the queue still holds the other two.
+        for (const auto& row : p->rows)
+            QCOMPARE(row.wallUs[2], int64_t(750000));
+    }
+
+    void badBackendChangesSayWhere_data()
+    {
+        QTest::addColumn<QString>("assignment");
+        QTest::addColumn<QString>("error");
+        QTest::newRow("no field") << "local=4" << "expected NAME.max_concurrency=N, got \"local=4\"";
+        QTest::newRow("another field") << "local.seed=4" << "local: only max_concurrency can change, got \"seed\"";
+        QTest::newRow("zero") << "local.max_concurrency=0"
+                              << "local.max_concurrency: expected a whole number from 1 to 1000000, got \"0\"";
+        QTest::newRow("a fraction") << "local.max_concurrency=1.5"
+                                    << "local.max_concurrency: expected a whole number from 1 to 1000000, got \"1.5\"";
+    }
+    void badBackendChangesSayWhere()
+    {
+        QFETCH(QString, assignment);
+        QFETCH(QString, error);
+        WhatIfChanges changes;
+        std::string why;
+        QVERIFY(!changes.addBackend(assignment.toStdString(), why));
+        QCOMPARE(q(why), error);
+    }
+
     void whatCannotBeProjectedIsSaidSo()
     {
         std::string error;
         QVERIFY(!project(chain(), {"nope=-50%"}, error));
         QCOMPARE(q(error), q("--speed nope: no node \"nope\" in the team of run " + m_id.str()));
+        QVERIFY(!projectStored(m_id.str(), {"remote.max_concurrency=2"}, error));
+        QCOMPARE(q(error), q("--backend remote: no backend \"remote\" in the team of run " + m_id.str()));
         QVERIFY(!projectStored("ffffffffffff", {}, error));
         QCOMPARE(q(error), QString("no run \"ffffffffffff\""));
     }

@@ -53,6 +53,10 @@ std::string SpeedupProfile::text() const
                       seconds(savedUs(row, 2)).c_str(), seconds(savedUs(row, 3)).c_str());
         out += line;
     }
+    for (const auto& b : backends)
+        out += "backend " + b.backend.str() + ": max_concurrency " + std::to_string(b.from) + " → " +
+               std::to_string(b.to) + " saves " + seconds(wallUs - b.wallUs) + " (" +
+               percentOf(wallUs - b.wallUs, wallUs) + ")\n";
     out += "the wall saved when that agent alone is faster (100 %: instant); a projection from the run's recorded "
            "calls, not a new measurement\n";
     return out;
@@ -74,6 +78,12 @@ nlohmann::ordered_json SpeedupProfile::json() const
         }
         j["agents"].push_back({{"node", row.node.str()}, {"wall_ms", walls}, {"saved_ms", saved}});
     }
+    j["backends"] = nlohmann::ordered_json::array();
+    for (const auto& b : backends)
+        j["backends"].push_back({{"backend", b.backend.str()},
+                                 {"max_concurrency", {{"before", b.from}, {"after", b.to}}},
+                                 {"wall_ms", double(b.wallUs) / 1e3},
+                                 {"saved_ms", double(wallUs - b.wallUs) / 1e3}});
     j["projection"] = "simulated clock, the run's own calls replayed";
     return j;
 }

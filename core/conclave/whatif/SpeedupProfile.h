@@ -27,6 +27,14 @@ struct SpeedupProfile {
     int64_t wallUs = 0;    // the run's, as projected with no change (== as stored on the simulated clock)
     std::vector<Row> rows; // ranked by the saving at 50 %, then by node id
 
+    // A backend's max_concurrency doubled.
+    struct Backend {
+        BackendName backend;
+        int64_t from = 0, to = 0;
+        int64_t wallUs = 0;
+    };
+    std::vector<Backend> backends; // those with a max_concurrency, by name
+
     // The wall `row` saves at kPercents[level] (negative: the change made it later).
     int64_t savedUs(const Row& row, size_t level) const { return wallUs - row.wallUs[level]; }
 

@@ -48,16 +48,32 @@ std::optional<WhatIf> WhatIf::load(Engine& engine, RunQueries& reader, const std
     return WhatIf(engine, db, std::move(*stored), std::move(*loaded.team));
 }
 
-std::optional<RunResult> WhatIf::rerun(const SpeedChanges& speeds, std::string& error) const
+std::optional<RunResult> WhatIf::rerun(const WhatIfChanges& changes, std::string& error) const
 {
     const auto& summary = m_stored.summary;
-    for (const auto& [node, change] : speeds.byNode())
+    for (const auto& [node, change] : changes.speeds.byNode())
         if (!m_team.findNode(node)) {
             error = "--speed " + node.str() + ": no node \"" + node.str() + "\" in the team of run " +
                     summary.id.str();
             return std::nullopt;
         }
-    const auto prepared = m_engine->prepareReplay(m_team, summary.id.str(), m_db, {}, speeds.retiming());
+    Team team = m_team;
+    for (const auto& [name, limit] : changes.maxConcurrency) {
+        const auto block = team.backends.find(name);
+        if (block == team.backends.end()) {
+            error = "--backend " + name.str() + ": no backend \"" + name.str() + "\" in the team of run " +
+                    summary.id.str();
+            return std::nullopt;
+        }
+        block->second.maxConcurrency = limit;
+    }
+    if (!changes.maxConcurrency.empty())
+        for (const auto& span : m_stored.spans)
+            if (span.kind == SpanKind::Attempt && span.waitUs < 0) {
+                error = "run " + summary.id.str() + ": queue waits not recorded: concurrency what-ifs unavailable";
+                return std::nullopt;
+            }
+    const auto prepared = m_engine->prepareReplay(team, summary.id.str(), m_db, {}, changes.speeds.retiming());
     if (!prepared.team) {
         error = prepared.error;
         return std::nullopt;
@@ -71,9 +87,9 @@ std::optional<RunResult> WhatIf::rerun(const SpeedChanges& speeds, std::string& 
     return started.run->wait();
 }
 
-std::optional<WhatIfReport> WhatIf::project(const SpeedChanges& speeds, std::string& error) const
+std::optional<WhatIfReport> WhatIf::project(const WhatIfChanges& changes, std::string& error) const
 {
-    const auto result = rerun(speeds, error);
+    const auto result = rerun(changes, error);
     if (!result)
         return std::nullopt;
     const RunResult& projected = *result;
@@ -82,8 +98,13 @@ std::optional<WhatIfReport> WhatIf::project(const SpeedChanges& speeds, std::str
     report.run = summary.id.str();
     report.team = summary.teamName;
     report.clock = summary.clock;
-    for (const auto& [node, change] : speeds.byNode())
+    for (const auto& [node, change] : changes.speeds.byNode())
         report.changes.push_back(node.str() + ": " + change.text());
+    for (const auto& [name, limit] : changes.maxConcurrency) {
+        const auto was = m_team.backends.at(name).maxConcurrency;
+        report.changes.push_back(name.str() + ".max_concurrency: " + (was ? std::to_string(*was) : "no limit") +
+                                 " → " + std::to_string(limit));
+    }
     report.statusBefore = summary.status;
     report.statusAfter = projected.status;
     report.wallBefore = summary.wallUs;
@@ -150,8 +171,8 @@ std::optional<SpeedupProfile> WhatIf::profile(std::string& error) const
         SpeedupProfile::Row row;
         row.node = node.id;
         for (size_t level = 0; level < SpeedupProfile::kPercents.size(); ++level) {
-            SpeedChanges faster;
-            faster.set(node.id, LatencyChange::faster(SpeedupProfile::kPercents[level]));
+            WhatIfChanges faster;
+            faster.speeds.set(node.id, LatencyChange::faster(SpeedupProfile::kPercents[level]));
             const auto projected = rerun(faster, error);
             if (!projected)
                 return std::nullopt;
@@ -162,6 +183,20 @@ std::optional<SpeedupProfile> WhatIf::profile(std::string& error) const
     std::stable_sort(profile.rows.begin(), profile.rows.end(), [&](const auto& a, const auto& b) {
         return profile.savedUs(a, 2) > profile.savedUs(b, 2);
     });
+    // Each backend that limits its calls in flight, that limit doubled (when the run recorded its queue waits).
+    const bool waitsRecorded = std::none_of(m_stored.spans.begin(), m_stored.spans.end(), [](const Span& span) {
+        return span.kind == SpanKind::Attempt && span.waitUs < 0;
+    });
+    for (const auto& [name, block] : m_team.backends) {
+        if (!block.maxConcurrency || !waitsRecorded)
+            continue;
+        WhatIfChanges doubled;
+        doubled.maxConcurrency[name] = 2 * *block.maxConcurrency;
+        const auto projected = rerun(doubled, error);
+        if (!projected)
+            return std::nullopt;
+        profile.backends.push_back({name, *block.maxConcurrency, 2 * *block.maxConcurrency, projected->wallUs});
+    }
     return profile;
 }
 

@@ -2,7 +2,7 @@
 
 #include "conclave/model/Team.h"
 #include "conclave/store/StoredRun.h"
-#include "conclave/whatif/SpeedChanges.h"
+#include "conclave/whatif/WhatIfChanges.h"
 #include "conclave/whatif/SpeedupProfile.h"
 #include "conclave/whatif/WhatIfReport.h"
 
@@ -26,10 +26,12 @@ public:
     static std::optional<WhatIf> load(Engine& engine, RunQueries& reader, const std::filesystem::path& db,
                                       const std::string& runIdOrPrefix, std::string& error);
 
-    // The run against its projection under `speeds`; refused for a change to a node the team does not have.
-    std::optional<WhatIfReport> project(const SpeedChanges& speeds, std::string& error) const;
+    // The run against its projection under `changes`; refused for a change to a node or backend the team
+    // does not have, and for a concurrency change to a run stored before queue waits were recorded.
+    std::optional<WhatIfReport> project(const WhatIfChanges& changes, std::string& error) const;
     // For each agent (a node that called a model in the run), the projected
-    // wall when it alone is 10, 25, 50 and 100 % faster, ranked by the saving at 50 %.
+    // wall when it alone is 10, 25, 50 and 100 % faster, ranked by the saving
+    // at 50 %; and for each backend with a max_concurrency, the wall with it doubled.
     std::optional<SpeedupProfile> profile(std::string& error) const;
 
     const StoredRun& stored() const { return m_stored; }
@@ -39,7 +41,7 @@ private:
         : m_engine(&engine), m_db(std::move(db)), m_stored(std::move(stored)), m_team(std::move(team))
     {
     }
-    std::optional<RunResult> rerun(const SpeedChanges& speeds, std::string& error) const;
+    std::optional<RunResult> rerun(const WhatIfChanges& changes, std::string& error) const;
 
     Engine* m_engine;
     std::filesystem::path m_db;

@@ -75,7 +75,14 @@ std::optional<RunResult> WhatIf::rerun(const WhatIfChanges& changes, std::string
             }
     const auto prepared = m_engine->prepareReplay(team, summary.id.str(), m_db, {}, changes.speeds.retiming());
     if (!prepared.team) {
-        error = prepared.error;
+        // The stored team names its files as written; they are read from the folder the command runs in.
+        const bool relativeFile = std::any_of(team.backends.begin(), team.backends.end(), [](const auto& entry) {
+            return entry.second.modelsFile && std::filesystem::path(*entry.second.modelsFile).is_relative();
+        });
+        error = "run " + summary.id.str() + ": its team cannot be prepared: " + prepared.error +
+                (relativeFile ? " (a relative models_file is read from the folder the command runs in: run it from "
+                                "the team file's folder)"
+                              : "");
         return std::nullopt;
     }
     auto started = m_engine->start(*prepared.team, summary.input,

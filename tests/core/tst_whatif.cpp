@@ -7,6 +7,7 @@
 #include "support/EngineTestKit.h"
 
 #include "conclave/store/RunQueries.h"
+#include "conclave/store/SqliteDb.h"
 #include "conclave/whatif/WhatIf.h"
 
 #include <QTemporaryDir>
@@ -281,6 +282,30 @@ private slots:
         // Each expert alone twice as fast: the queue still holds the other two.
         for (const auto& row : p->rows)
             QCOMPARE(row.wallUs[2], int64_t(750000));
+    }
+
+    // A run stored before queue waits were recorded: speeds still project, concurrency does not,
+    // and its profile leaves the backend out.
+    void withoutRecordedWaitsConcurrencyIsRefused()
+    {
+        std::string error;
+        QVERIFY2(project(queued(), {}, error), error.c_str());
+        {
+            SqliteDb db;
+            QVERIFY(!db.open(m_db, SqliteDb::Mode::ReadWrite));
+            QVERIFY(!db.exec("UPDATE spans SET wait_us = NULL WHERE run_id = '" + m_id.str() + "'"));
+        }
+        QVERIFY(!projectStored(m_id.str(), {"local.max_concurrency=3"}, error));
+        QCOMPARE(q(error), q("run " + m_id.str() + ": queue waits not recorded: concurrency what-ifs unavailable"));
+        const auto sped = projectStored(m_id.str(), {"x=-100%"}, error);
+        QVERIFY2(sped, error.c_str());
+        QCOMPARE(sped->wallAfter, int64_t(600000));
+        const auto whatIf = load(m_id.str(), error);
+        QVERIFY2(whatIf, error.c_str());
+        const auto p = whatIf->profile(error);
+        QVERIFY2(p, error.c_str());
+        QVERIFY(p->backends.empty());
+        QCOMPARE(p->rows.size(), size_t(3));
     }
 
     void badBackendChangesSayWhere_data()

@@ -1,26 +1,17 @@
 #include "conclave/whatif/SpeedupProfile.h"
 
+#include "conclave/whatif/WhatIfText.h"
+
 #include <cstdio>
 
 namespace conclave {
 
 namespace {
 
+using whatif_text::percentOf;
+using whatif_text::seconds;
+
 constexpr size_t kHalf = 2; // kPercents[2] == 50
-
-std::string seconds(int64_t us)
-{
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.3f s", double(us) / 1e6);
-    return buffer;
-}
-
-std::string percentOf(int64_t part, int64_t whole)
-{
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.1f %%", whole > 0 ? 100.0 * double(part) / double(whole) : 0.0);
-    return buffer;
-}
 
 } // namespace
 

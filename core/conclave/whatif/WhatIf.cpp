@@ -45,7 +45,31 @@ std::optional<WhatIf> WhatIf::load(Engine& engine, RunQueries& reader, const std
         error = "run " + id->str() + ": its stored team cannot be read";
         return std::nullopt;
     }
-    return WhatIf(engine, db, std::move(*stored), std::move(*loaded.team));
+    WhatIf whatIf(engine, db, std::move(*stored), std::move(*loaded.team));
+    whatIf.m_waitsRecorded =
+        std::none_of(whatIf.m_stored.spans.begin(), whatIf.m_stored.spans.end(),
+                     [](const Span& span) { return span.kind == SpanKind::Attempt && span.waitUs < 0; });
+    whatIf.m_prepared = whatIf.prepare(whatIf.m_team, {}, error);
+    if (!whatIf.m_prepared)
+        return std::nullopt;
+    return whatIf;
+}
+
+std::shared_ptr<const PreparedTeam> WhatIf::prepare(const Team& team, CallRetiming retime, std::string& error) const
+{
+    const auto& id = m_stored.summary.id;
+    auto prepared = m_engine->prepareReplay(team, id.str(), m_db, {}, std::move(retime));
+    if (!prepared.team) {
+        // The stored team names its files as written; they are read from the folder the command runs in.
+        const bool relativeFile = std::any_of(team.backends.begin(), team.backends.end(), [](const auto& entry) {
+            return entry.second.modelsFile && std::filesystem::path(*entry.second.modelsFile).is_relative();
+        });
+        error = "run " + id.str() + ": its team cannot be prepared: " + prepared.error +
+                (relativeFile ? " (a relative models_file is read from the folder the command runs in: run it from "
+                                "the team file's folder)"
+                              : "");
+    }
+    return prepared.team;
 }
 
 std::optional<RunResult> WhatIf::rerun(const WhatIfChanges& changes, std::string& error) const
@@ -57,35 +81,31 @@ std::optional<RunResult> WhatIf::rerun(const WhatIfChanges& changes, std::string
                     summary.id.str();
             return std::nullopt;
         }
-    Team team = m_team;
-    for (const auto& [name, limit] : changes.maxConcurrency) {
-        const auto block = team.backends.find(name);
-        if (block == team.backends.end()) {
-            error = "--backend " + name.str() + ": no backend \"" + name.str() + "\" in the team of run " +
-                    summary.id.str();
-            return std::nullopt;
-        }
-        block->second.maxConcurrency = limit;
-    }
-    if (!changes.maxConcurrency.empty())
-        for (const auto& span : m_stored.spans)
-            if (span.kind == SpanKind::Attempt && span.waitUs < 0) {
-                error = "run " + summary.id.str() + ": queue waits not recorded: concurrency what-ifs unavailable";
+    std::shared_ptr<const PreparedTeam> prepared;
+    if (changes.maxConcurrency.empty()) {
+        auto retimed = std::make_shared<PreparedTeam>(*m_prepared);
+        retimed->retime = changes.speeds.retiming();
+        prepared = std::move(retimed);
+    } else {
+        Team team = m_team;
+        for (const auto& [name, limit] : changes.maxConcurrency) {
+            const auto block = team.backends.find(name);
+            if (block == team.backends.end()) {
+                error = "--backend " + name.str() + ": no backend \"" + name.str() + "\" in the team of run " +
+                        summary.id.str();
                 return std::nullopt;
             }
-    const auto prepared = m_engine->prepareReplay(team, summary.id.str(), m_db, {}, changes.speeds.retiming());
-    if (!prepared.team) {
-        // The stored team names its files as written; they are read from the folder the command runs in.
-        const bool relativeFile = std::any_of(team.backends.begin(), team.backends.end(), [](const auto& entry) {
-            return entry.second.modelsFile && std::filesystem::path(*entry.second.modelsFile).is_relative();
-        });
-        error = "run " + summary.id.str() + ": its team cannot be prepared: " + prepared.error +
-                (relativeFile ? " (a relative models_file is read from the folder the command runs in: run it from "
-                                "the team file's folder)"
-                              : "");
-        return std::nullopt;
+            block->second.maxConcurrency = limit;
+        }
+        if (!m_waitsRecorded) {
+            error = "run " + summary.id.str() + ": queue waits not recorded: concurrency what-ifs unavailable";
+            return std::nullopt;
+        }
+        prepared = prepare(team, changes.speeds.retiming(), error);
+        if (!prepared)
+            return std::nullopt;
     }
-    auto started = m_engine->start(*prepared.team, summary.input,
+    auto started = m_engine->start(*prepared, summary.input,
                                    Engine::StartOptions{summary.seed, {}, ClockRequest::Virtual, {}, {}});
     if (!started.run) {
         error = started.error;
@@ -191,11 +211,8 @@ std::optional<SpeedupProfile> WhatIf::profile(std::string& error) const
         return profile.savedUs(a, 2) > profile.savedUs(b, 2);
     });
     // Each backend that limits its calls in flight, that limit doubled (when the run recorded its queue waits).
-    const bool waitsRecorded = std::none_of(m_stored.spans.begin(), m_stored.spans.end(), [](const Span& span) {
-        return span.kind == SpanKind::Attempt && span.waitUs < 0;
-    });
     for (const auto& [name, block] : m_team.backends) {
-        if (!block.maxConcurrency || !waitsRecorded)
+        if (!block.maxConcurrency || !m_waitsRecorded)
             continue;
         WhatIfChanges doubled;
         doubled.maxConcurrency[name] = 2 * *block.maxConcurrency;

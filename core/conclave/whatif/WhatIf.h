@@ -1,12 +1,14 @@
 #pragma once
 
 #include "conclave/model/Team.h"
+#include "conclave/session/PreparedTeam.h"
 #include "conclave/store/StoredRun.h"
 #include "conclave/whatif/WhatIfChanges.h"
 #include "conclave/whatif/SpeedupProfile.h"
 #include "conclave/whatif/WhatIfReport.h"
 
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -22,7 +24,7 @@ class RunQueries;
 // projected under any number of changes (the speed-up profile runs many).
 class WhatIf {
 public:
-    // Refused for a run still running or interrupted, or whose team cannot be read.
+    // Refused for a run still running or interrupted, or whose team cannot be read or prepared.
     static std::optional<WhatIf> load(Engine& engine, RunQueries& reader, const std::filesystem::path& db,
                                       const std::string& runIdOrPrefix, std::string& error);
 
@@ -41,12 +43,17 @@ private:
         : m_engine(&engine), m_db(std::move(db)), m_stored(std::move(stored)), m_team(std::move(team))
     {
     }
+    // `team` prepared to replay the run with `retime`; unset, with `error`, when it cannot be.
+    std::shared_ptr<const PreparedTeam> prepare(const Team& team, CallRetiming retime, std::string& error) const;
     std::optional<RunResult> rerun(const WhatIfChanges& changes, std::string& error) const;
 
     Engine* m_engine;
     std::filesystem::path m_db;
     StoredRun m_stored;
     Team m_team;
+    // The run's team prepared once: a speed change only swaps its retiming; a concurrency change prepares anew.
+    std::shared_ptr<const PreparedTeam> m_prepared;
+    bool m_waitsRecorded = true; // every attempt recorded its queue wait (wait_us): concurrency what-ifs possible
 };
 
 } // namespace conclave

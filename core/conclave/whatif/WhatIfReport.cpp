@@ -1,18 +1,15 @@
 #include "conclave/whatif/WhatIfReport.h"
 
-#include <cmath>
+#include "conclave/whatif/WhatIfText.h"
+
 #include <cstdio>
 
 namespace conclave {
 
 namespace {
 
-std::string seconds(int64_t us)
-{
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.3f s", double(us) / 1e6);
-    return buffer;
-}
+using whatif_text::percentOf;
+using whatif_text::seconds;
 
 // A node's end: "-" when it did not end.
 std::string endText(int64_t us)
@@ -92,11 +89,8 @@ std::string WhatIfReport::text() const
     for (const auto& c : changes)
         changed += (changed.empty() ? "" : ", ") + c;
     out += "changes: " + (changed.empty() ? std::string("none") : changed) + "\n";
-    const double share = wallBefore > 0 ? 100.0 * double(wallBefore - wallAfter) / double(wallBefore) : 0.0;
-    char percent[32];
-    std::snprintf(percent, sizeof percent, "%.1f %%", share);
     out += "wall: " + seconds(wallBefore) + " → " + seconds(wallAfter) + " (saves " + seconds(wallBefore - wallAfter) +
-           ", " + percent + ")\n";
+           ", " + percentOf(wallBefore - wallAfter, wallBefore) + ")\n";
     if (statusBefore != statusAfter)
         out += "status: " + std::string(toString(statusBefore)) + " → " + std::string(toString(statusAfter)) + "\n";
     if (answerBefore != answerAfter)

@@ -72,7 +72,7 @@ std::shared_ptr<const PreparedTeam> WhatIf::prepare(const Team& team, CallRetimi
     return prepared.team;
 }
 
-std::optional<RunResult> WhatIf::rerun(const WhatIfChanges& changes, std::string& error) const
+std::optional<RunResult> WhatIf::projection(const WhatIfChanges& changes, std::string& error) const
 {
     const auto& summary = m_stored.summary;
     for (const auto& [node, change] : changes.speeds.byNode())
@@ -116,7 +116,7 @@ std::optional<RunResult> WhatIf::rerun(const WhatIfChanges& changes, std::string
 
 std::optional<WhatIfReport> WhatIf::project(const WhatIfChanges& changes, std::string& error) const
 {
-    const auto result = rerun(changes, error);
+    const auto result = projection(changes, error);
     if (!result)
         return std::nullopt;
     const RunResult& projected = *result;
@@ -183,7 +183,7 @@ std::optional<SpeedupProfile> WhatIf::profile(std::string& error) const
     SpeedupProfile profile;
     profile.run = m_stored.summary.id.str();
     profile.team = m_stored.summary.teamName;
-    const auto unchanged = rerun({}, error);
+    const auto unchanged = projection({}, error);
     if (!unchanged)
         return std::nullopt;
     profile.wallUs = unchanged->wallUs;
@@ -200,7 +200,7 @@ std::optional<SpeedupProfile> WhatIf::profile(std::string& error) const
         for (size_t level = 0; level < SpeedupProfile::kPercents.size(); ++level) {
             WhatIfChanges faster;
             faster.speeds.set(node.id, LatencyChange::faster(SpeedupProfile::kPercents[level]));
-            const auto projected = rerun(faster, error);
+            const auto projected = projection(faster, error);
             if (!projected)
                 return std::nullopt;
             row.wallUs[level] = projected->wallUs;
@@ -216,7 +216,7 @@ std::optional<SpeedupProfile> WhatIf::profile(std::string& error) const
             continue;
         WhatIfChanges doubled;
         doubled.maxConcurrency[name] = 2 * *block.maxConcurrency;
-        const auto projected = rerun(doubled, error);
+        const auto projected = projection(doubled, error);
         if (!projected)
             return std::nullopt;
         profile.backends.push_back({name, *block.maxConcurrency, 2 * *block.maxConcurrency, projected->wallUs});

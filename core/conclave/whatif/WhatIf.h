@@ -35,8 +35,13 @@ public:
     // wall when it alone is 10, 25, 50 and 100 % faster, ranked by the saving
     // at 50 %; and for each backend with a max_concurrency, the wall with it doubled.
     std::optional<SpeedupProfile> profile(std::string& error) const;
+    // The projected run itself (its spans, results and critical path), as `project` reads it: what the
+    // studio's What-if panel draws over the stored timeline. Refused as `project` is.
+    std::optional<RunResult> projection(const WhatIfChanges& changes, std::string& error) const;
 
     const StoredRun& stored() const { return m_stored; }
+    const Team& team() const { return m_team; }
+    bool waitsRecorded() const { return m_waitsRecorded; }
 
 private:
     WhatIf(Engine& engine, std::filesystem::path db, StoredRun stored, Team team)
@@ -45,7 +50,6 @@ private:
     }
     // `team` prepared to replay the run with `retime`; unset, with `error`, when it cannot be.
     std::shared_ptr<const PreparedTeam> prepare(const Team& team, CallRetiming retime, std::string& error) const;
-    std::optional<RunResult> rerun(const WhatIfChanges& changes, std::string& error) const;
 
     Engine* m_engine;
     std::filesystem::path m_db;

@@ -34,4 +34,19 @@ bool WhatIfChanges::addBackend(std::string_view assignment, std::string& error)
     return true;
 }
 
+bool WhatIfChanges::addModel(std::string_view assignment, std::string& error)
+{
+    const auto equals = assignment.rfind('=');
+    if (equals == std::string_view::npos || equals == 0 || equals + 1 == assignment.size()) {
+        error = "expected NODE=MODEL, got \"" + std::string(assignment) + "\"";
+        return false;
+    }
+    const NodeId node(std::string(assignment.substr(0, equals)));
+    if (!models.emplace(node, std::string(assignment.substr(equals + 1))).second) {
+        error = node.str() + ": model changed twice";
+        return false;
+    }
+    return true;
+}
+
 } // namespace conclave

@@ -146,17 +146,21 @@ struct FidelityArgs {
 int runFidelity(const CliContext& context, const FidelityArgs& args);
 
 struct WhatIfArgs {
-    std::string run; // an id or a unique prefix
+    std::string run; // an id or a unique prefix; empty with --experiment
     std::optional<std::string> db;
-    std::vector<std::string> speeds; // --speed NODE=CHANGE
+    std::vector<std::string> speeds;   // --speed NODE=CHANGE
     std::vector<std::string> backends; // --backend NAME.max_concurrency=N
-    bool profile = false;            // --profile: each agent 10, 25, 50 and 100 % faster
+    std::vector<std::string> models;   // --model NODE=MODEL
+    std::string modelsFile;            // --models-file: the simulator's profiles for what it answers
+    std::string experiment, design;    // --experiment ID --design NAME (with --profile)
+    bool profile = false;              // --profile: each agent 10, 25, 50 and 100 % faster
     bool json = false;
 };
 
-// `conclave whatif RUN_ID [--speed NODE=CHANGE]... [--json]`: the stored run
-// re-run on the simulated clock from its own calls with some nodes' latencies
-// changed. The rules are in core/conclave/whatif/.
+// `conclave whatif RUN_ID [--speed NODE=CHANGE]... [--backend NAME.max_concurrency=N]...
+// [--model NODE=MODEL]... [--models-file F] [--json]`: the stored run re-run on the simulated clock from
+// its own calls with some nodes' latencies or models, or backends' limits, changed; `--profile` of a
+// run or of an experiment's design (`--experiment ID --design NAME`). The rules are in core/conclave/whatif/.
 int runWhatIf(const CliContext& context, const WhatIfArgs& args);
 
 struct CalibrateArgs {

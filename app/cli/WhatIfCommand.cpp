@@ -4,7 +4,11 @@
 
 #include "conclave/session/Engine.h"
 #include "conclave/store/RunStore.h"
+#include "conclave/io/ModelsFile.h"
+#include "conclave/whatif/DesignWhatIf.h"
 #include "conclave/whatif/WhatIf.h"
+
+#include <algorithm>
 
 namespace conclave::cli {
 
@@ -25,6 +29,24 @@ int runWhatIf(const CliContext& context, const WhatIfArgs& args)
         if (!changes.addBackend(assignment, error))
             return fail("--backend " + error);
     }
+    for (const auto& assignment : args.models) {
+        std::string error;
+        if (!changes.addModel(assignment, error))
+            return fail("--model " + error);
+    }
+    if (args.run.empty() && args.experiment.empty())
+        return fail("give a run (RUN_ID), or --experiment ID --design NAME --profile");
+    ModelsFile::Profiles simulatorModels;
+    if (!args.modelsFile.empty()) {
+        auto file = ModelsFile::load(args.modelsFile);
+        if (!file.file) {
+            const auto first = std::find_if(file.problems.begin(), file.problems.end(),
+                                            [](const Problem& p) { return p.isError(); });
+            return fail("--models-file " + (first == file.problems.end() ? args.modelsFile + ": cannot be read"
+                                                                          : formatProblem(*first, args.modelsFile)));
+        }
+        simulatorModels = file.file->models();
+    }
     auto resources = context.engineResources();
     if (!resources)
         return kExitBadInput;
@@ -36,7 +58,18 @@ int runWhatIf(const CliContext& context, const WhatIfArgs& args)
     const auto db = RunStore::resolvePath(args.db);
     Engine engine(std::move(*resources));
     engine.setStore(db);
-    const auto whatIf = WhatIf::load(engine, *reader, db, args.run, error);
+    if (!args.experiment.empty()) {
+        const auto design = DesignWhatIf::load(engine, *reader, args.experiment, args.design, error,
+                                               std::move(simulatorModels));
+        if (!design)
+            return fail(error);
+        const auto profile = design->profile(error);
+        if (!profile)
+            return fail(error);
+        context.out << (args.json ? profile->json().dump(2) + "\n" : profile->text());
+        return kExitOk;
+    }
+    const auto whatIf = WhatIf::load(engine, *reader, args.run, error, std::move(simulatorModels));
     if (!whatIf)
         return fail(error);
     if (args.profile) {

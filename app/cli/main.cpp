@@ -303,19 +303,30 @@ int main(int argc, char** argv)
     auto* whatIf = app.add_subcommand(
         "whatif", "What a change would have saved: a stored run re-run on the simulated clock from its own calls, "
                   "some nodes' latencies changed (docs/whatif.md)");
-    whatIf->add_option("run", whatIfArgs.run, "The run's id (or a unique prefix)")->required();
+    auto* whatIfRun = whatIf->add_option("run", whatIfArgs.run, "The run's id (or a unique prefix)");
     auto* speedOption =
         whatIf->add_option("--speed", whatIfArgs.speeds,
                            "NODE=CHANGE: that node's calls -30% (0.7 of their time), x0.5, -200ms or =300ms; repeatable");
     auto* backendOption = whatIf->add_option(
         "--backend", whatIfArgs.backends,
         "NAME.max_concurrency=N: that backend serves N calls at once, the queue re-simulated; repeatable");
-    whatIf
-        ->add_flag("--profile", whatIfArgs.profile,
-                   "The speed-up profile: the wall each agent alone would save 10, 25, 50 and 100 % faster, and "
-                   "each backend's max_concurrency doubled")
-        ->excludes(speedOption)
-        ->excludes(backendOption);
+    auto* modelOption = whatIf->add_option(
+        "--model", whatIfArgs.models,
+        "NODE=MODEL: that node calls MODEL, its calls answered by the simulator (marked simulated); repeatable");
+    whatIf->add_option("--models-file", whatIfArgs.modelsFile,
+                       "The simulator's profiles (a models file, e.g. from conclave calibrate) for the calls it answers, "
+                       "over each backend's own");
+    auto* profileFlag = whatIf->add_flag(
+        "--profile", whatIfArgs.profile,
+        "The speed-up profile: the wall each agent alone would save 10, 25, 50 and 100 % faster, and each "
+        "backend's max_concurrency doubled");
+    profileFlag->excludes(speedOption)->excludes(backendOption)->excludes(modelOption);
+    auto* experimentOption = whatIf->add_option(
+        "--experiment", whatIfArgs.experiment,
+        "With --design and --profile: the profile of a design over its stored trials (p50 and p95 of their walls)");
+    auto* designOption = whatIf->add_option("--design", whatIfArgs.design, "The experiment's design (its name)");
+    experimentOption->needs(designOption)->needs(profileFlag)->excludes(whatIfRun);
+    designOption->needs(experimentOption);
     auto* whatIfDbOption = whatIf->add_option(
         "--db", whatIfDb, "The run store (default: $CONCLAVE_DB, else $XDG_DATA_HOME/conclave/runs.sqlite)");
     whatIf->add_flag("--json", whatIfArgs.json, "Print one JSON object");

@@ -26,6 +26,20 @@ std::vector<Span> attemptsOf(const std::vector<Span>& spans, const std::string& 
     return out;
 }
 
+QString joined(const std::vector<std::string>& lines)
+{
+    QStringList out;
+    for (const auto& l : lines)
+        out << QString::fromStdString(l);
+    return out.join(" | ");
+}
+
+// A profile row's p50 walls at 10, 25, 50 and 100 % faster.
+std::array<int64_t, 4> p50s(const SpeedupProfile::Row& row)
+{
+    return {row.wall[0].p50, row.wall[1].p50, row.wall[2].p50, row.wall[3].p50};
+}
+
 int64_t endOf(const RunResult& r, const std::string& node)
 {
     int64_t end = 0;
@@ -110,7 +124,7 @@ class TestWhatIf : public QObject {
         auto reader = RunQueries::open(m_db, error);
         if (!reader)
             return std::nullopt;
-        return WhatIf::load(m_h.engine(), *reader, m_db, run, error);
+        return WhatIf::load(m_h.engine(), *reader, run, error);
     }
     // Records `team` on kMath and profiles it.
     std::optional<SpeedupProfile> profile(const TeamBuilder& builder, std::string& error)
@@ -152,7 +166,7 @@ private slots:
         QCOMPARE(q(report->answerAfter), q(report->answerBefore));
         QVERIFY(report->decisions().empty());
         QCOMPARE(report->replayedCalls, int64_t(2));
-        QCOMPARE(report->otherCalls, int64_t(0));
+        QCOMPARE(report->simulatedCalls, int64_t(0));
         QCOMPARE(report->costAfter, report->costBefore);
     }
 
@@ -180,7 +194,8 @@ private slots:
     }
 
     // Speeding up the branch that decides the quorum moves it; the slowest
-    // branch, cancelled either way, saves nothing.
+    // branch, cancelled when recorded, goes on as the simulator draws it
+    // (its model takes 1 s) and decides the quorum once it comes second.
     void aQuorumIsDecidedAgain()
     {
         std::string error;
@@ -191,12 +206,72 @@ private slots:
         QCOMPARE(endOf(m_original, "mid"), int64_t(300000));
         QCOMPARE(statusOf(m_original, "slow"), QString("cancelled"));
         QCOMPARE(report->cutShortCalls, int64_t(1));
-        QVERIFY(q(report->text()).contains("\n1 call was cut short when recorded (cancelled or timed out): it is cut "
-                                        "short again, at the time the projection decides; how long it would have "
-                                        "taken is not known\n"));
+        QCOMPARE(report->cutShortAgain, int64_t(1));
+        QCOMPARE(report->simulatedCalls, int64_t(0));
+        QVERIFY2(q(report->text()).contains(
+                     "\ncalls: 2 replayed from the run, 1 cut short\n1 call was cut short when recorded (cancelled or "
+                     "timed out): it goes on with a latency drawn from the simulator's profile, longer than it was "
+                     "served, unless cut short again\n"),
+                 report->text().c_str());
+
         report = projectStored(m_id.str(), {"slow=-90%"}, error);
         QVERIFY2(report, error.c_str());
-        QCOMPARE(report->wallAfter, int64_t(300000));
+        QCOMPARE(report->wallAfter, int64_t(100000)); // slow: 1 s × 0.1, with fast
+        QCOMPARE(report->simulatedCalls, int64_t(1));
+        QCOMPARE(report->replayedCalls, int64_t(1)); // fast; mid is cancelled now
+        QCOMPARE(report->cutShortAgain, int64_t(1));
+        QCOMPARE(report->replayedShare(), 0.5);
+        QCOMPARE(joined(report->decisions()),
+                 QString("mid: ok → cancelled | slow: cancelled → ok | vote: quorum now reached at 0.100 s by fast, "
+                         "slow; mid cancelled (was 0.300 s by fast, mid)"));
+
+        report = projectStored(m_id.str(), {"fast==2000ms"}, error);
+        QVERIFY2(report, error.c_str());
+        QCOMPARE(report->wallAfter, int64_t(1000000)); // mid at 0.3 s, slow at 1 s; fast cancelled
+        QCOMPARE(joined(report->decisions()),
+                 QString("fast: ok → cancelled | slow: cancelled → ok | vote: quorum now reached at 1.000 s by mid, "
+                         "slow; fast cancelled (was 0.300 s by fast, mid)"));
+    }
+
+    // A swapped model's calls are the simulator's, with that model's profile.
+    void aSwappedModelIsSimulated()
+    {
+        std::string error;
+        QVERIFY2(project(chain(), {}, error), error.c_str());
+        auto whatIf = load(m_id.str(), error);
+        QVERIFY2(whatIf, error.c_str());
+        WhatIfChanges changes;
+        QVERIFY(changes.addModel("b=right-100", error));
+        const auto report = whatIf->project(changes, error);
+        QVERIFY2(report, error.c_str());
+        QCOMPARE(report->wallAfter, int64_t(1100000));
+        QCOMPARE(report->replayedCalls, int64_t(1));
+        QCOMPARE(report->simulatedCalls, int64_t(1));
+        QCOMPARE(q(report->changes.at(0)), QString("b: model right-300 → right-100"));
+        QVERIFY2(q(report->text()).contains("\ncalls: 1 replayed from the run, 1 simulated (the run did not make it "
+                                            "or cut it short: the simulator answered)\n"),
+                 report->text().c_str());
+        const auto projected = whatIf->projection(changes, error);
+        QVERIFY(projected);
+        const auto b = attemptsOf(projected->spans, "b");
+        QCOMPARE(b.size(), size_t(1));
+        QCOMPARE(q(b[0].note), q("simulated: not in run " + m_id.str()));
+        QCOMPARE(q(b[0].model), QString("right-100"));
+
+        WhatIfChanges unknown;
+        QVERIFY(unknown.addModel("b=gpt-x", error));
+        QVERIFY(!whatIf->project(unknown, error));
+        QCOMPARE(q(error), QString("--model b=gpt-x: the simulator has no profile of model \"gpt-x\" (backend "
+                                   "\"local\"): give one in --models-file (conclave calibrate writes one from "
+                                   "measured runs)"));
+        WhatIfChanges input;
+        QVERIFY(input.addModel("in=right", error));
+        QVERIFY(!whatIf->project(input, error));
+        QCOMPARE(q(error), QString("--model in: node \"in\" calls no model"));
+        QVERIFY(!changes.addModel("b=right", error));
+        QCOMPARE(q(error), QString("b: model changed twice"));
+        QVERIFY(!changes.addModel("b=", error));
+        QCOMPARE(q(error), QString("expected NODE=MODEL, got \"b=\""));
     }
 
     // A call slowed past its node's timeout now times out: the decision flips and is reported.
@@ -220,29 +295,32 @@ private slots:
         std::string error;
         const auto p = profile(chain(), error);
         QVERIFY2(p, error.c_str());
-        QCOMPARE(p->wallUs, int64_t(1300000));
+        QCOMPARE(p->wall.p50, int64_t(1300000));
+        QCOMPARE(p->wall.p95, int64_t(1300000));
         QCOMPARE(p->rows.size(), size_t(2));
         QCOMPARE(q(p->rows[0].node.str()), QString("a"));
-        QCOMPARE(p->rows[0].wallUs, (std::array<int64_t, 4>{1200000, 1050000, 800000, 300000}));
+        QCOMPARE(p50s(p->rows[0]), (std::array<int64_t, 4>{1200000, 1050000, 800000, 300000}));
         QCOMPARE(q(p->rows[1].node.str()), QString("b"));
-        QCOMPARE(p->rows[1].wallUs, (std::array<int64_t, 4>{1270000, 1225000, 1150000, 1000000}));
+        QCOMPARE(p50s(p->rows[1]), (std::array<int64_t, 4>{1270000, 1225000, 1150000, 1000000}));
         QCOMPARE(q(p->headline()), QString("out of 1.300 s, making a 50 % faster saves 0.500 s (38.5 %); b: 0.150 s"));
     }
 
-    // A quorum's profile: only the expert that decides it saves anything; the
+    // A quorum's profile: the expert that decides it saves at every level; the
     // fastest cannot (the quorum still waits for the second answer), nor the
-    // cancelled one.
+    // cancelled one until it is fast enough to be the second answer.
     void aQuorumsProfileRanksTheExpertThatDecidesIt()
     {
         std::string error;
         const auto p = profile(quorum(), error);
         QVERIFY2(p, error.c_str());
-        QCOMPARE(p->wallUs, int64_t(300000));
+        QCOMPARE(p->wall.p50, int64_t(300000));
         QCOMPARE(p->rows.size(), size_t(3));
         QCOMPARE(q(p->rows[0].node.str()), QString("mid"));
-        QCOMPARE(p->rows[0].wallUs, (std::array<int64_t, 4>{270000, 225000, 150000, 100000}));
-        for (size_t i = 1; i < 3; ++i)
-            QCOMPARE(p->rows[i].wallUs, (std::array<int64_t, 4>{300000, 300000, 300000, 300000}));
+        QCOMPARE(p50s(p->rows[0]), (std::array<int64_t, 4>{270000, 225000, 150000, 100000}));
+        QCOMPARE(p50s(p->rows[1]), (std::array<int64_t, 4>{300000, 300000, 300000, 300000}));
+        // The cancelled one goes on as the simulator draws it (1 s): only instant does it decide the quorum,
+        // with the fastest, at 0.1 s.
+        QCOMPARE(p50s(p->rows[2]), (std::array<int64_t, 4>{300000, 300000, 300000, 100000}));
         QCOMPARE(q(p->rows[1].node.str() + " " + p->rows[2].node.str()), QString("fast slow")); // team order among ties
     }
 
@@ -277,11 +355,11 @@ private slots:
         QCOMPARE(p->backends.size(), size_t(1));
         QCOMPARE(p->backends[0].from, int64_t(1));
         QCOMPARE(p->backends[0].to, int64_t(2));
-        QCOMPARE(p->backends[0].wallUs, int64_t(600000));
+        QCOMPARE(p->backends[0].wall.p50, int64_t(600000));
         QVERIFY(q(p->text()).contains("\nbackend local: max_concurrency 1 → 2 saves 0.300 s (33.3 %)\n"));
         // Each expert alone twice as fast: the queue still holds the other two.
         for (const auto& row : p->rows)
-            QCOMPARE(row.wallUs[2], int64_t(750000));
+            QCOMPARE(row.wall[2].p50, int64_t(750000));
     }
 
     // A run stored before queue waits were recorded: speeds still project, concurrency does not,
@@ -297,7 +375,15 @@ private slots:
         }
         QVERIFY(!projectStored(m_id.str(), {"local.max_concurrency=3"}, error));
         QCOMPARE(q(error), q("run " + m_id.str() + ": queue waits not recorded: concurrency what-ifs unavailable"));
-        const auto sped = projectStored(m_id.str(), {"x=-100%"}, error);
+        // Each call's recorded time holds its wait, so the queue is not simulated again: with no change
+        // the run is reproduced; x instant, y and z still take the 0.6 and 0.9 s they took then.
+        auto sped = projectStored(m_id.str(), {}, error);
+        QVERIFY2(sped, error.c_str());
+        QCOMPARE(sped->wallAfter, int64_t(900000));
+        sped = projectStored(m_id.str(), {"x=-100%"}, error);
+        QVERIFY2(sped, error.c_str());
+        QCOMPARE(sped->wallAfter, int64_t(900000));
+        sped = projectStored(m_id.str(), {"z=x0.5"}, error);
         QVERIFY2(sped, error.c_str());
         QCOMPARE(sped->wallAfter, int64_t(600000));
         const auto whatIf = load(m_id.str(), error);

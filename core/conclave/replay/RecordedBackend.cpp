@@ -64,6 +64,13 @@ CallId RecordedBackend::start(ModelRequest request, CallCallbacks callbacks)
     }
     if (!record && m_onMissing) {
         lock.unlock();
+        if (!m_settings.simulatedNote.empty() && callbacks.onDone) {
+            callbacks.onDone = [note = m_settings.simulatedNote, onDone = std::move(callbacks.onDone)](ModelReply reply) {
+                if (reply.note.empty())
+                    reply.note = note;
+                onDone(std::move(reply));
+            };
+        }
         const CallId inner = m_onMissing->start(std::move(request), std::move(callbacks));
         lock.lock();
         m_delegated.emplace(id, inner);
@@ -106,6 +113,19 @@ CallId RecordedBackend::start(ModelRequest request, CallCallbacks callbacks)
         reply.error = span.error;
         // Retryable when the recording retried it on this model: its next attempt is there.
         reply.retryable = size_t(n) < chosen->attempts.size();
+    } else if (m_settings.continueCutShort) {
+        // Cut short when recorded: it goes on as the simulator says, past the time it was served.
+        auto continued = m_settings.continueCutShort(request, span.serviceUs());
+        reply = std::move(continued.reply);
+        reply.note = ReplayNote::simulatedAfter(record->runId, span.id, span.serviceUs());
+        call.doneAfterUs = continued.doneUs;
+        // The recorded first token, when one came before it was cut; else the simulator's.
+        if (span.ttftUs >= 0 || continued.firstTokenUs >= 0) {
+            call.token = true;
+            call.tokenAfterUs = std::clamp<int64_t>(
+                span.ttftUs >= 0 ? span.ttftUs - recordedWait : continued.firstTokenUs, 0, call.doneAfterUs);
+            call.firstChunk = span.ttftUs >= 0 ? record->text.value_or("") : continued.firstChunk;
+        }
     } else {
         // A recorded timeout or cancellation: no answer came, though a first token may have.
         call.doneAfterUs = -1;

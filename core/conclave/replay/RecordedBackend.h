@@ -4,6 +4,7 @@
 #include "conclave/engine/ModelBackend.h"
 #include "conclave/engine/RunClock.h"
 #include "conclave/replay/CallRetiming.h"
+#include "conclave/replay/CutShortCall.h"
 #include "conclave/replay/RecordingSource.h"
 
 #include <cstdint>
@@ -27,7 +28,8 @@ namespace conclave {
 // admission: at most `maxConcurrency` calls are served at once, the rest wait
 // in order, as at an endpoint. Replies carry the recorded cost and the note
 // "replayed: run R span S". A call with no recording fails at once with a
-// message naming it, or goes to `onMissing` (a simulator) when given.
+// message naming it, or goes to `onMissing` (a simulator) when given; a
+// recorded call that was cut short goes on as `continueCutShort` says, when given.
 // One per run, on the run's clock; made with make_shared, as LocalMoeBackend.
 class RecordedBackend : public ModelBackend, public std::enable_shared_from_this<RecordedBackend> {
 public:
@@ -36,6 +38,12 @@ public:
         uint64_t seed = 0;          // the run's seed
         int64_t maxConcurrency = 0; // calls served at once; 0: no limit
         CallRetiming retime;        // changes each answered call's recorded times (what-ifs); unset: none
+        // A what-if's: a call cut short when recorded goes on as the simulator says (retimed as the
+        // rest), noted "simulated: cut short …"; unset: it hangs as recorded.
+        CutShortContinuation continueCutShort;
+        // A call with no recording that `onMissing` answers is noted "simulated: not in run R" (the
+        // single-run mode's source must be one run's: RunRecordings).
+        std::string simulatedNote;
     };
 
     RecordedBackend(std::shared_ptr<const RecordingSource> source, std::shared_ptr<RunClock> clock, Settings settings,

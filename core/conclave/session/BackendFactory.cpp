@@ -3,12 +3,35 @@
 #include "conclave/http/OpenAiBackend.h"
 #include "conclave/io/ModelsFile.h"
 #include "conclave/local/LocalMoeBackend.h"
+#include "conclave/local/LongerCall.h"
 #include "conclave/model/DefaultValues.h"
 #include "conclave/replay/RecordedBackend.h"
+#include "conclave/replay/ReplayNote.h"
+
+#include <cmath>
 
 #include <algorithm>
 
 namespace conclave {
+
+namespace {
+
+// A cut-short call as the simulator finishes it: drawn to outlast the time it was served (LongerCall).
+ContinuedCall continueLonger(const CallResponder& answers, const ModelRequest& request, int64_t servedUs)
+{
+    auto drawn = LongerCall::draw(answers, request, double(servedUs) / 1e3);
+    ContinuedCall call;
+    call.reply = std::move(drawn.reply);
+    call.reply.costUsd = answers.costOf(request.model, call.reply.tokensIn, call.reply.tokensOut);
+    call.doneUs = std::llround(drawn.totalMs * 1e3);
+    if (!drawn.firstChunk.empty()) {
+        call.firstTokenUs = std::llround(drawn.ttftMs * 1e3);
+        call.firstChunk = std::move(drawn.firstChunk);
+    }
+    return call;
+}
+
+} // namespace
 
 BackendFactory::BackendFactory(const EngineResources& resources, HttpHub& http, std::shared_ptr<RunClock> clock)
     : m_resources(resources), m_http(http), m_clock(std::move(clock))
@@ -72,19 +95,29 @@ BackendFactory::Made BackendFactory::make(const PreparedTeam& team, std::string_
     const auto defaultBackend = plan.team().defaults.value_or(Defaults{}).backend;
     for (const auto& [name, block] : plan.team().backends) {
         if (team.replayAll) {
-            // Single-run mode: every call is the stored run's, whatever the block says; a
-            // moe_gate router still scores with the gate of the first simulator's profiles.
-            const auto profiles = team.localProfiles.find(name);
-            if (!gateResponder && profiles != team.localProfiles.end()) {
+            // Single-run mode: every call is the stored run's, whatever the block says. What the run
+            // did not make, or cut short, the simulator answers (a moe_gate router scores with the
+            // gate of the first backend's profiles).
+            std::shared_ptr<ModelBackend> simulator;
+            CutShortContinuation continuation;
+            if (const auto profiles = team.localProfiles.find(name); profiles != team.localProfiles.end()) {
                 auto prepared = std::make_shared<LocalResponder>(profiles->second, m_resources.gate, tasks, made.seed);
                 prepared->prepareFor(input);
-                gateResponder = std::move(prepared);
+                std::shared_ptr<const LocalResponder> responder = std::move(prepared);
+                if (!gateResponder)
+                    gateResponder = responder;
+                const std::shared_ptr<const CallResponder> answers =
+                    m_resources.world ? m_resources.world : std::shared_ptr<const CallResponder>(responder);
+                simulator = std::make_shared<LocalMoeBackend>(answers, m_clock, 1.0);
+                continuation = [answers](const ModelRequest& request, int64_t servedUs) {
+                    return continueLonger(*answers, request, servedUs);
+                };
             }
-            made.backends.emplace(
-                name, std::make_shared<RecordedBackend>(
-                          team.replayAll, m_clock,
-                          RecordedBackend::Settings{name.str(), made.seed, block.maxConcurrency.value_or(0),
-                                                    team.retime}));
+            RecordedBackend::Settings settings{name.str(), made.seed, block.maxConcurrency.value_or(0), team.retime,
+                                               std::move(continuation),
+                                               ReplayNote::simulated(team.replayAll->describe())};
+            made.backends.emplace(name, std::make_shared<RecordedBackend>(team.replayAll, m_clock, std::move(settings),
+                                                                          std::move(simulator)));
             continue;
         }
         if (block.kind == BackendKind::OpenAi) {
@@ -111,7 +144,7 @@ BackendFactory::Made BackendFactory::make(const PreparedTeam& team, std::string_
             made.backends.emplace(
                 name, std::make_shared<RecordedBackend>(
                           team.recordings.at(name), m_clock,
-                          RecordedBackend::Settings{name.str(), backendSeed, block.maxConcurrency.value_or(0), {}},
+                          RecordedBackend::Settings{name.str(), backendSeed, block.maxConcurrency.value_or(0), {}, {}, {}},
                           std::move(simulator)));
             continue;
         }

@@ -80,23 +80,46 @@ Engine::Prepared Engine::prepare(const Team& team, const std::filesystem::path& 
 }
 
 Engine::Prepared Engine::prepareReplay(const Team& team, const std::string& runId, const std::filesystem::path& db,
-                                       const std::filesystem::path& teamFolder, CallRetiming retime) const
+                                       const std::filesystem::path& teamFolder, CallRetiming retime,
+                                       const ModelsFile::Profiles& simulatorModels) const
 {
-    auto prepared = prepare(team, teamFolder);
-    if (!prepared.team)
-        return prepared;
+    Prepared prepared;
     const auto store = db.empty() ? m_store : db;
     if (store.empty()) {
-        prepared.team.reset();
         prepared.error = "replaying run " + runId + " needs its run store";
         return prepared;
     }
     auto source = m_recordings.run(store, runId, prepared.error);
-    if (!source) {
+    if (!source)
+        return prepared;
+    return prepareReplay(team, std::move(source), teamFolder, std::move(retime), simulatorModels);
+}
+
+Engine::Prepared Engine::prepareReplay(const Team& team, std::shared_ptr<const RecordingSource> source,
+                                       const std::filesystem::path& teamFolder, CallRetiming retime,
+                                       const ModelsFile::Profiles& simulatorModels) const
+{
+    auto prepared = prepare(team, teamFolder);
+    if (!prepared.team)
+        return prepared;
+    auto replaying = std::make_shared<PreparedTeam>(*prepared.team);
+    // Every backend gets a simulator for the calls the run did not make: a local-moe block's own
+    // profiles, anything else the catalog's; then the given models over them.
+    auto own = BackendFactory::profileOverrides(team, teamFolder, prepared.error);
+    if (!prepared.error.empty()) {
         prepared.team.reset();
         return prepared;
     }
-    auto replaying = std::make_shared<PreparedTeam>(*prepared.team);
+    replaying->localProfiles.clear();
+    for (const auto& [name, block] : team.backends) {
+        const auto it = own.find(name);
+        auto resolved = LocalResponder::resolve(
+            m_resources.localModels,
+            ModelsFile::overlay(it != own.end() ? it->second : ModelsFile::Profiles{}, simulatorModels));
+        replaying->localProfiles.emplace(name, std::make_shared<const LocalResponder::Profiles>(
+                                                   std::make_move_iterator(resolved.begin()),
+                                                   std::make_move_iterator(resolved.end())));
+    }
     replaying->replayAll = std::move(source);
     replaying->retime = std::move(retime);
     prepared.team = std::move(replaying);

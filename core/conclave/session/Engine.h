@@ -4,6 +4,7 @@
 #include "conclave/engine/ThreadPool.h"
 #include "conclave/engine/TimerService.h"
 #include "conclave/http/HttpHub.h"
+#include "conclave/io/ModelsFile.h"
 #include "conclave/model/Team.h"
 #include "conclave/replay/RecordingLibrary.h"
 #include "conclave/session/ClockChoice.h"
@@ -70,9 +71,17 @@ public:
     // store set by setStore), its calls matched by node, round, subtask and
     // attempt (RunRecordings). Its runs may use the virtual clock. With
     // `retime`, each replayed call's recorded times change as it says (the
-    // what-if, docs/whatif.md).
+    // what-if, docs/whatif.md). A call the run did not make, or cut short,
+    // is answered by the simulator: each backend's own profiles (the catalog
+    // with a local-moe block's overrides) overlaid with `simulatorModels`.
     Prepared prepareReplay(const Team& team, const std::string& runId, const std::filesystem::path& db = {},
-                           const std::filesystem::path& teamFolder = {}, CallRetiming retime = {}) const;
+                           const std::filesystem::path& teamFolder = {}, CallRetiming retime = {},
+                           const ModelsFile::Profiles& simulatorModels = {}) const;
+    // The same replaying `source` (one run's calls, RunRecordings): a team prepared once replays
+    // each of an experiment's trials with its own source swapped in (PreparedTeam::replayAll).
+    Prepared prepareReplay(const Team& team, std::shared_ptr<const RecordingSource> source,
+                           const std::filesystem::path& teamFolder = {}, CallRetiming retime = {},
+                           const ModelsFile::Profiles& simulatorModels = {}) const;
 
     // The command's store: where a recorded backend without `db` reads. Set
     // before prepare(); unset, such a backend cannot be prepared.

@@ -3,7 +3,10 @@
 #include "conclave/io/TeamJson.h"
 #include "conclave/replay/ReplayNote.h"
 #include "conclave/session/Engine.h"
+#include "conclave/replay/RunRecordings.h"
 #include "conclave/store/RunQueries.h"
+#include "conclave/whatif/ProjectionRuns.h"
+#include "conclave/whatif/SpeedupPlan.h"
 
 #include <algorithm>
 #include <map>
@@ -25,8 +28,9 @@ std::map<NodeId, const Span*> nodeSpans(const std::vector<Span>& spans)
 
 } // namespace
 
-std::optional<WhatIf> WhatIf::load(Engine& engine, RunQueries& reader, const std::filesystem::path& db,
-                                   const std::string& runIdOrPrefix, std::string& error)
+std::optional<WhatIf> WhatIf::load(Engine& engine, RunQueries& reader, const std::string& runIdOrPrefix,
+                                   std::string& error,
+                                   ModelsFile::Profiles simulatorModels)
 {
     const auto id = reader.resolve(runIdOrPrefix, error);
     if (!id)
@@ -45,66 +49,29 @@ std::optional<WhatIf> WhatIf::load(Engine& engine, RunQueries& reader, const std
         error = "run " + id->str() + ": its stored team cannot be read";
         return std::nullopt;
     }
-    WhatIf whatIf(engine, db, std::move(*stored), std::move(*loaded.team));
-    whatIf.m_waitsRecorded =
-        std::none_of(whatIf.m_stored.spans.begin(), whatIf.m_stored.spans.end(),
-                     [](const Span& span) { return span.kind == SpanKind::Attempt && span.waitUs < 0; });
-    whatIf.m_prepared = whatIf.prepare(whatIf.m_team, {}, error);
-    if (!whatIf.m_prepared)
+    auto attempts = reader.runAttempts(*id, error);
+    if (!attempts)
         return std::nullopt;
-    return whatIf;
-}
-
-std::shared_ptr<const PreparedTeam> WhatIf::prepare(const Team& team, CallRetiming retime, std::string& error) const
-{
-    const auto& id = m_stored.summary.id;
-    auto prepared = m_engine->prepareReplay(team, id.str(), m_db, {}, std::move(retime));
-    if (!prepared.team) {
-        // The stored team names its files as written; they are read from the folder the command runs in.
-        const bool relativeFile = std::any_of(team.backends.begin(), team.backends.end(), [](const auto& entry) {
-            return entry.second.modelsFile && std::filesystem::path(*entry.second.modelsFile).is_relative();
-        });
-        error = "run " + id.str() + ": its team cannot be prepared: " + prepared.error +
-                (relativeFile ? " (a relative models_file is read from the folder the command runs in: run it from "
-                                "the team file's folder)"
-                              : "");
-    }
-    return prepared.team;
+    ReplayTeam::Settings settings;
+    settings.owner = "run " + id->str();
+    settings.simulatorModels = std::move(simulatorModels);
+    settings.waitsRecorded = std::none_of(stored->spans.begin(), stored->spans.end(), [](const Span& span) {
+        return span.kind == SpanKind::Attempt && span.waitUs < 0;
+    });
+    auto replay = ReplayTeam::make(engine, std::move(*loaded.team),
+                                   std::make_shared<RunRecordings>(*id, std::move(*attempts)), std::move(settings),
+                                   error);
+    if (!replay)
+        return std::nullopt;
+    return WhatIf(engine, std::move(*stored), std::move(*replay));
 }
 
 std::optional<RunResult> WhatIf::projection(const WhatIfChanges& changes, std::string& error) const
 {
+    const auto prepared = m_replay.prepared(changes, error);
+    if (!prepared)
+        return std::nullopt;
     const auto& summary = m_stored.summary;
-    for (const auto& [node, change] : changes.speeds.byNode())
-        if (!m_team.findNode(node)) {
-            error = "--speed " + node.str() + ": no node \"" + node.str() + "\" in the team of run " +
-                    summary.id.str();
-            return std::nullopt;
-        }
-    std::shared_ptr<const PreparedTeam> prepared;
-    if (changes.maxConcurrency.empty()) {
-        auto retimed = std::make_shared<PreparedTeam>(*m_prepared);
-        retimed->retime = changes.speeds.retiming();
-        prepared = std::move(retimed);
-    } else {
-        Team team = m_team;
-        for (const auto& [name, limit] : changes.maxConcurrency) {
-            const auto block = team.backends.find(name);
-            if (block == team.backends.end()) {
-                error = "--backend " + name.str() + ": no backend \"" + name.str() + "\" in the team of run " +
-                        summary.id.str();
-                return std::nullopt;
-            }
-            block->second.maxConcurrency = limit;
-        }
-        if (!m_waitsRecorded) {
-            error = "run " + summary.id.str() + ": queue waits not recorded: concurrency what-ifs unavailable";
-            return std::nullopt;
-        }
-        prepared = prepare(team, changes.speeds.retiming(), error);
-        if (!prepared)
-            return std::nullopt;
-    }
     auto started = m_engine->start(*prepared, summary.input,
                                    Engine::StartOptions{summary.seed, {}, ClockRequest::Virtual, {}, {}});
     if (!started.run) {
@@ -127,8 +94,11 @@ std::optional<WhatIfReport> WhatIf::project(const WhatIfChanges& changes, std::s
     report.clock = summary.clock;
     for (const auto& [node, change] : changes.speeds.byNode())
         report.changes.push_back(node.str() + ": " + change.text());
+    for (const auto& [id, model] : changes.models)
+        report.changes.push_back(id.str() + ": model " + team().findNode(id)->config.call.model.value_or("default") +
+                                 " → " + model);
     for (const auto& [name, limit] : changes.maxConcurrency) {
-        const auto was = m_team.backends.at(name).maxConcurrency;
+        const auto was = team().backends.at(name).maxConcurrency;
         report.changes.push_back(name.str() + ".max_concurrency: " + (was ? std::to_string(*was) : "no limit") +
                                  " → " + std::to_string(limit));
     }
@@ -147,7 +117,7 @@ std::optional<WhatIfReport> WhatIf::project(const WhatIfChanges& changes, std::s
     std::map<NodeId, const StoredNode*> storedNodes;
     for (const auto& n : m_stored.nodes)
         storedNodes[n.node] = &n;
-    for (const auto& node : m_team.nodes) {
+    for (const auto& node : team().nodes) {
         WhatIfNode n;
         n.node = node.id;
         if (const auto it = storedNodes.find(node.id); it != storedNodes.end()) {
@@ -166,61 +136,73 @@ std::optional<WhatIfReport> WhatIf::project(const WhatIfChanges& changes, std::s
             n.endAfter = it->second->endUs;
             n.noteAfter = it->second->note;
         }
+        const auto& c = node.config;
+        if (node.kind == NodeKind::Aggregator && (c.quorum || c.deadlineMs || c.minConfidence)) {
+            n.decidesOnTime = true;
+            n.quorum = c.quorum.has_value();
+            for (const auto& edge : team().edges) {
+                if (edge.to != node.id || edge.isMember())
+                    continue;
+                const auto was = storedNodes.find(edge.from);
+                const auto now = projected.results.find(edge.from);
+                const auto ended = [](const std::map<NodeId, const Span*>& spans, const NodeId& id) {
+                    const auto it = spans.find(id);
+                    return it == spans.end() ? int64_t(-1) : it->second->endUs;
+                };
+                if (was != storedNodes.end() && was->second->result.status == Status::Ok &&
+                    ended(before, edge.from) <= n.endBefore)
+                    n.decidersBefore.push_back(edge.from);
+                if (was != storedNodes.end() && was->second->result.status == Status::Cancelled)
+                    n.cancelledBefore.push_back(edge.from);
+                if (now != projected.results.end() && now->second.status == Status::Ok &&
+                    ended(after, edge.from) <= n.endAfter)
+                    n.decidersAfter.push_back(edge.from);
+                if (now != projected.results.end() && now->second.status == Status::Cancelled)
+                    n.cancelledAfter.push_back(edge.from);
+            }
+        }
         if (n.before != Status::Queued || n.after != Status::Queued)
             report.nodes.push_back(std::move(n));
     }
     for (const auto& span : m_stored.spans)
         if (span.kind == SpanKind::Attempt && (span.status == Status::Cancelled || span.status == Status::Timeout))
             ++report.cutShortCalls;
-    for (const auto& span : projected.spans)
-        if (span.kind == SpanKind::Attempt)
-            ++(ReplayNote::marks(span.note) ? report.replayedCalls : report.otherCalls);
+    for (const auto& span : projected.spans) {
+        if (span.kind != SpanKind::Attempt)
+            continue;
+        if (ReplayNote::marks(span.note))
+            ++report.replayedCalls;
+        else if (span.status == Status::Cancelled || span.status == Status::Timeout)
+            ++report.cutShortAgain; // the simulator's time was not reached: as recorded, or cut anew
+        else
+            ++report.simulatedCalls;
+    }
     return report;
 }
 
 std::optional<SpeedupProfile> WhatIf::profile(std::string& error) const
 {
-    SpeedupProfile profile;
-    profile.run = m_stored.summary.id.str();
-    profile.team = m_stored.summary.teamName;
-    const auto unchanged = projection({}, error);
-    if (!unchanged)
-        return std::nullopt;
-    profile.wallUs = unchanged->wallUs;
-    // The agents: every node of the team that called a model in the run, in team order.
     std::set<NodeId> called;
     for (const auto& span : m_stored.spans)
         if (span.kind == SpanKind::Attempt)
             called.insert(span.node);
-    for (const auto& node : m_team.nodes) {
-        if (!called.count(node.id))
-            continue;
-        SpeedupProfile::Row row;
-        row.node = node.id;
-        for (size_t level = 0; level < SpeedupProfile::kPercents.size(); ++level) {
-            WhatIfChanges faster;
-            faster.speeds.set(node.id, LatencyChange::faster(SpeedupProfile::kPercents[level]));
-            const auto projected = projection(faster, error);
-            if (!projected)
-                return std::nullopt;
-            row.wallUs[level] = projected->wallUs;
-        }
-        profile.rows.push_back(std::move(row));
-    }
-    std::stable_sort(profile.rows.begin(), profile.rows.end(), [&](const auto& a, const auto& b) {
-        return profile.savedUs(a, 2) > profile.savedUs(b, 2);
-    });
-    // Each backend that limits its calls in flight, that limit doubled (when the run recorded its queue waits).
-    for (const auto& [name, block] : m_team.backends) {
-        if (!block.maxConcurrency || !m_waitsRecorded)
-            continue;
-        WhatIfChanges doubled;
-        doubled.maxConcurrency[name] = 2 * *block.maxConcurrency;
-        const auto projected = projection(doubled, error);
-        if (!projected)
+    const SpeedupPlan plan(team(), called, waitsRecorded());
+    std::vector<ProjectionRuns::Job> jobs;
+    for (const auto& changes : plan.changes()) {
+        auto prepared = m_replay.prepared(changes, error);
+        if (!prepared)
             return std::nullopt;
-        profile.backends.push_back({name, *block.maxConcurrency, 2 * *block.maxConcurrency, projected->wallUs});
+        jobs.push_back({std::move(prepared), &m_stored.summary.input, m_stored.summary.seed});
     }
+    const auto walls = ProjectionRuns::walls(*m_engine, jobs, error);
+    if (!walls)
+        return std::nullopt;
+    std::vector<std::vector<int64_t>> perChange;
+    for (const auto wall : *walls)
+        perChange.push_back({wall});
+    auto profile = plan.profile(perChange);
+    profile.run = m_stored.summary.id.str();
+    profile.team = m_stored.summary.teamName;
     return profile;
 }
 

@@ -30,6 +30,14 @@ std::string statusText(Status status)
     return status == Status::Queued ? "did not run" : std::string(toString(status));
 }
 
+std::string names(const std::vector<NodeId>& nodes)
+{
+    std::string out;
+    for (const auto& node : nodes)
+        out += (out.empty() ? "" : ", ") + node.str();
+    return out.empty() ? "none" : out;
+}
+
 } // namespace
 
 std::vector<std::string> WhatIfReport::decisions() const
@@ -39,8 +47,14 @@ std::vector<std::string> WhatIfReport::decisions() const
         const std::string name = n.node.str() + ": ";
         if (n.before != n.after)
             out.push_back(name + statusText(n.before) + " → " + statusText(n.after));
-        if (n.answerBefore != n.answerAfter)
+        // A node cut short or newly run has no answer on one side: its status says so.
+        else if (n.answerBefore != n.answerAfter)
             out.push_back(name + "answer \"" + n.answerBefore + "\" → \"" + n.answerAfter + "\"");
+        if (n.decidesOnTime && n.decidersBefore != n.decidersAfter && n.after == Status::Ok)
+            out.push_back(name + (n.quorum ? "quorum now reached at " : "now decided at ") + endText(n.endAfter) +
+                          " by " + names(n.decidersAfter) +
+                          (n.cancelledAfter.empty() ? "" : "; " + names(n.cancelledAfter) + " cancelled") + " (was " +
+                          endText(n.endBefore) + " by " + names(n.decidersBefore) + ")");
         if (n.noteBefore != n.noteAfter)
             out.push_back(name + "\"" + n.noteBefore + "\" → \"" + n.noteAfter + "\"");
     }
@@ -68,7 +82,10 @@ nlohmann::ordered_json WhatIfReport::json() const
     };
     j["critical_path"] = {{"before", ids(pathBefore)}, {"after", ids(pathAfter)}};
     j["decisions_changed"] = decisions();
-    j["calls"] = {{"replayed", replayedCalls}, {"not_recorded", otherCalls}, {"cut_short_when_recorded", cutShortCalls}};
+    j["calls"] = {{"replayed", replayedCalls},
+                  {"simulated", simulatedCalls},
+                  {"cut_short", cutShortAgain},
+                  {"cut_short_when_recorded", cutShortCalls}};
     j["nodes"] = nlohmann::ordered_json::array();
     for (const auto& n : nodes) {
         const auto end = [](int64_t us) { return us < 0 ? nlohmann::ordered_json() : nlohmann::ordered_json(double(us) / 1e3); };
@@ -106,16 +123,20 @@ std::string WhatIfReport::text() const
     for (const auto& n : nodes)
         if (n.endBefore != n.endAfter)
             out += "  " + n.node.str() + ": " + endText(n.endBefore) + " → " + endText(n.endAfter) + "\n";
-    out += "calls: " + std::to_string(replayedCalls) + " replayed from the run" +
-           (otherCalls > 0 ? ", " + std::to_string(otherCalls) + " the run did not make (not recorded: they fail)"
-                           : std::string()) +
-           "\n";
+    out += "calls: " + std::to_string(replayedCalls) + " replayed from the run";
+    if (simulatedCalls > 0)
+        out += ", " + std::to_string(simulatedCalls) + " simulated (the run did not make " +
+               (simulatedCalls == 1 ? "it" : "them") + " or cut " + (simulatedCalls == 1 ? "it" : "them") +
+               " short: the simulator answered)";
+    if (cutShortAgain > 0)
+        out += ", " + std::to_string(cutShortAgain) + " cut short";
+    out += "\n";
     if (cutShortCalls > 0)
         out += std::to_string(cutShortCalls) +
-               (cutShortCalls == 1 ? " call was cut short when recorded (cancelled or timed out): it is"
-                                   : " calls were cut short when recorded (cancelled or timed out): they are") +
-               " cut short again, at the time the projection decides; how long " +
-               (cutShortCalls == 1 ? "it" : "they") + " would have taken is not known\n";
+               (cutShortCalls == 1 ? " call was cut short when recorded (cancelled or timed out): it goes"
+                                   : " calls were cut short when recorded (cancelled or timed out): they go") +
+               " on with a latency drawn from the simulator's profile, longer than " +
+               (cutShortCalls == 1 ? "it was" : "they were") + " served, unless cut short again\n";
     out += "a projection: the run's recorded calls on the simulated clock, not a new measurement\n";
     return out;
 }

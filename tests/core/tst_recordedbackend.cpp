@@ -115,7 +115,7 @@ struct Bench {
         auto source =
             std::make_shared<const ExperimentRecordings>(std::vector<std::string>{"e-1"}, std::move(attempts));
         backend =
-            std::make_shared<RecordedBackend>(source, clock, RecordedBackend::Settings{"rec", seed, maxConcurrency, {}, {}, {}});
+            std::make_shared<RecordedBackend>(source, clock, RecordedBackend::Settings{"rec", seed, maxConcurrency, {}, {}, {}, 1.0});
     }
 };
 

@@ -423,7 +423,8 @@ public:
     Engine& engine() { return *m_engine; }
 
     // Runs `team` on `input` under seed 5 on the virtual clock, stored in the store at `db`; its id (empty on failure).
-    RunId record(const std::string& db, const Team& team, const std::string& input, RunResult& result)
+    RunId record(const std::string& db, const Team& team, const std::string& input, RunResult& result,
+                 ClockRequest clock = ClockRequest::Virtual)
     {
         auto opened = RunStore::open(db);
         if (!opened.store)
@@ -432,7 +433,7 @@ public:
         if (!prepared.team)
             return {};
         auto started = startRecorded(*m_engine, opened.store.get(), *prepared.team, input,
-                                     Engine::StartOptions{5, {}, ClockRequest::Virtual, {}, {}});
+                                     Engine::StartOptions{5, {}, clock, {}, {}});
         if (!started.run)
             return {};
         result = started.run->wait();

@@ -4,6 +4,7 @@
 #include "conclave/replay/ReplayNote.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace conclave {
 
@@ -90,7 +91,14 @@ CallId RecordedBackend::start(ModelRequest request, CallCallbacks callbacks)
         });
         return id;
     }
-    const Span& span = record->span;
+    Span span = record->span;
+    if (m_settings.recordedScale != 1.0) {
+        const auto scaled = [k = m_settings.recordedScale](int64_t us) { return us < 0 ? us : std::llround(double(us) / k); };
+        span.startUs = scaled(span.startUs);
+        span.endUs = scaled(span.endUs);
+        span.ttftUs = scaled(span.ttftUs);
+        span.waitUs = scaled(span.waitUs);
+    }
     const int64_t recordedWait = std::max<int64_t>(0, span.waitUs);
     auto& reply = call.reply;
     reply.tokensIn = span.tokensIn;

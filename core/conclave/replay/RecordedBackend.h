@@ -44,6 +44,8 @@ public:
         // A call with no recording that `onMissing` answers is noted "simulated: not in run R" (the
         // single-run mode's source must be one run's: RunRecordings).
         std::string simulatedNote;
+        // Recorded µs per µs of this run's clock: every recorded time is divided by it (1: as recorded).
+        double recordedScale = 1.0;
     };
 
     RecordedBackend(std::shared_ptr<const RecordingSource> source, std::shared_ptr<RunClock> clock, Settings settings,

@@ -108,14 +108,14 @@ BackendFactory::Made BackendFactory::make(const PreparedTeam& team, std::string_
                     gateResponder = responder;
                 const std::shared_ptr<const CallResponder> answers =
                     m_resources.world ? m_resources.world : std::shared_ptr<const CallResponder>(responder);
-                simulator = std::make_shared<LocalMoeBackend>(answers, m_clock, 1.0);
+                simulator = std::make_shared<LocalMoeBackend>(answers, m_clock, block.timeScale.value_or(1.0));
                 continuation = [answers](const ModelRequest& request, int64_t servedUs) {
                     return continueLonger(*answers, request, servedUs);
                 };
             }
             RecordedBackend::Settings settings{name.str(), made.seed, block.maxConcurrency.value_or(0), team.retime,
                                                std::move(continuation),
-                                               ReplayNote::simulated(team.replayAll->describe())};
+                                               ReplayNote::simulated(team.replayAll->describe()), team.replayScale};
             made.backends.emplace(name, std::make_shared<RecordedBackend>(team.replayAll, m_clock, std::move(settings),
                                                                           std::move(simulator)));
             continue;
@@ -144,7 +144,7 @@ BackendFactory::Made BackendFactory::make(const PreparedTeam& team, std::string_
             made.backends.emplace(
                 name, std::make_shared<RecordedBackend>(
                           team.recordings.at(name), m_clock,
-                          RecordedBackend::Settings{name.str(), backendSeed, block.maxConcurrency.value_or(0), {}, {}, {}},
+                          RecordedBackend::Settings{name.str(), backendSeed, block.maxConcurrency.value_or(0), {}, {}, {}, 1.0},
                           std::move(simulator)));
             continue;
         }

@@ -25,6 +25,9 @@ struct PreparedTeam {
     std::shared_ptr<const RecordingSource> replayAll;
     // With replayAll: how each replayed call's recorded times change (a what-if); unset: as recorded.
     CallRetiming retime;
+    // With replayAll: recorded µs per simulated µs. A run on the real clock at a time_scale recorded
+    // its calls' times scaled; they are divided by it to replay in the team's own time.
+    double replayScale = 1.0;
 };
 
 } // namespace conclave

@@ -7,6 +7,7 @@
 #include "conclave/whatif/SpeedupPlan.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 namespace conclave {
@@ -47,6 +48,7 @@ std::optional<DesignWhatIf> DesignWhatIf::load(Engine& engine, RunQueries& reade
     if (!it->path.empty())
         settings.teamFolder = std::filesystem::path(it->path).parent_path();
     settings.simulatorModels = std::move(simulatorModels);
+    settings.realClock = spec->clock == ClockRequest::Real;
     std::vector<Trial> kept;
     std::set<NodeId> called;
     for (const auto& trial : *trials) {
@@ -109,8 +111,8 @@ std::optional<SpeedupProfile> DesignWhatIf::profile(std::string& error) const
         return std::nullopt;
     std::vector<std::vector<int64_t>> perChange(plan.changes().size());
     for (size_t c = 0; c < perChange.size(); ++c)
-        perChange[c].assign(walls->begin() + std::ptrdiff_t(c * m_trials.size()),
-                            walls->begin() + std::ptrdiff_t((c + 1) * m_trials.size()));
+        for (size_t t = 0; t < m_trials.size(); ++t)
+            perChange[c].push_back(std::llround(double((*walls)[c * m_trials.size() + t]) * m_replay.timeScale()));
     auto profile = plan.profile(perChange);
     profile.experiment = m_experiment;
     profile.design = m_design;

@@ -38,8 +38,13 @@ std::shared_ptr<const PreparedTeam> ReplayTeam::prepare(const Team& team, CallRe
                 (relativeFile ? " (a relative models_file is read from the folder the command runs in: run it from "
                                 "the team file's folder)"
                               : "");
+        return nullptr;
     }
-    return prepared.team;
+    if (!m_settings.realClock || prepared.team->plan->timeScale() == 1.0)
+        return prepared.team;
+    auto scaled = std::make_shared<PreparedTeam>(*prepared.team);
+    scaled->replayScale = scaled->plan->timeScale();
+    return scaled;
 }
 
 std::optional<Team> ReplayTeam::changedTeam(const WhatIfChanges& changes, std::string& error) const

@@ -27,6 +27,9 @@ public:
         std::filesystem::path teamFolder; // where a relative models_file is found
         ModelsFile::Profiles simulatorModels; // over each backend's own, for what the simulator answers
         bool waitsRecorded = true; // every attempt recorded its queue wait: concurrency changes possible
+        // Recorded on the real clock: its times were scaled by the team's time_scale; the replay, on
+        // the simulated clock, runs in team time (timeScale() converts back).
+        bool realClock = false;
     };
 
     // Unset, with `error`, when the team cannot be prepared.
@@ -39,6 +42,8 @@ public:
     std::shared_ptr<const PreparedTeam> prepared(const WhatIfChanges& changes, std::string& error) const;
 
     const Team& team() const { return m_team; }
+    // Recorded µs per projected µs: the team's time_scale for a run recorded on the real clock, else 1.
+    double timeScale() const { return m_prepared->replayScale; }
     const Settings& settings() const { return m_settings; }
 
 private:

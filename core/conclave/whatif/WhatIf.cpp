@@ -9,6 +9,7 @@
 #include "conclave/whatif/SpeedupPlan.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -54,6 +55,7 @@ std::optional<WhatIf> WhatIf::load(Engine& engine, RunQueries& reader, const std
         return std::nullopt;
     ReplayTeam::Settings settings;
     settings.owner = "run " + id->str();
+    settings.realClock = stored->summary.clock == ClockKind::Real;
     settings.simulatorModels = std::move(simulatorModels);
     settings.waitsRecorded = std::none_of(stored->spans.begin(), stored->spans.end(), [](const Span& span) {
         return span.kind == SpanKind::Attempt && span.waitUs < 0;
@@ -78,7 +80,20 @@ std::optional<RunResult> WhatIf::projection(const WhatIfChanges& changes, std::s
         error = started.error;
         return std::nullopt;
     }
-    return started.run->wait();
+    auto result = started.run->wait();
+    // A run recorded on the real clock at a time_scale: the projection's team time in its scale.
+    if (const double k = m_replay.timeScale(); k != 1.0) {
+        const auto scaled = [k](int64_t us) { return us < 0 ? us : std::llround(double(us) * k); };
+        for (auto& span : result.spans) {
+            span.startUs = scaled(span.startUs);
+            span.endUs = scaled(span.endUs);
+            span.ttftUs = scaled(span.ttftUs);
+            span.waitUs = scaled(span.waitUs);
+        }
+        result.wallUs = scaled(result.wallUs);
+        result.criticalPath.lengthUs = scaled(result.criticalPath.lengthUs);
+    }
+    return result;
 }
 
 std::optional<WhatIfReport> WhatIf::project(const WhatIfChanges& changes, std::string& error) const
@@ -199,7 +214,7 @@ std::optional<SpeedupProfile> WhatIf::profile(std::string& error) const
         return std::nullopt;
     std::vector<std::vector<int64_t>> perChange;
     for (const auto wall : *walls)
-        perChange.push_back({wall});
+        perChange.push_back({std::llround(double(wall) * m_replay.timeScale())});
     auto profile = plan.profile(perChange);
     profile.run = m_stored.summary.id.str();
     profile.team = m_stored.summary.teamName;

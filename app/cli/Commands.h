@@ -205,6 +205,8 @@ int simBench(const CliContext& context, Engine& engine, const BenchArgs& args);
 
 // `conclave bench calibrate`: the joint fit on 5 models × 2,000 answers, and calibrate end to end on 10,000 trials.
 int calibrateBench(const CliContext& context, Engine& engine, const BenchArgs& args);
+// `conclave bench whatif`: a 1,000-node run re-projected, a 10-agent profile over 500 trials.
+int whatIfBench(const CliContext& context, Engine& engine, const BenchArgs& args);
 
 // `conclave bench clock`: the virtual clock's figures (a wide fan-out, one run in process, throughput).
 int clockBench(const CliContext& context, Engine& engine, const BenchArgs& args);

@@ -336,9 +336,9 @@ int main(int argc, char** argv)
         "bench", "Measure the engine: fan-out, scheduler overhead, early termination, the virtual clock, the store, "
                  "the simulator");
     bench->add_option("which", benchArgs.which,
-                      "all, fanout, chain, early, clock, store, sim, eval, calibrate, fidelity or http")
+                      "all, fanout, chain, early, clock, store, sim, eval, calibrate, fidelity, whatif or http")
         ->check(CLI::IsMember(
-            {"all", "fanout", "chain", "early", "clock", "store", "sim", "eval", "calibrate", "fidelity", "http"}));
+            {"all", "fanout", "chain", "early", "clock", "store", "sim", "eval", "calibrate", "fidelity", "whatif", "http"}));
     bench->add_option("--world", benchArgs.worlds, "fidelity: a ground-truth world file; repeat for more (default: "
                                                    "every bundled world)");
     uint64_t worldSeed = 0;

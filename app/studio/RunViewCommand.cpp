@@ -1,5 +1,7 @@
 #include "studio/RunViewCommand.h"
 
+#include "WhatIfBench.h"
+
 #include "experiment/ExperimentWindow.h"
 #include "experiment/FidelityController.h"
 #include "experiment/FidelityDialog.h"
@@ -8,6 +10,9 @@
 #include "timeline/CompareView.h"
 #include "timeline/ReplayView.h"
 #include "timeline/RunView.h"
+#include "whatif/WhatIfController.h"
+#include "whatif/WhatIfControls.h"
+#include "whatif/WhatIfPanel.h"
 
 #include "conclave/experiment/ExperimentReport.h"
 #include "conclave/resources/ResourceLocator.h"
@@ -18,6 +23,7 @@
 #include <QCommandLineParser>
 #include <QFileInfo>
 #include <QLabel>
+#include <QSlider>
 #include <QWidget>
 
 #include <algorithm>
@@ -110,6 +116,71 @@ int showFidelity(QApplication& app, const std::filesystem::path& db, const QStri
     return code;
 }
 
+// The What-if panel on `run`, its knobs set by `speeds` (NODE=PERCENT) and `limits` (BACKEND=N); with a screenshot,
+// saved once that projection and the speed-up profile are drawn.
+int showWhatIf(QApplication& app, const std::filesystem::path& db, const QString& run, const QStringList& speeds,
+               const QStringList& limits, const QString& screenshot, const std::optional<QSize>& size)
+{
+    const auto resourcesDir = findResourcesDir(QApplication::applicationFilePath().toStdString());
+    std::vector<std::string> errors;
+    auto resources = EngineResources::load(resourcesDir.value_or(std::filesystem::path()), errors);
+    if (!errors.empty())
+        return fail(QString::fromStdString(errors.front()));
+    std::set<std::string> localModels;
+    for (const auto& [name, profile] : resources.localModels)
+        localModels.insert(name);
+    ui::WhatIfPanel panel(new ui::WhatIfController(std::move(resources), db), nullptr, std::move(localModels));
+    panel.setWindowTitle(QStringLiteral("What-if - Conclave Studio"));
+    panel.resize(size.value_or(QSize(1400, 760)));
+    panel.show();
+    int code = -1;
+    bool profiled = false;
+    bool projected = false;
+    const auto done = [&] {
+        if (code >= 0 || !profiled || !projected || panel.controller()->isBusy() || screenshot.isEmpty())
+            return;
+        for (int i = 0; i < 3; ++i)
+            app.processEvents();
+        code = panel.grab().save(screenshot) ? 0 : fail(QStringLiteral("cannot write %1").arg(screenshot));
+        QApplication::exit(code);
+    };
+    QObject::connect(&panel, &ui::WhatIfPanel::loaded, &panel, [&](bool ok) {
+        if (!ok) {
+            code = fail(panel.wallText());
+            QApplication::exit(code);
+            return;
+        }
+        // Each knob as asked: NODE=PERCENT faster, BACKEND=N calls at once.
+        for (const auto& [list, isSpeed] : {std::pair{speeds, true}, std::pair{limits, false}}) {
+            for (const QString& assignment : list) {
+                const QString name = assignment.section(QLatin1Char('='), 0, -2);
+                const int value = assignment.section(QLatin1Char('='), -1).toInt();
+                QSlider* slider = isSpeed ? panel.controls()->speedSlider(NodeId(name.toStdString()))
+                                          : panel.controls()->concurrencySlider(BackendName(name.toStdString()));
+                if (!slider) {
+                    code = fail(QStringLiteral("%1: no such %2 in the run").arg(name, isSpeed ? QStringLiteral("agent") : QStringLiteral("backend")));
+                    QApplication::exit(code);
+                    return;
+                }
+                slider->setValue(value);
+            }
+        }
+    });
+    QObject::connect(&panel, &ui::WhatIfPanel::projectionShown, &panel, [&] {
+        projected = true;
+        done();
+    });
+    const auto onProfile = [&] {
+        profiled = true;
+        done();
+    };
+    QObject::connect(panel.controller(), &ui::WhatIfController::profiled, &panel, onProfile);
+    QObject::connect(panel.controller(), &ui::WhatIfController::profileFailed, &panel, onProfile);
+    panel.open(run.toStdString());
+    const int exit = QApplication::exec();
+    return code >= 0 ? code : exit;
+}
+
 } // namespace
 
 std::optional<QSize> parseScreenSize(const QString& text, QString& error)
@@ -129,8 +200,8 @@ std::optional<QSize> parseScreenSize(const QString& text, QString& error)
 
 std::optional<int> runRunViewCommand(QApplication& app, const QStringList& args)
 {
-    static const QStringList triggers = {"--run", "--replay", "--compare", "--experiment", "--fidelity",
-                                         "--bench-timeline"};
+    static const QStringList triggers = {"--run",      "--replay",         "--compare",     "--experiment",
+                                         "--fidelity", "--bench-timeline", "--bench-whatif", "--whatif"};
     bool wanted = false;
     for (const auto& a : args)
         wanted = wanted || triggers.contains(a.section('=', 0, 0));
@@ -159,9 +230,16 @@ std::optional<int> runRunViewCommand(QApplication& app, const QStringList& args)
     const QCommandLineOption screenshot("screenshot", "Render the view to OUT.png and exit.", "OUT.png");
     const QCommandLineOption bench("bench-timeline", "Benchmark opening, drawing and scrubbing large runs.");
     const QCommandLineOption sizeOption("size", "The view's size for --screenshot, e.g. 1280x800.", "WxH");
-    parser.addOptions(
-        {run,   replay, at, compare, experiment, fidelity, holdout, fidelitySeed, fidelityFolds, theme, db, screenshot,
-         bench, sizeOption});
+    const QCommandLineOption whatIf("whatif", "Open the What-if panel on a stored run.", "RUN_ID");
+    const QCommandLineOption speed("speed", "With --whatif: set NODE's speed slider to PERCENT faster (repeatable).",
+                                   "NODE=PERCENT");
+    const QCommandLineOption limit("concurrency", "With --whatif: set BACKEND's calls at once (repeatable).",
+                                   "BACKEND=N");
+    const QCommandLineOption benchWhatIf("bench-whatif",
+                                         "Benchmark the What-if panel's re-projection on a 100-node run.");
+    const QCommandLineOption moves("moves", "The slider moves of --bench-whatif.", "N", "40");
+    parser.addOptions({run, replay, at, compare, experiment, fidelity, holdout, fidelitySeed, fidelityFolds, theme, db,
+                       screenshot, bench, sizeOption, whatIf, speed, limit, benchWhatIf, moves});
     parser.addPositionalArgument("RUN_B", "The second run of --compare.", "[RUN_B]");
     if (!parser.parse(args))
         return fail(parser.errorText());
@@ -171,6 +249,8 @@ std::optional<int> runRunViewCommand(QApplication& app, const QStringList& args)
     }
     if (parser.isSet(bench))
         return runTimelineBench(parser.value(db));
+    if (parser.isSet(benchWhatIf))
+        return WhatIfBench::run(parser.value(db), std::max(parser.value(moves).toInt(), 1));
 
     std::optional<QSize> size;
     if (parser.isSet(sizeOption)) {
@@ -197,6 +277,9 @@ std::optional<int> runRunViewCommand(QApplication& app, const QStringList& args)
     ui::ThemeManager themes;
     if (parser.isSet(theme))
         themes.setTheme(ui::ThemeManager::fromName(parser.value(theme)));
+
+    if (parser.isSet(whatIf))
+        return showWhatIf(app, file, parser.value(whatIf), parser.values(speed), parser.values(limit), out, size);
 
     if (parser.isSet(experiment)) {
         std::string e;

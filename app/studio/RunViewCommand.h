@@ -14,7 +14,9 @@ namespace conclave::studio {
 //   --replay RUN_ID --at MS [--db FILE] [--screenshot OUT.png]
 //   --compare RUN_A RUN_B [--db FILE] [--screenshot OUT.png]
 //   --experiment ID [--db FILE] [--screenshot OUT.png]
+//   --whatif RUN_ID [--speed NODE=PERCENT]... [--concurrency BACKEND=N]... [--db FILE] [--screenshot OUT.png]
 //   --bench-timeline [--db FILE]
+//   --bench-whatif [--moves N] [--db FILE]
 // Returns the exit code when the arguments name one of these, else nothing
 // (and main() goes on to open the editor). Without --screenshot the view is
 // shown until closed. The database is found as the CLI finds it

@@ -71,10 +71,16 @@ int main(int argc, char** argv)
     QCommandLineOption runTeam(
         "run-team", "Run the team on INPUT after loading; with --screenshot, shoot once it has finished.", "INPUT");
     QCommandLineOption seed("seed", "The seed of --run-team.", "N");
+    QCommandLineOption shootAt("shoot-at",
+                               "With --run-team and --screenshot, shoot MS milliseconds after the run started, "
+                               "while it runs (its live tab), instead of once it has finished; the run is then "
+                               "stopped.",
+                               "MS");
     QCommandLineOption instant("instant", "Run --run-team on the simulated clock (the toolbar's Instant).");
     QCommandLineOption db("db", "The run store (default: $CONCLAVE_DB, else the user's data folder).", "FILE");
     parser.addOption(runTeam);
     parser.addOption(seed);
+    parser.addOption(shootAt);
     parser.addOption(instant);
     parser.addOption(db);
     parser.addOption(screenshot);
@@ -162,17 +168,22 @@ int main(int argc, char** argv)
         window.runToolBar()->setInstant(parser.isSet(instant));
         const QString out = headless ? parser.value(screenshot) : QString();
         const QString node = parser.value(select);
-        QObject::connect(window.runController(), &conclave::ui::RunController::finished, &window, [&window, out, node] {
-            if (out.isEmpty())
-                return;
-            QTimer::singleShot(200, &window, [&window, out, node] { saveScreenshotAndExit(window, out, node); });
-        });
-        QTimer::singleShot(0, &window, [&window] {
+        const int during = parser.isSet(shootAt) ? parser.value(shootAt).toInt() : -1;
+        QObject::connect(
+            window.runController(), &conclave::ui::RunController::finished, &window, [&window, out, node, during] {
+                if (out.isEmpty() || during >= 0)
+                    return;
+                QTimer::singleShot(200, &window, [&window, out, node] { saveScreenshotAndExit(window, out, node); });
+            });
+        QTimer::singleShot(0, &window, [&window, out, node, during] {
             window.fitToTeam();
             if (!window.startRun()) {
                 std::fprintf(stderr, "conclave-studio: cannot run: %s\n", qPrintable(window.lastError()));
                 QApplication::exit(2);
+                return;
             }
+            if (!out.isEmpty() && during >= 0)
+                QTimer::singleShot(during, &window, [&window, out, node] { saveScreenshotAndExit(window, out, node); });
         });
         return QApplication::exec();
     }

@@ -95,12 +95,29 @@ private slots:
                  qPrintable(r.out));
     }
 
+    // The what-if's figures: its two lines, each against its target.
+    void whatIfBenchPrintsBothFigures()
+    {
+        const auto r = testsupport::runConclave({"bench", "whatif", "--runs", "1"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains(QRegularExpression(
+                     "\nwhatif: a stored run of 1001 nodes \\(1001 ran\\) re-projected with one expert 50 % faster: "
+                     "[0-9.]+ ms median, p95 [0-9.]+ ms of 20 \\(target <= 20 ms; loading and preparing the team "
+                     "excluded\\)\n")),
+                 qPrintable(r.out));
+        QVERIFY2(r.out.contains(QRegularExpression(
+                     "\nwhatif: the profile of a 10-agent design over 500 trials \\(10 agents x 4 speeds \\+ 1 "
+                     "backend doubled \\+ none = 42 projections per trial\\): [0-9.]+ s median of 3 \\(target <= 2 "
+                     "s\\); loading the trials [0-9]+ ms\n  out of [0-9.]+ s p50 over 500 trials, making ")),
+                 qPrintable(r.out));
+    }
+
     void unknownBenchmarkIsAUsageError()
     {
         const auto r = bench({"nope"});
         QCOMPARE(r.exitCode, 2);
         QCOMPARE(r.out, QString());
-        QCOMPARE(r.err, QStringLiteral("which: nope not in {all,fanout,chain,early,clock,store,sim,eval,calibrate,fidelity,http}\n"
+        QCOMPARE(r.err, QStringLiteral("which: nope not in {all,fanout,chain,early,clock,store,sim,eval,calibrate,fidelity,whatif,http}\n"
                                        "Run with --help for more information.\n"));
     }
 };

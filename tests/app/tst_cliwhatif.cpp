@@ -78,6 +78,52 @@ private slots:
         QCOMPARE(r.exitCode, 2);
         QCOMPARE(r.err, "whatif: --speed nope: no node \"nope\" in the team of run " + m_run + "\n");
     }
+
+    void aSwappedModelIsSimulated()
+    {
+        auto r = testsupport::runConclave({"whatif", m_run, "--db", db(), "--model", "planner=local/math-13b"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("\nchanges: planner: model local/reasoner-34b → local/math-13b\n"
+                                "wall: 50.225 s → 33.887 s (saves 16.338 s, 32.5 %)\n"),
+                 qPrintable(r.out));
+        QVERIFY(r.out.contains("\ncalls: 2 replayed from the run, 2 simulated (the run did not make them or cut them "
+                               "short: the simulator answered)\n"));
+        r = testsupport::runConclave({"whatif", m_run, "--db", db(), "--model", "planner=gpt-5"});
+        QCOMPARE(r.exitCode, 2);
+        QCOMPARE(r.err, QString("whatif: --model planner=gpt-5: the simulator has no profile of model \"gpt-5\" "
+                                "(backend \"local\"): give one in --models-file (conclave calibrate writes one from "
+                                "measured runs)\n"));
+        r = testsupport::runConclave({"whatif", "--db", db()});
+        QCOMPARE(r.exitCode, 2);
+        QCOMPARE(r.err, QString("whatif: give a run (RUN_ID), or --experiment ID --design NAME --profile\n"));
+    }
+
+    // A design's profile over an experiment's trials: with no change, each trial replays as measured,
+    // so the profile's p50 wall is the experiment's own.
+    void aDesignsProfileStartsFromTheMeasuredWalls()
+    {
+        auto r = testsupport::runConclave({"eval", CONCLAVE_RESOURCES "/examples/keyword-vote.team.json", "--taskset",
+                                           "mixed-small", "--db", db(), "--json"});
+        QCOMPARE(r.exitCode, 0);
+        const auto report = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        const auto id = report["experiment_id"].toString();
+        QVERIFY2(!id.isEmpty(), qPrintable(r.out.left(400)));
+        const auto design = report["designs"].toArray().first().toObject();
+        const auto name = design["name"].toString();
+        r = testsupport::runConclave(
+            {"whatif", "--experiment", id, "--design", name, "--profile", "--db", db(), "--json"});
+        QCOMPARE(r.exitCode, 0);
+        const auto profile = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(profile["trials"].toInt(), 25);
+        QCOMPARE(profile["design"].toString(), name);
+        // The profile keeps whole µs.
+        const auto us = [](const QJsonObject& o, const char* key) { return qRound64(o["wall_ms"].toObject()[key].toDouble() * 1000); };
+        QCOMPARE(us(profile, "p50"), us(design, "p50"));
+        QCOMPARE(us(profile, "p95"), us(design, "p95"));
+        QVERIFY(profile["agents"].toArray().size() >= 2);
+        r = testsupport::runConclave({"whatif", "--experiment", id, "--db", db(), "--profile"});
+        QCOMPARE(r.exitCode, 2);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCliWhatIf)

@@ -68,6 +68,24 @@ TeamBuilder quorum()
     return b;
 }
 
+// A cascade (threshold 0.8) of an always-wrong 150 ms model that says 0.30, then a right 300 ms one
+// that says 0.90, then a 1 s one never asked: 0.45 s.
+TeamBuilder cascade()
+{
+    TeamBuilder b(1.0);
+    json sure = timed(skillsAll(1), 300);
+    sure["confidence"] = json{{"right", {{"mean", 0.9}, {"sd", 0}}}, {"wrong", {{"mean", 0.3}, {"sd", 0}}}};
+    b.doc()["backends"]["local"]["models"]["sure-300"] = sure;
+    sure = timed(skillsAll(1), 100);
+    sure["confidence"] = json{{"right", {{"mean", 0.9}, {"sd", 0}}}, {"wrong", {{"mean", 0.3}, {"sd", 0}}}};
+    b.doc()["backends"]["local"]["models"]["sure-100"] = sure;
+    b.node("c", "coordinator", json{{"mode", "cascade"}, {"threshold", 0.8}}).edge("in", "c");
+    b.expert("first", "doubtful").expert("second", "sure-300").expert("third", "right-1000");
+    b.member("c", "first").member("c", "second").member("c", "third");
+    b.output("c");
+    return b;
+}
+
 // Three experts of 300 ms on one backend serving one call at a time, into a concat: 0.9 s.
 TeamBuilder queued()
 {
@@ -272,6 +290,52 @@ private slots:
         QCOMPARE(q(error), QString("b: model changed twice"));
         QVERIFY(!changes.addModel("b=", error));
         QCOMPARE(q(error), QString("expected NODE=MODEL, got \"b=\""));
+    }
+
+    // A cascade that escalates once: each member's time adds up; a confident first model swapped in
+    // ends it there, and the second is no longer asked.
+    void aCascadeThatEscalatesAddsItsMembersTimes_data()
+    {
+        QTest::addColumn<QStringList>("speeds");
+        QTest::addColumn<qint64>("wall");
+        QTest::newRow("no change") << QStringList{} << qint64(450000);
+        QTest::newRow("first twice as fast") << QStringList{"first=x0.5"} << qint64(375000);
+        QTest::newRow("second instant") << QStringList{"second=-100%"} << qint64(150000);
+        QTest::newRow("the unasked third") << QStringList{"third=-90%"} << qint64(450000);
+    }
+    void aCascadeThatEscalatesAddsItsMembersTimes()
+    {
+        QFETCH(QStringList, speeds);
+        QFETCH(qint64, wall);
+        std::string error;
+        const auto report = project(cascade(), speeds, error);
+        QVERIFY2(report, error.c_str());
+        QCOMPARE(m_original.wallUs, int64_t(450000));
+        QCOMPARE(statusOf(m_original, "third"), QString("skipped"));
+        QCOMPARE(qint64(report->wallAfter), wall);
+        QVERIFY(report->decisions().empty());
+    }
+    void aCascadesProfileAndModelSwap()
+    {
+        std::string error;
+        const auto p = profile(cascade(), error);
+        QVERIFY2(p, error.c_str());
+        QCOMPARE(p->rows.size(), size_t(2)); // the third made no call
+        QCOMPARE(q(p->rows[0].node.str()), QString("second"));
+        QCOMPARE(p50s(p->rows[0]), (std::array<int64_t, 4>{420000, 375000, 300000, 150000}));
+        QCOMPARE(q(p->rows[1].node.str()), QString("first"));
+        QCOMPARE(p50s(p->rows[1]), (std::array<int64_t, 4>{435000, 412500, 375000, 300000}));
+
+        auto whatIf = load(m_id.str(), error);
+        QVERIFY2(whatIf, error.c_str());
+        WhatIfChanges swap;
+        QVERIFY(swap.addModel("first=sure-100", error));
+        const auto report = whatIf->project(swap, error);
+        QVERIFY2(report, error.c_str());
+        QCOMPARE(report->wallAfter, int64_t(100000));
+        QCOMPARE(report->simulatedCalls, int64_t(1));
+        QCOMPARE(report->replayedCalls, int64_t(0));
+        QCOMPARE(joined(report->decisions()), QString("first: answer \"78\" → \"783\" | second: ok → skipped"));
     }
 
     // A call slowed past its node's timeout now times out: the decision flips and is reported.

@@ -296,8 +296,8 @@ private slots:
                                              "actionDuplicate", "actionDelete", "-", "actionSelectAll"}));
         QCOMPARE(menu["&Insert"], (QStringList{"actionAddInput", "actionAddRouter", "actionAddExpert",
                                                "actionAddCoordinator", "actionAddAggregator", "actionAddOutput"}));
-        QCOMPARE(menu["&Run"], (QStringList{"actionRun", "actionStop", "actionReplay", "-", "actionEvaluate", "-",
-                                            "actionExportChart"}));
+        QCOMPARE(menu["&Run"], (QStringList{"actionRun", "actionStop", "actionReplay", "actionWhatIf", "-",
+                                            "actionEvaluate", "-", "actionExportChart"}));
         QCOMPARE(menu["&View"],
                  (QStringList{"actionZoomIn", "actionZoomOut", "actionFit", "actionActualSize", "-", "actionSnapToGrid",
                               "actionAutoLayout", "-", "[&Theme]", "-", "[&Panels]"}));

@@ -1,5 +1,6 @@
-// RunView: the header, the timeline and the summary of a run, and a
-// screenshot that shows the bars in their status colours.
+// RunView: the header, the timeline and the summary of a run, a run shown
+// live frame by frame, and a screenshot that shows the bars in their status
+// colours.
 #include <QtTest>
 
 #include "support/KnownRuns.h"
@@ -9,6 +10,7 @@
 #include "timeline/StatusPalette.h"
 #include "timeline/TimelineView.h"
 
+#include <QLabel>
 #include <QTabWidget>
 
 using namespace conclave;
@@ -31,6 +33,59 @@ private slots:
     }
 
     void shortViewsAreCompact();
+
+    void liveExtent_data()
+    {
+        QTest::addColumn<qint64>("wallUs");
+        QTest::addColumn<qint64>("extentUs");
+        QTest::newRow("start") << qint64(0) << qint64(100'000);
+        QTest::newRow("90 ms") << qint64(90'000) << qint64(100'000);
+        QTest::newRow("91 ms") << qint64(91'000) << qint64(200'000);
+        QTest::newRow("0.9 s") << qint64(900'000) << qint64(1'000'000);
+        QTest::newRow("0.95 s") << qint64(950'000) << qint64(2'000'000);
+        QTest::newRow("4 s") << qint64(4'000'000) << qint64(5'000'000);
+        QTest::newRow("5 s") << qint64(5'000'000) << qint64(10'000'000);
+    }
+
+    void liveExtent()
+    {
+        QFETCH(qint64, wallUs);
+        QFETCH(qint64, extentUs);
+        QCOMPARE(RunView::liveExtentUs(wallUs), int64_t(extentUs));
+    }
+
+    // Frames of a run still going: the user's range and selected lane stay; setRun ends it.
+    void liveFramesKeepWhatTheUserChose()
+    {
+        RunView view;
+        view.resize(1400, 900);
+        view.show();
+        StoredRun frame = known_runs::review();
+        frame.summary.status = RunStatus::Running;
+        view.showLive(frame, true);
+        QVERIFY(view.isLive());
+        QVERIFY(view.timeline()->isFitted());
+        QCOMPARE(view.summary()->figure("status"), QString("running"));
+        const auto* header = view.findChild<QLabel*>(QString(), Qt::FindDirectChildrenOnly);
+        QVERIFY(header && header->text().contains(" · running · "));
+        view.timeline()->selectNode(NodeId("b"));
+        view.timeline()->setViewRange(1000, 5000);
+        frame.summary.wallUs = 12'000;
+        view.showLive(frame, false);
+        QCOMPARE(view.timelineModel()->endUs(), int64_t(12'000));
+        QCOMPARE(view.timeline()->viewStartUs(), int64_t(1000));
+        QCOMPARE(view.timeline()->viewEndUs(), int64_t(5000));
+        QCOMPARE(view.timeline()->selectedLane(), view.timelineModel()->laneOf(NodeId("b")));
+        QCOMPARE(view.summary()->figure("wall"), QString("9.30 ms")); // not asked to follow
+        view.showLive(frame, true);
+        QCOMPARE(view.summary()->figure("wall"), QString("12.0 ms"));
+
+        view.setRun(known_runs::review());
+        QVERIFY(!view.isLive());
+        QVERIFY(view.timeline()->isFitted());
+        QCOMPARE(view.timeline()->selectedLane(), -1);
+        QCOMPARE(view.summary()->figure("status"), QString("ok"));
+    }
 
     void screenshotShowsStatusColours()
     {

@@ -11,6 +11,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QPushButton>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -31,7 +32,8 @@ QTableWidgetItem* cell(const std::string& text, bool number = true)
 } // namespace
 
 DesignAgentsView::DesignAgentsView(QWidget* parent)
-    : QWidget(parent), m_design(new QComboBox(this)), m_table(new QTableWidget(this)), m_boxes(new LatencyBoxPlot(this))
+    : QWidget(parent), m_design(new QComboBox(this)), m_table(new QTableWidget(this)), m_boxes(new LatencyBoxPlot(this)),
+      m_trial(new QComboBox(this)), m_whatIf(new QPushButton(tr("What-if…"), this))
 {
     m_table->setColumnCount(7);
     m_table->setHorizontalHeaderLabels({tr("Agent"), tr("Critical path"), tr("Cost share"), tr("Calls"), tr("p50 call"),
@@ -55,6 +57,21 @@ DesignAgentsView::DesignAgentsView(QWidget* parent)
     bar->addWidget(new QLabel(tr("Design:"), this));
     bar->addWidget(m_design);
     bar->addStretch(1);
+    bar->addWidget(new QLabel(tr("Trial:"), this));
+    bar->addWidget(m_trial);
+    bar->addWidget(m_whatIf);
+    m_trial->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_trial->setToolTip(tr("A trial of the design whose run was stored: the What-if panel re-runs it"));
+    m_whatIf->setToolTip(tr("What a faster agent, another model or more calls at once would have saved in this "
+                            "trial (a projection from its recorded calls)"));
+    connect(m_whatIf, &QPushButton::clicked, this, [this] {
+        const QString id = m_trial->currentData().toString();
+        if (!m_report || id.isEmpty())
+            return;
+        const auto& d = m_report->summary.designs[size_t(design())];
+        emit whatIfRequested(RunId(id.toStdString()),
+                             tr("trial %1 of design %2").arg(m_trial->currentText(), QString::fromStdString(d.name)));
+    });
     // Shorter than the box plot's own tab needs: this one shares the main window with its docks.
     m_boxes->chartView()->setMinimumSize(300, 180);
     auto* split = new QSplitter(Qt::Horizontal, this);
@@ -92,8 +109,21 @@ int DesignAgentsView::design() const
     return m_design->currentIndex();
 }
 
+void DesignAgentsView::fillTrials(int design)
+{
+    m_trial->clear();
+    if (m_report)
+        for (const auto& t : m_report->trials)
+            if (t.design == design && !t.runId.empty())
+                m_trial->addItem(QStringLiteral("%1 · seed %2").arg(QString::fromStdString(t.task)).arg(t.seed),
+                                 QString::fromStdString(t.runId.str()));
+    m_whatIf->setEnabled(m_trial->count() > 0);
+    m_trial->setEnabled(m_trial->count() > 0);
+}
+
 void DesignAgentsView::fill(int design)
 {
+    fillTrials(design);
     m_table->setRowCount(0);
     if (!m_report || design < 0 || size_t(design) >= m_report->summary.designs.size()) {
         m_boxes->setBoxes({}, {});

@@ -59,6 +59,7 @@ ExperimentView::ExperimentView(QWidget* parent)
 
     m_tabs->addTab(m_matrix, tr("Task matrix"));
     m_tabs->addTab(m_agents, tr("Agents"));
+    connect(m_agents, &DesignAgentsView::whatIfRequested, this, &ExperimentView::whatIfRun);
 
     // The table across the whole width (its nine columns need it), the chart beside the matrix below.
     m_lower = new QSplitter(Qt::Horizontal, this);

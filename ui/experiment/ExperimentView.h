@@ -53,6 +53,8 @@ public:
 signals:
     void openRun(const conclave::RunId& id);
     void compareRuns(const conclave::RunId& a, const conclave::RunId& b);
+    // The Agents tab's What-if… on one trial's run (`context`: which trial of which design).
+    void whatIfRun(const conclave::RunId& id, const QString& context);
 
 protected:
     void resizeEvent(QResizeEvent* event) override;

@@ -146,6 +146,8 @@ bool RunController::start(const Team& team, const std::string& input, std::optio
     m_recorder = std::move(launched.recorder);
     m_run = std::move(launched.run);
     m_runId = m_recorder->id();
+    // Its events reach onEvents from the event loop, so none is missed: they are queued until then.
+    m_live = std::make_unique<LiveRun>(*m_runId, m_run->plan().team());
     m_running = true;
     m_result.reset();
     m_clock.start();
@@ -180,6 +182,26 @@ const LiveNode* RunController::liveNode(const NodeId& node) const
     return it == m_nodes.end() ? nullptr : &it->second;
 }
 
+std::optional<ClockKind> RunController::clockKind() const
+{
+    return m_run ? std::optional<ClockKind>(m_run->clock().kind()) : std::nullopt;
+}
+
+int64_t RunController::runNowUs() const
+{
+    if (m_run && !m_run->finished())
+        return m_run->nowUs();
+    return m_result ? m_result->wallUs : 0;
+}
+
+std::optional<NodeId> RunController::outputNode() const
+{
+    if (!m_run)
+        return std::nullopt;
+    const RunPlan& plan = m_run->plan();
+    return plan.team().nodes[plan.outputIndex()].id;
+}
+
 qint64 RunController::runningMs(const NodeId& node) const
 {
     const auto* n = liveNode(node);
@@ -192,6 +214,8 @@ void RunController::onEvents(const std::vector<RunEvent>& events)
 {
     emit eventsDelivered(events);
     for (const auto& e : events) {
+        if (m_live)
+            feed(*m_live, e);
         switch (e.type) {
         case RunEvent::Type::RunStarted:
             break;
@@ -241,6 +265,32 @@ void RunController::onEvents(const std::vector<RunEvent>& events)
                 onStored();
             break;
         }
+    }
+}
+
+void RunController::feed(LiveRun& live, const RunEvent& e)
+{
+    switch (e.type) {
+    case RunEvent::Type::RunStarted:
+        live.runStarted(e.text, e.seed, e.clock);
+        break;
+    case RunEvent::Type::NodeQueued:
+        live.nodeQueued(e.node, e.atUs);
+        break;
+    case RunEvent::Type::SpanStarted:
+        live.spanStarted(e.span);
+        break;
+    case RunEvent::Type::Token:
+        break;
+    case RunEvent::Type::SpanFinished:
+        live.spanFinished(e.span);
+        break;
+    case RunEvent::Type::NodeFinished:
+        live.nodeFinished(e.node, e.result, e.atUs);
+        break;
+    case RunEvent::Type::RunFinished:
+        live.runFinished(*e.run);
+        break;
     }
 }
 

@@ -6,6 +6,7 @@
 #include "conclave/experiment/ExperimentReport.h"
 #include "conclave/export/RunExport.h"
 #include "conclave/session/Engine.h"
+#include "conclave/store/LiveRun.h"
 #include "conclave/store/RunStore.h"
 
 #include <QElapsedTimer>
@@ -32,8 +33,9 @@ class RunStoreWaiter;
 // order the engine produced them; stop() cancels the run. finished() is
 // emitted once the run has ended and is committed to the store; the commit is
 // awaited off the GUI thread (RunStoreWaiter), so the GUI never blocks on it,
-// and isRunning() stays true until then. One engine per controller, made on
-// the first run. It never touches a widget.
+// and isRunning() stays true until then. The same events make liveRun(), the
+// run so far as a StoredRun, which a live run tab draws. One engine per
+// controller, made on the first run. It never touches a widget.
 class RunController : public QObject {
     Q_OBJECT
 
@@ -71,6 +73,14 @@ public:
     qint64 runningMs(const NodeId& node) const;
     // The result of the last run that finished.
     const RunResult* lastResult() const { return m_result.get(); }
+    // The current (or last) run so far, from the events delivered; null before the first run.
+    const LiveRun* liveRun() const { return m_live.get(); }
+    // The clock of the current (or last) run; none before the first run.
+    std::optional<ClockKind> clockKind() const;
+    // Run time now, on the current run's clock, while it runs; after it, its wall time.
+    int64_t runNowUs() const;
+    // The current (or last) run's output node: the node whose result is the run's answer.
+    std::optional<NodeId> outputNode() const;
     RunEventAdapter* adapter() const { return m_adapter.get(); }
 
     // The store, opened (and created) on first use.
@@ -105,6 +115,7 @@ signals:
 
 private:
     void onEvents(const std::vector<RunEvent>& events);
+    static void feed(LiveRun& live, const RunEvent& event);
     void onStored();
     void releaseRun();
     RunQueries* queries(QString* error);
@@ -126,6 +137,7 @@ private:
     bool m_running = false;
     std::map<NodeId, LiveNode> m_nodes;
     std::shared_ptr<const RunResult> m_result;
+    std::unique_ptr<LiveRun> m_live;
     QElapsedTimer m_clock;
 };
 

@@ -22,6 +22,7 @@ struct RunEvent {
     NodeResult result;                    // NodeFinished
     int64_t atUs = 0;                     // NodeQueued, Token, NodeFinished
     uint64_t seed = 0;                    // RunStarted
+    ClockKind clock = ClockKind::Real;    // RunStarted
     std::shared_ptr<const RunResult> run; // RunFinished
 };
 

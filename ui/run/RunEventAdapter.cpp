@@ -65,12 +65,13 @@ std::vector<RunEvent> RunEventAdapter::coalesce(std::vector<RunEvent> events)
     return out;
 }
 
-void RunEventAdapter::runStarted(std::string_view runInput, uint64_t seed, ClockKind /*clock*/)
+void RunEventAdapter::runStarted(std::string_view runInput, uint64_t seed, ClockKind clock)
 {
     RunEvent e;
     e.type = RunEvent::Type::RunStarted;
     e.text = std::string(runInput);
     e.seed = seed;
+    e.clock = clock;
     push(std::move(e));
 }
 

@@ -114,6 +114,7 @@ bool ExperimentActions::openExperimentTab(const QString& id)
         view->setProperty(kExperimentProperty, fullId);
         connect(view, &ExperimentView::openRun, m_tabs, &RunTabs::openRunTab);
         connect(view, &ExperimentView::compareRuns, m_tabs, &RunTabs::openCompareTab);
+        connect(view, &ExperimentView::whatIfRun, this, &ExperimentActions::whatIfRequested);
         m_centre->addTab(view, tr("Experiment · %1").arg(name));
     }
     // Both again when it is open: it may have run on since.

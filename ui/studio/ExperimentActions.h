@@ -1,5 +1,7 @@
 #pragma once
 
+#include "conclave/store/StoredRun.h"
+
 #include <QObject>
 #include <QPointer>
 #include <QString>
@@ -29,7 +31,8 @@ class TeamDocument;
 // when it finishes and on the history's Open; its drill-down opens the trial's
 // run (or two trials' compare view) in the run tabs below; the history's
 // Resume continues it in the dialog; its context menu's "Simulator fidelity…"
-// opens a FidelityDialog of the selected experiments (one per selection).
+// opens a FidelityDialog of the selected experiments (one per selection); its
+// Agents tab's What-if… on a trial is passed on (whatIfRequested).
 class ExperimentActions : public QObject {
     Q_OBJECT
 
@@ -49,6 +52,10 @@ public:
     // Shows the fidelity dialog of `ids` (again, when one is open), ready to check.
     FidelityDialog* openFidelity(const QStringList& ids);
     FidelityDialog* fidelityDialog(const QStringList& ids) const;
+
+signals:
+    // An experiment tab's Agents tab asked for the What-if panel on one trial's run.
+    void whatIfRequested(const conclave::RunId& run, const QString& context);
 
 private:
     void offerOpenTeam();

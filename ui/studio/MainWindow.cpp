@@ -162,6 +162,8 @@ void MainWindow::buildRunUi()
     m_runActions = new RunActions(m_runs, m_document, m_runBar, m_history, m_runTabs, m_feedback, this);
     m_experiments =
         new ExperimentActions(m_runs, m_document, m_centre, m_runTabs, m_experimentHistory, m_feedback, this);
+    m_whatIf = new WhatIfActions(m_runs, m_document, m_runTabs, m_feedback, this);
+    connect(m_experiments, &ExperimentActions::whatIfRequested, m_whatIf, &WhatIfActions::openWhatIfTab);
     m_experimentHistory->refresh();
     connect(m_runTabs, &RunTabs::spanClicked, m_views, &ViewActions::focusNode);
     // The inspector's run line says what the output dock says of its node.
@@ -212,7 +214,7 @@ void MainWindow::buildMenus()
     auto* run = new QMenu(tr("&Run"), this);
     menuBar()->insertMenu(view->menuAction(), run); // after Insert, before View
     addNamedActions(run, *this,
-                    {"actionRun", "actionStop", "actionReplay", "", "actionEvaluate", "", "actionExportChart"});
+                    {"actionRun", "actionStop", "actionReplay", "actionWhatIf", "", "actionEvaluate", "", "actionExportChart"});
     addToolBar(m_runBar); // after the main toolbar
 }
 

@@ -7,6 +7,7 @@
 #include "studio/RunTabs.h"
 #include "studio/StudioFeedback.h"
 #include "studio/ViewActions.h"
+#include "studio/WhatIfActions.h"
 
 #include "conclave/model/NodeKind.h"
 #include "conclave/model/StrongId.h"
@@ -42,8 +43,8 @@ class ThemeManager;
 // views (run, replay, compare, latency tabs) below it, inspector and run
 // output right, problems and the history (runs and experiments) below, experiment tabs beside the canvas, and the
 // menus, toolbars and status bar. It makes the widgets and lays them out; the work is the controllers': FileActions
-// (files), EditActions (edits), ViewActions (the canvas's view and themes), RunActions (running and the history) and
-// RunTabs (the run views and which one is current). They answer through one
+// (files), EditActions (edits), ViewActions (the canvas's view and themes), RunActions (running and the history),
+// WhatIfActions (a run's what-ifs) and RunTabs (the run views and which one is current). They answer through one
 // StudioFeedback, which this window shows on its status bar. It holds no team
 // or run data of its own; its public calls forward to the controllers.
 class MainWindow : public QMainWindow {
@@ -92,6 +93,9 @@ public:
     bool openReplayTab(const RunId& id) { return m_runTabs->openReplayTab(id); }
     bool openCompareTab(const RunId& a, const RunId& b) { return m_runTabs->openCompareTab(a, b); }
     bool openLatencyTab(const QString& team, int lastRuns = 20) { return m_runTabs->openLatencyTab(team, lastRuns); }
+    // Run > What-if…: a What-if tab on a stored run, Apply writing into the open team.
+    WhatIfActions* whatIf() const { return m_whatIf; }
+    bool openWhatIfTab(const RunId& id) { return m_whatIf->openWhatIfTab(id); }
     bool rerunStored(const RunId& id) { return m_runActions->rerunStored(id); }
     bool deleteRuns(const std::vector<RunId>& ids) { return m_runActions->deleteRuns(ids); }
     // Experiments: Run > Evaluate Designs…, the history's experiments, the experiment tabs beside the canvas.
@@ -157,6 +161,7 @@ private:
     RunActions* m_runActions = nullptr;
     ExperimentHistoryPanel* m_experimentHistory = nullptr;
     ExperimentActions* m_experiments = nullptr;
+    WhatIfActions* m_whatIf = nullptr;
 };
 
 } // namespace conclave::ui

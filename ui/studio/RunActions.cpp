@@ -116,6 +116,7 @@ void RunActions::onStarted(const RunId& id)
     m_stop->setEnabled(true);
     m_feedback->showStatus(
         tr("Running %1 (run %2)…").arg(QString::fromStdString(m_document->team().name), shortRunId(id)));
+    m_tabs->openLiveTab(id);
 }
 
 void RunActions::onFinished(const RunId& id, RunStatus status)
@@ -132,7 +133,7 @@ void RunActions::onFinished(const RunId& id, RunStatus status)
     m_feedback->showStatus(message);
     refreshHistory();
     m_history->selectRuns({id});
-    m_tabs->openRunTab(id);
+    m_tabs->finishRunTab(id);
     m_tabs->showSelectedNode();
 }
 
@@ -140,7 +141,7 @@ void RunActions::replayCurrent()
 {
     // The run of the current run tab (not of a replay tab), else the last run.
     const RunTabView tab = m_tabs->current();
-    if (tab.model && !tab.replay)
+    if (tab.model && !tab.replay && !tab.live)
         m_tabs->openReplayTab(tab.model->run().summary.id);
     else if (m_runs->currentRun() && !m_runs->isRunning())
         m_tabs->openReplayTab(*m_runs->currentRun());

@@ -22,8 +22,9 @@ class TeamDocument;
 // The Run menu's actions: Run, Stop, Replay Run and Export Chart…, and what
 // the run history dock asks for (open, replay, re-run, compare, latency,
 // export, delete). A run takes the document's team, the toolbar's input and
-// seed; its start and end are status messages, and its end opens its run tab
-// and selects it in the history.
+// seed; its start and end are status messages, its start opens its run tab
+// (live, RunTabs::openLiveTab), and its end finishes the tab and selects the
+// run in the history.
 class RunActions : public QObject {
     Q_OBJECT
 

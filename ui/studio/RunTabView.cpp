@@ -15,6 +15,7 @@ RunTabView RunTabView::of(QWidget* tab)
     if (auto* run = qobject_cast<RunView*>(tab)) {
         found.model = run->timelineModel();
         found.timeline = run->timeline();
+        found.live = run->isLive();
     } else if (auto* replay = qobject_cast<ReplayView*>(tab)) {
         found.model = replay->timelineModel();
         found.timeline = replay->timeline();

@@ -22,6 +22,8 @@ struct RunTabView {
     ReplayController* replay = nullptr;
     // What a chart export saves: a latency tab's chart, else the whole tab.
     QWidget* chart = nullptr;
+    // A run tab whose run is still going: its model is a frame of it, not the stored run.
+    bool live = false;
 
     static RunTabView of(QWidget* tab);
 };

@@ -1,5 +1,6 @@
 #include "studio/RunTabs.h"
 
+#include "studio/LiveRunTab.h"
 #include "studio/ShortRunId.h"
 #include "studio/StudioFeedback.h"
 #include "timeline/TimeFormat.h"
@@ -22,6 +23,8 @@
 #include <QTabWidget>
 
 #include <algorithm>
+#include <memory>
+#include <utility>
 
 namespace conclave::ui {
 
@@ -92,6 +95,8 @@ void RunTabs::applyCanvasShare()
 void RunTabs::closeTab(int index)
 {
     QWidget* view = m_tabs->widget(index);
+    if (m_live && m_live->view() == view)
+        m_live->stop(); // the run goes on; its end opens nothing
     m_tabs->removeTab(index);
     view->deleteLater();
     if (m_tabs->count() == 0)
@@ -105,8 +110,8 @@ void RunTabs::onCurrentChanged()
     if (tab.replay)
         m_states->showStates(tab.replay->states());
     // The output dock shows the run of the current tab, else the live or last run: a run tab's
-    // final results, a replay's at its playhead.
-    auto run = tab.model ? std::shared_ptr<const StoredRun>(tab.model, &tab.model->run()) : nullptr;
+    // final results, a replay's at its playhead; a live tab's, the live run's as it streams.
+    auto run = tab.model && !tab.live ? std::shared_ptr<const StoredRun>(tab.model, &tab.model->run()) : nullptr;
     if (tab.replay && run)
         m_output->showStoredRunAt(std::move(run), tab.replay->position());
     else
@@ -139,6 +144,58 @@ bool RunTabs::openRunTab(const RunId& id)
     if (const auto nodes = m_scene->selectedNodes(); nodes.size() == 1)
         view->timeline()->selectNode(nodes.front());
     return true;
+}
+
+bool RunTabs::openLiveTab(const RunId& id)
+{
+    const LiveRun* live = m_runs->liveRun();
+    if (m_runs->clockKind() != ClockKind::Real || !live || live->id() != id)
+        return false;
+    delete m_live; // a run that never said it ended: its last frame stays
+    auto* view = new RunView;
+    connect(view->timeline(), &TimelineView::spanClicked, this, &RunTabs::spanClicked);
+    m_live = new LiveRunTab(m_runs, id, view, this); // the first frame, before the tab is current
+    addTab(view, tr("Run %1").arg(shortRunId(id)), RunView::headerText(live->snapshot(0)));
+    if (const auto nodes = m_scene->selectedNodes(); nodes.size() == 1)
+        view->timeline()->selectNode(nodes.front());
+    return true;
+}
+
+bool RunTabs::finishRunTab(const RunId& id)
+{
+    bool ok = true;
+    if (m_live && m_live->run() == id) {
+        const std::unique_ptr<LiveRunTab> live(std::exchange(m_live, nullptr));
+        live->stop();
+        if (live->view() && m_tabs->indexOf(live->view()) >= 0) // else closed by the user
+            ok = finishLiveView(live->view(), id);
+    } else {
+        ok = openRunTab(id);
+    }
+    if (const auto output = m_runs->outputNode(); output && m_scene->selectedNodes().size() != 1)
+        m_output->showNode(*output);
+    return ok;
+}
+
+bool RunTabs::finishLiveView(RunView* view, const RunId& id)
+{
+    QString error;
+    auto run = m_runs->loadRun(id, true, &error);
+    if (!run) {
+        m_feedback->showStatus(tr("Cannot open run %1: %2").arg(shortRunId(id), error), StatusTimeouts::kRequestFailed);
+        // The run as its events told it, ended: all but the streamed text.
+        const LiveRun* events = m_runs->liveRun();
+        if (!events || events->id() != id || !events->finished())
+            return false;
+        run = events->snapshot(0);
+    }
+    m_tabs->setTabToolTip(m_tabs->indexOf(view), RunView::headerText(*run));
+    view->setRun(std::move(*run));
+    if (const auto nodes = m_scene->selectedNodes(); nodes.size() == 1)
+        view->timeline()->selectNode(nodes.front());
+    if (m_tabs->currentWidget() == view)
+        onCurrentChanged(); // the output dock: the stored run now
+    return error.isEmpty();
 }
 
 bool RunTabs::openReplayTab(const RunId& id)

@@ -14,18 +14,21 @@ class QWidget;
 namespace conclave::ui {
 
 class CanvasRunStates;
+class LiveRunTab;
 class RunController;
 class RunOutputPanel;
+class RunView;
 class StudioFeedback;
 class TeamScene;
 
 // The run views below the canvas, one tab each (run, replay, compare,
-// latency), and switching between them: the tab widget appears under the
+// latency, what-if), and switching between them: the tab widget appears under the
 // canvas with the first tab and hides with the last. The current tab drives
 // the rest of the window: the output dock shows its run, a replay's playhead
 // states show on the canvas, and the canvas's selected node is selected in
 // its timeline. Runs come from the RunController's store; a failure to open
-// one is a status message.
+// one is a status message. A studio run's tab opens as the run starts and
+// grows live (LiveRunTab) until it ends and becomes the stored run's view.
 class RunTabs : public QObject {
     Q_OBJECT
 
@@ -48,9 +51,23 @@ public:
 
     // Each opens a tab and makes it current; false (and a status message) on failure.
     bool openRunTab(const RunId& id);
+    // The tab of the controller's run, just started, drawn live as it goes.
+    // False, and no tab, for a run on the simulated clock: it ends at once,
+    // and its tab opens finished (finishRunTab).
+    bool openLiveTab(const RunId& id);
+    // The controller's run has ended and is stored: its live tab, current or
+    // not, becomes the stored run's view in place (a live tab the user closed
+    // stays closed); a run without one opens its tab now. Then, unless the
+    // canvas has one node selected, the output dock shows the run's answer:
+    // its output node. False when the stored run cannot be read (a status message).
+    bool finishRunTab(const RunId& id);
+    // What keeps the live tab growing while one is open; null otherwise.
+    LiveRunTab* liveTab() const { return m_live; }
     bool openReplayTab(const RunId& id);
     bool openCompareTab(const RunId& a, const RunId& b);
     bool openLatencyTab(const QString& team, int lastRuns = 20);
+    // Adds `view` as a tab and makes it current (WhatIfActions opens its panels so).
+    void addTab(QWidget* view, const QString& title, const QString& tip);
     double canvasShare() const { return m_canvasShare; }
     // Clamped to [kMinCanvasShare, kMaxCanvasShare]; applied at once when tabs are open.
     void setCanvasShare(double share);
@@ -67,10 +84,10 @@ signals:
     void currentTabChanged();
 
 private:
-    void addTab(QWidget* view, const QString& title, const QString& tip);
     void closeTab(int index);
     void onCurrentChanged();
     void applyCanvasShare();
+    bool finishLiveView(RunView* view, const RunId& id);
 
     RunController* m_runs;
     TeamScene* m_scene;
@@ -80,6 +97,7 @@ private:
     QSplitter* m_split;
     QTabWidget* m_tabs;
     double m_canvasShare = kDefaultCanvasShare;
+    LiveRunTab* m_live = nullptr; // the live tab's, kept after the user closed the tab until the run ends
 };
 
 } // namespace conclave::ui

@@ -144,8 +144,10 @@ void RunSummaryView::fillTimeChart(const std::vector<const AgentStats*>& agents,
 {
     QChart* chart = timeChart();
     chart->removeAllSeries();
-    for (auto* axis : chart->axes())
-        chart->removeAxis(axis);
+    for (auto* axis : chart->axes()) {
+        chart->removeAxis(axis); // gives it back: a live run refills the charts every half second
+        delete axis;
+    }
     auto* wall = new QBarSet(tr("wall"));
     auto* busy = new QBarSet(tr("busy"));
     wall->setColor(QColor(0x90, 0xa4, 0xae));
@@ -173,8 +175,10 @@ void RunSummaryView::fillTokensChart(const std::vector<const AgentStats*>& agent
 {
     QChart* chart = tokensChart();
     chart->removeAllSeries();
-    for (auto* axis : chart->axes())
-        chart->removeAxis(axis);
+    for (auto* axis : chart->axes()) {
+        chart->removeAxis(axis); // gives it back: a live run refills the charts every half second
+        delete axis;
+    }
     auto* in = new QBarSet(tr("tokens in"));
     auto* out = new QBarSet(tr("tokens out"));
     in->setColor(QColor(0x00, 0x89, 0x7b));

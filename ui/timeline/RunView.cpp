@@ -4,6 +4,7 @@
 #include "timeline/RunSummaryView.h"
 #include "timeline/TimeAxisView.h"
 #include "timeline/TimeFormat.h"
+#include "timeline/TimeScale.h"
 #include "timeline/TimelineView.h"
 
 #include <QLabel>
@@ -104,12 +105,40 @@ QString RunView::headerText(const StoredRun& run)
 
 void RunView::setRun(StoredRun run)
 {
+    m_live = false;
     m_header->setText(headerText(run));
     m_summary->setRun(run);
     m_model = std::make_shared<const TimelineModel>(std::move(run));
+    m_timeline->setTimeExtent(0); // the run's own end
     m_timeline->setModel(m_model);
     m_splitter->refit();
     updateCompact();
+}
+
+int64_t RunView::liveExtentUs(int64_t wallUs)
+{
+    constexpr int64_t kLeastUs = 100'000;
+    return TimeScale::roundUp(std::max(double(wallUs) * 1.1, double(kLeastUs)));
+}
+
+void RunView::showLive(StoredRun run, bool withSummary)
+{
+    const bool first = !m_live || !m_model;
+    m_live = true;
+    m_header->setText(headerText(run));
+    if (withSummary || first)
+        m_summary->setRun(run);
+    const int64_t extent = liveExtentUs(run.summary.wallUs);
+    m_model = std::make_shared<const TimelineModel>(std::move(run));
+    if (first) {
+        m_timeline->setModel(m_model);
+        m_timeline->setTimeExtent(extent);
+        m_splitter->refit();
+        updateCompact();
+        return;
+    }
+    m_timeline->setTimeExtent(extent);
+    m_timeline->updateModel(m_model);
 }
 
 } // namespace conclave::ui

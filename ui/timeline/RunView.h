@@ -22,6 +22,8 @@ class TimelineView;
 // is too short for the lanes it fits (LanesSplitter) and the summary's least
 // height together, as under the canvas of a small window, it is compact: the
 // timeline and the summary become two tabs, so the lanes are never squeezed.
+// A run still going is shown live: frame by frame, as it grows (showLive),
+// until setRun shows it finished.
 class RunView : public QWidget {
     Q_OBJECT
 
@@ -29,6 +31,17 @@ public:
     explicit RunView(QWidget* parent = nullptr);
 
     void setRun(StoredRun run);
+    // The next frame of a run still going (LiveRun::snapshot): the timeline
+    // keeps what the user chose (TimelineView::updateModel) and shows time up
+    // to liveExtentUs of the run's wall time, so the scale changes in steps,
+    // not at every frame; the summary follows only `withSummary` (its charts
+    // are costly to rebuild).
+    void showLive(StoredRun run, bool withSummary);
+    // Shown by showLive, and not yet by setRun.
+    bool isLive() const { return m_live; }
+    // How much time a live timeline spans at `wallUs`: a 1-2-5 value above it
+    // with room to grow (a tenth), at least 100 ms.
+    static int64_t liveExtentUs(int64_t wallUs);
     std::shared_ptr<const TimelineModel> timelineModel() const { return m_model; }
     TimelineView* timeline() const { return m_timeline; }
     TimeAxisView* axis() const { return m_axis; }
@@ -55,6 +68,7 @@ private:
     QTabWidget* m_pages;
     QScrollArea* m_summaryScroll;
     bool m_compact = false;
+    bool m_live = false;
 };
 
 } // namespace conclave::ui

@@ -2,21 +2,19 @@
 
 namespace conclave::ui {
 
+int64_t TimeScale::roundUp(double us)
+{
+    for (int64_t decade = 1;; decade *= 10) {
+        for (const int m : {1, 2, 5}) {
+            if (double(decade * m) >= us)
+                return decade * m;
+        }
+    }
+}
+
 TimeScale TimeScale::at(double usPerPixel, int minPixels)
 {
-    const double wanted = usPerPixel * minPixels;
-    int64_t step = 1;
-    for (int64_t decade = 1;; decade *= 10) {
-        step = 0;
-        for (const int m : {1, 2, 5}) {
-            if (double(decade * m) >= wanted) {
-                step = decade * m;
-                break;
-            }
-        }
-        if (step > 0)
-            break;
-    }
+    const int64_t step = roundUp(usPerPixel * minPixels);
     TimeScale scale;
     scale.stepUs = step;
     if (step >= 100'000) {

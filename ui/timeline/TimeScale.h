@@ -17,6 +17,8 @@ struct TimeScale {
     QString suffix;     // "s", "ms" or "µs"
 
     static TimeScale at(double usPerPixel, int minPixels = 90);
+    // The smallest 1-2-5 value (1, 2, 5, 10, 20 ... µs) that is at least `us`.
+    static int64_t roundUp(double us);
 
     // `us` in the unit: the value the axis plots.
     double toUnit(int64_t us) const { return double(us) / double(unitUs); }

@@ -63,6 +63,7 @@ void TimelineRenderer::paint(QPainter& p, const TimelineModel& model, const Time
     p.save();
     p.setClipRect(TimelineViewport::kLabelWidth, 0, vp.plotWidth(), vp.height);
     paintBars(p, model, vp, state);
+    paintGhost(p, model, vp, state);
     paintReplay(p, model, vp, state);
     p.restore();
     paintLabels(p, model, vp, state);
@@ -104,7 +105,9 @@ void TimelineRenderer::paintBars(QPainter& p, const TimelineModel& model, const 
         for (const auto& item : model.levelOfDetail(lane, vp.startUs, vp.endUs(), vp.usPerPixel)) {
             const QRectF r = barRect(vp, lane, item.startUs, item.endUs);
             const QColor colour = StatusPalette::color(item.status);
-            if (item.critical)
+            // Over a ghost, only the ghost's critical path is highlighted.
+            const bool onPath = item.critical && !state.ghost;
+            if (onPath)
                 p.fillRect(QRectF(r.x(), r.bottom() + 1, r.width(), 3), critical.darker(115));
             if (item.count > 1) {
                 p.fillRect(r, colour.darker(110));
@@ -117,7 +120,7 @@ void TimelineRenderer::paintBars(QPainter& p, const TimelineModel& model, const 
             p.fillRect(body, detailed && bar.segmentCount > 0 ? colour.lighter(150) : colour);
             if (detailed)
                 paintDetail(p, model, vp, item.bar, state);
-            if (item.critical) {
+            if (onPath) {
                 p.setPen(QPen(critical.darker(140), 1.5));
                 p.setBrush(Qt::NoBrush);
                 p.drawRect(body.adjusted(0.75, 0.75, -0.75, -0.75));
@@ -179,6 +182,42 @@ void TimelineRenderer::paintDetail(QPainter& p, const TimelineModel& model, cons
         p.setPen(Qt::NoPen);
         p.setBrush(coloursOf(state).lane);
         p.drawPolygon(zig);
+    }
+}
+
+void TimelineRenderer::paintGhost(QPainter& p, const TimelineModel& model, const TimelineViewport& vp,
+                                  const State& state)
+{
+    if (!state.ghost)
+        return;
+    const TimelineModel& ghost = *state.ghost;
+    const TimelineColours colours = coloursOf(state);
+    const QColor critical = StatusPalette::criticalPath();
+    QColor veil = colours.lane;
+    veil.setAlpha(150);
+    const auto [first, last] = visibleLanes(model, vp);
+    for (int lane = first; lane <= last; ++lane) {
+        const int ghostLane = ghost.laneOf(model.lane(lane).node);
+        if (ghostLane < 0)
+            continue;
+        // The ghost takes the lower half of the lane's bar: the run above it stays readable.
+        for (const auto& item : ghost.levelOfDetail(ghostLane, vp.startUs, vp.endUs(), vp.usPerPixel)) {
+            const QRectF full = barRect(vp, lane, item.startUs, item.endUs);
+            const QRectF r(full.x(), full.center().y(), full.width(), full.height() / 2 + 2);
+            QColor fill = StatusPalette::color(item.status);
+            fill.setAlpha(110);
+            p.fillRect(r, veil);
+            p.fillRect(r, fill);
+            p.setBrush(Qt::NoBrush);
+            if (item.critical) {
+                p.setPen(QPen(critical.darker(115), 2));
+                p.drawRect(r.adjusted(1, 1, -1, -1));
+            } else {
+                QPen dashed(colours.text, 1, Qt::DashLine);
+                p.setPen(dashed);
+                p.drawRect(r.adjusted(0.5, 0.5, -0.5, -0.5));
+            }
+        }
     }
 }
 

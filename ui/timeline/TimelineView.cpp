@@ -4,6 +4,7 @@
 #include "timeline/TimeFormat.h"
 #include "timeline/TimelineRenderer.h"
 
+#include <QCursor>
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
@@ -39,6 +40,33 @@ void TimelineView::setModel(std::shared_ptr<const TimelineModel> model)
     updateGeometry();
 }
 
+void TimelineView::setGhost(std::shared_ptr<const TimelineModel> ghost)
+{
+    m_ghost = std::move(ghost);
+    if (m_fitted)
+        fitAll();
+    update();
+}
+
+void TimelineView::updateModel(std::shared_ptr<const TimelineModel> model)
+{
+    const std::optional<NodeId> selected =
+        m_model && m_selectedLane >= 0 ? std::optional<NodeId>(m_model->lane(m_selectedLane).node) : std::nullopt;
+    const int lanes = m_model ? m_model->laneCount() : -1;
+    m_model = std::move(model);
+    m_selectedLane = selected && m_model ? m_model->laneOf(*selected) : -1;
+    // Bars are numbered afresh: the one under the mouse is found again.
+    m_hoverBar = m_hoverBar >= 0 ? barAt(mapFromGlobal(QCursor::pos())) : -1;
+    clampScroll();
+    if (m_fitted)
+        fitAll();
+    else
+        setStart(m_vp.startUs, m_vp.usPerPixel);
+    if (m_model && m_model->laneCount() != lanes)
+        updateGeometry();
+    update();
+}
+
 QSize TimelineView::sizeHint() const
 {
     const int lanes = m_model ? std::min(m_model->laneCount(), 24) : 4;
@@ -49,7 +77,8 @@ int64_t TimelineView::maxUs() const
 {
     if (m_extentUs > 0)
         return m_extentUs;
-    return m_model ? std::max<int64_t>(m_model->endUs(), 1) : 1;
+    const int64_t ghost = m_ghost ? m_ghost->endUs() : 0;
+    return m_model ? std::max<int64_t>({m_model->endUs(), ghost, 1}) : 1;
 }
 
 void TimelineView::setTimeExtent(int64_t us)
@@ -173,9 +202,12 @@ QString TimelineView::tooltipText(int bar) const
     if (s.round > 0)
         lines << QStringLiteral("round: %1").arg(s.round);
     lines << QStringLiteral("start: %1").arg(TimeFormat::duration(b.startUs));
-    lines << QStringLiteral("duration: %1%2")
-                 .arg(TimeFormat::duration(b.durationUs),
-                      (b.flags & TimelineModel::Open) ? QStringLiteral(" (never ended)") : QString());
+    // An open bar of a run still going is running; of one that is over, it never ended.
+    QString open;
+    if (b.flags & TimelineModel::Open)
+        open = m_model->run().summary.status == RunStatus::Running ? QStringLiteral(" (running)")
+                                                                   : QStringLiteral(" (never ended)");
+    lines << QStringLiteral("duration: %1%2").arg(TimeFormat::duration(b.durationUs), open);
     if (ttft >= 0)
         lines << QStringLiteral("time to first token: %1").arg(TimeFormat::duration(ttft));
     if (attempts > 1)
@@ -209,7 +241,7 @@ void TimelineView::paintEvent(QPaintEvent*)
         return;
     }
     const QPalette pal = palette();
-    TimelineRenderer::paint(p, *m_model, m_vp, {m_playheadUs, m_selectedLane, m_hoverBar, &pal});
+    TimelineRenderer::paint(p, *m_model, m_vp, {m_playheadUs, m_selectedLane, m_hoverBar, &pal, m_ghost.get()});
 }
 
 void TimelineView::resizeEvent(QResizeEvent*)

@@ -24,7 +24,14 @@ public:
     explicit TimelineView(QWidget* parent = nullptr);
 
     void setModel(std::shared_ptr<const TimelineModel> model);
+    // The same run, grown (a live run's next frame): what the user chose stays —
+    // the range unless the view fits the run, the scroll, the selected lane.
+    void updateModel(std::shared_ptr<const TimelineModel> model);
     const TimelineModel* model() const { return m_model.get(); }
+    // Another run drawn ghosted over this one's lanes (TimelineRenderer::State::ghost), as the What-if
+    // panel draws its projection; null clears it. The view's extent covers both.
+    void setGhost(std::shared_ptr<const TimelineModel> ghost);
+    const TimelineModel* ghost() const { return m_ghost.get(); }
     const TimelineViewport& viewport() const { return m_vp; }
 
     // Shows [startUs, endUs] across the plot.
@@ -76,6 +83,7 @@ private:
     int64_t maxUs() const;
 
     std::shared_ptr<const TimelineModel> m_model;
+    std::shared_ptr<const TimelineModel> m_ghost;
     TimelineViewport m_vp;
     int64_t m_playheadUs = -1;
     int m_selectedLane = -1;

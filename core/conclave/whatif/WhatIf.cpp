@@ -96,9 +96,10 @@ std::optional<RunResult> WhatIf::projection(const WhatIfChanges& changes, std::s
     return result;
 }
 
-std::optional<WhatIfReport> WhatIf::project(const WhatIfChanges& changes, std::string& error) const
+std::optional<WhatIfReport> WhatIf::project(const WhatIfChanges& changes, std::string& error,
+                                            RunResult* keep) const
 {
-    const auto result = projection(changes, error);
+    auto result = projection(changes, error);
     if (!result)
         return std::nullopt;
     const RunResult& projected = *result;
@@ -192,6 +193,8 @@ std::optional<WhatIfReport> WhatIf::project(const WhatIfChanges& changes, std::s
         else
             ++report.simulatedCalls;
     }
+    if (keep)
+        *keep = std::move(*result);
     return report;
 }
 

@@ -32,8 +32,10 @@ public:
                                       std::string& error,
                                       ModelsFile::Profiles simulatorModels = {});
 
-    // The run against its projection under `changes`; refused as ReplayTeam::prepared says.
-    std::optional<WhatIfReport> project(const WhatIfChanges& changes, std::string& error) const;
+    // The run against its projection under `changes`; refused as ReplayTeam::prepared says. With
+    // `projected`, the projected run itself is kept there too (what the studio draws).
+    std::optional<WhatIfReport> project(const WhatIfChanges& changes, std::string& error,
+                                        RunResult* projected = nullptr) const;
     // For each agent (a node that called a model in the run), the projected
     // wall when it alone is 10, 25, 50 and 100 % faster, ranked by the saving
     // at 50 %; and for each backend with a max_concurrency, the wall with it doubled.

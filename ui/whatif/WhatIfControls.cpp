@@ -1,6 +1,7 @@
 #include "whatif/WhatIfControls.h"
 
 #include "conclave/engine/RunPlan.h"
+#include "conclave/whatif/SpeedupPlan.h"
 
 #include <QComboBox>
 #include <QGridLayout>
@@ -64,11 +65,8 @@ WhatIfControls::WhatIfControls(const Team& team, const StoredRun& run, bool wait
     grid->setColumnStretch(1, 1);
     std::string error;
     const auto plan = RunPlan::make(team, error);
-    // The agents: the nodes that called a model in the run.
-    std::set<NodeId> called;
-    for (const auto& span : run.spans)
-        if (span.kind == SpanKind::Attempt)
-            called.insert(span.node);
+    // The agents: the nodes that called a model in the run, as the profile has them.
+    const auto called = SpeedupPlan::called(run.spans);
     int row = 0;
     grid->addWidget(heading(tr("Agents: speed and model"), this), row++, 0, 1, 4);
     std::map<BackendName, int> perBackend;

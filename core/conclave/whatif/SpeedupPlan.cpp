@@ -18,6 +18,15 @@ SpeedupProfile::Wall quantiles(const std::vector<int64_t>& walls)
 
 } // namespace
 
+std::set<NodeId> SpeedupPlan::called(const std::vector<Span>& spans)
+{
+    std::set<NodeId> out;
+    for (const auto& span : spans)
+        if (span.kind == SpanKind::Attempt)
+            out.insert(span.node);
+    return out;
+}
+
 SpeedupPlan::SpeedupPlan(const Team& team, const std::set<NodeId>& called, bool waitsRecorded)
 {
     m_changes.emplace_back();

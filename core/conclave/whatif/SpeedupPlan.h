@@ -1,5 +1,6 @@
 #pragma once
 
+#include "conclave/engine/Span.h"
 #include "conclave/model/Team.h"
 #include "conclave/whatif/SpeedupProfile.h"
 #include "conclave/whatif/WhatIfChanges.h"
@@ -17,6 +18,10 @@ namespace conclave {
 class SpeedupPlan {
 public:
     SpeedupPlan(const Team& team, const std::set<NodeId>& called, bool waitsRecorded);
+
+    // The nodes a run's spans show calling a model (its attempts' nodes): the agents a profile and
+    // the studio's What-if panel offer.
+    static std::set<NodeId> called(const std::vector<Span>& spans);
 
     const std::vector<WhatIfChanges>& changes() const { return m_changes; }
 

@@ -200,11 +200,7 @@ std::optional<WhatIfReport> WhatIf::project(const WhatIfChanges& changes, std::s
 
 std::optional<SpeedupProfile> WhatIf::profile(std::string& error) const
 {
-    std::set<NodeId> called;
-    for (const auto& span : m_stored.spans)
-        if (span.kind == SpanKind::Attempt)
-            called.insert(span.node);
-    const SpeedupPlan plan(team(), called, waitsRecorded());
+    const SpeedupPlan plan(team(), SpeedupPlan::called(m_stored.spans), waitsRecorded());
     std::vector<ProjectionRuns::Job> jobs;
     for (const auto& changes : plan.changes()) {
         auto prepared = m_replay.prepared(changes, error);

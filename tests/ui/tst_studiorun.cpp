@@ -44,10 +44,16 @@ const QString kMathInput = QStringLiteral("Calculate 323 + 460.");
 // canvas should show (a node's state each time it changes) and the spans.
 class DirectObserver : public RunObserver {
 public:
-    void nodeQueued(const NodeId& node, int64_t) override { record(node, Status::Queued); }
+    void nodeQueued(const NodeId& node, int64_t) override
+    {
+        // A meeting's member is queued as a node after its first turn began: it stays running.
+        if (last(node) != Status::Running)
+            record(node, Status::Queued);
+    }
     void spanStarted(const Span& span) override
     {
-        if (span.kind == SpanKind::Node)
+        // A meeting's member runs from its first turn.
+        if (span.kind == SpanKind::Node || last(span.node) == Status::Queued)
             record(span.node, Status::Running);
     }
     void nodeFinished(const NodeId& node, const NodeResult& result, int64_t) override { record(node, result.status); }
@@ -58,6 +64,12 @@ public:
     }
 
 private:
+    std::optional<Status> last(const NodeId& node) const
+    {
+        std::lock_guard lock(m_mutex);
+        const auto it = m_last.find(node);
+        return it == m_last.end() ? std::nullopt : std::optional<Status>(it->second);
+    }
     void record(const NodeId& node, Status status)
     {
         std::lock_guard lock(m_mutex);
@@ -136,6 +148,29 @@ private slots:
         QCOMPARE(got[2].text, std::string("y"));
         QVERIFY(got[3].type == ui::RunEvent::Type::NodeFinished);
         QCOMPARE(got[4].text, std::string("z")); // not merged across the node's finish
+    }
+
+    // A debate's members have no node span while the meeting lasts (and are queued as nodes after their
+    // first turn began): they show running from their first turn until they end.
+    void aMeetingsMembersShowRunningFromTheirFirstTurn()
+    {
+        QTemporaryDir dir;
+        MainWindow window;
+        prepare(window, dir, 0.02, QStringLiteral(CONCLAVE_RESOURCES "/examples/debate.team.json"));
+        DirectObserver direct;
+        window.runController()->setExtraObservers({&direct});
+        std::vector<StateStep> canvas;
+        connect(window.canvasRunStates(), &ui::CanvasRunStates::stateShown, this,
+                [&](const NodeId& node, Status status) { canvas.emplace_back(node, status); });
+        QVERIFY(runAndWait(window, kMathInput, 7));
+        QCOMPARE(describe(canvas), describe(direct.steps()));
+        for (const char* member : {"reasoner", "mathematician", "generalist"}) {
+            QStringList steps;
+            for (const auto& [node, status] : canvas)
+                if (node == NodeId(member))
+                    steps << QString::fromStdString(std::string(toString(status)));
+            QCOMPARE(steps.join(QChar(0x20)), QString("running ok"));
+        }
     }
 
     void liveStatesReachTheCanvasInEngineOrder()

@@ -220,13 +220,18 @@ void RunController::onEvents(const std::vector<RunEvent>& events)
         case RunEvent::Type::RunStarted:
             break;
         case RunEvent::Type::NodeQueued: {
+            // A meeting's member is queued as a node after its first turn began: it stays running.
             auto& n = m_nodes[e.node];
+            if (n.status == Status::Running)
+                break;
             n.status = Status::Queued;
             emit nodeChanged(e.node);
             break;
         }
         case RunEvent::Type::SpanStarted:
-            if (e.span.kind == SpanKind::Node) {
+            // A node runs from its node span; a meeting's member, which has none while the meeting
+            // lasts, from its first turn.
+            if (e.span.kind == SpanKind::Node || m_nodes[e.node].status == Status::Queued) {
                 auto& n = m_nodes[e.node];
                 if (n.startedUs < 0) {
                     n.startedUs = e.span.startUs;

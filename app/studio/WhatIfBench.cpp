@@ -6,6 +6,7 @@
 #include "whatif/WhatIfPanel.h"
 
 #include "conclave/analysis/Quantile.h"
+#include "conclave/bench/BenchTeams.h"
 #include "conclave/resources/ResourceLocator.h"
 #include "conclave/session/Engine.h"
 #include "conclave/session/RecordedStart.h"
@@ -28,19 +29,6 @@ namespace {
 
 constexpr int kLayers = 6;
 constexpr int kWidth = 16;
-
-ModelProfile fixed(double latencyMs)
-{
-    ModelProfile p;
-    p.skills = std::map<std::string, double>{{"math", 1}, {"code", 1}, {"facts", 1}, {"writing", 1}, {"reasoning", 1}};
-    p.ttftMs = Distribution{latencyMs, latencyMs};
-    p.tokensPerS = Distribution{1e9, 1e9};
-    p.outputTokens = Distribution{1, 1};
-    p.pricePerMtok = Price{0.1, 0.2};
-    p.contextTokens = 1'000'000;
-    p.failureRate = 0;
-    return p;
-}
 
 Node node(const std::string& id, NodeKind kind)
 {
@@ -90,7 +78,7 @@ Team WhatIfBench::team()
     local.maxConcurrency = 32;
     local.models = std::map<std::string, ModelProfile>{};
     for (int ms = 100; ms <= 850; ms += 50)
-        (*local.models)["bench/" + std::to_string(ms) + "ms"] = fixed(ms);
+        (*local.models)["bench/" + std::to_string(ms) + "ms"] = BenchTeams::fixedProfile(ms, 1.0);
     team.backends.emplace(BackendName("local"), std::move(local));
     team.defaults = Defaults{};
     team.defaults->backend = BackendName("local");

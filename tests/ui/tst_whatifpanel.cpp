@@ -6,6 +6,7 @@
 #include <QtTest>
 
 #include "support/EngineTestKit.h"
+#include "support/WhatIfTeams.h"
 
 #include "document/TeamDocument.h"
 #include "timeline/TimelineView.h"
@@ -32,27 +33,6 @@ using conclave::ui::WhatIfController;
 using conclave::ui::WhatIfPanel;
 
 namespace {
-
-// in → a (1 s) → b (300 ms) → out: 1.3 s.
-TeamBuilder chain()
-{
-    TeamBuilder b(1.0);
-    b.expert("a", "right-1000").expert("b", "right-300").edge("in", "a").edge("a", "b").output("b");
-    return b;
-}
-
-// Three experts of 300 ms on one backend serving one call at a time, into a concat: 0.9 s.
-TeamBuilder queued()
-{
-    TeamBuilder b(1.0);
-    b.doc()["backends"]["local"]["max_concurrency"] = 1;
-    b.expert("x", "right-300").expert("y", "right-300").expert("z", "right-300");
-    b.node("all", "aggregator", json{{"strategy", "concat"}});
-    for (const char* e : {"x", "y", "z"})
-        b.edge("in", e).edge(e, "all");
-    b.output("all");
-    return b;
-}
 
 // The projection's bar of `node` (its only one): {start, end} in µs, or {-1, -1}.
 std::pair<int64_t, int64_t> barOf(const TimelineModel* model, const char* node)

@@ -2,9 +2,7 @@
 
 namespace conclave {
 
-namespace {
-
-ModelProfile fixedProfile(double latencyMs, double skill)
+ModelProfile BenchTeams::fixedProfile(double latencyMs, double skill)
 {
     ModelProfile p;
     p.skills = std::map<std::string, double>{
@@ -17,6 +15,8 @@ ModelProfile fixedProfile(double latencyMs, double skill)
     p.failureRate = 0;
     return p;
 }
+
+namespace {
 
 Team skeleton(std::string name)
 {

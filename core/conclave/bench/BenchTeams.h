@@ -9,6 +9,10 @@ namespace conclave {
 // The teams the benchmarks run, built in code so their shape is exact.
 class BenchTeams {
 public:
+    // A model that answers after exactly latencyMs (first token, then one token at once), never fails,
+    // and is right with `skill` in every domain.
+    static ModelProfile fixedProfile(double latencyMs, double skill);
+
     // input -> router(all) -> n experts (a fixed-latency model, no jitter, no
     // failures) -> aggregator(concat) -> output.
     static Team fanOut(size_t n, double latencyMs);

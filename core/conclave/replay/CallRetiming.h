@@ -16,8 +16,9 @@ struct CallTimes {
 
 // How a replay changes a recorded call's times (the what-if's speed-ups,
 // docs/whatif.md): given the request and the times recorded for it, the
-// times it replays with. Unset: as recorded. A recorded timeout (no end) is
-// not asked: it hangs as recorded, and the run's own timeout decides.
+// times it replays with. Unset: as recorded. A call cut short when recorded
+// is asked with the times its continuation (CutShortContinuation) gives; with
+// none it hangs as recorded, and the run's own rules end it.
 using CallRetiming = std::function<CallTimes(const ModelRequest&, CallTimes)>;
 
 } // namespace conclave

@@ -27,6 +27,13 @@ std::map<NodeId, const Span*> nodeSpans(const std::vector<Span>& spans)
     return out;
 }
 
+// When `node` ended, by its last node span; -1 when it has none.
+int64_t endOf(const std::map<NodeId, const Span*>& spans, const NodeId& node)
+{
+    const auto it = spans.find(node);
+    return it == spans.end() ? int64_t(-1) : it->second->endUs;
+}
+
 } // namespace
 
 std::optional<WhatIf> WhatIf::load(Engine& engine, RunQueries& reader, const std::string& runIdOrPrefix,
@@ -161,17 +168,13 @@ std::optional<WhatIfReport> WhatIf::project(const WhatIfChanges& changes, std::s
                     continue;
                 const auto was = storedNodes.find(edge.from);
                 const auto now = projected.results.find(edge.from);
-                const auto ended = [](const std::map<NodeId, const Span*>& spans, const NodeId& id) {
-                    const auto it = spans.find(id);
-                    return it == spans.end() ? int64_t(-1) : it->second->endUs;
-                };
                 if (was != storedNodes.end() && was->second->result.status == Status::Ok &&
-                    ended(before, edge.from) <= n.endBefore)
+                    endOf(before, edge.from) <= n.endBefore)
                     n.decidersBefore.push_back(edge.from);
                 if (was != storedNodes.end() && was->second->result.status == Status::Cancelled)
                     n.cancelledBefore.push_back(edge.from);
                 if (now != projected.results.end() && now->second.status == Status::Ok &&
-                    ended(after, edge.from) <= n.endAfter)
+                    endOf(after, edge.from) <= n.endAfter)
                     n.decidersAfter.push_back(edge.from);
                 if (now != projected.results.end() && now->second.status == Status::Cancelled)
                     n.cancelledAfter.push_back(edge.from);

@@ -127,7 +127,8 @@ int fidelityBench(const CliContext& context, const BenchArgs& args)
         if (!loaded.world)
             return fail(file.string() + ": " +
                         (loaded.problems.empty() ? std::string("cannot be read") : loaded.problems.front().message));
-        auto world = args.worldSeed ? loaded.world->withSeed(*args.worldSeed) : loaded.world;
+        auto world =
+            args.worldSeed ? loaded.world->withSeed(loaded.world->seedUnder(*args.worldSeed)) : loaded.world;
         const auto label = world->spec().name + " (seed " + std::to_string(world->spec().seed) + ")";
         // --db keeps what was measured, one store per world (the world's name before the extension) with its
         // tasks beside it (.tasks.jsonl); else both are temporary.

@@ -185,6 +185,23 @@ private slots:
         QVERIFY(other->readable(first.prompt) != world->readable(first.prompt));
     }
 
+    // Worlds drawn again under one set seed share no draws: each is drawn
+    // under the set seed mixed with its name, so two worlds of one file but
+    // other names differ, and one world under one set seed is always the same.
+    void worldsUnderOneSetSeedAreIndependent()
+    {
+        const auto a = makeWorld(json{{"name", "lab-x"}, {"readable_share", 0.5}});
+        const auto b = makeWorld(json{{"name", "lab-y"}, {"readable_share", 0.5}});
+        QCOMPARE(a->seedUnder(22), a->seedUnder(22));
+        QVERIFY(a->seedUnder(22) != b->seedUnder(22));
+        QVERIFY(a->seedUnder(22) != a->seedUnder(23));
+        const auto firstOf = [](const std::shared_ptr<const GroundTruthWorld>& w) -> const auto& {
+            return w->truth(w->tasks().tasks().front());
+        };
+        QVERIFY(firstOf(a->withSeed(a->seedUnder(22))).difficulty != firstOf(b->withSeed(b->seedUnder(22))).difficulty);
+        QCOMPARE(firstOf(a->withSeed(22)).difficulty, firstOf(b->withSeed(22)).difficulty); // one seed: one draw
+    }
+
     void wrongAnswersAgreeAsAlphaSays_data()
     {
         QTest::addColumn<double>("alpha");

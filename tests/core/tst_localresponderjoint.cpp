@@ -93,6 +93,43 @@ class TestLocalResponderJoint : public QObject, protected ResponderFixture {
 private slots:
     void initTestCase() { QVERIFY(load()); }
 
+    // A held-out task's difficulty is unknown to a prediction: with the set's
+    // unmeasured difficulties drawn per trial, a model at w = 1 (right exactly
+    // when a > z) is right on a task in a share of seeds near its skill, where
+    // one draw per task makes it right in every seed or in none. A measured
+    // difficulty stays the task's in every trial.
+    void unmeasuredDifficultyDrawnPerTrial()
+    {
+        auto perTrial = std::make_shared<TaskSet>(*m_tasks);
+        perTrial->drawUnmeasuredPerTrial(true);
+        const Task& task = m_tasks->tasks().front();
+        const auto rightIn = [&](const std::shared_ptr<const TaskSet>& set) {
+            int right = 0;
+            for (uint64_t seed = 1; seed <= 400; ++seed) {
+                const LocalResponder r({{"w1", weighted(0.6, 1)}}, m_gate, set, seed);
+                const auto parsed = ReplyParser::parse(r.respond(ask("w1", task.prompt)).reply.text);
+                right += parsed.answer == ReplyParser::normalizeAnswer(task.answer) ? 1 : 0;
+            }
+            return right;
+        };
+        QCOMPARE(rightIn(m_tasks), ItemBank::ability(0.6) > ItemBank::drawn(task.id) ? 400 : 0);
+        QCOMPARE(rightIn(perTrial), 225); // 0.56: within a standard error (0.025) or two of 0.6
+        QCOMPARE(ItemBank::difficulty(task, 7), ItemBank::drawn(task.id + "#trial7"));
+        QCOMPARE(ItemBank::difficulty(Task{.id = "t", .difficulty = 1.25}, 7), 1.25);
+
+        // Over every bundled task and 20 trials the draws average to the standard normal's
+        // mean; the bundled set's one draw per task sits 0.081 above it (1.6 standard errors).
+        double perTask = 0, drawnPerTrial = 0;
+        for (const auto& t : m_tasks->tasks()) {
+            perTask += ItemBank::difficulty(t);
+            for (uint64_t seed = 1; seed <= 20; ++seed)
+                drawnPerTrial += ItemBank::difficulty(t, seed);
+        }
+        const auto n = double(m_tasks->tasks().size());
+        QCOMPARE(std::round(perTask / n * 1000) / 1000, 0.081);
+        QCOMPARE(std::round(drawnPerTrial / (20 * n) * 1000) / 1000, -0.008); // standard error 0.011
+    }
+
     // w = 1: right exactly when a > z, so two models of one skill are right
     // on the same tasks (those with z < Φ⁻¹(0.6)); w = 0: the task does not
     // matter, and they disagree as two independent draws of 0.6 would

@@ -162,6 +162,11 @@ std::shared_ptr<const GroundTruthWorld> GroundTruthWorld::withSeed(uint64_t seed
     return std::make_shared<const GroundTruthWorld>(std::move(spec), m_tasks);
 }
 
+uint64_t GroundTruthWorld::seedUnder(uint64_t setSeed) const
+{
+    return R::key({"world", m_spec.name}, setSeed);
+}
+
 double GroundTruthWorld::rawReadable(std::string_view text) const
 {
     double sum = 0;

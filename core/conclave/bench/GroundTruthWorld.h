@@ -50,6 +50,11 @@ public:
     // The same world file under another seed (`--world-seed`): new hidden
     // difficulties, word weights, popularities and luck.
     std::shared_ptr<const GroundTruthWorld> withSeed(uint64_t seed) const;
+    // The seed this world is drawn under when a set of worlds is drawn again
+    // under one seed S (`bench fidelity --world-seed S`): S mixed with the
+    // world's name, so that worlds drawn under one S share no draws (hidden
+    // difficulties, word weights, luck) and their verdicts are independent.
+    uint64_t seedUnder(uint64_t setSeed) const;
 
     SimulatedCall respond(const ModelRequest& request) const override;
     double costOf(std::string_view model, int64_t tokensIn, int64_t tokensOut) const override;

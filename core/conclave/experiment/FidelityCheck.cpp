@@ -106,7 +106,9 @@ std::shared_ptr<const TaskSet> tasksIn(const Measured& m, const TaskSplit& split
     for (const auto& taskId : m.spec.taskIds)
         if (const Task* task = m.all->byId(taskId); task && split.partOf(m.hash, taskId) == part)
             kept.push_back(task);
-    return std::make_shared<const TaskSet>(m.all->subset(kept));
+    auto held = m.all->subset(kept);
+    held.drawUnmeasuredPerTrial(true); // their difficulty was not measured: a prediction averages over it
+    return std::make_shared<const TaskSet>(std::move(held));
 }
 
 // Runs `teams` (by design index of `m`) on `tasks` with its seeds, in memory, on the simulated clock;

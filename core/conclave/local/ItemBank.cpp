@@ -50,9 +50,13 @@ double ItemBank::drawn(std::string_view key)
     return normalQuantile((static_cast<double>(bits) + 0.5) * 0x1.0p-53);
 }
 
-double ItemBank::difficulty(const Task& task)
+double ItemBank::difficulty(const Task& task, std::optional<uint64_t> trialSeed)
 {
-    return task.difficulty ? *task.difficulty : drawn(task.id);
+    if (task.difficulty)
+        return *task.difficulty;
+    if (trialSeed)
+        return drawn(task.id + "#trial" + std::to_string(*trialSeed));
+    return drawn(task.id);
 }
 
 double ItemBank::normalCdf(double x)

@@ -1,6 +1,8 @@
 #pragma once
 
+#include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,8 +42,12 @@ public:
     ItemBank() = default;
     explicit ItemBank(const std::vector<Task>& tasks);
 
-    // A task's difficulty: its own, else drawn(id).
-    static double difficulty(const Task& task);
+    // A task's difficulty: its own, else drawn(id). With `trialSeed` (a set
+    // whose unmeasured difficulties are unknown: TaskSet::drawUnmeasuredPerTrial),
+    // a task with none draws it anew per trial, from (id, seed): a prediction
+    // then averages over what it does not know instead of fixing one draw per
+    // task for every trial (docs/fidelity.md).
+    static double difficulty(const Task& task, std::optional<uint64_t> trialSeed = std::nullopt);
     // A standard normal draw fixed by a key (a task id, a free prompt's hash).
     static double drawn(std::string_view key);
 

@@ -255,9 +255,15 @@ const ItemBank& LocalResponder::items() const
     return m_tasks ? m_tasks->items() : none;
 }
 
+double LocalResponder::difficultyOf(const Task& task) const
+{
+    const bool perTrial = m_tasks && m_tasks->drawsUnmeasuredPerTrial();
+    return ItemBank::difficulty(task, perTrial ? std::optional<uint64_t>(m_seed) : std::nullopt);
+}
+
 double LocalResponder::pCorrect(const Item& item, const ResolvedProfile& profile) const
 {
-    const double z = ItemBank::difficulty(*item.task);
+    const double z = difficultyOf(*item.task);
     if (item.free)
         return ItemBank::pCorrect(expectedSkill(item.text, profile), z, profile.difficultyWeight);
     return ItemBank::pCorrect(profile.skill(item.task->domain), z, profile.difficultyWeight);
@@ -421,7 +427,7 @@ std::string LocalResponder::synthesize(const std::vector<Candidate>& candidates,
     // A good synthesizer recognises the right candidate even when it is
     // outvoted, less often on a hard task.
     if (const auto right = score.find(truth); right != score.end()) {
-        const double recognises = ItemBank::pCorrect(profile.skill("reasoning"), ItemBank::difficulty(*item.task),
+        const double recognises = ItemBank::pCorrect(profile.skill("reasoning"), difficultyOf(*item.task),
                                                      profile.difficultyWeight);
         const double p = std::max(right->second / total, recognises * 0.9);
         chosen = draws.unit(kCorrect) < p ? truth : chosen;

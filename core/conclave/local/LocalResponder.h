@@ -70,6 +70,8 @@ private:
     // its task's (a task of the set, a computed question, the run's own item).
     Item itemFor(const ModelRequest& request) const;
     const ItemBank& items() const;
+    // The task's difficulty in this trial (ItemBank::difficulty; per trial when the set says so).
+    double difficultyOf(const Task& task) const;
     // The chance that `profile` answers the item right, before any persuasion.
     double pCorrect(const Item& item, const ResolvedProfile& profile) const;
 

@@ -143,6 +143,14 @@ public:
     // shared by copies. A task's chance never depends on the set (ItemBank).
     const ItemBank& items() const { return *m_items; }
 
+    // Whether a task of this set with no `difficulty` has an unknown one, drawn
+    // anew in every trial (ItemBank::difficulty with the trial's seed) rather
+    // than once from its id: set for the held-out tasks a fidelity check
+    // predicts, so that the prediction averages over their difficulty. Off by
+    // default and not carried by subset().
+    void drawUnmeasuredPerTrial(bool on) { m_unmeasuredPerTrial = on; }
+    bool drawsUnmeasuredPerTrial() const { return m_unmeasuredPerTrial; }
+
 private:
     // The two readers share one set of field rules (TaskSet.cpp): the CSV
     // reader (TaskSetCsv.cpp) hands each row over as the JSON object it stands
@@ -183,6 +191,7 @@ private:
     void reindex();
 
     std::vector<Task> m_tasks;
+    bool m_unmeasuredPerTrial = false;
     std::shared_ptr<const ItemBank> m_items = std::make_shared<const ItemBank>();
     Index m_byId;
     Index m_byPrompt;

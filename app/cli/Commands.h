@@ -186,9 +186,10 @@ struct BenchArgs {
     std::vector<std::string> worlds;   // fidelity: --world FILE (default: every bundled world)
     std::optional<uint64_t> worldSeed; // fidelity: --world-seed S (default: each file's own)
     int folds = 2;                     // fidelity: --folds K (1: one split at --holdout 0.5)
+    bool replay = true;                // fidelity: --no-replay skips the replayed predictions
 };
 
-// `conclave bench fidelity [--world FILE]... [--world-seed S] [--folds K]`: measure, calibrate and predict on ground-truth worlds.
+// `conclave bench fidelity [--world FILE]... [--world-seed S] [--folds K] [--no-replay]`: measure, calibrate and predict on ground-truth worlds.
 int fidelityBench(const CliContext& context, const BenchArgs& args);
 
 // `conclave bench [all|fanout|chain|early]`: the engine's performance figures.

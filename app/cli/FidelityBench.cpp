@@ -157,6 +157,7 @@ int fidelityBench(const CliContext& context, const BenchArgs& args)
             FidelityCheck::Options options;
             options.seed = args.worldSeed.value_or(0);
             options.folds = args.folds;
+            options.replay = args.replay;
             report = FidelityCheck::run(engine, *reader, *context.resources, {experiment}, options, error);
         }
         if (!args.db) {

@@ -347,6 +347,9 @@ int main(int argc, char** argv)
         ->add_option("--folds", benchArgs.folds,
                      "fidelity: cross-fit over K parts of the tasks (default 2; 1: one split, half held out)")
         ->check(CLI::Range(1, 10));
+    bool benchNoReplay = false;
+    bench->add_flag("--no-replay", benchNoReplay,
+                    "fidelity: skip the replayed predictions (the targets read only the simulated ones)");
     std::string benchDb;
     auto* benchDbOption =
         bench->add_option("--db", benchDb, "store: the database file to measure in (default: a temporary file); "
@@ -400,6 +403,7 @@ int main(int argc, char** argv)
             benchArgs.db = benchDb;
         if (*worldSeedOption)
             benchArgs.worldSeed = worldSeed;
+        benchArgs.replay = !benchNoReplay;
         return runBench(context, benchArgs);
     }
     if (*runs) {

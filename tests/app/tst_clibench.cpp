@@ -3,9 +3,17 @@
 // that do not depend on the machine (spans cancelled, thread count) are checked.
 #include <QtTest>
 
+#include <QFile>
 #include <QRegularExpression>
+#include <QTemporaryDir>
 
 #include "support/CliProcess.h"
+
+#include "conclave/bench/GroundTruthWorld.h"
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
 
 namespace {
 
@@ -109,6 +117,45 @@ private slots:
                      "\nwhatif: the profile of a 10-agent design over 500 trials \\(10 agents x 4 speeds \\+ 1 "
                      "backend doubled \\+ none = 42 projections per trial\\): [0-9.]+ s median of 3 \\(target <= 2 "
                      "s\\); loading the trials [0-9]+ ms\n  out of [0-9.]+ s p50 over 500 trials, making ")),
+                 qPrintable(r.out));
+    }
+
+    // bench fidelity on a small world (lab-a's rules over the 25 mixed-small
+    // tasks): drawn under --world-seed mixed with its name, and --no-replay
+    // leaves the replayed columns empty. The world and the simulator run in
+    // process on the simulated clock, so its counts are exact.
+    void fidelityBenchOnASmallWorld()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        std::ifstream in(std::string(CONCLAVE_RESOURCES) + "/bench/worlds/lab-a.json");
+        auto world = nlohmann::json::parse(in);
+        world["name"] = "tiny";
+        world["task_sets"] = {"mixed-small"};
+        const auto file = dir.filePath("tiny.json");
+        {
+            QFile f(file);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QByteArray::fromStdString(world.dump()));
+        }
+        const auto loaded = conclave::GroundTruthWorld::fromJsonText(world.dump(), CONCLAVE_RESOURCES);
+        QVERIFY(loaded.world);
+        const auto r = bench({"fidelity", "--world", file, "--world-seed", "5", "--folds", "1", "--no-replay"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("world tiny (seed " + QString::number(loaded.world->seedUnder(5)) + "): measured in "),
+                 qPrintable(r.out));
+        const QRegularExpression noReplay(QStringLiteral("^(single|cascade|vote|synthesizer|synthesizer-skip|debate) "
+                                                         ".* +- +- +-$"),
+                                          QRegularExpression::MultilineOption);
+        int rows = 0;
+        for (auto it = noReplay.globalMatch(r.out); it.hasNext(); it.next())
+            ++rows;
+        QCOMPARE(rows, 6);
+        QVERIFY2(r.out.contains("fidelity targets over 6 (world, design) pairs on tasks the calibration did not "
+                                "read:\n  accuracy within 1.96 combined se: 6 of 6 (100 %) (target >= 90 %, met)\n"
+                                "  median predicted / measured CI width: 0.46 (target <= 2, met)\n"
+                                "  cost within 10 %: 4 of 6 (67 %) (target >= 90 %, NOT met)\n"
+                                "  p50 wall within 15 %: 3 of 6 (50 %) (target >= 90 %, NOT met)\n"),
                  qPrintable(r.out));
     }
 

@@ -9,6 +9,7 @@ PACKAGES=(
   qt6-base-dev qt6-base-dev-tools qt6-charts-dev libqt6opengl6-dev qt6-svg-dev
   libgl-dev libxkbcommon-dev
   libcurl4-openssl-dev nlohmann-json3-dev libsqlite3-dev libcli11-dev librapidcheck-dev libboost-math-dev libboost-dev
+  liblinear-dev   # train-router: L2-regularised logistic regression (liblinear4 at run time)
   xvfb xauth fonts-dejavu-core
   xdotool imagemagick   # scripts/xvfb-shots.sh: drive and capture the studio in a real X window
   python3 file dpkg-dev

@@ -165,6 +165,10 @@ int runBench(const CliContext& context, const BenchArgs& args)
             if (const int code = calibrateBench(context, engine, args); code != kExitOk)
                 return code;
         }
+        if (args.which == "routing") { // only when asked for
+            if (const int code = routingSpeedBench(context, engine, args); code != kExitOk)
+                return code;
+        }
         if (args.which == "whatif") { // only when asked for
             if (const int code = whatIfBench(context, engine, args); code != kExitOk)
                 return code;

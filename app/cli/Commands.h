@@ -177,8 +177,22 @@ struct CalibrateArgs {
 // 0 when the file is written (thin data only warns), 2 on bad input.
 int runCalibrate(const CliContext& context, const CalibrateArgs& args);
 
+struct TrainRouterArgs {
+    std::vector<std::string> experiments; // ids or unique prefixes
+    std::vector<std::string> models;      // --models A,B,...: the candidates; empty: every model that answered
+    std::string method = "logistic";      // --method logistic|knn
+    double holdout = 0.3;                 // --holdout: the share of tasks measured on, never trained on
+    uint64_t seed = 0;                    // --seed: the split's and the folds'
+    std::optional<std::string> db;
+    std::string output; // -o: router.json
+};
+
+// `conclave train-router EXPERIMENT... -o router.json [--models A,B,...] [--method logistic|knn]
+// [--holdout 0.3] [--seed N] [--db FILE]`: 0 when the file is written, 2 on bad input.
+int runTrainRouter(const CliContext& context, const TrainRouterArgs& args);
+
 struct BenchArgs {
-    std::string which = "all";     // all, fanout, chain, early, clock, store, eval, sim, http
+    std::string which = "all";     // all, fanout, chain, early, clock, store, eval, sim, http, routing, ...
     std::optional<std::string> db; // store: where to measure (default: a temporary file)
     int runs = 3;
     size_t maxN = 10000;
@@ -206,6 +220,8 @@ int simBench(const CliContext& context, Engine& engine, const BenchArgs& args);
 
 // `conclave bench calibrate`: the joint fit on 5 models × 2,000 answers, and calibrate end to end on 10,000 trials.
 int calibrateBench(const CliContext& context, Engine& engine, const BenchArgs& args);
+// `conclave bench routing`: training a router (5 models × 1,000 tasks) and routing one prompt.
+int routingSpeedBench(const CliContext& context, Engine& engine, const BenchArgs& args);
 // `conclave bench whatif`: a 1,000-node run re-projected, a 10-agent profile over 500 trials.
 int whatIfBench(const CliContext& context, Engine& engine, const BenchArgs& args);
 

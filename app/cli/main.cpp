@@ -255,6 +255,25 @@ int main(int argc, char** argv)
     calibrate->add_option("--tasks-out", calibrateArgs.tasksOut,
                           "Also write the measured tasks, each with its fitted difficulty, as JSON Lines (a task set)");
 
+    TrainRouterArgs trainRouterArgs;
+    std::string trainRouterDb;
+    auto* trainRouter = app.add_subcommand(
+        "train-router", "Learn which model answers which prompt right from stored experiments: a router file "
+                        "for a `learned` router (docs/routing.md)");
+    trainRouter->add_option("experiments", trainRouterArgs.experiments, "Experiment ids (or unique prefixes)")
+        ->required();
+    trainRouter->add_option("--models", trainRouterArgs.models,
+                            "The candidate models, comma-separated (default: every model that answered)")
+        ->delimiter(',');
+    trainRouter->add_option("--method", trainRouterArgs.method, "logistic (default) or knn");
+    trainRouter->add_option("--holdout", trainRouterArgs.holdout,
+                            "The share of tasks held out and measured on, never trained on (default 0.3; 0: none)");
+    trainRouter->add_option("--seed", trainRouterArgs.seed, "Seeds the hold-out split and the folds (default 0)");
+    auto* trainRouterDbOption = trainRouter->add_option(
+        "--db", trainRouterDb, "The run store (default: $CONCLAVE_DB, else $XDG_DATA_HOME/conclave/runs.sqlite)");
+    trainRouter->add_option("-o,--output", trainRouterArgs.output, "The router file to write (router.json)")
+        ->required();
+
     WorldArgs worldArgs;
     auto* world = app.add_subcommand("world", "Ground-truth worlds: model worlds that are not the simulator");
     auto* worldServe = world->add_subcommand(
@@ -336,9 +355,9 @@ int main(int argc, char** argv)
         "bench", "Measure the engine: fan-out, scheduler overhead, early termination, the virtual clock, the store, "
                  "the simulator");
     bench->add_option("which", benchArgs.which,
-                      "all, fanout, chain, early, clock, store, sim, eval, calibrate, fidelity, whatif or http")
+                      "all, fanout, chain, early, clock, store, sim, eval, calibrate, fidelity, whatif, routing or http")
         ->check(CLI::IsMember(
-            {"all", "fanout", "chain", "early", "clock", "store", "sim", "eval", "calibrate", "fidelity", "whatif", "http"}));
+            {"all", "fanout", "chain", "early", "clock", "store", "sim", "eval", "calibrate", "fidelity", "whatif", "routing", "http"}));
     bench->add_option("--world", benchArgs.worlds, "fidelity: a ground-truth world file; repeat for more (default: "
                                                    "every bundled world)");
     uint64_t worldSeed = 0;
@@ -462,6 +481,11 @@ int main(int argc, char** argv)
         if (!experimentsDb.empty())
             experimentsArgs.db = experimentsDb;
         return runExperiments(context, experimentsArgs);
+    }
+    if (*trainRouter) {
+        if (*trainRouterDbOption)
+            trainRouterArgs.db = trainRouterDb;
+        return runTrainRouter(context, trainRouterArgs);
     }
     if (*calibrate) {
         if (*calibrateDbOption)

@@ -144,6 +144,24 @@ std::vector<std::string> Gate::features(std::string_view text)
     return out;
 }
 
+std::vector<uint32_t> Gate::featureBuckets(std::string_view text) const
+{
+    const Words words = splitWords(text);
+    std::vector<uint32_t> out;
+    if (words.size() == 0)
+        return out;
+    out.resize(2 * words.size() - 1);
+    uint64_t previous = 0;
+    for (size_t i = 0; i < words.size(); ++i) {
+        const uint64_t hash = fnvAdd(kFnvOffset, words[i]);
+        out[i] = static_cast<uint32_t>(hash % m_buckets);
+        if (i > 0)
+            out[words.size() + i - 1] = static_cast<uint32_t>(fnvAdd(fnvAdd(previous, " "), words[i]) % m_buckets);
+        previous = hash;
+    }
+    return out;
+}
+
 std::vector<double> Gate::weigh(std::string_view prompt) const
 {
     const size_t domainCount = m_domains.size();

@@ -39,6 +39,8 @@ public:
     // carry domain meaning), then the bigrams "w1 w2". Gate.cpp states the exact
     // rules; scripts/train_gate.py, which writes gate.json, mirrors them.
     static std::vector<std::string> features(std::string_view text);
+    // The buckets of features(text), in that order, hashed without building the strings.
+    std::vector<uint32_t> featureBuckets(std::string_view text) const;
 
 private:
     size_t m_buckets = 0;

@@ -1,0 +1,348 @@
+#include "conclave/routing/RouterFile.h"
+
+#include "conclave/io/CanonicalJson.h"
+#include "conclave/io/FileIo.h"
+#include "conclave/io/JsonText.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+namespace conclave {
+
+namespace {
+
+constexpr size_t kMaxRouterBytes = 512u * 1024u * 1024u;
+
+double rounded(double value)
+{
+    return std::round(value * 1e6) / 1e6;
+}
+
+nlohmann::ordered_json sparseJson(const SparseVector& x)
+{
+    auto out = nlohmann::ordered_json::array();
+    for (const auto& [index, value] : x)
+        out.push_back({index, rounded(value)});
+    return out;
+}
+
+nlohmann::ordered_json tasksJson(const std::vector<RouterModel::TaskRef>& tasks)
+{
+    auto out = nlohmann::ordered_json::array();
+    for (const auto& task : tasks)
+        out.push_back({{"set", task.set}, {"id", task.id}});
+    return out;
+}
+
+// Reads the parts of one document, recording each problem where it is.
+class Reader {
+public:
+    explicit Reader(std::vector<Problem>& problems) : m_problems(problems) {}
+
+    void fail(const std::string& pointer, std::string message)
+    {
+        Problem p;
+        p.pointer = pointer;
+        p.message = std::move(message);
+        m_problems.push_back(std::move(p));
+    }
+
+    const nlohmann::json* field(const nlohmann::json& object, const std::string& pointer, const char* key,
+                                bool required = true)
+    {
+        const auto it = object.find(key);
+        if (it == object.end()) {
+            if (required)
+                fail(pointer, std::string("missing required field \"") + key + "\"");
+            return nullptr;
+        }
+        return &*it;
+    }
+
+    std::optional<double> number(const nlohmann::json& object, const std::string& pointer, const char* key,
+                                 bool required = true)
+    {
+        const auto* value = field(object, pointer, key, required);
+        if (!value)
+            return std::nullopt;
+        if (!value->is_number() || !std::isfinite(value->get<double>())) {
+            fail(childPointer(pointer, key), "expected a finite number, got " + describeJsonValue(*value));
+            return std::nullopt;
+        }
+        return value->get<double>();
+    }
+
+    std::optional<std::vector<std::string>> strings(const nlohmann::json& object, const std::string& pointer,
+                                                    const char* key)
+    {
+        const auto* value = field(object, pointer, key);
+        if (!value)
+            return std::nullopt;
+        std::vector<std::string> out;
+        if (value->is_array()) {
+            for (const auto& item : *value) {
+                if (!item.is_string())
+                    break;
+                out.push_back(item.get<std::string>());
+            }
+            if (out.size() == value->size())
+                return out;
+        }
+        fail(childPointer(pointer, key), "expected an array of strings, got " + describeJsonValue(*value));
+        return std::nullopt;
+    }
+
+    std::vector<RouterModel::TaskRef> tasks(const nlohmann::json& object, const std::string& pointer)
+    {
+        std::vector<RouterModel::TaskRef> out;
+        const auto* value = field(object, pointer, "tasks");
+        if (!value)
+            return out;
+        const auto at = childPointer(pointer, "tasks");
+        if (!value->is_array()) {
+            fail(at, "expected an array of {\"set\", \"id\"} tasks, got " + describeJsonValue(*value));
+            return out;
+        }
+        for (size_t i = 0; i < value->size(); ++i) {
+            const auto& task = (*value)[i];
+            const bool shaped = task.is_object() && task.contains("set") && task["set"].is_string() &&
+                                task.contains("id") && task["id"].is_string();
+            if (!shaped) {
+                fail(childPointer(at, i), "expected a task {\"set\", \"id\"}, got " + describeJsonValue(task));
+                return {};
+            }
+            out.push_back({task["set"].get<std::string>(), task["id"].get<std::string>()});
+        }
+        return out;
+    }
+
+    std::optional<SparseVector> sparse(const nlohmann::json& value, const std::string& pointer, uint32_t dimension)
+    {
+        if (!value.is_array()) {
+            fail(pointer, "expected an array of [index, value] pairs, got " + describeJsonValue(value));
+            return std::nullopt;
+        }
+        SparseVector out;
+        out.reserve(value.size());
+        for (size_t i = 0; i < value.size(); ++i) {
+            const auto& pair = value[i];
+            const bool shaped = pair.is_array() && pair.size() == 2 && pair[0].is_number_unsigned() &&
+                                pair[1].is_number() && std::isfinite(pair[1].get<double>());
+            if (!shaped || pair[0].get<uint64_t>() >= dimension ||
+                (!out.empty() && pair[0].get<uint64_t>() <= out.back().first)) {
+                fail(childPointer(pointer, i), "expected [index, value] with index ascending and below " +
+                                                   std::to_string(dimension) + ", got " + pair.dump());
+                return std::nullopt;
+            }
+            out.emplace_back(static_cast<uint32_t>(pair[0].get<uint64_t>()), pair[1].get<double>());
+        }
+        return out;
+    }
+
+private:
+    std::vector<Problem>& m_problems;
+};
+
+} // namespace
+
+std::string RouterFile::toJsonText(const RouterModel& model)
+{
+    nlohmann::ordered_json doc;
+    doc["format"] = kFormat;
+    doc["method"] = std::string(toString(model.method));
+    doc["features"] = {{"kind", "prompt"}, {"buckets", model.buckets}, {"domains", model.domains},
+                       {"char_grams", {3, 5}}};
+    auto models = nlohmann::ordered_json::array();
+    for (size_t m = 0; m < model.models.size(); ++m) {
+        nlohmann::ordered_json entry;
+        entry["name"] = model.models[m];
+        entry["answers"] = m < model.answers.size() ? model.answers[m] : 0;
+        entry["base_rate"] = m < model.baseRates.size() ? rounded(model.baseRates[m]) : 0.0;
+        if (model.method == RouterModel::Method::Logistic && m < model.linear.size()) {
+            entry["c"] = model.linear[m].c;
+            entry["bias"] = model.linear[m].bias;
+            entry["weights"] = sparseJson(model.linear[m].weights);
+        }
+        models.push_back(std::move(entry));
+    }
+    doc["models"] = std::move(models);
+    if (model.method == RouterModel::Method::Knn) {
+        doc["k"] = model.k;
+        auto prompts = nlohmann::ordered_json::array();
+        for (size_t p = 0; p < model.prompts.size(); ++p) {
+            auto outcomes = nlohmann::ordered_json::array();
+            for (const double outcome : model.outcomes[p])
+                outcomes.push_back(outcome < 0 ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(rounded(outcome)));
+            prompts.push_back({{"features", sparseJson(model.prompts[p])}, {"outcomes", std::move(outcomes)}});
+        }
+        doc["prompts"] = std::move(prompts);
+    }
+    doc["trained_on"] = {{"experiments", model.experiments}, {"tasks", tasksJson(model.tasks)},
+                         {"holdout", model.holdout}, {"seed", model.seed}};
+    nlohmann::ordered_json heldout;
+    heldout["tasks"] = tasksJson(model.heldoutTasks);
+    nlohmann::ordered_json perModel = nlohmann::ordered_json::object();
+    for (const auto& h : model.heldout) {
+        nlohmann::ordered_json entry;
+        entry["answers"] = h.answers;
+        const auto optional = [](const std::optional<double>& v) {
+            return v ? nlohmann::ordered_json(rounded(*v)) : nlohmann::ordered_json(nullptr);
+        };
+        entry["log_loss"] = optional(h.logLoss);
+        entry["auroc"] = optional(h.auroc);
+        entry["domain_auroc"] = optional(h.domainAuroc);
+        perModel[h.model] = std::move(entry);
+    }
+    heldout["models"] = std::move(perModel);
+    doc["heldout"] = std::move(heldout);
+    return doc.dump(1) + "\n";
+}
+
+RouterFile::LoadResult RouterFile::load(const std::filesystem::path& path)
+{
+    return parseTextFile<LoadResult>(path, kMaxRouterBytes, [](std::string_view text) { return fromJsonText(text); });
+}
+
+RouterFile::LoadResult RouterFile::fromJsonText(std::string_view text)
+{
+    LoadResult result;
+    JsonLimits limits;
+    limits.maxBytes = kMaxRouterBytes;
+    auto parsed = parseJsonText(text, limits);
+    result.problems = std::move(parsed.problems);
+    if (!parsed.value)
+        return result;
+    const auto& doc = *parsed.value;
+    Reader read(result.problems);
+    if (!doc.is_object()) {
+        read.fail("", "expected a router object (what conclave train-router writes), got " + describeJsonValue(doc));
+        return result;
+    }
+    RouterModel model;
+    const auto format = read.number(doc, "", "format");
+    if (format && (*format != std::floor(*format) || *format < 1 || *format > double(kFormat))) {
+        read.fail("/format", "this Conclave reads router files of format 1 to " + std::to_string(kFormat) +
+                                 ", got " + describeJsonValue(doc["format"]));
+        return result;
+    }
+    if (const auto* method = read.field(doc, "", "method")) {
+        if (*method == "logistic")
+            model.method = RouterModel::Method::Logistic;
+        else if (*method == "knn")
+            model.method = RouterModel::Method::Knn;
+        else
+            read.fail("/method", "expected \"logistic\" or \"knn\", got " + describeJsonValue(*method));
+    }
+    if (const auto* features = read.field(doc, "", "features")) {
+        const auto buckets = read.number(*features, "/features", "buckets");
+        if (buckets && *buckets >= 1 && *buckets <= 1048576 && *buckets == std::floor(*buckets))
+            model.buckets = static_cast<uint32_t>(*buckets);
+        else if (buckets)
+            read.fail("/features/buckets", "expected a whole number from 1 to 1048576");
+        if (auto domains = read.strings(*features, "/features", "domains"))
+            model.domains = std::move(*domains);
+    }
+    const uint32_t dimension = model.buckets + PromptFeatures::kCountFeatures + uint32_t(model.domains.size());
+    const auto* models = read.field(doc, "", "models");
+    if (models && !models->is_array())
+        read.fail("/models", "expected an array of models, got " + describeJsonValue(*models));
+    else if (models && models->empty())
+        read.fail("/models", "expected at least one model, got none");
+    if (hasErrors(result.problems))
+        return result;
+    for (size_t m = 0; m < models->size(); ++m) {
+        const auto& entry = (*models)[m];
+        const auto pointer = childPointer("/models", m);
+        if (!entry.is_object()) {
+            read.fail(pointer, "expected a model object, got " + describeJsonValue(entry));
+            continue;
+        }
+        const auto* name = read.field(entry, pointer, "name");
+        if (name && (!name->is_string() || name->get<std::string>().empty()))
+            read.fail(childPointer(pointer, "name"), "expected a model name, got " + describeJsonValue(*name));
+        else if (name && model.modelIndex(name->get<std::string>()))
+            read.fail(childPointer(pointer, "name"), "model \"" + name->get<std::string>() + "\" is listed twice");
+        else if (name)
+            model.models.push_back(name->get<std::string>());
+        model.answers.push_back(static_cast<int64_t>(read.number(entry, pointer, "answers").value_or(0)));
+        model.baseRates.push_back(read.number(entry, pointer, "base_rate").value_or(0.5));
+        if (model.method == RouterModel::Method::Logistic) {
+            RouterModel::Linear linear;
+            linear.c = read.number(entry, pointer, "c").value_or(0);
+            linear.bias = read.number(entry, pointer, "bias").value_or(0);
+            if (const auto* weights = read.field(entry, pointer, "weights"))
+                linear.weights = read.sparse(*weights, childPointer(pointer, "weights"), dimension).value_or(SparseVector{});
+            model.linear.push_back(std::move(linear));
+        }
+    }
+    if (model.method == RouterModel::Method::Knn) {
+        const auto k = read.number(doc, "", "k");
+        if (k && (*k < 1 || *k != std::floor(*k)))
+            read.fail("/k", "expected a whole number of at least 1");
+        model.k = static_cast<int>(k.value_or(1));
+        const auto* prompts = read.field(doc, "", "prompts");
+        if (prompts && !prompts->is_array())
+            read.fail("/prompts", "expected an array of prompts, got " + describeJsonValue(*prompts));
+        for (size_t p = 0; prompts && prompts->is_array() && p < prompts->size() && !hasErrors(result.problems); ++p) {
+            const auto& entry = (*prompts)[p];
+            const auto pointer = childPointer("/prompts", p);
+            const auto* features = entry.is_object() ? read.field(entry, pointer, "features") : nullptr;
+            const auto* outcomes = entry.is_object() ? read.field(entry, pointer, "outcomes") : nullptr;
+            if (!entry.is_object()) {
+                read.fail(pointer, "expected a prompt object, got " + describeJsonValue(entry));
+                break;
+            }
+            if (!features || !outcomes)
+                break;
+            auto x = read.sparse(*features, childPointer(pointer, "features"), dimension);
+            std::vector<double> row;
+            if (outcomes->is_array() && outcomes->size() == model.models.size()) {
+                for (const auto& o : *outcomes)
+                    row.push_back(o.is_number() ? std::clamp(o.get<double>(), 0.0, 1.0) : -1.0);
+            } else {
+                read.fail(childPointer(pointer, "outcomes"), "expected one share right (or null) per model, " +
+                                                                 std::to_string(model.models.size()) + " in all");
+            }
+            if (x) {
+                model.prompts.push_back(std::move(*x));
+                model.outcomes.push_back(std::move(row));
+            }
+        }
+    }
+    if (const auto* trained = read.field(doc, "", "trained_on", false); trained && trained->is_object()) {
+        if (auto experiments = read.strings(*trained, "/trained_on", "experiments"))
+            model.experiments = std::move(*experiments);
+        model.tasks = read.tasks(*trained, "/trained_on");
+        model.holdout = read.number(*trained, "/trained_on", "holdout", false).value_or(0);
+        model.seed = static_cast<uint64_t>(read.number(*trained, "/trained_on", "seed", false).value_or(0));
+    }
+    if (const auto* heldout = read.field(doc, "", "heldout", false); heldout && heldout->is_object()) {
+        model.heldoutTasks = read.tasks(*heldout, "/heldout");
+        const auto per = heldout->find("models");
+        if (per != heldout->end() && per->is_object()) {
+            for (const auto& [name, entry] : per->items()) {
+                RouterModel::HeldOut h;
+                h.model = name;
+                const auto value = [&](const char* key) -> std::optional<double> {
+                    const auto it = entry.find(key);
+                    return it != entry.end() && it->is_number() ? std::optional(it->get<double>()) : std::nullopt;
+                };
+                h.answers = static_cast<int64_t>(value("answers").value_or(0));
+                h.logLoss = value("log_loss");
+                h.auroc = value("auroc");
+                h.domainAuroc = value("domain_auroc");
+                model.heldout.push_back(std::move(h));
+            }
+            // In the file's model order, as they were written.
+            std::stable_sort(model.heldout.begin(), model.heldout.end(), [&](const auto& a, const auto& b) {
+                return model.modelIndex(a.model).value_or(SIZE_MAX) < model.modelIndex(b.model).value_or(SIZE_MAX);
+            });
+        }
+    }
+    if (!hasErrors(result.problems))
+        result.model = std::move(model);
+    return result;
+}
+
+} // namespace conclave

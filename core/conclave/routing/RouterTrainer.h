@@ -1,0 +1,58 @@
+#pragma once
+
+#include "conclave/routing/RouterModel.h"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace conclave {
+
+// What a router is trained on: prompts (one per task) and answers, one per
+// (task, seed, model), right or wrong.
+struct RouterTrainingSet {
+    struct Answer {
+        size_t prompt = 0; // index into prompts
+        size_t model = 0;  // index into models
+        bool right = false;
+    };
+    std::vector<std::string> models;
+    std::vector<std::string> taskKeys; // one per prompt: what the cross-validation folds group by
+    std::vector<SparseVector> prompts; // PromptFeatures::vector (or domainOnly) of each task's prompt
+    uint32_t dimension = 0;            // PromptFeatures::dimension: every index is below it
+    std::vector<Answer> answers;
+};
+
+// Trains a RouterModel's per-model predictors.
+//  logistic: for each model, L2-regularised logistic regression (liblinear's
+//   L2R_LR solver, a bias term, eps 0.01) on its answers. C is chosen from
+//   {2⁻⁶, 2⁻⁴, …, 2⁶} by 5-fold cross-validation grouped by task (a task's
+//   seeds never straddle a fold, which liblinear's own find_parameters would
+//   let happen), as the smallest mean held-out log loss (ties: the smaller C),
+//   then the model is trained on every answer with it.
+//  knn: the prompts themselves (L2-normalised) with each model's share right
+//   per prompt; k from {5, 10, 20, 40} by the same grouped cross-validation.
+// Folds: task i goes to fold contentHash(seed, task key) mod 5. Models are
+// trained on up to `threads` threads; the result does not depend on how many.
+class RouterTrainer {
+public:
+    struct Options {
+        RouterModel::Method method = RouterModel::Method::Logistic;
+        uint64_t seed = 0;
+        int folds = 5;
+        unsigned threads = 2;
+    };
+
+    static const std::vector<double>& cGrid();
+    static const std::vector<int>& kGrid();
+
+    // Fills method, models, answers, base rates and the predictors of the
+    // returned model (the caller sets the gate, provenance and held-out figures).
+    static RouterModel train(const RouterTrainingSet& set, const Options& options);
+
+    // The fold (0 … folds−1) a task falls in.
+    static int foldOf(const std::string& taskKey, uint64_t seed, int folds);
+};
+
+} // namespace conclave

@@ -25,9 +25,9 @@ struct CostAxis {
 // task reaches every point of the segment between them, so what a router can
 // deliver is the upper convex hull of its points; spending more can always
 // keep the quality reached, so the curve never falls: the non-decreasing
-// convex hull (NDCH) H is the upper hull from the cheapest point (the
-// dearest-quality one among equally cheap points) up to its first highest
-// point, and R(c), the quality at cost c, is
+// convex hull (NDCH) H is the upper hull from the cheapest point (the best
+// among equally cheap points) up to its first highest point, and R(c), the
+// quality at cost c, is
 //     R(c) = 0                       for c < c_1           (nothing is that cheap)
 //     R(c) = linear between vertices  for c_1 ≤ c ≤ c_m
 //     R(c) = q_m                     for c > c_m           (flat: RouterBench's extrapolation)
@@ -42,8 +42,9 @@ struct CostAxis {
 // router can spend more for the same quality); nothing lets a router be
 // cheaper than its cheapest variant, and RouterBench's own evaluation code
 // integrates the hull only from its cheapest point yet divides by the whole
-// cost range (from 0), counting that stretch as 0 too. A router whose every variant costs more than the cheapest model
-// loses that stretch of the axis: the price of its own overhead.
+// cost range (from 0), counting that stretch as 0 too. A router whose every
+// variant costs more than the cheapest model loses that stretch of the axis:
+// the price of its own overhead.
 class QualityCostCurve {
 public:
     // H's vertices, ascending in cost, strictly ascending in quality; empty when `points` is.

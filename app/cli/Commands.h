@@ -222,6 +222,8 @@ int simBench(const CliContext& context, Engine& engine, const BenchArgs& args);
 int calibrateBench(const CliContext& context, Engine& engine, const BenchArgs& args);
 // `conclave bench routing`: training a router (5 models × 1,000 tasks) and routing one prompt.
 int routingSpeedBench(const CliContext& context, Engine& engine, const BenchArgs& args);
+// `conclave bench routing` (quality): learned routers on ground-truth worlds, judged by replay on held-out tasks.
+int routingQualityBench(const CliContext& context, const BenchArgs& args);
 // `conclave bench whatif`: a 1,000-node run re-projected, a 10-agent profile over 500 trials.
 int whatIfBench(const CliContext& context, Engine& engine, const BenchArgs& args);
 

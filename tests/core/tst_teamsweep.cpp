@@ -116,10 +116,11 @@ private slots:
         QTest::newRow("does not load")
             << F{"stage.params.temperature=0.5,hot"}
             << "--vary: variant \"sweepme [stage.params.temperature=hot]\": /nodes/2/params/temperature: expected a "
-               "number, got a string";
+               "number from 0 to 2, got \"hot\"";
         QTest::newRow("does not validate")
             << F{"stage.1.params.temperature=1,5"}
-            << "--vary: variant \"sweepme [stage.1.params.temperature=5]\": /nodes/3/params/temperature: TEMP";
+            << "--vary: variant \"sweepme [stage.1.params.temperature=5]\": /nodes/3/params/temperature: expected "
+               "a number from 0 to 2, got 5";
         QTest::newRow("not a field of that kind")
             << F{"in.top_k=1,2"}
             << "--vary: variant \"sweepme [in.top_k=1]\": /nodes/0/top_k: warning: unknown key for an input node; it is "

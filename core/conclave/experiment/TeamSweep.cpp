@@ -74,6 +74,11 @@ std::optional<TeamSweep::Target> TeamSweep::resolve(const SweepAxis& axis, std::
         for (const auto& [name, block] : backends->items())
             backendNames.push_back(name);
     }
+    if (std::find(ids.begin(), ids.end(), path) != ids.end()) {
+        // A whole node id ("stage.1"), even where a shorter one ("stage") would take the rest as a field.
+        error = where + path + " is a node; name one of its fields (" + path + ".FIELD)";
+        return std::nullopt;
+    }
     if (const auto dot = longestPrefix(path, ids); dot != std::string::npos) {
         const auto index = size_t(std::find(ids.begin(), ids.end(), path.substr(0, dot)) - ids.begin());
         target.ownerPointer = childPointer("/nodes", index);
@@ -83,9 +88,6 @@ std::optional<TeamSweep::Target> TeamSweep::resolve(const SweepAxis& axis, std::
             error = where + "a node's " + first + " cannot be varied; its fields can";
             return std::nullopt;
         }
-    } else if (std::find(ids.begin(), ids.end(), path) != ids.end()) {
-        error = where + path + " is a node; name one of its fields (" + path + ".FIELD)";
-        return std::nullopt;
     } else if (path.starts_with("backends.")) {
         const auto rest = path.substr(9);
         const auto at = longestPrefix(rest, backendNames);

@@ -72,8 +72,8 @@ class TestCliSweep : public QObject {
 
     QStringList sweep(const QString& team, const QString& db) const
     {
-        return {"eval", team, "--taskset", "math", "--sample", "4", "--db", db, "--vary",
-                "cascade.threshold=0.5:0.9:0.2"};
+        return {"eval", team,   "--taskset", "math",   "--sample",
+                "4",    "--db", db,          "--vary", "cascade.threshold=0.5:0.9:0.2"};
     }
 
 private slots:
@@ -129,7 +129,9 @@ private slots:
     void summariesOnlyStoreNoRuns()
     {
         const auto db = path("summaries.sqlite");
-        const auto r = cli(sweep(kExamples + "cascade.team.json", db) << "--store" << "summaries" << "--json");
+        const auto r = cli(sweep(kExamples + "cascade.team.json", db) << "--store"
+                                                                      << "summaries"
+                                                                      << "--json");
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QCOMPARE(QJsonDocument::fromJson(r.out.toUtf8()).object()["designs"].toArray().size(), 3);
         QCOMPARE(cli({"runs", "list", "--json", "--experiments", "--db", db}).out.trimmed(), QStringLiteral("[]"));

@@ -100,7 +100,7 @@ private slots:
         const auto stored = StoredSpec::fromJson(spec.toJson().dump(), error);
         QVERIFY2(stored, error.c_str());
         QCOMPARE(stored->vary, (std::vector<std::string>{"e.1.params.temperature=0.1:0.2:0.1",
-                                                          "defaults.model=local/tiny-1b,local/math-13b"}));
+                                                         "defaults.model=local/tiny-1b,local/math-13b"}));
         QCOMPARE(stored->designs[2].sweep,
                  (std::vector<SweepParameter>{{"e.1.params.temperature", json(0.2), "0.2"},
                                               {"defaults.model", json("local/tiny-1b"), "local/tiny-1b"}}));
@@ -212,8 +212,8 @@ private slots:
                  QString::fromStdString("design \"" + was.name + "\": regenerated from " +
                                         (m_dir / "solo.team.json").string() +
                                         " with --vary 'e.1.retries=0,1' --vary 'backends.local.seed=1:2:1', it differs "
-                                        "from the variant stored (content hash " + was.hash + ", now " +
-                                        changed.spec->designs[0].hash +
+                                        "from the variant stored (content hash " +
+                                        was.hash + ", now " + changed.spec->designs[0].hash +
                                         "); start a new experiment, or restore the file"));
     }
 

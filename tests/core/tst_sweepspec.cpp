@@ -39,17 +39,16 @@ private slots:
                                     << "e.params.temperature"
                                     << QStringList{"0.2:0.2", "1:1", "true:true", "false:false",
                                                    "local/math-13b:\"local/math-13b\""};
-        QTest::newRow("a list keeps what is typed") << std::string("x.y=0.50,-3,1e-3") << "x.y"
-                                                    << QStringList{"0.50:0.5", "-3:-3", "1e-3:0.001"};
-        QTest::newRow("range 0.1:0.5:0.1")
-            << std::string("cascade.threshold=0.1:0.5:0.1") << "cascade.threshold"
-            << QStringList{"0.1:0.1", "0.2:0.2", "0.3:0.3", "0.4:0.4", "0.5:0.5"};
+        QTest::newRow("a list keeps what is typed")
+            << std::string("x.y=0.50,-3,1e-3") << "x.y" << QStringList{"0.50:0.5", "-3:-3", "1e-3:0.001"};
+        QTest::newRow("range 0.1:0.5:0.1") << std::string("cascade.threshold=0.1:0.5:0.1") << "cascade.threshold"
+                                           << QStringList{"0.1:0.1", "0.2:0.2", "0.3:0.3", "0.4:0.4", "0.5:0.5"};
         QTest::newRow("integer range") << std::string("triage.top_k=1:3:1") << "triage.top_k"
                                        << QStringList{"1:1", "2:2", "3:3"};
-        QTest::newRow("hi within step/1000 is in") << std::string("a.b=0:0.29995:0.1") << "a.b"
-                                                   << QStringList{"0.0:0.0", "0.1:0.1", "0.2:0.2", "0.3:0.3"};
-        QTest::newRow("hi beyond step/1000 is out") << std::string("a.b=0:0.2998:0.1") << "a.b"
-                                                    << QStringList{"0.0:0.0", "0.1:0.1", "0.2:0.2"};
+        QTest::newRow("hi within step/1000 is in")
+            << std::string("a.b=0:0.29995:0.1") << "a.b" << QStringList{"0.0:0.0", "0.1:0.1", "0.2:0.2", "0.3:0.3"};
+        QTest::newRow("hi beyond step/1000 is out")
+            << std::string("a.b=0:0.2998:0.1") << "a.b" << QStringList{"0.0:0.0", "0.1:0.1", "0.2:0.2"};
         QTest::newRow("rounded to the step's decimals")
             << std::string("a.b=0:1:0.25") << "a.b"
             << QStringList{"0.00:0.0", "0.25:0.25", "0.50:0.5", "0.75:0.75", "1.00:1.0"};
@@ -100,18 +99,21 @@ private slots:
         QTest::newRow("empty part") << F{"e..t=1"} << "--vary 'e..t=1': the path \"e..t\" has an empty part";
         QTest::newRow("empty value") << F{"e.t=1,,2"} << "--vary 'e.t=1,,2': value 2 of 3 is empty";
         QTest::newRow("one value twice")
-            << F{"e.t=0.1,0.10"} << "--vary 'e.t=0.1,0.10': \"0.1\" and \"0.10\" are one value; each variant needs its own";
+            << F{"e.t=0.1,0.10"}
+            << "--vary 'e.t=0.1,0.10': \"0.1\" and \"0.10\" are one value; each variant needs its own";
         QTest::newRow("range not numbers")
-            << F{"e.t=0:1:x"} << "--vary 'e.t=0:1:x': a range is lo:hi:step, three numbers; its step \"x\" is not a number";
+            << F{"e.t=0:1:x"}
+            << "--vary 'e.t=0:1:x': a range is lo:hi:step, three numbers; its step \"x\" is not a number";
         QTest::newRow("zero step") << F{"e.t=0:1:0"} << "--vary 'e.t=0:1:0': the step 0 is not above 0";
         QTest::newRow("negative step") << F{"e.t=0:1:-0.1"} << "--vary 'e.t=0:1:-0.1': the step -0.1 is not above 0";
         QTest::newRow("hi below lo") << F{"e.t=0.5:0.1:0.1"} << "--vary 'e.t=0.5:0.1:0.1': hi 0.1 is below lo 0.5";
-        QTest::newRow("lo finer than step")
-            << F{"e.t=0.15:0.5:0.1"}
-            << "--vary 'e.t=0.15:0.5:0.1': lo 0.15 has more decimals than the step 0.1, to which every value is rounded";
-        QTest::newRow("huge range") << F{"e.t=0:1e9:1"} << "--vary 'e.t=0:1e9:1': the range has more than 100,000 values";
-        QTest::newRow("one path twice")
-            << F{"e.t=1,2", "e.t=3"} << "--vary 'e.t=3': e.t is varied by --vary 'e.t=1,2' already";
+        QTest::newRow("lo finer than step") << F{"e.t=0.15:0.5:0.1"}
+                                            << "--vary 'e.t=0.15:0.5:0.1': lo 0.15 has more decimals than the step "
+                                               "0.1, to which every value is rounded";
+        QTest::newRow("huge range") << F{"e.t=0:1e9:1"}
+                                    << "--vary 'e.t=0:1e9:1': the range has more than 100,000 values";
+        QTest::newRow("one path twice") << F{"e.t=1,2", "e.t=3"}
+                                        << "--vary 'e.t=3': e.t is varied by --vary 'e.t=1,2' already";
     }
     void errors()
     {

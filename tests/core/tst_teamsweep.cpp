@@ -67,10 +67,10 @@ private slots:
     void setsTypedValuesWhereThePathsPoint()
     {
         std::string error;
-        const auto variants = variantsOf({"stage.1.params.temperature=0.1:0.3:0.1", "triage.top_k=1,2",
-                                          "stage.params.top_p=0.9", "backends.local.seed=7", "defaults.retries=3",
-                                          "stage.model=local/facts-7b"},
-                                         error);
+        const auto variants =
+            variantsOf({"stage.1.params.temperature=0.1:0.3:0.1", "triage.top_k=1,2", "stage.params.top_p=0.9",
+                        "backends.local.seed=7", "defaults.retries=3", "stage.model=local/facts-7b"},
+                       error);
         QVERIFY2(variants, error.c_str());
         QCOMPARE(variants->size(), size_t(6));
         const auto& v = (*variants)[3];
@@ -101,18 +101,21 @@ private slots:
                "NODE_ID.FIELD, backends.NAME.FIELD or defaults.FIELD)";
         QTest::newRow("a node, no field")
             << F{"stage.1=2"} << "--vary 'stage.1=2': stage.1 is a node; name one of its fields (stage.1.FIELD)";
-        QTest::newRow("a node's id") << F{"stage.id=x"} << "--vary 'stage.id=x': a node's id cannot be varied; its fields can";
-        QTest::newRow("a node's kind")
-            << F{"stage.kind=router"} << "--vary 'stage.kind=router': a node's kind cannot be varied; its fields can";
+        QTest::newRow("a node's id") << F{"stage.id=x"}
+                                     << "--vary 'stage.id=x': a node's id cannot be varied; its fields can";
+        QTest::newRow("a node's kind") << F{"stage.kind=router"}
+                                       << "--vary 'stage.kind=router': a node's kind cannot be varied; its fields can";
         QTest::newRow("unknown backend")
             << F{"backends.remote.seed=1"}
             << "--vary 'backends.remote.seed=1': no backend \"remote\" in t.team.json (PATH is backends.NAME.FIELD)";
         QTest::newRow("a backend, no field")
-            << F{"backends.local=1"} << "--vary 'backends.local=1': backends.local is a backend; name one of its fields "
-                                        "(backends.local.FIELD)";
+            << F{"backends.local=1"}
+            << "--vary 'backends.local=1': backends.local is a backend; name one of its fields "
+               "(backends.local.FIELD)";
         QTest::newRow("through a value")
-            << F{"stage.model.name=x"} << "--vary 'stage.model.name=x': stage.model is a string in t.team.json, not an "
-                                          "object with fields";
+            << F{"stage.model.name=x"}
+            << "--vary 'stage.model.name=x': stage.model is a string in t.team.json, not an "
+               "object with fields";
         QTest::newRow("does not load")
             << F{"stage.params.temperature=0.5,hot"}
             << "--vary: variant \"sweepme [stage.params.temperature=hot]\": /nodes/2/params/temperature: expected a "
@@ -121,10 +124,10 @@ private slots:
             << F{"stage.1.params.temperature=1,5"}
             << "--vary: variant \"sweepme [stage.1.params.temperature=5]\": /nodes/3/params/temperature: expected "
                "a number from 0 to 2, got 5";
-        QTest::newRow("not a field of that kind")
-            << F{"in.top_k=1,2"}
-            << "--vary: variant \"sweepme [in.top_k=1]\": /nodes/0/top_k: warning: unknown key for an input node; it is "
-               "kept as is; a sweep varies only fields the team reads";
+        QTest::newRow("not a field of that kind") << F{"in.top_k=1,2"}
+                                                  << "--vary: variant \"sweepme [in.top_k=1]\": /nodes/0/top_k: "
+                                                     "warning: unknown key for an input node; it is "
+                                                     "kept as is; a sweep varies only fields the team reads";
         QTest::newRow("not a field of params")
             << F{"stage.params.temp=1"}
             << "--vary: variant \"sweepme [stage.params.temp=1]\": /nodes/2/params/temp: warning: unknown key for "

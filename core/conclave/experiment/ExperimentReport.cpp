@@ -251,9 +251,9 @@ std::string ExperimentReport::csv() const
             for (const auto& cell : columns.row(size_t(t.design)))
                 out << csvField(cell) << ',';
         }
-        out << csvField(t.task) << ',' << csvField(t.domain) << ',' << t.seed << ','
-            << t.runId.str() << ',' << toString(t.status) << ',' << csvField(t.answer) << ',' << csvField(t.expected)
-            << ',' << (t.correct ? (*t.correct ? "1" : "0") : "") << ',' << double(t.wallUs) / 1000.0 << ','
+        out << csvField(t.task) << ',' << csvField(t.domain) << ',' << t.seed << ',' << t.runId.str() << ','
+            << toString(t.status) << ',' << csvField(t.answer) << ',' << csvField(t.expected) << ','
+            << (t.correct ? (*t.correct ? "1" : "0") : "") << ',' << double(t.wallUs) / 1000.0 << ','
             << double(t.criticalPathUs) / 1000.0 << ',' << t.costUsd << ',' << t.tokens << ',' << t.calls << "\r\n";
     }
     return out.str();
@@ -294,8 +294,8 @@ std::string ExperimentReport::markdown() const
             for (const auto& cell : columns.row(i))
                 out << " " << cell << " |";
         }
-        out << " " << provenances[i].text() << " | " << ReportText::percent(d.overall.accuracy)
-            << " " << ReportText::ciText(d.overall.ci) << " | " << ReportText::delta(d) << " | " << ReportText::wins(d)
+        out << " " << provenances[i].text() << " | " << ReportText::percent(d.overall.accuracy) << " "
+            << ReportText::ciText(d.overall.ci) << " | " << ReportText::delta(d) << " | " << ReportText::wins(d)
             << " | " << (d.vsBaseline ? std::to_string(d.vsBaseline->regressions) : "-") << " | "
             << ReportText::duration(d.wallMs.p50) << " / " << ReportText::duration(d.wallMs.p95) << " | "
             << moneyText(d.meanCostUsd) << " | " << ReportText::fixed("%.1f", d.meanCalls) << " | " << d.failed << " | "
@@ -353,10 +353,9 @@ std::string ExperimentReport::table() const
     rows.front().insert(rows.front().begin() + 1, columns.paths.begin(), columns.paths.end());
     for (size_t i = 0; i < summary.designs.size(); ++i) {
         const auto& d = summary.designs[i];
-        rows.push_back({ReportText::percent(d.overall.accuracy), ReportText::ciText(d.overall.ci),
-                        ReportText::delta(d), ReportText::wins(d), ReportText::duration(d.wallMs.p50),
-                        ReportText::duration(d.wallMs.p95), moneyText(d.meanCostUsd),
-                        ReportText::fixed("%.1f", d.meanCalls), std::to_string(d.failed),
+        rows.push_back({ReportText::percent(d.overall.accuracy), ReportText::ciText(d.overall.ci), ReportText::delta(d),
+                        ReportText::wins(d), ReportText::duration(d.wallMs.p50), ReportText::duration(d.wallMs.p95),
+                        moneyText(d.meanCostUsd), ReportText::fixed("%.1f", d.meanCalls), std::to_string(d.failed),
                         std::string(toString(clocks[i])), provenances[i].text()});
         const auto cells = columns.empty() ? std::vector<std::string>() : columns.row(i);
         rows.back().insert(rows.back().begin(), cells.begin(), cells.end());

@@ -127,8 +127,7 @@ void checkScorable(const TaskSet& tasks, bool judged, std::vector<std::string>& 
 // A stored sweep's variants made again from its file, where it was when the
 // experiment started, and its flags; a sweep of a team not from a file is
 // taken as stored.
-std::optional<std::vector<ExperimentDesign>> regenerateSweep(const StoredSpec& stored,
-                                                             std::vector<std::string>& errors)
+std::optional<std::vector<ExperimentDesign>> regenerateSweep(const StoredSpec& stored, std::vector<std::string>& errors)
 {
     const auto swept = SweepDesigns::swept(stored);
     if (swept.empty())
@@ -140,8 +139,7 @@ std::optional<std::vector<ExperimentDesign>> regenerateSweep(const StoredSpec& s
             asStored.push_back(*design);
         return asStored;
     }
-    const std::string& where =
-        !first.path.empty() && std::filesystem::exists(first.path) ? first.path : first.file;
+    const std::string& where = !first.path.empty() && std::filesystem::exists(first.path) ? first.path : first.file;
     auto team = loadTeam(where, errors);
     if (!team)
         return std::nullopt;
@@ -184,9 +182,8 @@ SetupResult ExperimentSetup::build(const EvalRequest& request, const std::filesy
             errors.push_back("--vary: more than " + groupThousands(SweepSpec::kMaxVariants) + " variants (" +
                              sweep->shape() + ") are too many for one experiment");
         else if (count > SweepSpec::kConfirmAbove && !request.manyVariants)
-            errors.push_back("--vary: " + groupThousands(count) + " variants (" + sweep->shape() +
-                             ") are more than " + groupThousands(SweepSpec::kConfirmAbove) +
-                             "; give --yes to run them all");
+            errors.push_back("--vary: " + groupThousands(count) + " variants (" + sweep->shape() + ") are more than " +
+                             groupThousands(SweepSpec::kConfirmAbove) + "; give --yes to run them all");
         if (!errors.empty())
             return result;
     }

@@ -7,11 +7,11 @@
 namespace conclave {
 
 std::optional<std::vector<ExperimentDesign>> SweepDesigns::make(const std::string& name, const std::string& file,
-                                                                 const Team& team, const SweepSpec& sweep,
-                                                                 std::string& error)
+                                                                const Team& team, const SweepSpec& sweep,
+                                                                std::string& error)
 {
-    const auto folder = file.empty() ? std::filesystem::path()
-                                     : std::filesystem::absolute(std::filesystem::path(file)).parent_path();
+    const auto folder =
+        file.empty() ? std::filesystem::path() : std::filesystem::absolute(std::filesystem::path(file)).parent_path();
     const TeamSweep sweeper(team, file.empty() ? "\"" + name + "\"" : file, folder);
     auto variants = sweeper.variants(sweep, name, error);
     if (!variants)
@@ -37,7 +37,7 @@ std::vector<const ExperimentDesign*> SweepDesigns::swept(const StoredSpec& store
 }
 
 std::optional<std::vector<ExperimentDesign>> SweepDesigns::regenerate(const StoredSpec& stored, const Team& team,
-                                                                       const std::string& where, std::string& error)
+                                                                      const std::string& where, std::string& error)
 {
     const auto was = swept(stored);
     if (was.empty())

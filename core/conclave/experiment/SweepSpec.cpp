@@ -124,8 +124,7 @@ std::optional<std::vector<SweepValue>> rangeValues(std::string_view values, cons
     return out;
 }
 
-std::optional<std::vector<SweepValue>> listValues(std::string_view values, const std::string& where,
-                                                  std::string& error)
+std::optional<std::vector<SweepValue>> listValues(std::string_view values, const std::string& where, std::string& error)
 {
     std::vector<SweepValue> out;
     const auto parts = split(values, ',');

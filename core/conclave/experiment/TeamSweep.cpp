@@ -139,9 +139,9 @@ std::optional<std::string> TeamSweep::problemOf(const Team& team, const std::str
         if (!problem.message.starts_with("unknown key"))
             continue;
         for (const auto& target : targets) {
-            const bool onTheWay = problem.pointer == target.pointer ||
-                                  (problem.pointer.size() > target.ownerPointer.size() &&
-                                   target.pointer.starts_with(problem.pointer + "/"));
+            const bool onTheWay =
+                problem.pointer == target.pointer || (problem.pointer.size() > target.ownerPointer.size() &&
+                                                      target.pointer.starts_with(problem.pointer + "/"));
             if (onTheWay)
                 return formatProblem(problem, variant) + "; a sweep varies only fields the team reads";
         }

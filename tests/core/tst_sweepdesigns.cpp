@@ -119,6 +119,36 @@ private slots:
         QVERIFY(text.find("\"vary\"") == std::string::npos);
         QVERIFY(text.find("\"sweep\"") == std::string::npos);
         QVERIFY(SweepColumns::of(setup.spec->designs).empty());
+        // A spec stored before sweeps existed reads back as no sweep.
+        std::string error;
+        const auto stored = StoredSpec::fromJson(text, error);
+        QVERIFY2(stored, error.c_str());
+        QVERIFY(stored->vary.empty());
+        QVERIFY(stored->designs[0].sweep.empty());
+        QVERIFY(SweepColumns::of(stored->designs).empty());
+        QCOMPARE(SweepColumns::of(stored->designs).row(0), std::vector<std::string>());
+    }
+
+    void malformedStoredSweepsAreRefused_data()
+    {
+        QTest::addColumn<QString>("sweep");
+        QTest::addColumn<QString>("error");
+        QTest::newRow("not an array") << "3" << "design 1: expected its swept fields as an array";
+        QTest::newRow("no path") << R"([{"value": 1}])" << "design 1: expected each swept field with a path and a value";
+        QTest::newRow("no value") << R"([{"path": "e.1.retries"}])"
+                                  << "design 1: expected each swept field with a path and a value";
+    }
+    void malformedStoredSweepsAreRefused()
+    {
+        QFETCH(QString, sweep);
+        QFETCH(QString, error);
+        const auto setup = ExperimentSetup::build(request(m_dir, {}), CONCLAVE_RESOURCES);
+        QVERIFY(setup.spec);
+        auto j = setup.spec->toJson();
+        j["designs"][0]["sweep"] = nlohmann::ordered_json::parse(sweep.toStdString());
+        std::string got;
+        QVERIFY(!StoredSpec::fromJson(j.dump(), got));
+        QCOMPARE(QString::fromStdString(got), error);
     }
 
     void aBaselineFileStaysAsItIs()

@@ -48,8 +48,9 @@ public:
     static SetupResult build(const EvalRequest& request, const std::filesystem::path& resourcesDir);
 
     // The spec of a stored experiment, to resume it: its designs and judge
-    // reloaded from their files and its tasks from its task set, refusing when
-    // any of them changed since (by content hash).
+    // reloaded from their files (a sweep's variants regenerated from its file
+    // and its --vary flags, SweepDesigns::regenerate) and its tasks from its
+    // task set, refusing when any of them changed since (by content hash).
     static SetupResult resume(const ExperimentRecord& record, const std::filesystem::path& resourcesDir);
 
     // The selected tasks of a stored spec, reloaded from its task set (bundled

@@ -133,8 +133,10 @@ private slots:
     {
         QTest::addColumn<QString>("sweep");
         QTest::addColumn<QString>("error");
-        QTest::newRow("not an array") << "3" << "design 1: expected its swept fields as an array";
-        QTest::newRow("no path") << R"([{"value": 1}])" << "design 1: expected each swept field with a path and a value";
+        QTest::newRow("not an array") << "3"
+                                      << "design 1: expected its swept fields as an array";
+        QTest::newRow("no path") << R"([{"value": 1}])"
+                                 << "design 1: expected each swept field with a path and a value";
         QTest::newRow("no value") << R"([{"path": "e.1.retries"}])"
                                   << "design 1: expected each swept field with a path and a value";
     }

@@ -167,7 +167,17 @@ int main(int argc, char** argv)
                      "runs (every trial a stored run, the default) or summaries (trial rows only; a trial's run is "
                      "rebuilt with `experiments rerun`)")
         ->check(CLI::IsMember({"runs", "summaries"}));
-    eval->add_flag("--yes,-y", evalArgs.yes, "Do not ask before spending money");
+    auto* varyOption =
+        eval->add_option("--vary", evalArgs.request.vary,
+                         "Sweep the one design: PATH=v1,v2,... or PATH=lo:hi:step (hi included within step/1000, "
+                         "values rounded to step's decimals), PATH being NODE_ID.FIELD[.FIELD...], "
+                         "backends.NAME.FIELD or defaults.FIELD; repeat for the grid of every combination, each "
+                         "variant named \"NAME [PATH=value, ...]\" (docs/experiments.md)")
+            ->expected(1)
+            ->allow_extra_args(false)
+            ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    eval->add_flag("--yes,-y", evalArgs.yes,
+                   "Do not ask before spending money; run a sweep of more than 1,000 variants");
     eval->add_flag("--dry-run", evalArgs.dryRun, "Print the trial count and the cost estimate, and exit");
     bool noCalibrationUncertainty = false;
     eval->add_flag("--no-calibration-uncertainty", noCalibrationUncertainty,
@@ -182,6 +192,7 @@ int main(int argc, char** argv)
         eval->add_option("--max-regressions", maxRegressions, "Exit 1 when a design has more tasks below the baseline")
             ->check(CLI::NonNegativeNumber);
     resumeOption->excludes(tasksetOption)->excludes(tasksOption)->excludes(domainOption)->excludes(sampleOption);
+    resumeOption->excludes(varyOption); // a resume regenerates the stored sweep
 
     ExperimentsArgs experimentsArgs;
     std::string experimentsDb;
@@ -466,6 +477,7 @@ int main(int argc, char** argv)
         if (*maxCostOption)
             evalArgs.maxCostUsd = maxCost;
         evalArgs.summariesOnly = evalStore == "summaries";
+        evalArgs.request.manyVariants = evalArgs.yes;
         evalArgs.calibrationUncertainty = !noCalibrationUncertainty;
         if (*evalDbOption)
             evalArgs.db = evalDb;

@@ -3,6 +3,7 @@
 #include "conclave/engine/RunPlan.h"
 #include "conclave/experiment/ReportJson.h"
 #include "conclave/experiment/ReportText.h"
+#include "conclave/experiment/SweepColumns.h"
 #include "conclave/io/CsvField.h"
 #include "conclave/session/ClockChoice.h"
 #include "conclave/store/RunQueries.h"
@@ -157,12 +158,17 @@ nlohmann::ordered_json ExperimentReport::json() const
     j["trials"] = {{"planned", record.plannedTrials}, {"stored", trials.size()}};
     if (!record.note.empty())
         j["note"] = record.note;
+    const bool swept = !SweepColumns::of(spec.designs).empty();
+    if (swept)
+        j["vary"] = spec.vary;
     j["designs"] = nlohmann::ordered_json::array();
     for (size_t i = 0; i < summary.designs.size(); ++i) {
         const auto& d = summary.designs[i];
         nlohmann::ordered_json o;
         o["name"] = d.name;
         o["file"] = spec.designs[i].file;
+        if (swept)
+            o["parameters"] = SweepColumns::parameters(spec.designs[i]);
         o["clock"] = std::string(toString(clocks[i]));
         o["provenance"] = provenances[i].text();
         o["simulated"] = provenances[i].kind == Provenance::Kind::Simulated;
@@ -233,12 +239,21 @@ std::string ExperimentReport::csv() const
 {
     std::ostringstream out;
     out.precision(10);
-    out << "design,task,domain,seed,run_id,status,answer,expected,correct,wall_ms,critical_path_ms,cost_usd,tokens,"
+    const auto columns = SweepColumns::of(spec.designs);
+    out << "design,";
+    for (const auto& path : columns.paths)
+        out << csvField(path) << ',';
+    out << "task,domain,seed,run_id,status,answer,expected,correct,wall_ms,critical_path_ms,cost_usd,tokens,"
            "calls\r\n";
     for (const auto& t : trials) {
-        out << csvField(t.designName) << ',' << csvField(t.task) << ',' << csvField(t.domain) << ',' << t.seed << ','
-            << t.runId.str() << ',' << toString(t.status) << ',' << csvField(t.answer) << ',' << csvField(t.expected)
-            << ',' << (t.correct ? (*t.correct ? "1" : "0") : "") << ',' << double(t.wallUs) / 1000.0 << ','
+        out << csvField(t.designName) << ',';
+        if (!columns.empty()) {
+            for (const auto& cell : columns.row(size_t(t.design)))
+                out << csvField(cell) << ',';
+        }
+        out << csvField(t.task) << ',' << csvField(t.domain) << ',' << t.seed << ',' << t.runId.str() << ','
+            << toString(t.status) << ',' << csvField(t.answer) << ',' << csvField(t.expected) << ','
+            << (t.correct ? (*t.correct ? "1" : "0") : "") << ',' << double(t.wallUs) / 1000.0 << ','
             << double(t.criticalPathUs) / 1000.0 << ',' << t.costUsd << ',' << t.tokens << ',' << t.calls << "\r\n";
     }
     return out.str();
@@ -258,17 +273,29 @@ std::string ExperimentReport::markdown() const
         << record.plannedTrials << " trials · " << toString(record.status) << "\n\n";
     if (!record.note.empty())
         out << "_" << record.note << "_\n\n";
-    out << "| design | provenance | accuracy (95% CI) | Δ vs baseline (95% CI) | W/L/T | regressions | p50 / p95 wall "
+    const auto columns = SweepColumns::of(spec.designs);
+    out << "| design |";
+    for (const auto& path : columns.paths)
+        out << " " << path << " |";
+    out << " provenance | accuracy (95% CI) | Δ vs baseline (95% CI) | W/L/T | regressions | p50 / p95 wall "
            "| cost / trial | calls / trial | failed | frontier |\n";
-    out << "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n";
+    out << "| --- |";
+    for (size_t c = 0; c < columns.paths.size(); ++c)
+        out << " ---: |";
+    out << " --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n";
     for (size_t i = 0; i < summary.designs.size(); ++i) {
         const auto& d = summary.designs[i];
         std::string frontier = d.paretoCost && d.paretoLatency ? "cost, latency"
                                : d.paretoCost                  ? "cost"
                                : d.paretoLatency               ? "latency"
                                                                : "";
-        out << "| " << d.name << " | " << provenances[i].text() << " | " << ReportText::percent(d.overall.accuracy)
-            << " " << ReportText::ciText(d.overall.ci) << " | " << ReportText::delta(d) << " | " << ReportText::wins(d)
+        out << "| " << d.name << " |";
+        if (!columns.empty()) {
+            for (const auto& cell : columns.row(i))
+                out << " " << cell << " |";
+        }
+        out << " " << provenances[i].text() << " | " << ReportText::percent(d.overall.accuracy) << " "
+            << ReportText::ciText(d.overall.ci) << " | " << ReportText::delta(d) << " | " << ReportText::wins(d)
             << " | " << (d.vsBaseline ? std::to_string(d.vsBaseline->regressions) : "-") << " | "
             << ReportText::duration(d.wallMs.p50) << " / " << ReportText::duration(d.wallMs.p95) << " | "
             << moneyText(d.meanCostUsd) << " | " << ReportText::fixed("%.1f", d.meanCalls) << " | " << d.failed << " | "
@@ -320,15 +347,19 @@ std::string ExperimentReport::markdown() const
 
 std::string ExperimentReport::table() const
 {
+    const auto columns = SweepColumns::of(spec.designs);
     std::vector<std::vector<std::string>> rows{{"design", "accuracy", "95% CI", "vs baseline", "W/L/T", "p50 wall",
                                                 "p95 wall", "cost/trial", "calls", "failed", "clock", "provenance"}};
+    rows.front().insert(rows.front().begin() + 1, columns.paths.begin(), columns.paths.end());
     for (size_t i = 0; i < summary.designs.size(); ++i) {
         const auto& d = summary.designs[i];
-        rows.push_back({d.name, ReportText::percent(d.overall.accuracy), ReportText::ciText(d.overall.ci),
-                        ReportText::delta(d), ReportText::wins(d), ReportText::duration(d.wallMs.p50),
-                        ReportText::duration(d.wallMs.p95), moneyText(d.meanCostUsd),
-                        ReportText::fixed("%.1f", d.meanCalls), std::to_string(d.failed),
+        rows.push_back({ReportText::percent(d.overall.accuracy), ReportText::ciText(d.overall.ci), ReportText::delta(d),
+                        ReportText::wins(d), ReportText::duration(d.wallMs.p50), ReportText::duration(d.wallMs.p95),
+                        moneyText(d.meanCostUsd), ReportText::fixed("%.1f", d.meanCalls), std::to_string(d.failed),
                         std::string(toString(clocks[i])), provenances[i].text()});
+        const auto cells = columns.empty() ? std::vector<std::string>() : columns.row(i);
+        rows.back().insert(rows.back().begin(), cells.begin(), cells.end());
+        rows.back().insert(rows.back().begin(), d.name);
     }
     std::string out = ReportText::aligned(rows);
     for (const auto& d : summary.designs) {

@@ -4,10 +4,12 @@
 #include "conclave/engine/DeterministicRandom.h"
 #include "conclave/engine/PromptBuilder.h"
 #include "conclave/engine/RunPlan.h"
+#include "conclave/experiment/SweepDesigns.h"
 #include "conclave/experiment/TeamCostBound.h"
 #include "conclave/experiment/TrialRecordBuilder.h"
 #include "conclave/io/TeamFile.h"
 #include "conclave/model/DefaultValues.h"
+#include "conclave/util/NumberText.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -122,6 +124,32 @@ void checkScorable(const TaskSet& tasks, bool judged, std::vector<std::string>& 
     }
 }
 
+// A stored sweep's variants made again from its file, where it was when the
+// experiment started, and its flags; a sweep of a team not from a file is
+// taken as stored.
+std::optional<std::vector<ExperimentDesign>> regenerateSweep(const StoredSpec& stored, std::vector<std::string>& errors)
+{
+    const auto swept = SweepDesigns::swept(stored);
+    if (swept.empty())
+        return std::vector<ExperimentDesign>{};
+    const auto& first = *swept.front();
+    if (first.file.empty()) {
+        std::vector<ExperimentDesign> asStored;
+        for (const auto* design : swept)
+            asStored.push_back(*design);
+        return asStored;
+    }
+    const std::string& where = !first.path.empty() && std::filesystem::exists(first.path) ? first.path : first.file;
+    auto team = loadTeam(where, errors);
+    if (!team)
+        return std::nullopt;
+    std::string error;
+    auto variants = SweepDesigns::regenerate(stored, *team, where, error);
+    if (!variants)
+        errors.push_back(error);
+    return variants;
+}
+
 } // namespace
 
 SetupResult ExperimentSetup::build(const EvalRequest& request, const std::filesystem::path& resourcesDir)
@@ -139,6 +167,25 @@ SetupResult ExperimentSetup::build(const EvalRequest& request, const std::filesy
                              " is listed twice; each seed runs every design on every task once");
             break;
         }
+    }
+
+    std::optional<SweepSpec> sweep;
+    if (!request.vary.empty()) {
+        std::string error;
+        sweep = SweepSpec::parse(request.vary, error);
+        const auto designs = request.designTeams.size() + request.designFiles.size();
+        if (!sweep)
+            errors.push_back(error);
+        else if (designs != 1)
+            errors.push_back("--vary: give the one design to sweep; " + std::to_string(designs) + " were given");
+        else if (const auto count = sweep->variantCount(); count > SweepSpec::kMaxVariants)
+            errors.push_back("--vary: more than " + groupThousands(SweepSpec::kMaxVariants) + " variants (" +
+                             sweep->shape() + ") are too many for one experiment");
+        else if (count > SweepSpec::kConfirmAbove && !request.manyVariants)
+            errors.push_back("--vary: " + groupThousands(count) + " variants (" + sweep->shape() + ") are more than " +
+                             groupThousands(SweepSpec::kConfirmAbove) + "; give --yes to run them all");
+        if (!errors.empty())
+            return result;
     }
 
     // Each design's source: a team given in memory (no file), or a file.
@@ -194,8 +241,22 @@ SetupResult ExperimentSetup::build(const EvalRequest& request, const std::filesy
     ExperimentSpec spec;
     spec.name = request.name;
     const auto names = nameDesigns(teamAndFile);
-    for (size_t i = 0; i < teams.size(); ++i)
+    for (size_t i = 0; i < teams.size(); ++i) {
+        // The swept design is the last source: a baseline file other than it was put first.
+        if (sweep && i + 1 == teams.size()) {
+            std::string error;
+            auto variants = SweepDesigns::make(names[i], files[i], teams[i], *sweep, error);
+            if (!variants) {
+                errors.push_back(error);
+                return result;
+            }
+            for (auto& variant : *variants)
+                spec.designs.push_back(std::move(variant));
+            spec.vary = request.vary;
+            continue;
+        }
         spec.designs.push_back(makeDesign(names[i], files[i], std::move(teams[i])));
+    }
     spec.baseline = baseline;
     spec.tasksetName = loaded.name;
     spec.tasksetBundled = loaded.bundled;
@@ -205,7 +266,13 @@ SetupResult ExperimentSetup::build(const EvalRequest& request, const std::filesy
     if (judge)
         spec.judge = makeDesign(judge->name, *request.judgeFile, std::move(*judge));
     spec.clock = request.clock;
-    if (spec.name.empty()) {
+    if (spec.name.empty() && sweep) {
+        spec.name = (baseline + 1 < int(names.size()) ? names[size_t(baseline)] + " vs " : std::string()) +
+                    names.back() + " swept over";
+        for (const auto& axis : sweep->axes())
+            spec.name += (&axis == &sweep->axes().front() ? " " : ", ") + axis.path;
+        spec.name += " on " + spec.tasksetName;
+    } else if (spec.name.empty()) {
         spec.name = spec.designs[size_t(baseline)].name;
         for (size_t i = 0; i < spec.designs.size(); ++i)
             if (int(i) != baseline)
@@ -250,7 +317,14 @@ SetupResult ExperimentSetup::resume(const ExperimentRecord& record, const std::f
     };
     ExperimentSpec spec;
     spec.name = record.name;
+    const auto swept = regenerateSweep(*stored, errors);
+    size_t nextVariant = 0;
     for (const auto& design : stored->designs) {
+        if (!design.sweep.empty()) {
+            if (swept && nextVariant < swept->size())
+                spec.designs.push_back((*swept)[nextVariant++]);
+            continue;
+        }
         if (auto now = reload(design, "design \"" + design.name + "\""))
             spec.designs.push_back(std::move(*now));
     }
@@ -268,6 +342,7 @@ SetupResult ExperimentSetup::resume(const ExperimentRecord& record, const std::f
     spec.tasksetPath = stored->tasksetPath;
     spec.seeds = stored->seeds;
     spec.clock = stored->clock;
+    spec.vary = stored->vary;
     // Stored before ids left paths out: every content hash matched above, so it resumes under its own id.
     if (stored->format == 1)
         spec.storedId = record.id;

@@ -27,6 +27,11 @@ struct EvalRequest {
     std::optional<std::string> judgeFile;
     ClockRequest clock = ClockRequest::Auto;
     std::string name;
+    // --vary PATH=VALUES, repeatable: the one design (team file or team) is
+    // replaced by the grid of its variants (SweepSpec, TeamSweep); a baseline
+    // file other than it stays as it is.
+    std::vector<std::string> vary;
+    bool manyVariants = false; // --yes: more than SweepSpec::kConfirmAbove variants may run
 };
 
 struct SetupResult {
@@ -43,8 +48,9 @@ public:
     static SetupResult build(const EvalRequest& request, const std::filesystem::path& resourcesDir);
 
     // The spec of a stored experiment, to resume it: its designs and judge
-    // reloaded from their files and its tasks from its task set, refusing when
-    // any of them changed since (by content hash).
+    // reloaded from their files (a sweep's variants regenerated from its file
+    // and its --vary flags, SweepDesigns::regenerate) and its tasks from its
+    // task set, refusing when any of them changed since (by content hash).
     static SetupResult resume(const ExperimentRecord& record, const std::filesystem::path& resourcesDir);
 
     // The selected tasks of a stored spec, reloaded from its task set (bundled

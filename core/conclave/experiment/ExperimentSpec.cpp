@@ -33,6 +33,11 @@ nlohmann::ordered_json designJson(const ExperimentDesign& design)
     j["path"] = design.path;
     j["hash"] = design.hash;
     j["team"] = parseOrderedJsonQuietly(design.teamJson);
+    if (!design.sweep.empty()) {
+        j["sweep"] = nlohmann::ordered_json::array();
+        for (const auto& p : design.sweep)
+            j["sweep"].push_back({{"path", p.path}, {"value", p.value}, {"text", p.text}});
+    }
     return j;
 }
 
@@ -68,6 +73,21 @@ std::optional<ExperimentDesign> designFromJson(const nlohmann::json& j, const st
         design.hash = hash->get<std::string>();
     else
         design.hash = contentHash(design.teamJson);
+    if (const auto sweep = j.find("sweep"); sweep != j.end()) {
+        if (!sweep->is_array()) {
+            error = where + ": expected its swept fields as an array";
+            return std::nullopt;
+        }
+        for (const auto& p : *sweep) {
+            if (!p.is_object() || !p.value("path", nlohmann::json()).is_string() || !p.contains("value")) {
+                error = where + ": expected each swept field with a path and a value";
+                return std::nullopt;
+            }
+            const auto& value = p["value"];
+            const auto text = p.value("text", value.is_string() ? value.get<std::string>() : value.dump());
+            design.sweep.push_back({p["path"].get<std::string>(), value, text});
+        }
+    }
     return design;
 }
 
@@ -134,6 +154,8 @@ nlohmann::ordered_json ExperimentSpec::toJson() const
     j["scorer"] = judge ? nlohmann::ordered_json{{"kind", "judge"}, {"judge", designJson(*judge)}}
                         : nlohmann::ordered_json{{"kind", "reference"}};
     j["clock"] = std::string(toString(clock));
+    if (!vary.empty())
+        j["vary"] = vary;
     return j;
 }
 
@@ -164,6 +186,15 @@ std::string ExperimentSpec::id() const
     if (storedId)
         return *storedId;
     return "e-" + contentHash(identityJson().dump()).substr(0, 12);
+}
+
+const SweepParameter* ExperimentDesign::parameter(std::string_view field) const
+{
+    for (const auto& p : sweep) {
+        if (p.path == field)
+            return &p;
+    }
+    return nullptr;
 }
 
 std::vector<std::string> ExperimentSpec::designNames() const
@@ -216,6 +247,8 @@ std::optional<StoredSpec> StoredSpec::fromJson(const std::string& specJson, std:
             spec.judge = std::move(*judge);
         }
         spec.clock = clockRequestFromString(j.at("clock").get<std::string>()).value_or(ClockRequest::Auto);
+        if (const auto vary = j.find("vary"); vary != j.end())
+            spec.vary = vary->get<std::vector<std::string>>();
     } catch (const nlohmann::json::exception& e) {
         error = std::string("the stored spec is malformed: ") + e.what();
         return std::nullopt;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "conclave/experiment/SweepSpec.h"
 #include "conclave/local/TaskSet.h"
 #include "conclave/model/Team.h"
 #include "conclave/session/ClockChoice.h"
@@ -10,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace conclave {
@@ -22,6 +24,13 @@ struct ExperimentDesign {
     Team team;
     std::string teamJson; // the team's canonical JSON, exactly as run
     std::string hash;     // contentHash(teamJson) with the bytes of every input it reads (inputsRead)
+    // A variant of a sweep (eval --vary): the value of each swept field, in
+    // flag order; empty for a design that is not one. Stored with the spec,
+    // shown as columns by reports, read by what plots a metric over them.
+    std::vector<SweepParameter> sweep;
+
+    // The swept field at `path` ("e.params.temperature"); null when not swept.
+    const SweepParameter* parameter(std::string_view field) const;
 };
 
 // What an experiment is: its designs, the tasks, the seeds and the scorer.
@@ -40,6 +49,9 @@ struct ExperimentSpec {
     std::vector<uint64_t> seeds;
     std::optional<ExperimentDesign> judge; // scores free-text tasks when set
     ClockRequest clock = ClockRequest::Auto;
+    // The --vary flags as typed, when its designs are a sweep's variants: a
+    // resume regenerates them from these and the swept file.
+    std::vector<std::string> vary;
     // The id an experiment stored by an older Conclave has (its id hashed the
     // paths too); a resume keeps it. Unset for every new experiment.
     std::optional<std::string> storedId;
@@ -73,6 +85,7 @@ struct StoredSpec {
     std::vector<uint64_t> seeds;
     std::optional<ExperimentDesign> judge;
     ClockRequest clock = ClockRequest::Auto;
+    std::vector<std::string> vary;
 
     static std::optional<StoredSpec> fromJson(const std::string& specJson, std::string& error);
 };

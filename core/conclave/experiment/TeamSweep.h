@@ -1,0 +1,55 @@
+#pragma once
+
+#include "conclave/experiment/SweepSpec.h"
+#include "conclave/model/Team.h"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace conclave {
+
+// One point of a sweep's grid: a team that differs from its design in the swept fields.
+struct TeamVariant {
+    std::string name; // the design's name and SweepSpec::suffix(parameters)
+    std::vector<SweepParameter> parameters;
+    Team team;
+};
+
+// Applies a sweep to one team through its file format (the public contract):
+// each variant is the team's JSON with the swept fields set, then loaded and
+// validated as any team file is. A PATH is a node id and a field (the node
+// is the longest prefix of PATH that is a node id, so ids with dots work),
+// `backends.NAME.FIELD` or `defaults.FIELD`; fields may be nested
+// (`e.params.temperature`), missing objects on the way are made. A variant
+// that does not load or validate, or whose swept field the team would not
+// read (an unknown key for that node kind), is refused with its name.
+class TeamSweep {
+public:
+    // `label` is what messages call the team (its file as typed); `folder` is
+    // where its relative files are (a models_file), for validation.
+    TeamSweep(const Team& base, std::string label, std::filesystem::path folder);
+
+    // Every variant, in grid order; unset with one error line on any problem.
+    std::optional<std::vector<TeamVariant>> variants(const SweepSpec& sweep, const std::string& designName,
+                                                     std::string& error) const;
+
+private:
+    struct Target {
+        std::string ownerPointer; // "/nodes/2", "/backends/local", "/defaults"
+        std::vector<std::string> fields;
+        std::string pointer; // ownerPointer and the fields
+    };
+    std::optional<Target> resolve(const SweepAxis& axis, std::string& error) const;
+    std::optional<std::string> problemOf(const Team& team, const std::string& variant,
+                                         const std::vector<Target>& targets) const;
+
+    nlohmann::json m_doc;
+    std::string m_label;
+    std::filesystem::path m_folder;
+};
+
+} // namespace conclave

@@ -64,7 +64,7 @@ QWidget* RouterForm::addField(QFormLayout* form, const RouterField& field)
     case FieldKind::String:
     case FieldKind::Path:
     case FieldKind::Enum:
-    case FieldKind::NodeId:
+    case FieldKind::NodeRef:
     case FieldKind::RouteLabel:
         break;
     }

@@ -25,7 +25,7 @@ enum class FieldKind {
     Enum,       // one of `values`
     Number,     // a number in `rule`'s range
     Integer,    // an integer in `rule`'s range
-    NodeId,     // the id of one of the router's targets
+    NodeRef,    // the id of one of the router's targets
     RouteLabel, // one of the router's edge labels (when)
     RouteMap,   // route label -> list of strings
 };

@@ -11,42 +11,57 @@ namespace {
 constexpr double kBig = 1e300;
 
 // The fields, once each; a strategy lists those it reads.
-constexpr RouterField kRoutes{"routes",
-                          FieldKind::RouteMap,
-                          &NodeConfig::routes,
-                          "Routes",
-                          {"routes", "an object of route label -> keywords", false, 0, 0, false},
-                          true,
-                          "label -> keywords",
-                          {},
-                          true};
-constexpr RouterField kDefault{"default",
-                           FieldKind::RouteLabel,
-                           &NodeConfig::defaultRoute,
-                           "Default route",
-                           {"default", "a route label", false, 0, 0, false}};
-constexpr RouterField kTopK{"top_k",
-                        FieldKind::Integer,
-                        &NodeConfig::topK,
-                        "Top k",
-                        {"top_k", "an integer of at least 1", true, 1, kBig, false}};
-constexpr RouterField kMinWeight{"min_weight",
-                             FieldKind::Number,
-                             &NodeConfig::minWeight,
-                             "Min weight",
-                             {"min_weight", "a number from 0 to 1", false, 0, 1, false}};
+constexpr RouterField kRoutes{.key = "routes",
+                              .kind = FieldKind::RouteMap,
+                              .slot = &NodeConfig::routes,
+                              .label = "Routes",
+                              .rule = {"routes", "an object of route label -> keywords", false, 0, 0, false},
+                              .required = true,
+                              .hint = "label -> keywords",
+                              .warnUnused = true};
+constexpr RouterField kDefault{.key = "default",
+                               .kind = FieldKind::RouteLabel,
+                               .slot = &NodeConfig::defaultRoute,
+                               .label = "Default route",
+                               .rule = {"default", "a route label", false, 0, 0, false}};
+constexpr RouterField kTopK{.key = "top_k",
+                            .kind = FieldKind::Integer,
+                            .slot = &NodeConfig::topK,
+                            .label = "Top k",
+                            .rule = {"top_k", "an integer of at least 1", true, 1, kBig, false}};
+constexpr RouterField kMinWeight{.key = "min_weight",
+                                 .kind = FieldKind::Number,
+                                 .slot = &NodeConfig::minWeight,
+                                 .label = "Min weight",
+                                 .rule = {"min_weight", "a number from 0 to 1", false, 0, 1, false}};
 
 constexpr std::array kKeywordFields{kRoutes, kDefault};
 constexpr std::array kMoeGateFields{kTopK, kMinWeight};
 constexpr std::array kLlmFields{kDefault};
 
+// The strategies, in the order the format lists them.
 constexpr std::array kStrategies{
-    RouterStrategyDescriptor{RouterStrategy::All, "all", "every edge fires", 1, false, false, {}},
-    RouterStrategyDescriptor{
-        RouterStrategy::Keyword, "keyword", "edges whose label's keywords match", 1, false, true, kKeywordFields},
-    RouterStrategyDescriptor{
-        RouterStrategy::MoeGate, "moe_gate", "the top k experts by gate weight", 1, false, true, kMoeGateFields},
-    RouterStrategyDescriptor{RouterStrategy::Llm, "llm", "the model names one edge label", 1, true, true, kLlmFields},
+    RouterStrategyDescriptor{.strategy = RouterStrategy::All,
+                             .name = "all",
+                             .article = "an",
+                             .summary = "every edge fires",
+                             .labelsEdges = false},
+    RouterStrategyDescriptor{.strategy = RouterStrategy::Keyword,
+                             .name = "keyword",
+                             .article = "a",
+                             .summary = "edges whose label's keywords match",
+                             .fields = kKeywordFields},
+    RouterStrategyDescriptor{.strategy = RouterStrategy::MoeGate,
+                             .name = "moe_gate",
+                             .article = "a",
+                             .summary = "the top k experts by gate weight",
+                             .fields = kMoeGateFields},
+    RouterStrategyDescriptor{.strategy = RouterStrategy::Llm,
+                             .name = "llm",
+                             .article = "an",
+                             .summary = "the model names one edge label",
+                             .callsModel = true,
+                             .fields = kLlmFields},
 };
 
 template <size_t N>

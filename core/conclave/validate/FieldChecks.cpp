@@ -259,7 +259,7 @@ void FieldChecker::checkRouter(const std::string& pointer, const Node& node)
                          "expected " + std::string(field->rule.expected) + ", got \"" + *text + "\"", node.id);
     }
     const std::string why =
-        c.routerStrategy ? withArticle(toString(*c.routerStrategy)) + " router" : std::string("a router");
+        c.routerStrategy ? RouterStrategies::of(*c.routerStrategy).routerPhrase() : std::string("a router");
     checkModelCall(pointer, node, why);
 }
 

@@ -282,7 +282,7 @@ private:
         for (const auto& field : strategy->fields) {
             if (field.required && !RouterStrategies::isSet(field, c)) {
                 m_sink.error(childPointer(pointer, field.key),
-                             withArticle(strategy->name) + " router needs " + std::string(field.key) +
+                             strategy->routerPhrase() + " needs " + std::string(field.key) +
                                  (field.hint.empty() ? "" : " (" + std::string(field.hint) + ")"),
                              n.id);
                 return;
@@ -300,7 +300,7 @@ private:
                     m_sink.error(where, lowerFirst(field.label) + " \"" + *text + "\" matches no edge label of " +
                                             quoted(n.id),
                                  n.id);
-            } else if (field.kind == FieldKind::NodeId && text) {
+            } else if (field.kind == FieldKind::NodeRef && text) {
                 const bool target = std::any_of(graph().out(NodeIndex(i)).begin(), graph().out(NodeIndex(i)).end(),
                                                 [&](const auto& link) { return graph().idOf(link.node).str() == *text; });
                 if (!target)

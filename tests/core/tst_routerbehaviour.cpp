@@ -115,11 +115,10 @@ private slots:
                                    json{{"id", "y"}, {"kind", "aggregator"}, {"strategy", "concat"}},
                                    json{{"id", "z"}, {"kind", "expert"}, {"model", "local/tiny-1b"}},
                                    json{{"id", "out"}, {"kind", "output"}}})},
-            {"edges", json::array({json{{"from", "in"}, {"to", "r"}},
-                                   json{{"from", "r"}, {"to", "x"}, {"when", "lx"}},
-                                   json{{"from", "r"}, {"to", "y"}, {"when", "ly"}},
-                                   json{{"from", "r"}, {"to", "z"}, {"when", "lz"}},
-                                   json{{"from", "y"}, {"to", "out"}}})}};
+            {"edges",
+             json::array({json{{"from", "in"}, {"to", "r"}}, json{{"from", "r"}, {"to", "x"}, {"when", "lx"}},
+                          json{{"from", "r"}, {"to", "y"}, {"when", "ly"}},
+                          json{{"from", "r"}, {"to", "z"}, {"when", "lz"}}, json{{"from", "y"}, {"to", "out"}}})}};
         const auto loaded = teamFromJson(doc);
         QVERIFY(loaded.team);
         std::vector<RouteCandidate> seen;

@@ -191,7 +191,8 @@ private slots:
         std::vector<std::string> keys;
         for (const auto& [key, value] : written.items())
             keys.push_back(key);
-        QCOMPARE(keys, (std::vector<std::string>{"id", "kind", "strategy", "routes", "default", "top_k", "min_weight"}));
+        QCOMPARE(keys,
+                 (std::vector<std::string>{"id", "kind", "strategy", "routes", "default", "top_k", "min_weight"}));
 
         const json bad{{"conclave", 1},
                        {"name", "t"},

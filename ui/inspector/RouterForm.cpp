@@ -3,8 +3,11 @@
 #include "conclave/model/RouterStrategies.h"
 #include "inspector/RouteTableText.h"
 
+#include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QSpinBox>
 
 #include <algorithm>
 
@@ -12,11 +15,10 @@ namespace conclave::ui {
 
 namespace {
 
-// Spin boxes need a finite top; no router count or weight comes near it.
-constexpr double kSpinMax = 1e6;
+// Spin boxes need a finite top (and size themselves to it); no router count or weight comes near it.
+constexpr double kSpinMax = 1000;
 
-template <class T>
-auto slotOf(const RouterField& field)
+template <class T> auto slotOf(const RouterField& field)
 {
     const auto member = std::get<std::optional<T> NodeConfig::*>(field.slot);
     return [member](NodeConfig& c) -> std::optional<T>& { return c.*member; };

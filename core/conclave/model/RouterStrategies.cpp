@@ -80,7 +80,8 @@ std::vector<const RouterField*> fieldsOnce()
     std::vector<const RouterField*> out;
     for (const auto& s : kStrategies) {
         for (const auto& f : s.fields) {
-            const bool seen = std::any_of(out.begin(), out.end(), [&](const RouterField* o) { return o->key == f.key; });
+            const bool seen =
+                std::any_of(out.begin(), out.end(), [&](const RouterField* o) { return o->key == f.key; });
             if (!seen)
                 out.push_back(&f);
         }
@@ -90,7 +91,10 @@ std::vector<const RouterField*> fieldsOnce()
 
 } // namespace
 
-std::span<const RouterStrategyDescriptor> RouterStrategies::all() { return kStrategies; }
+std::span<const RouterStrategyDescriptor> RouterStrategies::all()
+{
+    return kStrategies;
+}
 
 const RouterStrategyDescriptor& RouterStrategies::of(RouterStrategy strategy)
 {
@@ -110,7 +114,10 @@ const RouterStrategyDescriptor* RouterStrategies::find(std::string_view name)
     return nullptr;
 }
 
-std::span<const RouterStrategy> RouterStrategies::values() { return kValues; }
+std::span<const RouterStrategy> RouterStrategies::values()
+{
+    return kValues;
+}
 
 std::span<const RouterField* const> RouterStrategies::fields()
 {

@@ -266,7 +266,8 @@ private:
                 labels.insert(*m_team.edges[e].when);
         }
         const auto& c = n.config;
-        const RouterStrategyDescriptor* strategy = c.routerStrategy ? &RouterStrategies::of(*c.routerStrategy) : nullptr;
+        const RouterStrategyDescriptor* strategy =
+            c.routerStrategy ? &RouterStrategies::of(*c.routerStrategy) : nullptr;
         for (const RouterField* field : RouterStrategies::fields()) {
             if (field->warnUnused && (!strategy || !strategy->field(field->key)) &&
                 RouterStrategies::hasValue(*field, c))
@@ -301,10 +302,13 @@ private:
                                             quoted(n.id),
                                  n.id);
             } else if (field.kind == FieldKind::NodeRef && text) {
-                const bool target = std::any_of(graph().out(NodeIndex(i)).begin(), graph().out(NodeIndex(i)).end(),
-                                                [&](const auto& link) { return graph().idOf(link.node).str() == *text; });
+                const auto& out = graph().out(NodeIndex(i));
+                const bool target = std::any_of(out.begin(), out.end(), [&](const auto& link) {
+                    return graph().idOf(link.node).str() == *text;
+                });
                 if (!target)
-                    m_sink.error(where, std::string(field.key) + " \"" + *text + "\" is not a target of " + quoted(n.id),
+                    m_sink.error(where,
+                                 std::string(field.key) + " \"" + *text + "\" is not a target of " + quoted(n.id),
                                  n.id);
             } else if (field.kind == FieldKind::RouteMap) {
                 table = RouterStrategies::table(field, c);

@@ -15,16 +15,16 @@ namespace conclave {
 
 // One way out of a router: an outgoing edge and what it leads to.
 struct RouteCandidate {
-    size_t edge = 0;                   // index in the team's edges
+    size_t edge = 0; // index in the team's edges
     NodeId target;
-    std::optional<std::string> label;  // the edge's route label (when)
-    std::optional<std::string> model;  // the target's model (defaults applied), when the target is an expert
+    std::optional<std::string> label; // the edge's route label (when)
+    std::optional<std::string> model; // the target's model (defaults applied), when the target is an expert
 };
 
 // What a router decides from.
 struct RouterInput {
-    std::string text;                    // the router's input text
-    std::vector<RouteCandidate> routes;  // its outgoing edges, in the plan's order
+    std::string text;                   // the router's input text
+    std::vector<RouteCandidate> routes; // its outgoing edges, in the plan's order
     // The mixture-of-experts gate's score of each route's target for `text`
     // (Run::nodeGateScores), computed only when asked; empty when the run has no gate.
     std::function<std::vector<double>()> gateScores;
@@ -32,9 +32,9 @@ struct RouterInput {
 
 // What a router chose.
 struct RouteDecision {
-    std::vector<size_t> edges;          // the edges that fire (RouteCandidate::edge), in route order
-    std::optional<std::string> answer;  // the router's answer; unset: the chosen edges' labels, comma-joined
-    std::string note;                   // one line for the router's span; empty: none
+    std::vector<size_t> edges;         // the edges that fire (RouteCandidate::edge), in route order
+    std::optional<std::string> answer; // the router's answer; unset: the chosen edges' labels, comma-joined
+    std::string note;                  // one line for the router's span; empty: none
 };
 
 // The model call a behaviour that asks a model wants made (purpose: route).

@@ -8,7 +8,7 @@ namespace conclave {
 // the reader's type errors and the validator's range errors, so both say the same.
 struct FieldRule {
     std::string_view key;
-    std::string_view expected;  // "a positive integer"
+    std::string_view expected; // "a positive integer"
     bool integer;
     double min;
     double max;

@@ -37,10 +37,10 @@ using FieldSlot = std::variant<std::optional<std::string> NodeConfig::*, std::op
 
 // One field of a router strategy (RouterStrategyDescriptor).
 struct RouterField {
-    std::string_view key;    // as the team file spells it: "top_k"
+    std::string_view key; // as the team file spells it: "top_k"
     FieldKind kind;
     FieldSlot slot;
-    std::string_view label;  // the inspector's: "Top k"
+    std::string_view label; // the inspector's: "Top k"
     // The type, and for numbers the range, in words ("an integer of at least 1"),
     // for the reader's type errors and the validator's range errors.
     FieldRule rule;

@@ -17,12 +17,12 @@ namespace conclave {
 // its behaviour (engine/RouterBehaviour), made by session/.
 struct RouterStrategyDescriptor {
     RouterStrategy strategy;
-    std::string_view name;          // as the team file spells it: "moe_gate"
-    std::string_view article;       // as the name is said: "an" llm, "a" keyword
-    std::string_view summary;       // what it fires, for the inspector: "the top k experts by gate weight"
-    int64_t formatVersion = 1;      // the lowest team format version that has it
-    bool callsModel = false;        // it asks the router's model (so the router needs one)
-    bool labelsEdges = true;        // its edges carry route labels; false for a broadcast
+    std::string_view name;     // as the team file spells it: "moe_gate"
+    std::string_view article;  // as the name is said: "an" llm, "a" keyword
+    std::string_view summary;  // what it fires, for the inspector: "the top k experts by gate weight"
+    int64_t formatVersion = 1; // the lowest team format version that has it
+    bool callsModel = false;   // it asks the router's model (so the router needs one)
+    bool labelsEdges = true;   // its edges carry route labels; false for a broadcast
     std::span<const RouterField> fields = {};
 
     // "an llm router", "a keyword router": a router of this strategy, for messages.

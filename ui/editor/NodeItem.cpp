@@ -7,6 +7,7 @@
 #include "document/TeamDocument.h"
 
 #include "conclave/model/DefaultValues.h"
+#include "conclave/model/RouterStrategies.h"
 
 #include <QFontMetricsF>
 #include <QGraphicsScene>
@@ -164,10 +165,10 @@ QString NodeItem::subtitle(const Node& node)
         return QObject::tr("the final answer");
     case NodeKind::Router:
         if (c.routerStrategy)
-            parts << QString::fromUtf8(toString(*c.routerStrategy));
+            parts << QString::fromUtf8(RouterStrategies::of(*c.routerStrategy).name);
         if (c.topK)
             parts << QObject::tr("top %1").arg(*c.topK);
-        if (c.routerStrategy == RouterStrategy::Llm && c.call.model)
+        if (c.routerStrategy && RouterStrategies::of(*c.routerStrategy).callsModel && c.call.model)
             parts << QString::fromStdString(*c.call.model);
         break;
     case NodeKind::Expert:

@@ -1,53 +1,113 @@
 #include "inspector/RouterForm.h"
 
+#include "conclave/model/RouterStrategies.h"
 #include "inspector/RouteTableText.h"
 
+#include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QSpinBox>
+
+#include <algorithm>
 
 namespace conclave::ui {
 
-RouterForm::RouterForm(TeamDocument* document, QWidget* parent)
-    : NodeForm(document, NodeKind::Router, parent), m_routes(new QPlainTextEdit(this))
+namespace {
+
+// Spin boxes need a finite top (and size themselves to it); no router count or weight comes near it.
+constexpr double kSpinMax = 1000;
+
+template <class T> auto slotOf(const RouterField& field)
+{
+    const auto member = std::get<std::optional<T> NodeConfig::*>(field.slot);
+    return [member](NodeConfig& c) -> std::optional<T>& { return c.*member; };
+}
+
+} // namespace
+
+RouterForm::RouterForm(TeamDocument* document, QWidget* parent) : NodeForm(document, NodeKind::Router, parent)
 {
     auto* f = addSection(tr("Routing"));
     addEnum<RouterStrategy>(
         f, tr("Strategy"), QStringLiteral("strategy"), [](NodeConfig & c) -> auto& { return c.routerStrategy; });
-    addInt(
-        f, tr("Top k"), QStringLiteral("top_k"), 1, 1000, [](NodeConfig & c) -> auto& { return c.topK; });
-    addDouble(
-        f, tr("Min weight"), QStringLiteral("min_weight"), 0, 1, 0.05,
-        [](NodeConfig & c) -> auto& { return c.minWeight; });
-    addText(
-        f, tr("Default route"), QStringLiteral("default"), [](NodeConfig & c) -> auto& { return c.defaultRoute; });
-    m_routes->setPlaceholderText(tr("label: keyword, another, /regex/"));
-    m_routes->setFixedHeight(m_routes->fontMetrics().lineSpacing() * 4 + 12);
-    m_routes->setToolTip(tr("Keyword strategy: one route per line, \"label: keywords\""));
-    f->addRow(tr("Routes"), m_routes);
-    registerField(QStringLiteral("routes"), m_routes);
-    connect(m_routes, &QPlainTextEdit::textChanged, this, [this] {
-        if (!m_routes->hasFocus())
+    for (const RouterField* field : RouterStrategies::fields())
+        m_fields.emplace_back(field, addField(f, *field));
+    // A router without a strategy yet shows every field.
+    addLoader([this, f](const Node& n) {
+        const auto& strategy = n.config.routerStrategy;
+        const RouterStrategyDescriptor* s = strategy ? &RouterStrategies::of(*strategy) : nullptr;
+        for (const auto& [field, widget] : m_fields)
+            f->setRowVisible(widget, !s || s->field(field->key));
+    });
+    QString note;
+    for (const auto& s : RouterStrategies::all())
+        note += (note.isEmpty() ? "" : " ") + QString::fromUtf8(s.name) + ": " + QString::fromUtf8(s.summary) + ".";
+    addNote(note);
+    addModelCall(true);
+}
+
+QWidget* RouterForm::addField(QFormLayout* form, const RouterField& field)
+{
+    const auto label = QString::fromUtf8(field.label);
+    const auto key = QString::fromUtf8(field.key);
+    const auto& rule = field.rule;
+    switch (field.kind) {
+    case FieldKind::Integer: {
+        const double min = rule.minExclusive ? rule.min + 1 : rule.min;
+        return addInt(form, label, key, int(min), int(std::min(rule.max, kSpinMax)), slotOf<int64_t>(field));
+    }
+    case FieldKind::Number: {
+        const double max = std::min(rule.max, kSpinMax);
+        return addDouble(form, label, key, rule.min, max, max <= 1 ? 0.05 : 1.0, slotOf<double>(field));
+    }
+    case FieldKind::RouteMap:
+        return addRouteTable(form, field);
+    case FieldKind::String:
+    case FieldKind::Path:
+    case FieldKind::Enum:
+    case FieldKind::NodeRef:
+    case FieldKind::RouteLabel:
+        break;
+    }
+    auto* edit = addText(form, label, key, slotOf<std::string>(field));
+    if (field.kind == FieldKind::Enum)
+        edit->setToolTip(QString::fromUtf8(rule.expected));
+    return edit;
+}
+
+QWidget* RouterForm::addRouteTable(QFormLayout* form, const RouterField& field)
+{
+    auto* routes = new QPlainTextEdit(this);
+    const auto table = slotOf<RouteTable>(field);
+    routes->setPlaceholderText(tr("label: keyword, another, /regex/"));
+    routes->setFixedHeight(routes->fontMetrics().lineSpacing() * 4 + 12);
+    routes->setToolTip(tr("One route per line, \"label: keywords\""));
+    form->addRow(QString::fromUtf8(field.label), routes);
+    registerField(QString::fromUtf8(field.key), routes);
+    connect(routes, &QPlainTextEdit::textChanged, this, [this, routes, table] {
+        if (!routes->hasFocus())
             return; // only the user's typing is an edit
-        const RouteTable table = RouteTableText::parse(m_routes->toPlainText());
+        const RouteTable parsed = RouteTableText::parse(routes->toPlainText());
         commit(
             [&](NodeConfig& c) {
-                if (table.empty())
-                    c.routes.reset();
+                if (parsed.empty())
+                    table(c).reset();
                 else
-                    c.routes = table;
+                    table(c) = parsed;
             },
             kRoutesKey);
     });
-    addLoader([this](const Node& n) {
-        if (m_routes->hasFocus())
+    addLoader([routes, table](const Node& n) {
+        if (routes->hasFocus())
             return;
-        const QString text = n.config.routes ? RouteTableText::format(*n.config.routes) : QString();
-        if (m_routes->toPlainText() != text)
-            m_routes->setPlainText(text);
+        NodeConfig copy = n.config;
+        const auto& value = table(copy);
+        const QString text = value ? RouteTableText::format(*value) : QString();
+        if (routes->toPlainText() != text)
+            routes->setPlainText(text);
     });
-    addNote(tr("all: every edge fires. keyword: edges whose label's keywords match. moe_gate: the top k "
-               "experts by gate weight. llm: the model names one edge label."));
-    addModelCall(true);
+    return routes;
 }
 
 } // namespace conclave::ui

@@ -2,11 +2,18 @@
 
 #include "inspector/NodeForm.h"
 
-class QPlainTextEdit;
+#include <vector>
+
+namespace conclave {
+struct RouterField;
+}
 
 namespace conclave::ui {
 
-// A router: strategy, its settings, routes for the keyword strategy, a model for llm.
+// A router: its strategy and that strategy's fields, all from the registry of
+// strategies (RouterStrategies): the strategy list, one widget per field by
+// its kind, each shown only when the router's strategy has it; a model for
+// the strategies that call one.
 class RouterForm : public NodeForm {
     Q_OBJECT
 
@@ -14,7 +21,10 @@ public:
     explicit RouterForm(TeamDocument* document, QWidget* parent = nullptr);
 
 private:
-    QPlainTextEdit* m_routes;
+    QWidget* addField(QFormLayout* form, const RouterField& field);
+    QWidget* addRouteTable(QFormLayout* form, const RouterField& field);
+
+    std::vector<std::pair<const RouterField*, QWidget*>> m_fields;
 };
 
 } // namespace conclave::ui

@@ -176,7 +176,8 @@ private:
     void onAggregatorDeadline(size_t node);
     void cancelStragglers(size_t aggregator);
     void deliver(size_t to, size_t from, bool live);
-    void finishRoute(size_t router, const std::vector<size_t>& chosenEdges, NodeResult result);
+    // Fires the chosen edges, notes the span and settles the router; an ok result takes the decision's answer.
+    void finishRoute(size_t router, RouteDecision decision, NodeResult result);
     void cancelNode(size_t node, Status status);
     void finish();
     // The virtual clock found nothing left to happen while the run was still going.

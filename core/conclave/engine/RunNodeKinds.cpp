@@ -5,8 +5,6 @@
 #include "conclave/engine/AggregatorLogic.h"
 #include "conclave/engine/CallRunner.h"
 #include "conclave/engine/PromptBuilder.h"
-#include "conclave/engine/ReplyParser.h"
-#include "conclave/engine/RouterLogic.h"
 #include "conclave/engine/RunLaunch.h"
 
 #include <algorithm>
@@ -113,87 +111,65 @@ void Run::runExpert(size_t node, RunLock& lock)
 void Run::runRouter(size_t node, RunLock& lock)
 {
     const auto& pn = m_plan->at(node);
-    const auto& config = pn.node->config;
-    const std::string text = inputsText(node);
-    NodeResult result;
-    result.status = Status::Ok;
-    result.text = text;
-    result.confidence = 1;
-    std::vector<size_t> chosen; // edge indices
-    const auto strategy = config.routerStrategy.value_or(RouterStrategy::All);
-    switch (strategy) {
-    case RouterStrategy::All:
-        for (const auto& [to, e] : pn.out)
-            chosen.push_back(e);
-        break;
-    case RouterStrategy::Keyword: {
-        const auto labels = RouterLogic::keywordLabels(config.routes.value_or(RouteTable{}), config.defaultRoute, text);
-        for (const auto& [to, e] : pn.out) {
-            const auto& when = m_plan->team().edges[e].when;
-            if (when && std::find(labels.begin(), labels.end(), *when) != labels.end())
-                chosen.push_back(e);
-        }
-        break;
+    const auto& edges = m_plan->team().edges;
+    auto input = std::make_shared<RouterInput>();
+    input->text = inputsText(node);
+    std::vector<size_t> targets;
+    for (const auto& [to, e] : pn.out) {
+        const auto& target = m_plan->at(to);
+        RouteCandidate route{e, target.node->id, edges[e].when, std::nullopt};
+        if (target.node->kind == NodeKind::Expert && target.call)
+            route.model = target.call->model;
+        input->routes.push_back(std::move(route));
+        targets.push_back(to);
     }
-    case RouterStrategy::MoeGate: {
-        // A target scores by its model's skills under the gate; a coordinator by its best member.
-        std::vector<size_t> targets;
-        for (const auto& [to, e] : pn.out)
-            targets.push_back(to);
-        auto scores = nodeGateScores(text, targets);
-        if (scores.empty())
-            scores.assign(pn.out.size(), 1.0);
-        const auto picks =
-            RouterLogic::topTargets(scores, size_t(config.topK.value_or(1)), config.minWeight.value_or(0.0));
-        for (const size_t k : picks)
-            chosen.push_back(pn.out[k].second);
-        break;
-    }
-    case RouterStrategy::Llm: {
-        std::vector<std::string> labels;
-        for (const auto& [to, e] : pn.out) {
-            const auto& when = m_plan->team().edges[e].when;
-            if (when && std::find(labels.begin(), labels.end(), *when) == labels.end())
-                labels.push_back(*when);
-        }
-        CallInputs inputs;
-        inputs.task = text;
-        inputs.routes = labels;
-        auto self = shared_from_this();
-        startModelNode(
-            node, PromptBuilder::routeChoiceSystem(), PromptBuilder::routeChoicePrompt(labels, text), "",
-            CallPurpose::Route, std::move(inputs),
-            [self, node, labels, text](NodeResult r, int64_t) {
-                const auto& p = self->m_plan->at(node);
-                std::vector<size_t> edges;
-                if (r.ok()) {
-                    auto label = ReplyParser::routeLabel(r.text, labels);
-                    if (label.empty() && p.node->config.defaultRoute)
-                        label = *p.node->config.defaultRoute;
-                    for (const auto& [to, e] : p.out) {
-                        if (self->m_plan->team().edges[e].when == label)
-                            edges.push_back(e);
-                    }
-                    r.answer = label;
-                    r.text = text;
-                }
-                self->finishRoute(node, edges, std::move(r));
-            },
-            lock);
+    // A target scores by its model's skills under the gate; a coordinator by its best member.
+    // Called by a behaviour under the lock, while the run (and so `this`) is alive.
+    input->gateScores = [this, targets = std::move(targets), text = input->text] {
+        return nodeGateScores(text, targets);
+    };
+    const RouterBehaviour& behaviour = *pn.router;
+    if (!behaviour.asksModel()) {
+        NodeResult result;
+        result.status = Status::Ok;
+        result.text = input->text;
+        result.confidence = 1;
+        finishRoute(node, behaviour.decide(*input), std::move(result));
         return;
     }
-    }
-    std::string answer;
-    for (const size_t e : chosen)
-        answer += (answer.empty() ? "" : ",") + m_plan->team().edges[e].when.value_or(m_plan->team().edges[e].to.str());
-    result.answer = answer;
-    finishRoute(node, chosen, std::move(result));
+    auto question = behaviour.question(*input);
+    auto self = shared_from_this();
+    startModelNode(
+        node, std::move(question.system), std::move(question.prompt), "", CallPurpose::Route,
+        std::move(question.inputs),
+        [self, node, input](NodeResult r, int64_t) {
+            RouteDecision decision;
+            if (r.ok()) {
+                decision = self->m_plan->at(node).router->answer(*input, r.text);
+                r.text = input->text;
+            }
+            self->finishRoute(node, std::move(decision), std::move(r));
+        },
+        lock);
 }
 
-void Run::finishRoute(size_t router, const std::vector<size_t>& chosenEdges, NodeResult result)
+void Run::finishRoute(size_t router, RouteDecision decision, NodeResult result)
 {
-    for (const size_t e : chosenEdges)
+    for (const size_t e : decision.edges)
         m_routesTaken[e] = 1;
+    if (result.ok()) {
+        if (decision.answer) {
+            result.answer = std::move(*decision.answer);
+        } else {
+            const auto& edges = m_plan->team().edges;
+            std::string answer;
+            for (const size_t e : decision.edges)
+                answer += (answer.empty() ? "" : ",") + edges[e].when.value_or(edges[e].to.str());
+            result.answer = std::move(answer);
+        }
+    }
+    if (!decision.note.empty())
+        span(m_state[router].span).note = std::move(decision.note);
     settle(router, std::move(result));
 }
 

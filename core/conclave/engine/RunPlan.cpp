@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include "conclave/engine/StandardRouters.h"
 #include "conclave/model/TeamGraph.h"
 
 namespace conclave {
@@ -36,6 +37,11 @@ std::optional<size_t> RunPlan::indexOf(const NodeId& id) const
 }
 
 std::shared_ptr<const RunPlan> RunPlan::make(const Team& team, std::string& error)
+{
+    return make(team, error, &StandardRouters::make);
+}
+
+std::shared_ptr<const RunPlan> RunPlan::make(const Team& team, std::string& error, const RouterMaker& makeRouter)
 {
     auto plan = std::shared_ptr<RunPlan>(new RunPlan());
     plan->m_team = team;
@@ -81,6 +87,11 @@ std::shared_ptr<const RunPlan> RunPlan::make(const Team& team, std::string& erro
         if (pn.node->kind == NodeKind::Input || pn.node->kind == NodeKind::Output)
             continue;
         pn.call = callSettings(t, *pn.node, onlyBackend);
+        if (pn.node->kind == NodeKind::Router) {
+            pn.router = makeRouter(*pn.node, error);
+            if (!pn.router)
+                return nullptr;
+        }
         const int ordinal = sameRole[{pn.node->kind, pn.call->model}]++;
         pn.drawRole = std::string(toString(pn.node->kind)) + ":" + std::to_string(ordinal);
     }

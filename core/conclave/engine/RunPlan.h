@@ -1,6 +1,7 @@
 #pragma once
 
 #include "conclave/engine/ModelBackend.h"
+#include "conclave/engine/RouterBehaviour.h"
 #include "conclave/model/DefaultValues.h"
 #include "conclave/model/Team.h"
 
@@ -34,6 +35,8 @@ struct PlanNode {
     // "KIND:K": the node is the K-th (from 0, in file order) of its kind whose
     // calls go to the same model; ModelRequest::draw starts with it.
     std::string drawRole;
+    // A router's behaviour, made for it when the plan was made; null for other kinds.
+    std::shared_ptr<const RouterBehaviour> router;
 };
 
 // An immutable, indexed snapshot of a valid team, taken when a run starts.
@@ -41,7 +44,10 @@ struct PlanNode {
 class RunPlan {
 public:
     // Fails with a message when the team cannot run (it should have been validated).
+    // Each router's behaviour comes from `makeRouter` (session/ passes its
+    // RouterBehaviourFactory); without one, from StandardRouters.
     static std::shared_ptr<const RunPlan> make(const Team& team, std::string& error);
+    static std::shared_ptr<const RunPlan> make(const Team& team, std::string& error, const RouterMaker& makeRouter);
 
     const Team& team() const { return m_team; }
     const std::vector<PlanNode>& nodes() const { return m_nodes; }

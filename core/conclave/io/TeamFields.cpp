@@ -1,9 +1,11 @@
 #include "conclave/io/TeamFields.h"
 
+#include "conclave/model/RouterStrategies.h"
 #include "conclave/model/Team.h"
 
 #include <algorithm>
 #include <array>
+#include <vector>
 
 namespace conclave {
 
@@ -54,18 +56,52 @@ constexpr std::array<K, 20> kAnyBackend{"kind",
                                         "prices"};
 
 // Canonical node key order: identity, meaning, model call, layout.
-constexpr std::array<K, 29> kAnyNode{
-    "id",          "kind",       "label",           "strategy",       "mode",       "routes",    "default",
-    "top_k",       "min_weight", "quorum",          "min_confidence", "deadline_ms", "skip_when_agree",
-    "agree_fraction", "max_rounds", "consensus",    "threshold",      "initial",    "max_subtasks", "backend",
-    "model",       "fallback_model", "system",      "prompt",         "params",     "timeout_ms", "retries",
-    "weight",      "pos"};
+// Canonical node key order: identity, meaning, model call, layout. A router's
+// strategy fields (RouterStrategies) come right after "mode", in the order the
+// strategies list them.
+constexpr std::array<K, 4> kNodeHead{"id", "kind", "label", "strategy"};
+constexpr std::array<K, 1> kNodeMode{"mode"};
+constexpr std::array<K, 20> kNodeMeaningAndCall{
+    "quorum",    "min_confidence", "deadline_ms",  "skip_when_agree", "agree_fraction", "max_rounds", "consensus",
+    "threshold", "initial",        "max_subtasks", "backend",         "model",          "fallback_model", "system",
+    "prompt",    "params",         "timeout_ms",   "retries",         "weight",         "pos"};
+constexpr std::array<K, 8> kModelCallKeys{"backend", "model", "fallback_model", "system", "prompt",
+                                          "params",  "timeout_ms", "retries"};
+
+std::vector<K> routerFieldKeys()
+{
+    std::vector<K> out;
+    for (const RouterField* field : RouterStrategies::fields())
+        out.push_back(field->key);
+    return out;
+}
+
+std::vector<K> anyNodeKeys()
+{
+    std::vector<K> out(kNodeHead.begin(), kNodeHead.end());
+    out.insert(out.end(), kNodeMode.begin(), kNodeMode.end());
+    const auto router = routerFieldKeys();
+    out.insert(out.end(), router.begin(), router.end());
+    // A key a router field shares with another kind (a strategy's threshold) keeps its first place.
+    for (const K key : kNodeMeaningAndCall) {
+        if (std::find(out.begin(), out.end(), key) == out.end())
+            out.push_back(key);
+    }
+    return out;
+}
+
+std::vector<K> routerNodeKeys()
+{
+    std::vector<K> out(kNodeHead.begin(), kNodeHead.end());
+    const auto router = routerFieldKeys();
+    out.insert(out.end(), router.begin(), router.end());
+    out.insert(out.end(), kModelCallKeys.begin(), kModelCallKeys.end());
+    out.push_back("pos");
+    return out;
+}
 
 constexpr std::array<K, 4> kInputNode{"id", "kind", "label", "pos"};
 constexpr std::array<K, 4> kOutputNode{"id", "kind", "label", "pos"};
-constexpr std::array<K, 17> kRouterNode{
-    "id",    "kind",           "label",  "strategy", "routes", "default",    "top_k",   "min_weight", "backend",
-    "model", "fallback_model", "system", "prompt",   "params", "timeout_ms", "retries", "pos"};
 constexpr std::array<K, 13> kExpertNode{"id",     "kind",   "label",  "backend",    "model",   "fallback_model",
                                         "system", "prompt", "params", "timeout_ms", "retries", "weight",
                                         "pos"};
@@ -84,8 +120,10 @@ std::span<const std::string_view> teamObjectKeys(TeamObject object)
     switch (object) {
     case TeamObject::Team:
         return kTeam;
-    case TeamObject::Node:
+    case TeamObject::Node: {
+        static const std::vector<K> kAnyNode = anyNodeKeys();
         return kAnyNode;
+    }
     case TeamObject::Edge:
         return kEdge;
     case TeamObject::Backend:
@@ -113,8 +151,10 @@ std::span<const std::string_view> nodeKeys(NodeKind kind)
         return kInputNode;
     case NodeKind::Output:
         return kOutputNode;
-    case NodeKind::Router:
+    case NodeKind::Router: {
+        static const std::vector<K> kRouterNode = routerNodeKeys();
         return kRouterNode;
+    }
     case NodeKind::Expert:
         return kExpertNode;
     case NodeKind::Aggregator:
@@ -154,7 +194,7 @@ constexpr double kBig = 1e300;
 // The "conclave" rule names the newest version in words; a new version updates both.
 static_assert(kTeamFormatVersion == 3, "update the \"conclave\" rule's \"format version 1 to N\"");
 
-constexpr std::array<FieldRule, 41> kRules{{
+constexpr std::array<FieldRule, 39> kRules{{
     {"conclave", "format version 1 to 3", true, 1, kBig, false},
     {"timeout_ms", "a positive integer", true, 0, kBig, true},
     {"deadline_ms", "a positive integer", true, 0, kBig, true},
@@ -165,7 +205,6 @@ constexpr std::array<FieldRule, 41> kRules{{
     {"max_concurrency", "a positive integer", true, 0, kBig, true},
     {"requests_per_minute", "a positive integer", true, 0, kBig, true},
     {"retries", "an integer from 0 to 10", true, 0, 10, false},
-    {"top_k", "an integer of at least 1", true, 1, kBig, false},
     {"initial", "an integer of at least 1", true, 1, kBig, false},
     {"max_subtasks", "an integer of at least 1", true, 1, kBig, false},
     {"quorum", "an integer of at least 1", true, 1, kBig, false},
@@ -173,7 +212,6 @@ constexpr std::array<FieldRule, 41> kRules{{
     {"seed", "a non-negative integer", true, 0, kBig, false},
     {"temperature", "a number from 0 to 2", false, 0, 2, false},
     {"top_p", "a number from 0 to 1", false, 0, 1, false},
-    {"min_weight", "a number from 0 to 1", false, 0, 1, false},
     {"min_confidence", "a number from 0 to 1", false, 0, 1, false},
     {"threshold", "a number from 0 to 1", false, 0, 1, false},
     {"failure_rate", "a number from 0 to 1", false, 0, 1, false},
@@ -208,6 +246,10 @@ const FieldRule& fieldRule(std::string_view key)
         if (rule.key == key)
             return rule;
     }
+    // A router's numeric fields: their strategies' rules.
+    if (const RouterField* field = RouterStrategies::field(key);
+        field && (field->kind == FieldKind::Number || field->kind == FieldKind::Integer))
+        return field->rule;
     // median, p95, input, output: distributions and prices.
     return kNonNegative;
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "conclave/model/FieldRule.h"
 #include "conclave/model/NodeKind.h"
 
 #include <span>
@@ -26,20 +27,8 @@ bool containsKey(std::span<const std::string_view> keys, std::string_view key);
 
 namespace conclave {
 
-// The range of a numeric field and how messages describe it. One table serves
-// the reader's type errors and the validator's range errors, so both say the same.
-struct FieldRule {
-    std::string_view key;
-    std::string_view expected;  // "a positive integer"
-    bool integer;
-    double min;
-    double max;
-    bool minExclusive;
-
-    bool accepts(double value) const { return (minExclusive ? value > min : value >= min) && value <= max; }
-};
-
-// The rule for a numeric key; every numeric key of the format has one.
+// The rule for a numeric key; every numeric key of the format has one (a
+// router's come from its strategies' fields, RouterStrategies).
 const FieldRule& fieldRule(std::string_view key);
 
 } // namespace conclave

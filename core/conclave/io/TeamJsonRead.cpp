@@ -3,6 +3,7 @@
 #include "conclave/io/ProfileFieldsRead.h"
 #include "conclave/io/TeamFields.h"
 #include "conclave/io/TeamJson.h"
+#include "conclave/model/RouterStrategies.h"
 
 namespace conclave {
 
@@ -129,14 +130,14 @@ ModelCall readModelCall(JsonFieldReader& r, std::vector<Problem>& problems)
     return call;
 }
 
-std::optional<RouteTable> readRoutes(JsonFieldReader& r)
+std::optional<RouteTable> readRoutes(JsonFieldReader& r, std::string_view key)
 {
-    const auto* value = r.object("routes");
+    const auto* value = r.object(key);
     if (!value)
         return std::nullopt;
     RouteTable routes;
     for (const auto& [label, patterns] : value->items()) {
-        const std::string where = childPointer(r.pointerTo("routes"), label);
+        const std::string where = childPointer(r.pointerTo(key), label);
         if (!patterns.is_array()) {
             r.failAt(where, "expected an array of keywords, got " + describeJsonValue(patterns));
             return std::nullopt;
@@ -152,6 +153,25 @@ std::optional<RouteTable> readRoutes(JsonFieldReader& r)
         routes.emplace(label, std::move(list));
     }
     return routes;
+}
+
+// A field of a router strategy, read into its slot by the slot's type (RouterStrategies).
+void readRouterField(JsonFieldReader& r, const RouterField& field, NodeConfig& config)
+{
+    std::visit(
+        [&](auto member) {
+            auto& value = config.*member;
+            using T = std::decay_t<decltype(*value)>;
+            if constexpr (std::is_same_v<T, RouteTable>)
+                value = readRoutes(r, field.key);
+            else if constexpr (std::is_same_v<T, std::string>)
+                value = r.string(field.key);
+            else if constexpr (std::is_same_v<T, int64_t>)
+                value = r.integer(field.key, field.rule.expected);
+            else
+                value = r.number(field.key, field.rule.expected);
+        },
+        field.slot);
 }
 
 std::optional<Position> readPosition(JsonFieldReader& r)
@@ -192,10 +212,8 @@ std::optional<Node> readNode(const json& value, const std::string& pointer, std:
     switch (node.kind) {
     case NodeKind::Router:
         c.routerStrategy = r.enumeration<RouterStrategy>("strategy");
-        c.routes = readRoutes(r);
-        c.defaultRoute = r.string("default");
-        c.topK = readInteger(r, "top_k");
-        c.minWeight = readNumber(r, "min_weight");
+        for (const RouterField* field : RouterStrategies::fields())
+            readRouterField(r, *field, c);
         c.call = readModelCall(r, problems);
         break;
     case NodeKind::Expert:

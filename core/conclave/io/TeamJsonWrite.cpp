@@ -1,5 +1,6 @@
 #include "conclave/io/CanonicalJson.h"
 #include "conclave/io/TeamJson.h"
+#include "conclave/model/RouterStrategies.h"
 
 #include <cmath>
 
@@ -64,6 +65,29 @@ ordered_json priceJson(const Price& p)
     return out;
 }
 
+// A field of a router strategy, written from its slot by the slot's type (RouterStrategies).
+void putRouterField(ordered_json& out, const RouterField& field, const NodeConfig& config)
+{
+    std::visit(
+        [&](auto member) {
+            const auto& value = config.*member;
+            using T = std::decay_t<decltype(*value)>;
+            if constexpr (std::is_same_v<T, RouteTable>) {
+                if (!value)
+                    return;
+                ordered_json table = ordered_json::object();
+                for (const auto& [label, patterns] : *value)
+                    table[label] = patterns;
+                out[std::string(field.key)] = table;
+            } else if constexpr (std::is_same_v<T, double>) {
+                putNumber(out, field.key, value);
+            } else {
+                put(out, field.key, value);
+            }
+        },
+        field.slot);
+}
+
 void putModelCall(ordered_json& out, const ModelCall& call)
 {
     if (call.backend)
@@ -91,15 +115,8 @@ ordered_json nodeJson(const Node& node)
         out["strategy"] = std::string(toString(*c.aggregatorStrategy));
     if (c.mode)
         out["mode"] = std::string(toString(*c.mode));
-    if (c.routes) {
-        ordered_json routes = ordered_json::object();
-        for (const auto& [label, patterns] : *c.routes)
-            routes[label] = patterns;
-        out["routes"] = routes;
-    }
-    put(out, "default", c.defaultRoute);
-    put(out, "top_k", c.topK);
-    putNumber(out, "min_weight", c.minWeight);
+    for (const RouterField* field : RouterStrategies::fields())
+        putRouterField(out, *field, c);
     put(out, "quorum", c.quorum);
     putNumber(out, "min_confidence", c.minConfidence);
     put(out, "deadline_ms", c.deadlineMs);

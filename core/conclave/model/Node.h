@@ -1,6 +1,7 @@
 #pragma once
 
 #include "conclave/model/NodeKind.h"
+#include "conclave/model/RouterField.h"
 #include "conclave/model/StrongId.h"
 
 #include <nlohmann/json.hpp>
@@ -38,8 +39,6 @@ struct ModelCall {
 
     friend bool operator==(const ModelCall&, const ModelCall&) = default;
 };
-
-using RouteTable = std::map<std::string, std::vector<std::string>>;
 
 // What a node means: every field a run reads. Which fields a kind accepts is
 // listed in TeamJson; a field a kind does not accept is never set here.
@@ -94,25 +93,10 @@ struct Node {
     nlohmann::json extra;  // unknown keys; null when none
 
     std::string displayName() const { return config.label.value_or(id.str()); }
-    // Whether its kind and settings make it call a model: an expert, an `llm` router, a `synthesize`
-    // aggregator, a `decompose` coordinator. The one rule the validator, provenance and cost bounds read.
-    bool callsModel() const
-    {
-        switch (kind) {
-        case NodeKind::Router:
-            return config.routerStrategy == RouterStrategy::Llm;
-        case NodeKind::Expert:
-            return true;
-        case NodeKind::Aggregator:
-            return config.aggregatorStrategy == AggregatorStrategy::Synthesize;
-        case NodeKind::Coordinator:
-            return config.mode == CoordinatorMode::Decompose;
-        case NodeKind::Input:
-        case NodeKind::Output:
-            break;
-        }
-        return false;
-    }
+    // Whether its kind and settings make it call a model: an expert, a router whose strategy
+    // does (RouterStrategies: `llm`), a `synthesize` aggregator, a `decompose` coordinator.
+    // The one rule the validator, provenance and cost bounds read.
+    bool callsModel() const;
 
     friend bool operator==(const Node&, const Node&) = default;
 };

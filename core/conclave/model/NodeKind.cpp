@@ -1,5 +1,7 @@
 #include "conclave/model/NodeKind.h"
 
+#include "conclave/model/RouterStrategies.h"
+
 #include <array>
 #include <utility>
 
@@ -16,10 +18,6 @@ constexpr Names<NodeKind, 6> kNodeKinds{{{NodeKind::Input, "input"},
                                          {NodeKind::Coordinator, "coordinator"},
                                          {NodeKind::Aggregator, "aggregator"},
                                          {NodeKind::Output, "output"}}};
-constexpr Names<RouterStrategy, 4> kRouterStrategies{{{RouterStrategy::All, "all"},
-                                                      {RouterStrategy::Keyword, "keyword"},
-                                                      {RouterStrategy::MoeGate, "moe_gate"},
-                                                      {RouterStrategy::Llm, "llm"}}};
 constexpr Names<AggregatorStrategy, 6> kAggregatorStrategies{
     {{AggregatorStrategy::Majority, "majority"},
      {AggregatorStrategy::Weighted, "weighted"},
@@ -65,7 +63,6 @@ constexpr std::array<Enum, N> valuesOf(const Names<Enum, N>& names)
 }
 
 constexpr auto kNodeKindValues = valuesOf(kNodeKinds);
-constexpr auto kRouterStrategyValues = valuesOf(kRouterStrategies);
 constexpr auto kAggregatorStrategyValues = valuesOf(kAggregatorStrategies);
 constexpr auto kCoordinatorModeValues = valuesOf(kCoordinatorModes);
 constexpr auto kBackendKindValues = valuesOf(kBackendKinds);
@@ -73,7 +70,8 @@ constexpr auto kBackendKindValues = valuesOf(kBackendKinds);
 } // namespace
 
 std::string_view toString(NodeKind kind) { return nameOf(kNodeKinds, kind); }
-std::string_view toString(RouterStrategy strategy) { return nameOf(kRouterStrategies, strategy); }
+// A router strategy's name is its descriptor's (RouterStrategies, the one list of strategies).
+std::string_view toString(RouterStrategy strategy) { return RouterStrategies::of(strategy).name; }
 std::string_view toString(AggregatorStrategy strategy) { return nameOf(kAggregatorStrategies, strategy); }
 std::string_view toString(CoordinatorMode mode) { return nameOf(kCoordinatorModes, mode); }
 std::string_view toString(BackendKind kind) { return nameOf(kBackendKinds, kind); }
@@ -91,7 +89,8 @@ std::optional<NodeKind> enumFromString<NodeKind>(std::string_view text) { return
 template <>
 std::optional<RouterStrategy> enumFromString<RouterStrategy>(std::string_view text)
 {
-    return valueOf(kRouterStrategies, text);
+    const auto* descriptor = RouterStrategies::find(text);
+    return descriptor ? std::optional<RouterStrategy>(descriptor->strategy) : std::nullopt;
 }
 template <>
 std::optional<AggregatorStrategy> enumFromString<AggregatorStrategy>(std::string_view text)
@@ -109,7 +108,7 @@ std::optional<BackendKind> enumFromString<BackendKind>(std::string_view text) { 
 template <>
 std::span<const NodeKind> allValues<NodeKind>() { return kNodeKindValues; }
 template <>
-std::span<const RouterStrategy> allValues<RouterStrategy>() { return kRouterStrategyValues; }
+std::span<const RouterStrategy> allValues<RouterStrategy>() { return RouterStrategies::values(); }
 template <>
 std::span<const AggregatorStrategy> allValues<AggregatorStrategy>() { return kAggregatorStrategyValues; }
 template <>

@@ -1,5 +1,7 @@
 #include "conclave/model/Team.h"
 
+#include "conclave/model/RouterStrategies.h"
+
 #include <algorithm>
 
 namespace conclave {
@@ -24,7 +26,9 @@ Node* Team::findNode(const NodeId& id)
     return index ? &nodes[*index] : nullptr;
 }
 
-int64_t formatVersionNeeded(const Team& team)
+namespace {
+
+int64_t versionOfFields(const Team& team)
 {
     for (const auto& n : team.nodes) {
         if (n.config.maxSubtasks)
@@ -56,6 +60,18 @@ int64_t formatVersionNeeded(const Team& team)
             return 2;
     }
     return 1;
+}
+
+} // namespace
+
+int64_t formatVersionNeeded(const Team& team)
+{
+    int64_t version = versionOfFields(team);
+    for (const auto& n : team.nodes) {
+        if (n.kind == NodeKind::Router && n.config.routerStrategy)
+            version = std::max(version, RouterStrategies::of(*n.config.routerStrategy).formatVersion);
+    }
+    return version;
 }
 
 } // namespace conclave

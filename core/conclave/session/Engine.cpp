@@ -5,6 +5,7 @@
 #include "conclave/engine/VirtualClock.h"
 #include "conclave/io/ModelsFile.h"
 #include "conclave/session/BackendFactory.h"
+#include "conclave/session/RouterBehaviourFactory.h"
 #include "conclave/validate/Validator.h"
 
 namespace conclave {
@@ -49,7 +50,8 @@ Engine::Prepared Engine::prepare(const Team& team, const std::filesystem::path& 
             return prepared;
         }
     }
-    auto plan = RunPlan::make(team, prepared.error);
+    const RouterBehaviourFactory routers(m_resources, teamFolder);
+    auto plan = RunPlan::make(team, prepared.error, routers.maker());
     if (!plan)
         return prepared;
     auto ready = std::make_shared<PreparedTeam>();

@@ -1,5 +1,7 @@
 #include "conclave/validate/ConnectionRules.h"
 
+#include "conclave/model/RouterStrategies.h"
+
 #include "conclave/io/JsonText.h"
 #include "conclave/model/TeamGraph.h"
 
@@ -139,7 +141,10 @@ std::string ConnectionRules::memberCycleMessage(const TeamGraph& graph, const Te
 
 bool ConnectionRules::needsRouteLabel(const Node& from)
 {
-    return from.kind == NodeKind::Router && from.config.routerStrategy != RouterStrategy::All;
+    if (from.kind != NodeKind::Router)
+        return false;
+    const auto& strategy = from.config.routerStrategy;
+    return !strategy || RouterStrategies::of(*strategy).labelsEdges;
 }
 
 std::string ConnectionRules::newRouteLabel(const Team& team, const NodeId& from, const NodeId& to)

@@ -84,6 +84,8 @@ private:
     void reportUnknownModel(const std::string& where, const std::string& model, const std::optional<NodeId>& node);
     void checkModelCall(const std::string& pointer, const Node& node, std::string_view why);
     void checkNode(const std::string& pointer, const Node& node);
+    // A router's strategy and the fields of every strategy it sets (RouterStrategies).
+    void checkRouter(const std::string& pointer, const Node& node);
 
     const Team& m_team;
     const ValidationContext& m_context;

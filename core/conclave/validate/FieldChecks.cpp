@@ -3,6 +3,7 @@
 // those of backends.
 #include "conclave/validate/FieldChecks.h"
 
+#include "conclave/model/RouterStrategies.h"
 #include "conclave/util/AsciiText.h"
 #include "conclave/validate/FieldChecker.h"
 
@@ -236,18 +237,39 @@ void FieldChecker::checkModelCall(const std::string& pointer, const Node& node, 
         checkModelName(childPointer(pointer, "fallback_model"), *call.fallbackModel, *backend, node.id);
 }
 
+void FieldChecker::checkRouter(const std::string& pointer, const Node& node)
+{
+    const auto& c = node.config;
+    if (!c.routerStrategy)
+        m_sink.error(childPointer(pointer, "strategy"),
+                     "a router needs a strategy: " + RouterStrategies::namesInWords(), node.id);
+    // Types were checked by the reader; ranges and spellings are checked wherever a field is set.
+    for (const RouterField* field : RouterStrategies::fields()) {
+        std::visit(
+            [&](auto member) {
+                const auto& value = c.*member;
+                if constexpr (std::is_arithmetic_v<std::decay_t<decltype(*value)>>)
+                    range(pointer, field->key, value, field->rule, node.id);
+            },
+            field->slot);
+        const auto text = RouterStrategies::text(*field, c);
+        if (field->kind == FieldKind::Enum && text &&
+            std::find(field->values.begin(), field->values.end(), *text) == field->values.end())
+            m_sink.error(childPointer(pointer, field->key),
+                         "expected " + std::string(field->rule.expected) + ", got \"" + *text + "\"", node.id);
+    }
+    const std::string why =
+        c.routerStrategy ? RouterStrategies::of(*c.routerStrategy).routerPhrase() : std::string("a router");
+    checkModelCall(pointer, node, why);
+}
+
 void FieldChecker::checkNode(const std::string& pointer, const Node& node)
 {
     const auto& c = node.config;
     const auto& id = node.id;
     switch (node.kind) {
     case NodeKind::Router:
-        if (!c.routerStrategy)
-            m_sink.error(childPointer(pointer, "strategy"), "a router needs a strategy: all, keyword, moe_gate or llm",
-                         id);
-        range(pointer, "top_k", c.topK, id);
-        range(pointer, "min_weight", c.minWeight, id);
-        checkModelCall(pointer, node, "an llm router");
+        checkRouter(pointer, node);
         break;
     case NodeKind::Expert:
         range(pointer, "weight", c.weight, id);

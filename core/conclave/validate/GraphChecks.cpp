@@ -3,6 +3,7 @@
 #include "conclave/io/JsonText.h"
 #include "conclave/model/NodeFactory.h"
 #include "conclave/model/PromptTemplate.h"
+#include "conclave/model/RouterStrategies.h"
 #include "conclave/model/TeamGraph.h"
 #include "conclave/validate/ConnectionRules.h"
 
@@ -15,6 +16,15 @@
 namespace conclave::checks {
 
 namespace {
+
+// "Default route" -> "default route": a field's label inside a message.
+std::string lowerFirst(std::string_view label)
+{
+    std::string out(label);
+    if (!out.empty() && out.front() >= 'A' && out.front() <= 'Z')
+        out.front() = char(out.front() - 'A' + 'a');
+    return out;
+}
 
 // User text goes into one-line messages printable and cut short.
 std::string quoted(const NodeId& id) { return describeJsonValue(id.str()); }
@@ -244,6 +254,7 @@ private:
                      *cycle.closing);
     }
 
+    // A router's fields against its strategy's descriptor (RouterStrategies) and its edges.
     void checkRoutes(size_t i)
     {
         const auto& n = node(i);
@@ -255,40 +266,77 @@ private:
                 labels.insert(*m_team.edges[e].when);
         }
         const auto& c = n.config;
-        const auto checkDefault = [&] {
-            if (c.defaultRoute && !labels.contains(*c.defaultRoute))
-                m_sink.error(childPointer(pointer, "default"),
-                             "default route \"" + *c.defaultRoute + "\" matches no edge label of " + quoted(n.id),
-                             n.id);
-        };
-        if (c.routerStrategy != RouterStrategy::Keyword) {
-            if (c.routes)
-                m_sink.warning(childPointer(pointer, "routes"), "routes are used only by the keyword strategy", n.id);
-            // The llm strategy falls back to its default route when the model's answer names no label.
-            if (c.routerStrategy == RouterStrategy::Llm)
-                checkDefault();
+        const RouterStrategyDescriptor* strategy =
+            c.routerStrategy ? &RouterStrategies::of(*c.routerStrategy) : nullptr;
+        for (const RouterField* field : RouterStrategies::fields()) {
+            if (field->warnUnused && (!strategy || !strategy->field(field->key)) &&
+                RouterStrategies::hasValue(*field, c))
+                m_sink.warning(childPointer(pointer, field->key),
+                               std::string(field->key) + (field->kind == FieldKind::RouteMap ? " are" : " is") +
+                                   " used only by the " +
+                                   RouterStrategies::namesInWords(RouterStrategies::strategiesWith(field->key)) +
+                                   " strategy",
+                               n.id);
+        }
+        if (!strategy)
             return;
-        }
-        if (!c.routes || c.routes->empty()) {
-            m_sink.error(childPointer(pointer, "routes"), "a keyword router needs routes (label -> keywords)", n.id);
-            return;
-        }
-        for (const auto& [label, keywords] : *c.routes) {
-            const auto where = childPointer(childPointer(pointer, "routes"), label);
-            if (!labels.contains(label))
-                m_sink.error(where, "route " + std::string("\"") + label + "\" matches no edge label of " +
-                                        quoted(n.id),
+        for (const auto& field : strategy->fields) {
+            if (field.required && !RouterStrategies::isSet(field, c)) {
+                m_sink.error(childPointer(pointer, field.key),
+                             strategy->routerPhrase() + " needs " + std::string(field.key) +
+                                 (field.hint.empty() ? "" : " (" + std::string(field.hint) + ")"),
                              n.id);
-            if (keywords.empty())
-                m_sink.warning(where, "route \"" + label + "\" has no keywords", n.id);
-            for (size_t k = 0; k < keywords.size(); ++k)
-                checkKeyword(childPointer(where, k), keywords[k], n.id);
+                return;
+            }
         }
-        checkDefault();
+        // The route labels its fields name; a label a route table leaves out may still be one of these.
+        std::set<std::string> named;
+        const RouteTable* table = nullptr;
+        for (const auto& field : strategy->fields) {
+            const auto where = childPointer(pointer, field.key);
+            const auto text = RouterStrategies::text(field, c);
+            if (field.kind == FieldKind::RouteLabel && text) {
+                named.insert(*text);
+                if (!labels.contains(*text))
+                    m_sink.error(where, lowerFirst(field.label) + " \"" + *text + "\" matches no edge label of " +
+                                            quoted(n.id),
+                                 n.id);
+            } else if (field.kind == FieldKind::NodeRef && text) {
+                const auto& out = graph().out(NodeIndex(i));
+                const bool target = std::any_of(out.begin(), out.end(), [&](const auto& link) {
+                    return graph().idOf(link.node).str() == *text;
+                });
+                if (!target)
+                    m_sink.error(where,
+                                 std::string(field.key) + " \"" + *text + "\" is not a target of " + quoted(n.id),
+                                 n.id);
+            } else if (field.kind == FieldKind::RouteMap) {
+                table = RouterStrategies::table(field, c);
+                if (table)
+                    checkRouteTable(where, *table, labels, n.id);
+            }
+        }
+        if (!table)
+            return;
         for (const auto& label : labels) {
-            if (!c.routes->contains(label) && c.defaultRoute != label)
+            if (!table->contains(label) && !named.contains(label))
                 m_sink.warning(pointer, "edge label \"" + label + "\" has no route keywords and is not the default",
                                n.id);
+        }
+    }
+
+    void checkRouteTable(const std::string& where, const RouteTable& routes, const std::set<std::string>& labels,
+                         const NodeId& id)
+    {
+        for (const auto& [label, keywords] : routes) {
+            const auto at = childPointer(where, label);
+            if (!labels.contains(label))
+                m_sink.error(at, "route " + std::string("\"") + label + "\" matches no edge label of " + quoted(id),
+                             id);
+            if (keywords.empty())
+                m_sink.warning(at, "route \"" + label + "\" has no keywords", id);
+            for (size_t k = 0; k < keywords.size(); ++k)
+                checkKeyword(childPointer(at, k), keywords[k], id);
         }
     }
 

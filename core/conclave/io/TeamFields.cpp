@@ -54,10 +54,10 @@ constexpr std::array<K, 20> kAnyBackend{"kind",
                                         "prices"};
 
 // Canonical node key order: identity, meaning, model call, layout.
-constexpr std::array<K, 29> kAnyNode{
+constexpr std::array<K, 30> kAnyNode{
     "id",          "kind",       "label",           "strategy",       "mode",       "routes",    "default",
     "top_k",       "min_weight", "quorum",          "min_confidence", "deadline_ms", "skip_when_agree",
-    "agree_fraction", "max_rounds", "consensus",    "threshold",      "initial",    "max_subtasks", "backend",
+    "agree_fraction", "max_rounds", "consensus",    "threshold",      "initial",    "max_subtasks", "scorer", "backend",
     "model",       "fallback_model", "system",      "prompt",         "params",     "timeout_ms", "retries",
     "weight",      "pos"};
 
@@ -73,8 +73,8 @@ constexpr std::array<K, 18> kAggregatorNode{
     "id",          "kind",           "label",          "strategy", "quorum",  "min_confidence",
     "deadline_ms", "skip_when_agree", "agree_fraction", "backend",  "model",   "fallback_model",
     "system",      "prompt",         "params",         "timeout_ms", "retries", "pos"};
-constexpr std::array<K, 18> kCoordinatorNode{
-    "id",     "kind",           "label",  "mode",   "max_rounds", "consensus",  "threshold", "initial", "max_subtasks",
+constexpr std::array<K, 19> kCoordinatorNode{
+    "id",     "kind",           "label",  "mode",   "max_rounds", "consensus",  "threshold", "initial", "max_subtasks", "scorer",
     "backend", "model",         "fallback_model", "system", "prompt", "params", "timeout_ms", "retries", "pos"};
 
 } // namespace

@@ -27,7 +27,7 @@ Node* Team::findNode(const NodeId& id)
 int64_t formatVersionNeeded(const Team& team)
 {
     for (const auto& n : team.nodes) {
-        if (n.config.maxSubtasks)
+        if (n.config.maxSubtasks || n.config.scorer)
             return 3;
     }
     for (const auto& [name, backend] : team.backends) {

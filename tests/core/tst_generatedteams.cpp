@@ -13,7 +13,9 @@
 #include "support/RunInvariants.h"
 #include "support/TeamGenerator.h"
 
+#include "conclave/io/FileIo.h"
 #include "conclave/io/TeamJson.h"
+#include "conclave/routing/ScorerFile.h"
 #include "conclave/store/RunStore.h"
 
 #include <QTemporaryDir>
@@ -265,6 +267,22 @@ private slots:
         std::string error;
         m_reader = m_store->reader(error);
         QVERIFY2(m_reader, error.c_str());
+        // Every generated model scored: p rises with stated confidence, from a base that differs by model.
+        const auto& gate = *m_h.engine().resources().gate;
+        ScorerModel scorer;
+        scorer.buckets = uint32_t(gate.buckets());
+        scorer.domains = gate.domains();
+        const double bases[] = {-2.0, -0.5, 1.0};
+        for (const auto& name : teamgen::generatedModelNames()) {
+            const double bias = bases[scorer.models.size() % 3];
+            scorer.models.push_back(name);
+            scorer.answers.push_back(100);
+            scorer.baseRates.push_back(0.5);
+            scorer.linear.push_back({1, bias, {{scorer.promptDimension() + 4, 2.5}}});
+        }
+        const auto path = m_dir.filePath(QStringLiteral("scorer.json")).toStdString();
+        QVERIFY(!writeFileAtomically(path, ScorerFile::toJsonText(scorer)));
+        teamgen::generatedScorerFile() = path;
     }
 
     void everyRunEndsAndKeepsItsInvariants()

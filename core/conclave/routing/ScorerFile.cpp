@@ -140,10 +140,8 @@ std::string ScorerFile::toJsonText(const ScorerModel& model)
         const auto linear = m < model.linear.size() ? model.linear[m] : RouterModel::Linear{};
         entry["c"] = linear.c;
         entry["bias"] = linear.bias;
-        auto weights = nlohmann::ordered_json::array();
-        for (const auto& [index, value] : linear.weights)
-            weights.push_back({index, rounded(value)});
-        entry["weights"] = std::move(weights);
+        // A placeholder, replaced below by the weights on one line: one pair a line would be most of the file.
+        entry["weights"] = "@weights " + std::to_string(m) + "@";
         models.push_back(std::move(entry));
     }
     doc["models"] = std::move(models);
@@ -157,7 +155,18 @@ std::string ScorerFile::toJsonText(const ScorerModel& model)
                              {"confidence_auroc", optionalJson(h.confidenceAuroc)}};
     }
     doc["heldout"] = {{"tasks", tasksJson(model.heldoutTasks)}, {"models", std::move(perModel)}};
-    return doc.dump(1) + "\n";
+    auto text = doc.dump(1) + "\n";
+    for (size_t m = 0; m < model.models.size(); ++m) {
+        auto weights = nlohmann::ordered_json::array();
+        if (m < model.linear.size()) {
+            for (const auto& [index, value] : model.linear[m].weights)
+                weights.push_back({index, rounded(value)});
+        }
+        // Key and value together: no escaped string in the document can hold that.
+        const auto placeholder = "\"weights\": \"@weights " + std::to_string(m) + "@\"";
+        text.replace(text.find(placeholder), placeholder.size(), "\"weights\": " + weights.dump());
+    }
+    return text;
 }
 
 ScorerFile::LoadResult ScorerFile::load(const std::filesystem::path& path)

@@ -55,10 +55,9 @@ int runTrainScorer(const CliContext& context, const TrainScorerArgs& args)
     int64_t answers = 0;
     for (const auto n : model.answers)
         answers += n;
-    context.out << "wrote " << args.output << ": cascade scorer over " << model.models.size()
-                << " models, trained on " << model.tasks.size() << " tasks (" << answers << " answers) of "
-                << model.experiments.size() << (model.experiments.size() == 1 ? " experiment" : " experiments")
-                << '\n';
+    context.out << "wrote " << args.output << ": cascade scorer over " << model.models.size() << " models, trained on "
+                << model.tasks.size() << " tasks (" << answers << " answers) of " << model.experiments.size()
+                << (model.experiments.size() == 1 ? " experiment" : " experiments") << '\n';
     if (!model.heldoutTasks.empty())
         context.out << "held out: " << model.heldoutTasks.size() << " tasks (" << fixed(model.holdout * 100, 0)
                     << " %, seed " << model.seed << ")\n";

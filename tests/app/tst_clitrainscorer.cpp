@@ -35,8 +35,8 @@ private slots:
     {
         QVERIFY(m_dir.isValid());
         m_db = m_dir.filePath("runs.sqlite");
-        const auto r = runConclave({"eval", kAskAll, "--taskset", "reasoning", "--sample", "20", "--seeds", "2",
-                                    "--db", m_db});
+        const auto r =
+            runConclave({"eval", kAskAll, "--taskset", "reasoning", "--sample", "20", "--seeds", "2", "--db", m_db});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         m_experiment = experimentId(r.out);
         QVERIFY(!m_experiment.isEmpty());
@@ -49,20 +49,21 @@ private slots:
         QCOMPARE(r.exitCode, 0);
         // 20 tasks, 13 trained on and 7 held out (trials where every member answered); two seeds each. A
         // model right (or wrong) on every held-out answer has no AUROC.
-        QCOMPARE(r.out.split('\n'),
-                 (QStringList{
-                     "wrote " + out + ": cascade scorer over 3 models, trained on 13 tasks (78 answers) of 1 experiment",
-                     "held out: 7 tasks (30 %, seed 0)",
-                     "  step  model                 answers  base rate       C  held-out answers  log loss  scorer "
-                     "AUROC  confidence AUROC",
-                     "     1  local/tiny-1b              26      0.077      64                14     0.004             "
-                     "-                 -",
-                     "     2  local/generalist-7b        26      0.385      16                14     0.377         "
-                     "1.000             0.625",
-                     "     3  local/frontier-70b         26      1.000  0.0156                14     0.019             "
-                     "-                 -",
-                     "",
-                 }));
+        QCOMPARE(
+            r.out.split('\n'),
+            (QStringList{
+                "wrote " + out + ": cascade scorer over 3 models, trained on 13 tasks (78 answers) of 1 experiment",
+                "held out: 7 tasks (30 %, seed 0)",
+                "  step  model                 answers  base rate       C  held-out answers  log loss  scorer "
+                "AUROC  confidence AUROC",
+                "     1  local/tiny-1b              26      0.077      64                14     0.004             "
+                "-                 -",
+                "     2  local/generalist-7b        26      0.385      16                14     0.377         "
+                "1.000             0.625",
+                "     3  local/frontier-70b         26      1.000  0.0156                14     0.019             "
+                "-                 -",
+                "",
+            }));
         QCOMPARE(r.err, QString("warning: model local/tiny-1b had only 26 training answers (fewer than 100): its "
                                 "scores rest on little\n"
                                 "warning: model local/generalist-7b had only 26 training answers (fewer than 100): "
@@ -71,8 +72,8 @@ private slots:
                                 "its scores rest on little\n"));
         const auto loaded = conclave::ScorerFile::load(out.toStdString());
         QVERIFY(loaded.model);
-        QCOMPARE(loaded.model->models, (std::vector<std::string>{"local/tiny-1b", "local/generalist-7b",
-                                                                 "local/frontier-70b"}));
+        QCOMPARE(loaded.model->models,
+                 (std::vector<std::string>{"local/tiny-1b", "local/generalist-7b", "local/frontier-70b"}));
     }
 
     void badInput_data()
@@ -92,9 +93,8 @@ private slots:
     {
         QFETCH(QStringList, extra);
         QFETCH(QString, expected);
-        const auto r = runConclave(QStringList{"train-scorer", m_experiment, "--db", m_db, "-o",
-                                               m_dir.filePath("bad.json")} +
-                                   extra);
+        const auto r = runConclave(
+            QStringList{"train-scorer", m_experiment, "--db", m_db, "-o", m_dir.filePath("bad.json")} + extra);
         QCOMPARE(r.exitCode, 2);
         QCOMPARE(r.err, expected);
         QVERIFY(!QFile::exists(m_dir.filePath("bad.json")));

@@ -233,7 +233,8 @@ private slots:
         const auto prepared = m_h.engine().prepare(*team, m_dir.path().toStdString());
         QVERIFY2(prepared.team, prepared.error.c_str());
         QCOMPARE(prepared.team->scorers.size(), size_t(1));
-        auto started = m_h.engine().start(*prepared.team, kMath, Engine::StartOptions{42, {}, ClockRequest::Virtual, {}, {}});
+        auto started =
+            m_h.engine().start(*prepared.team, kMath, Engine::StartOptions{42, {}, ClockRequest::Virtual, {}, {}});
         QVERIFY2(started.run, started.error.c_str());
         const auto r = started.run->wait();
         QCOMPARE(rounds(r, "c"), (QStringList{
@@ -247,19 +248,24 @@ private slots:
         QTest::addColumn<QString>("mode");
         QTest::addColumn<QString>("scorer");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("no such file") << "cascade" << "missing.json"
+        QTest::newRow("no such file") << "cascade"
+                                      << "missing.json"
                                       << "node \"c\": scorer \"missing.json\": no such file";
-        QTest::newRow("not a scorer") << "cascade" << "router.json"
+        QTest::newRow("not a scorer") << "cascade"
+                                      << "router.json"
                                       << "node \"c\": scorer \"router.json\": /kind: expected \"scorer\" (a file "
                                          "conclave train-scorer writes), got \"router\"";
         QTest::newRow("a member model it does not know")
-            << "adaptive" << "right-only.json"
+            << "adaptive"
+            << "right-only.json"
             << "node \"c\": scorer \"right-only.json\": member \"m1\" answers with wrong, which the scorer was not "
                "trained on (it knows right): re-train it with conclave train-scorer --models";
-        QTest::newRow("another mode") << "debate" << "both.json"
+        QTest::newRow("another mode") << "debate"
+                                      << "both.json"
                                       << "the team is invalid: /nodes/1/scorer: a scorer replaces stated confidence "
                                          "in modes cascade and adaptive; this coordinator's mode is debate";
-        QTest::newRow("empty") << "cascade" << ""
+        QTest::newRow("empty") << "cascade"
+                               << ""
                                << "the team is invalid: /nodes/1/scorer: expected the path of a scorer file "
                                   "(conclave train-scorer), got an empty string";
     }
@@ -272,7 +278,8 @@ private slots:
         writeScorer("both.json", {{"wrong", 0.3}, {"right", 0.8}});
         writeScorer("right-only.json", {{"right", 0.8}});
         writeFileAtomically(m_dir.filePath("router.json").toStdString(), "{\"format\": 1, \"kind\": \"router\"}");
-        const auto builder = coordinated(mode.toStdString(), {"wrong", "right"}, json{{"scorer", scorer.toStdString()}});
+        const auto builder =
+            coordinated(mode.toStdString(), {"wrong", "right"}, json{{"scorer", scorer.toStdString()}});
         QCOMPARE(prepareError(builder), expected);
     }
 

@@ -27,12 +27,12 @@ std::shared_ptr<const Gate> shippedGate()
 
 void addTask(CalibrationSamples& samples, const std::string& id, const std::string& prompt)
 {
-    samples.tasks["synthetic\n" + id] = {"synthetic", Task{.id = id, .domain = "general", .prompt = prompt, .answer = "x"}};
+    samples.tasks["synthetic\n" + id] = {"synthetic",
+                                         Task{.id = id, .domain = "general", .prompt = prompt, .answer = "x"}};
 }
 
 void addAnswer(CalibrationSamples& samples, const std::string& id, const std::string& model, uint64_t seed,
-               const std::string& answer, bool right, double confidence, bool answerLine = true,
-               size_t experiment = 0)
+               const std::string& answer, bool right, double confidence, bool answerLine = true, size_t experiment = 0)
 {
     CalibrationSamples::Answer a;
     a.model = model;
@@ -87,8 +87,8 @@ private slots:
         addAnswer(s, "a", "m1", 1, "yes", false, 0.7, true);
         addAnswer(s, "a", "m2", 1, "yes", false, 0.6, false);
         addAnswer(s, "a", "m3", 1, "no", true, 0.9, true);
-        addAnswer(s, "a", "m3", 1, "yes", false, 0.1, true); // a second m3 answer there: the first counts
-        addAnswer(s, "a", "m1", 2, "no", true, 0.8, true);   // seed 2: m2 and m3 did not answer
+        addAnswer(s, "a", "m3", 1, "yes", false, 0.1, true);  // a second m3 answer there: the first counts
+        addAnswer(s, "a", "m1", 2, "no", true, 0.8, true);    // seed 2: m2 and m3 did not answer
         addAnswer(s, "a", "m1", 1, "no", true, 0.8, true, 1); // another experiment: alone
         const auto steps = ScorerTraining::instances(s, {"m1", "m2", "m3"});
         QCOMPARE(steps.size(), size_t(3));

@@ -18,7 +18,8 @@ Team scoredTeam(const std::string& scorer)
       "backends": {"local": {"kind": "local-moe"}},
       "defaults": {"backend": "local"},
       "nodes": [{"id": "in", "kind": "input"},
-                {"id": "c", "kind": "coordinator", "mode": "cascade", "scorer": ")" + scorer + R"("},
+                {"id": "c", "kind": "coordinator", "mode": "cascade", "scorer": ")" +
+                                                           scorer + R"("},
                 {"id": "m", "kind": "expert", "model": "local/tiny-1b"},
                 {"id": "out", "kind": "output"}],
       "edges": [{"from": "in", "to": "c"}, {"from": "c", "to": "m", "role": "member"}, {"from": "c", "to": "out"}]

@@ -146,8 +146,7 @@ std::vector<ScorerTraining::Instance> ScorerTraining::instances(const Calibratio
 std::optional<ScorerTraining::Result> ScorerTraining::fromSamples(const CalibrationSamples& train,
                                                                   const CalibrationSamples* heldout,
                                                                   const Options& options,
-                                                                  std::shared_ptr<const Gate> gate,
-                                                                  std::string& error)
+                                                                  std::shared_ptr<const Gate> gate, std::string& error)
 {
     if (!gate) {
         error = "no gate to compute prompt features with";
@@ -163,8 +162,8 @@ std::optional<ScorerTraining::Result> ScorerTraining::fromSamples(const Calibrat
     std::sort(answering.begin(), answering.end());
     for (const auto& model : models) {
         if (!std::binary_search(answering.begin(), answering.end(), model)) {
-            error = "model \"" + model + "\" gave no scored answer in these experiments (answering: " +
-                    joined(answering) + ")";
+            error = "model \"" + model +
+                    "\" gave no scored answer in these experiments (answering: " + joined(answering) + ")";
             return std::nullopt;
         }
     }
@@ -227,7 +226,8 @@ std::optional<ScorerTraining::Result> ScorerTraining::run(RunQueries& store, con
     if (!split)
         return std::nullopt;
     const auto part = [&](size_t wanted) {
-        return [split, wanted](std::string_view hash, std::string_view id) { return split->partOf(hash, id) == wanted; };
+        return
+            [split, wanted](std::string_view hash, std::string_view id) { return split->partOf(hash, id) == wanted; };
     };
     auto train = CalibrationSamples::read(store, options.experiments, resourcesDir, error, part(0));
     if (!train)

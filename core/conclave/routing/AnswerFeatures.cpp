@@ -24,8 +24,8 @@ bool alphanumeric(char c)
 
 const std::array<std::string_view, AnswerFeatures::kCount>& AnswerFeatures::names()
 {
-    static const std::array<std::string_view, kCount> names{"length", "number",     "choice", "answer_line",
-                                                             "confidence", "agree", "asked"};
+    static const std::array<std::string_view, kCount> names{"length",     "number", "choice", "answer_line",
+                                                            "confidence", "agree",  "asked"};
     return names;
 }
 

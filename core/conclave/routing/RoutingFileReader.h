@@ -126,5 +126,4 @@ private:
     std::vector<Problem>& m_problems;
 };
 
-
 } // namespace conclave

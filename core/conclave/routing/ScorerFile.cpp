@@ -128,9 +128,8 @@ std::string ScorerFile::toJsonText(const ScorerModel& model)
     nlohmann::ordered_json doc;
     doc["format"] = kFormat;
     doc["kind"] = "scorer";
-    doc["features"] = {
-        {"prompt", {{"buckets", model.buckets}, {"domains", model.domains}, {"char_grams", {3, 5}}}},
-        {"answer", answerFeatureNames()}};
+    doc["features"] = {{"prompt", {{"buckets", model.buckets}, {"domains", model.domains}, {"char_grams", {3, 5}}}},
+                       {"answer", answerFeatureNames()}};
     auto models = nlohmann::ordered_json::array();
     for (size_t m = 0; m < model.models.size(); ++m) {
         nlohmann::ordered_json entry;
@@ -145,8 +144,10 @@ std::string ScorerFile::toJsonText(const ScorerModel& model)
         models.push_back(std::move(entry));
     }
     doc["models"] = std::move(models);
-    doc["trained_on"] = {{"experiments", model.experiments}, {"tasks", tasksJson(model.tasks)},
-                         {"holdout", model.holdout}, {"seed", model.seed}};
+    doc["trained_on"] = {{"experiments", model.experiments},
+                         {"tasks", tasksJson(model.tasks)},
+                         {"holdout", model.holdout},
+                         {"seed", model.seed}};
     nlohmann::ordered_json perModel = nlohmann::ordered_json::object();
     for (const auto& h : model.heldout) {
         perModel[h.model] = {{"answers", h.answers},
@@ -191,13 +192,13 @@ ScorerFile::LoadResult ScorerFile::fromJsonText(std::string_view text)
     }
     const auto format = read.number(doc, "", "format");
     if (format && (*format != std::floor(*format) || *format < 1 || *format > double(kFormat))) {
-        read.fail("/format", "this Conclave reads scorer files of format 1 to " + std::to_string(kFormat) +
-                                 ", got " + describeJsonValue(doc["format"]));
+        read.fail("/format", "this Conclave reads scorer files of format 1 to " + std::to_string(kFormat) + ", got " +
+                                 describeJsonValue(doc["format"]));
         return result;
     }
     if (const auto* kind = read.field(doc, "", "kind"); kind && *kind != "scorer") {
-        read.fail("/kind", "expected \"scorer\" (a file conclave train-scorer writes), got " +
-                               describeJsonValue(*kind));
+        read.fail("/kind",
+                  "expected \"scorer\" (a file conclave train-scorer writes), got " + describeJsonValue(*kind));
         return result;
     }
     ScorerModel model;

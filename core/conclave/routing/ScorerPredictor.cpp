@@ -25,7 +25,7 @@ double logistic(double z)
 } // namespace
 
 std::shared_ptr<const ScorerPredictor> ScorerPredictor::make(ScorerModel model, std::shared_ptr<const Gate> gate,
-                                                              std::string& error)
+                                                             std::string& error)
 {
     if (!gate) {
         error = "no gate to compute the scorer's prompt features with";
@@ -33,8 +33,8 @@ std::shared_ptr<const ScorerPredictor> ScorerPredictor::make(ScorerModel model, 
     }
     if (model.buckets != gate->buckets() || model.domains != gate->domains()) {
         error = "the scorer was trained with a gate of " + std::to_string(model.buckets) + " buckets and domains " +
-                joined(model.domains) + "; this gate has " + std::to_string(gate->buckets()) +
-                " buckets and domains " + joined(gate->domains()) + ": re-train it (conclave train-scorer)";
+                joined(model.domains) + "; this gate has " + std::to_string(gate->buckets()) + " buckets and domains " +
+                joined(gate->domains()) + ": re-train it (conclave train-scorer)";
         return nullptr;
     }
     return std::shared_ptr<const ScorerPredictor>(new ScorerPredictor(std::move(model), std::move(gate)));

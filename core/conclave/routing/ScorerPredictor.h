@@ -21,7 +21,7 @@ class ScorerPredictor : public AnswerScore {
 public:
     // Fails (error set) when the model was trained under another gate.
     static std::shared_ptr<const ScorerPredictor> make(ScorerModel model, std::shared_ptr<const Gate> gate,
-                                                        std::string& error);
+                                                       std::string& error);
 
     const ScorerModel& model() const { return m_model; }
     const PromptFeatures& features() const { return m_features; }

@@ -191,6 +191,20 @@ struct TrainRouterArgs {
 // [--holdout 0.3] [--seed N] [--db FILE]`: 0 when the file is written, 2 on bad input.
 int runTrainRouter(const CliContext& context, const TrainRouterArgs& args);
 
+struct TrainScorerArgs {
+    std::vector<std::string> experiments; // ids or unique prefixes
+    std::vector<std::string> models;      // --models A,B,...: the cascade's members in order; empty: every answering
+                                          // model by ascending training accuracy
+    double holdout = 0.3;                 // --holdout: the share of tasks measured on, never trained on
+    uint64_t seed = 0;                    // --seed: the split's and the folds'
+    std::optional<std::string> db;
+    std::string output; // -o: scorer.json
+};
+
+// `conclave train-scorer EXPERIMENT... -o scorer.json [--models A,B,...] [--holdout 0.3] [--seed N] [--db FILE]`:
+// 0 when the file is written, 2 on bad input.
+int runTrainScorer(const CliContext& context, const TrainScorerArgs& args);
+
 struct BenchArgs {
     std::string which = "all";     // all, fanout, chain, early, clock, store, eval, sim, http, routing, ...
     std::optional<std::string> db; // store: where to measure (default: a temporary file)

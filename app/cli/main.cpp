@@ -285,6 +285,25 @@ int main(int argc, char** argv)
     trainRouter->add_option("-o,--output", trainRouterArgs.output, "The router file to write (router.json)")
         ->required();
 
+    TrainScorerArgs trainScorerArgs;
+    std::string trainScorerDb;
+    auto* trainScorer = app.add_subcommand(
+        "train-scorer", "Learn when a cascade member's answer is right from stored experiments: a scorer file "
+                        "for a cascade or adaptive coordinator's `scorer` (docs/routing.md)");
+    trainScorer->add_option("experiments", trainScorerArgs.experiments, "Experiment ids (or unique prefixes)")
+        ->required();
+    trainScorer->add_option("--models", trainScorerArgs.models,
+                            "The cascade's members in order, comma-separated (default: every model that answered, "
+                            "by ascending training accuracy)")
+        ->delimiter(',');
+    trainScorer->add_option("--holdout", trainScorerArgs.holdout,
+                            "The share of tasks held out and measured on, never trained on (default 0.3; 0: none)");
+    trainScorer->add_option("--seed", trainScorerArgs.seed, "Seeds the hold-out split and the folds (default 0)");
+    auto* trainScorerDbOption = trainScorer->add_option(
+        "--db", trainScorerDb, "The run store (default: $CONCLAVE_DB, else $XDG_DATA_HOME/conclave/runs.sqlite)");
+    trainScorer->add_option("-o,--output", trainScorerArgs.output, "The scorer file to write (scorer.json)")
+        ->required();
+
     WorldArgs worldArgs;
     auto* world = app.add_subcommand("world", "Ground-truth worlds: model worlds that are not the simulator");
     auto* worldServe = world->add_subcommand(
@@ -493,6 +512,11 @@ int main(int argc, char** argv)
         if (!experimentsDb.empty())
             experimentsArgs.db = experimentsDb;
         return runExperiments(context, experimentsArgs);
+    }
+    if (*trainScorer) {
+        if (*trainScorerDbOption)
+            trainScorerArgs.db = trainScorerDb;
+        return runTrainScorer(context, trainScorerArgs);
     }
     if (*trainRouter) {
         if (*trainRouterDbOption)

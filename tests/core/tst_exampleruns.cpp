@@ -1,4 +1,5 @@
-// Every example team ends on every task of every bundled task set, on the
+// Every example team (prepared once in the examples folder, where the scored
+// cascade finds its scorer) ends on every task of every bundled task set, on the
 // simulated clock, and on the first tasks of each domain on the real clock too;
 // each of those runs keeps the engine's invariants. Before the engine settled a
 // skipped coordinator's members, the triage example never ended on 5 of the
@@ -48,7 +49,7 @@ private slots:
         QTest::addColumn<QString>("file");
         QTest::addColumn<bool>("simulated");
         for (const char* name : {"triage", "keyword-vote", "mixture-of-agents", "cascade", "debate", "review-board",
-                                 "adaptive-panel", "mosaic", "fast-path"}) {
+                                 "adaptive-panel", "mosaic", "fast-path", "scored-cascade"}) {
             QTest::addRow("%s, virtual clock", name) << QString::fromLatin1(name) + ".team.json" << true;
             QTest::addRow("%s, real clock", name) << QString::fromLatin1(name) + ".team.json" << false;
         }
@@ -62,6 +63,9 @@ private slots:
         std::string error;
         const auto plan = RunPlan::make(*team, error);
         QVERIFY2(plan, error.c_str());
+        // Prepared once, in the examples' folder, where a scorer file beside a team is found.
+        const auto prepared = m_h.engine().prepare(*team, CONCLAVE_RESOURCES "/examples");
+        QVERIFY2(prepared.team, prepared.error.c_str());
         const auto all = tasks(simulated ? kTasksPerDomain : kRealTasksPerDomain);
         QVERIFY(all.size() >= 30);
         std::map<RunStatus, int> statuses;
@@ -72,7 +76,7 @@ private slots:
             for (size_t i = from; i < to; ++i) {
                 logs.push_back(std::make_unique<invariants::EventLog>());
                 auto started = m_h.engine().start(
-                    *team, all[i]->prompt,
+                    *prepared.team, all[i]->prompt,
                     Engine::StartOptions{
                         42, {logs.back().get()}, simulated ? ClockRequest::Virtual : ClockRequest::Real, {}, {}});
                 QVERIFY2(started.run, started.error.c_str());

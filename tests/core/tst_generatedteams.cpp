@@ -13,7 +13,9 @@
 #include "support/RunInvariants.h"
 #include "support/TeamGenerator.h"
 
+#include "conclave/io/FileIo.h"
 #include "conclave/io/TeamJson.h"
+#include "conclave/routing/ScorerFile.h"
 #include "conclave/store/RunStore.h"
 
 #include <QTemporaryDir>
@@ -62,6 +64,7 @@ class TestGeneratedTeams : public QObject {
     std::atomic<int> m_cancelled{0};
     std::atomic<int> m_agreementSkips{0}; // synthesize nodes that answered without their model
     std::atomic<int> m_memberMeetings{0}; // meetings held as another meeting's member
+    std::atomic<int> m_scoredRounds{0};   // rounds whose stop was decided by a scorer
     // The case of the last failure, and when the first failure was seen:
     // shrinking stops after kShrinkSeconds, keeping the smallest failing team found by then.
     std::optional<GeneratedCase> m_failed;
@@ -246,6 +249,8 @@ class TestGeneratedTeams : public QObject {
                                             t->result.spans[s.parent - 1].parent > 0
                                         ? 1
                                         : 0;
+            for (const auto& s : t->result.spans)
+                m_scoredRounds += s.kind == SpanKind::Round && s.note.find("score ") != std::string::npos ? 1 : 0;
         }
         for (const auto& c : batch) {
             m_timingFree += c.timingFree ? 1 : 0;
@@ -265,6 +270,22 @@ private slots:
         std::string error;
         m_reader = m_store->reader(error);
         QVERIFY2(m_reader, error.c_str());
+        // Every generated model scored: p rises with stated confidence, from a base that differs by model.
+        const auto& gate = *m_h.engine().resources().gate;
+        ScorerModel scorer;
+        scorer.buckets = uint32_t(gate.buckets());
+        scorer.domains = gate.domains();
+        const double bases[] = {-2.0, -0.5, 1.0};
+        for (const auto& name : teamgen::generatedModelNames()) {
+            const double bias = bases[scorer.models.size() % 3];
+            scorer.models.push_back(name);
+            scorer.answers.push_back(100);
+            scorer.baseRates.push_back(0.5);
+            scorer.linear.push_back({1, bias, {{scorer.promptDimension() + 4, 2.5}}});
+        }
+        const auto path = m_dir.filePath(QStringLiteral("scorer.json")).toStdString();
+        QVERIFY(!writeFileAtomically(path, ScorerFile::toJsonText(scorer)));
+        teamgen::generatedScorerFile() = path;
     }
 
     void everyRunEndsAndKeepsItsInvariants()
@@ -315,13 +336,14 @@ private slots:
         }
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
         qInfo("%d generated runs passed (each case twice on the virtual clock and once on the real one; %d "
-              "timing-free cases, %d cancelled; %d synthesize skips on agreement, %d member meetings held) in %.1f s, "
-              "%d RapidCheck rounds",
+              "timing-free cases, %d cancelled; %d synthesize skips on agreement, %d member meetings held, %d rounds "
+              "decided by a scorer) in %.1f s, %d RapidCheck rounds",
               m_passedRuns.load(), m_timingFree.load(), m_cancelled.load(), m_agreementSkips.load(),
-              m_memberMeetings.load(), seconds, rounds);
+              m_memberMeetings.load(), m_scoredRounds.load(), seconds, rounds);
         QVERIFY(m_passedRuns >= target);
         QVERIFY(m_agreementSkips > 0);  // the generator reaches the skip
         QVERIFY(m_memberMeetings > 0);  // and meetings as members
+        QVERIFY(m_scoredRounds > 0);    // and scorers
     }
 
     // Timing-free generated teams on both clocks, the real one slowed to a

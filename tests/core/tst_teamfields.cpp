@@ -41,7 +41,7 @@ QStringList schemaKeys(const json& object)
 json sampleValue(std::string_view key)
 {
     if (key == "id" || key == "label" || key == "backend" || key == "model" || key == "fallback_model" ||
-        key == "system" || key == "prompt" || key == "default")
+        key == "system" || key == "prompt" || key == "default" || key == "scorer")
         return "x";
     if (key == "pos")
         return json::array({1, 2});

@@ -89,6 +89,15 @@ inline const std::vector<std::string>& generatedModelNames()
     return names;
 }
 
+// A scorer file (conclave train-scorer's format) that knows every generated
+// model, by absolute path: the test that runs generated teams writes it
+// before generating any; empty, no coordinator gets a scorer.
+inline std::string& generatedScorerFile()
+{
+    static std::string path;
+    return path;
+}
+
 // Tasks of the bundled task sets (so answers are right or wrong by skill), a
 // compound request (so decompose has parts), and free prompts.
 inline const std::vector<std::string>& generatedInputs()
@@ -406,14 +415,22 @@ private:
                 fields["initial"] = *rc::gen::inRange(1, 5); // up to more than the members there are
             needVersion(2);
         }
+        const size_t at = m_doc["nodes"].size();
         addNode(id, "coordinator", fields);
         const int members = *rc::gen::inRange(1, mode == "adaptive" ? 6 : 4);
+        bool heldMeeting = false;
         for (int i = 0; i < members; ++i) {
             const bool meeting = (mode == "cascade" || mode == "adaptive") && nesting > 0 && pick(4);
             if (meeting)
                 needVersion(2);
+            heldMeeting = heldMeeting || meeting;
             const auto member = meeting ? coordinator(nesting - 1) : expert(true);
             m_doc["edges"].push_back(json{{"from", id}, {"to", member}, {"role", "member"}});
+        }
+        // A scorer scores experts' answers: only a meeting of experts gets one.
+        if ((mode == "cascade" || mode == "adaptive") && !heldMeeting && !generatedScorerFile().empty() && pick(3)) {
+            m_doc["nodes"][at]["scorer"] = generatedScorerFile();
+            needVersion(3);
         }
         return id;
     }

@@ -16,6 +16,7 @@
 
 #include <QComboBox>
 #include <QFormLayout>
+#include <QLineEdit>
 #include <QSpinBox>
 #include <QUndoStack>
 
@@ -172,6 +173,55 @@ private slots:
         }
         QCOMPARE(atTheKey, QStringList{"warning: max_subtasks is read only in mode decompose; this coordinator's "
                                        "mode is debate"});
+    }
+
+    // Scorer file: shown for cascade and adaptive only; typing is one undo step; the team needs
+    // version 3 with it; in a debate the validator refuses it at the key.
+    void cascadeAndItsScorerUndoably()
+    {
+        TeamDocument document;
+        document.newTeam();
+        const auto id = document.requestAddNode(NodeKind::Coordinator, Position{0, 0});
+        QVERIFY(id);
+        Inspector inspector(&document);
+        inspector.showNode(*id);
+        NodeForm* form = inspector.currentNodeForm();
+        QVERIFY(form);
+        auto* mode = qobject_cast<QComboBox*>(form->field("mode"));
+        auto* scorer = qobject_cast<QLineEdit*>(form->field("scorer"));
+        QVERIFY(mode && scorer);
+        QVERIFY(rowHidden(form, scorer));
+        mode->setCurrentIndex(mode->findText("cascade"));
+        emit mode->activated(mode->currentIndex());
+        QVERIFY(rowShown(form, scorer));
+        const int before = document.undoStack()->count();
+        scorer->setText("scorer.json");
+        emit scorer->textEdited(scorer->text());
+        QCOMPARE(document.node(*id)->config.scorer, std::optional<std::string>("scorer.json"));
+        QCOMPARE(document.undoStack()->count(), before + 1);
+        QCOMPARE(formatVersionNeeded(document.team()), int64_t(3));
+        document.undoStack()->undo();
+        QVERIFY(!document.node(*id)->config.scorer);
+        QCOMPARE(scorer->text(), QString());
+        document.undoStack()->redo();
+        QCOMPARE(scorer->text(), QString("scorer.json"));
+
+        mode->setCurrentIndex(mode->findText("adaptive"));
+        emit mode->activated(mode->currentIndex());
+        QVERIFY(rowShown(form, scorer));
+        mode->setCurrentIndex(mode->findText("debate"));
+        emit mode->activated(mode->currentIndex());
+        QVERIFY(rowHidden(form, scorer));
+        const auto index = document.team().indexOf(*id);
+        QVERIFY(index);
+        const std::string pointer = "/nodes/" + std::to_string(*index) + "/scorer";
+        QStringList atTheKey;
+        for (const auto& p : document.problems()) {
+            if (p.pointer == pointer)
+                atTheKey << QString::fromStdString((p.isError() ? "error: " : "warning: ") + p.message);
+        }
+        QCOMPARE(atTheKey, QStringList{"error: a scorer replaces stated confidence in modes cascade and adaptive; "
+                                       "this coordinator's mode is debate"});
     }
 
     // A cascade holding a debate meeting: switching the cascade to a mode that cannot hold a

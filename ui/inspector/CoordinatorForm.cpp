@@ -5,6 +5,7 @@
 #include "document/TeamDocument.h"
 
 #include <QFormLayout>
+#include <QLineEdit>
 #include <QSpinBox>
 
 namespace conclave::ui {
@@ -48,6 +49,15 @@ CoordinatorForm::CoordinatorForm(TeamDocument* document, QWidget* parent)
     addDouble(
         f, tr("Threshold"), QStringLiteral("threshold"), 0, 1, 0.05,
         [](NodeConfig & c) -> auto& { return c.threshold; });
+    auto* scorer = addText(
+        f, tr("Scorer file"), QStringLiteral("scorer"), [](NodeConfig & c) -> auto& { return c.scorer; });
+    scorer->setPlaceholderText(tr("none: stated confidence decides"));
+    scorer->setToolTip(tr("cascade, adaptive: a scorer file (conclave train-scorer); its P(an answer is right) "
+                          "replaces the members' stated confidence against the threshold. A relative path is "
+                          "found in the team file's folder"));
+    addLoader([f, scorer](const Node& n) {
+        f->setRowVisible(scorer, n.config.mode == CoordinatorMode::Cascade || n.config.mode == CoordinatorMode::Adaptive);
+    });
     addNote(tr("Members are the experts its dashed member edges lead to (drag from the diamond port)."));
     addModelCall(true);
 }

@@ -23,6 +23,9 @@ std::string fixed2(double value)
 // "1 of 2 agree, confidence 0.55 < 0.80": why the meeting is not settled.
 std::string unsettled(const AdaptiveLogic::Rules& rules, const AdaptiveLogic::Standing& standing)
 {
+    if (standing.score)
+        return std::to_string(standing.agree) + " of " + std::to_string(standing.asked) + " agree, score " +
+               fixed2(*standing.score) + " < " + fixed2(rules.threshold);
     return std::to_string(standing.agree) + " of " + std::to_string(standing.asked) + " agree, confidence " +
            fixed2(standing.result.ok() ? standing.result.confidence : 0.0) + " < " + fixed2(rules.threshold);
 }
@@ -47,7 +50,9 @@ AdaptiveLogic::Decision AdaptiveLogic::decide(const Rules& rules, const Standing
         double(standing.agree) / double(standing.asked) + kEpsilon >= rules.consensus)
         return stop(std::to_string(standing.agree) + " of " + std::to_string(standing.asked) + " agree (consensus " +
                     fixed2(rules.consensus) + ")");
-    if (standing.result.ok() && standing.result.confidence + kEpsilon >= rules.threshold)
+    if (standing.score && *standing.score + kEpsilon >= rules.threshold)
+        return stop("score " + fixed2(*standing.score) + " \u2265 threshold " + fixed2(rules.threshold));
+    if (!standing.score && standing.result.ok() && standing.result.confidence + kEpsilon >= rules.threshold)
         return stop("confidence " + fixed2(standing.result.confidence) + " \u2265 threshold " +
                     fixed2(rules.threshold));
     if (next.member.empty())

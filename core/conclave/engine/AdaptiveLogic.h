@@ -19,7 +19,8 @@ namespace conclave {
 //   1. consensus: at least two of the members asked so far give the leading
 //      answer, and they are at least `consensus` of those asked (one answer
 //      agrees with nobody, so one member alone never makes a consensus);
-//   2. threshold: the aggregated answer's confidence reaches `threshold`;
+//   2. threshold: the aggregated answer's confidence reaches `threshold`
+//      (with a scorer, its score does: Standing::score);
 //   3. no member left to ask;
 //   4. `max_rounds` rounds were held;
 //   5. the run's budget has already run out (any of its limits);
@@ -43,6 +44,9 @@ public:
         NodeResult result; // the majority (failed when no answer is ok)
         int agree = 0;     // answers equal to the leading one
         int asked = 0;     // members asked so far, whether they answered or not
+        // With a scorer: the leading answer's score, read in place of its
+        // confidence by rule 2 and in the notes ("score 0.41 < 0.70").
+        std::optional<double> score;
     };
     // `votes`: one per member asked so far, in member edge order.
     static Standing stand(const std::vector<Vote>& votes);

@@ -251,7 +251,19 @@ void Meeting::onMemberDone(size_t member, SpanId span, size_t part, CallOutcome 
         if (endIfCancelled())
             return;
         const double threshold = pn.node->config.threshold.value_or(defaults::kThreshold);
-        if ((turn.result.ok() && turn.confidence >= threshold) || m_round >= m_maxRounds) {
+        bool sure = turn.result.ok() && turn.confidence >= threshold;
+        std::vector<const Turn*> earlier;
+        for (size_t t = 0; t + 1 < m_turns.size(); ++t)
+            earlier.push_back(&m_turns[t]);
+        if (const auto score = scoreOf(m_turns.back(), earlier, m_round - 1)) {
+            sure = *score >= threshold;
+            // The note is set before the span closes, so every observer (the run store) sees it.
+            const std::string compared = "score " + fixedDigits(*score, 2) + (sure ? " \u2265 " : " < ") +
+                                         fixedDigits(threshold, 2) + ": ";
+            m_run->span(m_roundSpan).note =
+                compared + (sure ? "stop" : m_round >= m_maxRounds ? "no member left" : "escalate");
+        }
+        if (sure || m_round >= m_maxRounds) {
             m_run->closeSpan(m_roundSpan, Status::Ok);
             // The last step answers; if it failed, the best earlier answer stands.
             const Turn* best = turn.result.ok() ? &m_turns.back() : nullptr;
@@ -354,7 +366,25 @@ void Meeting::adaptiveRoundFinished()
                 votes.push_back({memberId(t.member), t.result, 1});
         }
     }
-    const auto standing = AdaptiveLogic::stand(votes);
+    auto standing = AdaptiveLogic::stand(votes);
+    if (m_run->scorer(pn.node->id) && standing.result.ok()) {
+        // The leading answer's score: the best of its members', each scored
+        // with the answers of the members asked before it.
+        std::vector<const Turn*> asked;
+        for (size_t k = 0; k < m_asked; ++k) {
+            for (const auto& t : m_turns) {
+                if (t.member == m_order[k])
+                    asked.push_back(&t);
+            }
+        }
+        for (size_t k = 0; k < asked.size(); ++k) {
+            if (!asked[k]->result.ok() || asked[k]->answer != standing.result.answer)
+                continue;
+            const std::vector<const Turn*> earlier(asked.begin(), asked.begin() + std::ptrdiff_t(k));
+            if (const auto score = scoreOf(*asked[k], earlier, int(k)))
+                standing.score = std::max(standing.score.value_or(0.0), *score);
+        }
+    }
 
     AdaptiveLogic::NextCall next;
     if (m_asked < m_order.size()) {
@@ -387,6 +417,27 @@ void Meeting::adaptiveRoundFinished()
     if (result.ok())
         result.text = transcript(m_round, true) + "\nAnswer: " + result.answer;
     conclude(std::move(result));
+}
+
+std::optional<double> Meeting::scoreOf(const Turn& turn, const std::vector<const Turn*>& earlier, int asked) const
+{
+    const auto& coordinator = *m_run->plan().at(m_node).node;
+    const auto* scorer = m_run->scorer(coordinator.id);
+    const auto& member = m_run->plan().at(turn.member);
+    if (!scorer || !turn.result.ok() || !member.call)
+        return std::nullopt;
+    ScoredAnswer answer;
+    answer.input = m_task;
+    answer.model = member.call->model;
+    answer.text = turn.result.text;
+    answer.answer = turn.answer;
+    answer.confidence = turn.confidence;
+    for (const Turn* t : earlier) {
+        if (t->result.ok())
+            answer.earlier.push_back(t->answer);
+    }
+    answer.asked = asked;
+    return std::clamp(scorer->score(answer), 0.0, 1.0);
 }
 
 void Meeting::callCoordinator(std::string system, std::string prompt, bool planning, CallInputs inputs)

@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,7 +27,9 @@ class CallRunner;
 // first, then one more member a round until the answers agree or are sure
 // enough; AdaptiveLogic decides, and each round's span notes why).
 // Rounds are spans under the coordinator's span; each member call is a node
-// span of the member under its round. A cascade or adaptive meeting may have
+// span of the member under its round. With a `scorer` (RunOptions::scorers),
+// a cascade or adaptive meeting reads its AnswerScore's p where it would read
+// a stated confidence, and the round's note says the score. A cascade or adaptive meeting may have
 // a coordinator as a member: asking it holds that coordinator's own meeting
 // (a child Meeting) under the member's span, and its result is the member's
 // answer. Driven by call completions; every method expects the run's lock held.
@@ -66,6 +69,11 @@ private:
     // adaptive: the members in the order they are asked (by gate score, ties in edge order)
     std::vector<size_t> adaptiveOrder() const;
     void adaptiveRoundFinished();
+    // With the coordinator's scorer: `turn`'s score given the turns asked
+    // before it (`earlier`, in asking order) and how many members were asked
+    // before it; unset without a scorer, for a failed turn or a member that
+    // is not an expert.
+    std::optional<double> scoreOf(const Turn& turn, const std::vector<const Turn*>& earlier, int asked) const;
     void callCoordinator(std::string system, std::string prompt, bool planning, CallInputs inputs);
     void onCoordinatorDone(bool planning, struct CallOutcome outcome);
     bool consensusReached() const;

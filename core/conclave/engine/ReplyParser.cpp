@@ -97,6 +97,7 @@ ParsedReply ReplyParser::parse(std::string_view text)
     });
     if (!haveAnswer)
         reply.answer = normalizeAnswer(lastLine.substr(0, 200));
+    reply.answerLine = haveAnswer;
     return reply;
 }
 

@@ -16,6 +16,7 @@ struct SubtaskList {
 struct ParsedReply {
     std::string answer;       // normalized
     double confidence = 0.5;  // 0.5 when the reply states none
+    bool answerLine = false;  // the answer came from an "Answer:" line (else from the last other line)
 };
 
 // Reads what models reply: the "Answer:" and "Confidence:" lines every

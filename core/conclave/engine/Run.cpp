@@ -46,6 +46,12 @@ ModelBackend* Run::backend(const BackendName& name) const
     return it == m_backends.end() ? nullptr : it->second.get();
 }
 
+const AnswerScore* Run::scorer(const NodeId& coordinator) const
+{
+    const auto it = m_options.scorers.find(coordinator);
+    return it == m_options.scorers.end() ? nullptr : it->second.get();
+}
+
 std::vector<double> Run::gateScores(std::string_view text, const std::vector<std::string>& models) const
 {
     return m_gate ? m_gate(text, models) : std::vector<double>{};

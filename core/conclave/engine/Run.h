@@ -1,5 +1,6 @@
 #pragma once
 
+#include "conclave/engine/AnswerScore.h"
 #include "conclave/engine/ModelBackend.h"
 #include "conclave/engine/RunClock.h"
 #include "conclave/engine/RunMutex.h"
@@ -45,6 +46,9 @@ struct RunOptions {
     // The case a judge run grades (experiments' judged scoring): its
     // answering calls are judge calls, and every call carries the case.
     std::optional<JudgeCase> judge;
+    // Per cascade or adaptive coordinator with a `scorer`: what scores its
+    // members' answers in place of their stated confidence.
+    std::map<NodeId, std::shared_ptr<const AnswerScore>> scorers;
 };
 
 // One execution of a team: the scheduler.
@@ -110,6 +114,8 @@ public:
     // coordinator's its best member's (a member meeting's, its best member's);
     // empty when the run has no gate.
     std::vector<double> nodeGateScores(std::string_view text, const std::vector<size_t>& nodes) const;
+    // The coordinator's answer scorer, or null when it has none (stated confidence decides).
+    const AnswerScore* scorer(const NodeId& coordinator) const;
     bool cancelled() const { return m_cancelled; }
     bool finishedLocked() const { return m_finished; }
     // Returns an error when a budget forbids another call (and records that it ran out).

@@ -246,7 +246,8 @@ bool readExperiment(RunQueries& store, const ExperimentRecord& record, const std
                 out.answers.push_back({model, task->domain, key,
                                        !task->choices.empty(), ReplyParser::normalizeAnswer(parsed.answer),
                                        *score.correct, ItemBank::difficulty(*task), wrongOptions,
-                                       parsed.confidence, out.experiments.size() - 1, trial.seed});
+                                       parsed.confidence, out.experiments.size() - 1, trial.seed,
+                                       parsed.answerLine});
                 continue;
             }
             const auto inputs = answering->second.synthesizers.find(node.node);

@@ -56,6 +56,7 @@ public:
         double confidence = 0.5; // as the engine read it (ReplyParser: 0.5 when the reply states none)
         size_t experiment = 0;   // which of `experiments` it was read from
         uint64_t seed = 0;       // its trial's seed
+        bool answerLine = false; // the reply gave it on an "Answer:" line (ReplyParser)
     };
     // A synthesize aggregator that called its model: how many of the answers
     // it was given were right, and what it made of them.

@@ -69,7 +69,7 @@ RouterTrainingSet trainingSet(const CalibrationSamples& samples, const std::vect
         const auto p = promptOf.find(a.task);
         const auto m = modelOf.find(a.model);
         if (p != promptOf.end() && m != modelOf.end())
-            set.answers.push_back({p->second, m->second, a.correct});
+            set.answers.push_back({p->second, m->second, a.correct, {}});
     }
     return set;
 }

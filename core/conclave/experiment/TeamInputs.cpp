@@ -31,6 +31,14 @@ std::vector<TeamInput> inputsRead(const Team& team, const std::filesystem::path&
         // An unreadable file is marked, not described: its error names the path.
         inputs.push_back({"models_file " + backend.str(), path.string(), read.text ? *read.text : "(not readable)"});
     }
+    // A coordinator's scorer decides when its meeting stops: its bytes are part of the design.
+    for (const auto& node : team.nodes) {
+        if (!node.config.scorer)
+            continue;
+        const auto path = ModelsFile::resolve(*node.config.scorer, teamFolder);
+        const auto read = readFileText(path, kMaxInputBytes);
+        inputs.push_back({"scorer " + node.id.str(), path.string(), read.text ? *read.text : "(not readable)"});
+    }
     return inputs;
 }
 

@@ -9,7 +9,7 @@
 namespace conclave {
 
 // Something a team reads besides its own JSON when it runs: a file (a
-// backend's models_file) or a stored record. Its bytes are part of what an
+// backend's models_file, a coordinator's scorer) or a stored record. Its bytes are part of what an
 // experiment evaluated, so they are part of the experiment's identity.
 struct TeamInput {
     std::string what;  // "models_file local" — which field reads it

@@ -61,10 +61,10 @@ constexpr std::array<K, 20> kAnyBackend{"kind",
 // strategies list them.
 constexpr std::array<K, 4> kNodeHead{"id", "kind", "label", "strategy"};
 constexpr std::array<K, 1> kNodeMode{"mode"};
-constexpr std::array<K, 20> kNodeMeaningAndCall{
+constexpr std::array<K, 21> kNodeMeaningAndCall{
     "quorum",    "min_confidence", "deadline_ms",  "skip_when_agree", "agree_fraction", "max_rounds", "consensus",
-    "threshold", "initial",        "max_subtasks", "backend",         "model",          "fallback_model", "system",
-    "prompt",    "params",         "timeout_ms",   "retries",         "weight",         "pos"};
+    "threshold", "initial",        "max_subtasks", "scorer",          "backend",        "model",          "fallback_model",
+    "system",    "prompt",         "params",       "timeout_ms",      "retries",        "weight",         "pos"};
 constexpr std::array<K, 8> kModelCallKeys{"backend", "model", "fallback_model", "system", "prompt",
                                           "params",  "timeout_ms", "retries"};
 
@@ -109,8 +109,8 @@ constexpr std::array<K, 18> kAggregatorNode{
     "id",          "kind",           "label",          "strategy", "quorum",  "min_confidence",
     "deadline_ms", "skip_when_agree", "agree_fraction", "backend",  "model",   "fallback_model",
     "system",      "prompt",         "params",         "timeout_ms", "retries", "pos"};
-constexpr std::array<K, 18> kCoordinatorNode{
-    "id",     "kind",           "label",  "mode",   "max_rounds", "consensus",  "threshold", "initial", "max_subtasks",
+constexpr std::array<K, 19> kCoordinatorNode{
+    "id",     "kind",           "label",  "mode",   "max_rounds", "consensus",  "threshold", "initial", "max_subtasks", "scorer",
     "backend", "model",         "fallback_model", "system", "prompt", "params", "timeout_ms", "retries", "pos"};
 
 } // namespace

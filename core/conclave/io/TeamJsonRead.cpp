@@ -236,6 +236,7 @@ std::optional<Node> readNode(const json& value, const std::string& pointer, std:
         c.threshold = readNumber(r, "threshold");
         c.initial = readInteger(r, "initial");
         c.maxSubtasks = readInteger(r, "max_subtasks");
+        c.scorer = r.string("scorer");
         c.call = readModelCall(r, problems);
         break;
     case NodeKind::Input:

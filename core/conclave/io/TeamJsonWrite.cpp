@@ -127,6 +127,7 @@ ordered_json nodeJson(const Node& node)
     putNumber(out, "threshold", c.threshold);
     put(out, "initial", c.initial);
     put(out, "max_subtasks", c.maxSubtasks);
+    put(out, "scorer", c.scorer);
     putModelCall(out, c.call);
     putNumber(out, "weight", c.weight);
     if (node.pos)

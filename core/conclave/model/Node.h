@@ -69,6 +69,9 @@ struct NodeConfig {
     std::optional<double> threshold;
     std::optional<int64_t> initial; // adaptive: members asked in the first round (format version 2)
     std::optional<int64_t> maxSubtasks; // decompose: the most subtasks a plan may have (format version 3)
+    // cascade, adaptive: a scorer file (conclave train-scorer) whose P(right) replaces the members'
+    // stated confidence; a relative path is found in the team file's folder (format version 3)
+    std::optional<std::string> scorer;
 
     // expert, and any other node that calls a model
     ModelCall call;

@@ -31,7 +31,7 @@ namespace {
 int64_t versionOfFields(const Team& team)
 {
     for (const auto& n : team.nodes) {
-        if (n.config.maxSubtasks)
+        if (n.config.maxSubtasks || n.config.scorer)
             return 3;
     }
     for (const auto& [name, backend] : team.backends) {

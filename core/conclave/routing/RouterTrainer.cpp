@@ -50,9 +50,13 @@ public:
             const auto& answer = set.answers[a];
             const auto& x = set.prompts[answer.prompt];
             std::vector<feature_node> row;
-            row.reserve(x.size() + 2);
+            row.reserve(x.size() + answer.dense.size() + 2);
             for (const auto& [index, value] : x)
                 row.push_back({static_cast<int>(index) + 1, value});
+            for (size_t k = 0; k < answer.dense.size() && set.dimension + k < dimension; ++k) {
+                if (answer.dense[k] != 0.0)
+                    row.push_back({static_cast<int>(set.dimension + k) + 1, answer.dense[k]});
+            }
             row.push_back({static_cast<int>(dimension) + 1, 1.0});
             row.push_back({-1, 0.0});
             m_rows.push_back(std::move(row));
@@ -211,7 +215,7 @@ RouterModel RouterTrainer::train(const RouterTrainingSet& set, const Options& op
         return model;
     }
 
-    const uint32_t dimension = set.dimension;
+    const uint32_t dimension = set.dimension + set.denseFeatures;
     model.linear.assign(models, {});
     std::atomic<size_t> next{0};
     const auto work = [&] {

@@ -16,11 +16,15 @@ struct RouterTrainingSet {
         size_t prompt = 0; // index into prompts
         size_t model = 0;  // index into models
         bool right = false;
+        std::vector<double> dense; // `denseFeatures` values of this answer itself (a cascade scorer's)
     };
     std::vector<std::string> models;
     std::vector<std::string> taskKeys; // one per prompt: what the cross-validation folds group by
     std::vector<SparseVector> prompts; // PromptFeatures::vector (or domainOnly) of each task's prompt
     uint32_t dimension = 0;            // PromptFeatures::dimension: every index is below it
+    // Per-answer features after the prompt's, at indices dimension … dimension + denseFeatures − 1
+    // (a learned router has none; a cascade scorer the answer's own, AnswerFeatures).
+    uint32_t denseFeatures = 0;
     std::vector<Answer> answers;
 };
 
@@ -30,7 +34,9 @@ struct RouterTrainingSet {
 //   {2⁻⁶, 2⁻⁴, …, 2⁶} by 5-fold cross-validation grouped by task (a task's
 //   seeds never straddle a fold, which liblinear's own find_parameters would
 //   let happen), as the smallest mean held-out log loss (ties: the smaller C),
-//   then the model is trained on every answer with it.
+//   then the model is trained on every answer with it. An answer's dense
+//   features (RouterTrainingSet::denseFeatures) join its prompt's, and its
+//   Linear's weights index both.
 //  knn: the prompts themselves (L2-normalised) with each model's share right
 //   per prompt; k from {5, 10, 20, 40} by the same grouped cross-validation.
 // Folds: task i goes to fold contentHash(seed, task key) mod 5. Models are

@@ -6,6 +6,7 @@
 #include "conclave/io/ModelsFile.h"
 #include "conclave/session/BackendFactory.h"
 #include "conclave/session/RouterBehaviourFactory.h"
+#include "conclave/session/TeamScorers.h"
 #include "conclave/validate/Validator.h"
 
 namespace conclave {
@@ -76,6 +77,9 @@ Engine::Prepared Engine::prepare(const Team& team, const std::filesystem::path& 
         }
         ready->recordings.emplace(name, std::move(source));
     }
+    ready->scorers = TeamScorers::load(plan->team(), teamFolder, m_resources.gate, prepared.error);
+    if (!prepared.error.empty())
+        return prepared;
     ready->plan = std::move(plan);
     prepared.team = std::move(ready);
     return prepared;
@@ -161,6 +165,7 @@ Engine::Started Engine::start(const PreparedTeam& team, std::string input, Start
     options.criticalPath = &CriticalPathFinder::find;
     options.cancelAfterMs = startOptions.cancelAfterMs;
     options.judge = std::move(startOptions.judge);
+    options.scorers = team.scorers;
     started.run = std::make_shared<Run>(team.plan, std::move(options), std::move(made.backends), std::move(made.gate),
                                         std::move(clock));
     {

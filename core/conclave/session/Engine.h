@@ -55,8 +55,9 @@ public:
         std::string error; // why the team cannot run, when team is null
     };
     // Validates the team and snapshots it, once for any number of runs. A
-    // relative models_file is found in `teamFolder` (the team file's folder);
-    // empty, in the current directory.
+    // relative models_file or scorer is found in `teamFolder` (the team file's
+    // folder); empty, in the current directory. Coordinators' scorers are
+    // loaded here (TeamScorers): a bad one fails the preparation.
     Prepared prepare(const Team& team, const std::filesystem::path& teamFolder = {}) const;
     // Starts a run of a prepared team on the clock asked for.
     Started start(const PreparedTeam& team, std::string input, StartOptions options);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "conclave/engine/AnswerScore.h"
 #include "conclave/engine/RunPlan.h"
 #include "conclave/local/LocalResponder.h"
 #include "conclave/replay/CallRetiming.h"
@@ -23,6 +24,8 @@ struct PreparedTeam {
     // Single-run mode (Engine::prepareReplay): every backend, whatever its
     // kind, replays this; null otherwise.
     std::shared_ptr<const RecordingSource> replayAll;
+    // Per cascade or adaptive coordinator with a `scorer`: its loaded scorer (TeamScorers).
+    std::map<NodeId, std::shared_ptr<const AnswerScore>> scorers;
     // With replayAll: how each replayed call's recorded times change (a what-if); unset: as recorded.
     CallRetiming retime;
     // With replayAll: recorded µs per simulated µs. A run on the real clock at a time_scale recorded

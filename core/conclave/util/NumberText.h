@@ -34,6 +34,14 @@ inline std::string formatNumber(double value)
     return text;
 }
 
+// "0.83": a number with a fixed count of decimals, for notes and tables.
+inline std::string fixedDigits(double value, int digits)
+{
+    char text[64];
+    std::snprintf(text, sizeof text, "%.*f", digits, value);
+    return text;
+}
+
 // The whole of `text` as a finite decimal number ("0.5", "-2", "1e-3"); unset
 // for anything else (empty, trailing text, "nan", "inf").
 inline std::optional<double> parseNumber(std::string_view text)

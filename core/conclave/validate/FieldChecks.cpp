@@ -315,6 +315,14 @@ void FieldChecker::checkNode(const std::string& pointer, const Node& node)
                            "max_subtasks is read only in mode decompose; this coordinator's mode is " +
                                std::string(toString(*c.mode)),
                            id);
+        if (c.scorer && c.scorer->empty())
+            m_sink.error(childPointer(pointer, "scorer"),
+                         "expected the path of a scorer file (conclave train-scorer), got an empty string", id);
+        else if (c.scorer && c.mode && *c.mode != CoordinatorMode::Cascade && *c.mode != CoordinatorMode::Adaptive)
+            m_sink.error(childPointer(pointer, "scorer"),
+                         "a scorer replaces stated confidence in modes cascade and adaptive; this coordinator's "
+                         "mode is " + std::string(toString(*c.mode)),
+                         id);
         checkModelCall(pointer, node, "a decompose coordinator");
         break;
     case NodeKind::Input:

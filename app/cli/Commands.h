@@ -177,6 +177,18 @@ struct CalibrateArgs {
 // 0 when the file is written (thin data only warns), 2 on bad input.
 int runCalibrate(const CliContext& context, const CalibrateArgs& args);
 
+struct CalibrateThresholdArgs {
+    std::string team;
+    std::optional<std::string> node; // --node: the learned router (default: the team's only one)
+    std::string taskset;             // --taskset: a bundled set's name or a file
+    double strongShare = 0.3;        // --strong-share
+    bool write = false;              // --write: set the router's threshold in the team file
+};
+
+// `conclave calibrate-threshold TEAM [--node ID] --taskset T --strong-share 0.3 [--write]`: prints (or
+// writes) the threshold that sends that share of the tasks to the strong route. 0 on success, 2 on bad input.
+int runCalibrateThreshold(const CliContext& context, const CalibrateThresholdArgs& args);
+
 struct TrainRouterArgs {
     std::vector<std::string> experiments; // ids or unique prefixes
     std::vector<std::string> models;      // --models A,B,...: the candidates; empty: every model that answered

@@ -266,6 +266,18 @@ int main(int argc, char** argv)
     calibrate->add_option("--tasks-out", calibrateArgs.tasksOut,
                           "Also write the measured tasks, each with its fitted difficulty, as JSON Lines (a task set)");
 
+    CalibrateThresholdArgs thresholdArgs;
+    auto* calibrateThreshold = app.add_subcommand(
+        "calibrate-threshold", "The threshold that sends a share of tasks to a learned router's strong route "
+                               "(docs/routing.md)");
+    calibrateThreshold->add_option("team", thresholdArgs.team, "The team file")->required();
+    calibrateThreshold->add_option("--node", thresholdArgs.node, "The learned router (default: the team's only one)");
+    calibrateThreshold->add_option("--taskset", thresholdArgs.taskset, "A bundled task set's name or a file")
+        ->required();
+    calibrateThreshold->add_option("--strong-share", thresholdArgs.strongShare,
+                                   "The share of tasks to send to the strong route (default 0.3)");
+    calibrateThreshold->add_flag("--write", thresholdArgs.write, "Write the threshold into the team file");
+
     TrainRouterArgs trainRouterArgs;
     std::string trainRouterDb;
     auto* trainRouter = app.add_subcommand(
@@ -518,6 +530,8 @@ int main(int argc, char** argv)
             trainScorerArgs.db = trainScorerDb;
         return runTrainScorer(context, trainScorerArgs);
     }
+    if (*calibrateThreshold)
+        return runCalibrateThreshold(context, thresholdArgs);
     if (*trainRouter) {
         if (*trainRouterDbOption)
             trainRouterArgs.db = trainRouterDb;

@@ -1,5 +1,5 @@
 // Every example team (prepared once in the examples folder, where the scored
-// cascade finds its scorer) ends on every task of every bundled task set, on the
+// cascade finds its scorer and the learned router its router file) ends on every task of every bundled task set, on the
 // simulated clock, and on the first tasks of each domain on the real clock too;
 // each of those runs keeps the engine's invariants. Before the engine settled a
 // skipped coordinator's members, the triage example never ended on 5 of the
@@ -49,7 +49,7 @@ private slots:
         QTest::addColumn<QString>("file");
         QTest::addColumn<bool>("simulated");
         for (const char* name : {"triage", "keyword-vote", "mixture-of-agents", "cascade", "debate", "review-board",
-                                 "adaptive-panel", "mosaic", "fast-path", "scored-cascade"}) {
+                                 "adaptive-panel", "mosaic", "fast-path", "scored-cascade", "learned-router"}) {
             QTest::addRow("%s, virtual clock", name) << QString::fromLatin1(name) + ".team.json" << true;
             QTest::addRow("%s, real clock", name) << QString::fromLatin1(name) + ".team.json" << false;
         }

@@ -15,6 +15,7 @@
 
 #include "conclave/io/FileIo.h"
 #include "conclave/io/TeamJson.h"
+#include "conclave/routing/RouterFile.h"
 #include "conclave/routing/ScorerFile.h"
 #include "conclave/store/RunStore.h"
 
@@ -65,6 +66,7 @@ class TestGeneratedTeams : public QObject {
     std::atomic<int> m_agreementSkips{0}; // synthesize nodes that answered without their model
     std::atomic<int> m_memberMeetings{0}; // meetings held as another meeting's member
     std::atomic<int> m_scoredRounds{0};   // rounds whose stop was decided by a scorer
+    std::atomic<int> m_learnedRoutes{0};  // routes a learned router chose
     // The case of the last failure, and when the first failure was seen:
     // shrinking stops after kShrinkSeconds, keeping the smallest failing team found by then.
     std::optional<GeneratedCase> m_failed;
@@ -249,8 +251,10 @@ class TestGeneratedTeams : public QObject {
                                             t->result.spans[s.parent - 1].parent > 0
                                         ? 1
                                         : 0;
-            for (const auto& s : t->result.spans)
+            for (const auto& s : t->result.spans) {
                 m_scoredRounds += s.kind == SpanKind::Round && s.note.find("score ") != std::string::npos ? 1 : 0;
+                m_learnedRoutes += s.kind == SpanKind::Node && s.note.starts_with("route ") ? 1 : 0;
+            }
         }
         for (const auto& c : batch) {
             m_timingFree += c.timingFree ? 1 : 0;
@@ -286,6 +290,19 @@ private slots:
         const auto path = m_dir.filePath(QStringLiteral("scorer.json")).toStdString();
         QVERIFY(!writeFileAtomically(path, ScorerFile::toJsonText(scorer)));
         teamgen::generatedScorerFile() = path;
+        // A router over every generated model: p falls with the prompt's digits, from a base that differs by model.
+        RouterModel router;
+        router.buckets = uint32_t(gate.buckets());
+        router.domains = gate.domains();
+        for (const auto& name : teamgen::generatedModelNames()) {
+            router.models.push_back(name);
+            router.answers.push_back(100);
+            router.baseRates.push_back(0.5);
+            router.linear.push_back({1, bases[router.models.size() % 3], {{router.buckets + 1, -3.0}}});
+        }
+        const auto routerPath = m_dir.filePath(QStringLiteral("router.json")).toStdString();
+        QVERIFY(!writeFileAtomically(routerPath, RouterFile::toJsonText(router)));
+        teamgen::generatedRouterFile() = routerPath;
     }
 
     void everyRunEndsAndKeepsItsInvariants()
@@ -337,13 +354,14 @@ private slots:
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
         qInfo("%d generated runs passed (each case twice on the virtual clock and once on the real one; %d "
               "timing-free cases, %d cancelled; %d synthesize skips on agreement, %d member meetings held, %d rounds "
-              "decided by a scorer) in %.1f s, %d RapidCheck rounds",
+              "decided by a scorer, %d routes chosen by a learned router) in %.1f s, %d RapidCheck rounds",
               m_passedRuns.load(), m_timingFree.load(), m_cancelled.load(), m_agreementSkips.load(),
-              m_memberMeetings.load(), m_scoredRounds.load(), seconds, rounds);
+              m_memberMeetings.load(), m_scoredRounds.load(), m_learnedRoutes.load(), seconds, rounds);
         QVERIFY(m_passedRuns >= target);
         QVERIFY(m_agreementSkips > 0);  // the generator reaches the skip
         QVERIFY(m_memberMeetings > 0);  // and meetings as members
         QVERIFY(m_scoredRounds > 0);    // and scorers
+        QVERIFY(m_learnedRoutes > 0);   // and learned routers
     }
 
     // Timing-free generated teams on both clocks, the real one slowed to a

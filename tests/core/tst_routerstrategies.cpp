@@ -3,6 +3,7 @@
 #include "conclave/io/TeamJson.h"
 #include "conclave/model/RouterStrategies.h"
 #include "conclave/model/Team.h"
+#include "conclave/local/Gate.h"
 #include "conclave/session/RouterBehaviourFactory.h"
 
 #include <QtTest>
@@ -79,15 +80,15 @@ class TestRouterStrategies : public QObject {
 private slots:
     void registryListsTheStrategiesInOrder()
     {
-        QCOMPARE(registryNames(), (std::vector<std::string>{"all", "keyword", "moe_gate", "llm"}));
-        QCOMPARE(RouterStrategies::namesInWords(), std::string("all, keyword, moe_gate or llm"));
+        QCOMPARE(registryNames(), (std::vector<std::string>{"all", "keyword", "moe_gate", "llm", "learned"}));
+        QCOMPARE(RouterStrategies::namesInWords(), std::string("all, keyword, moe_gate, llm or learned"));
         QCOMPARE(RouterStrategies::values().size(), RouterStrategies::all().size());
         for (const auto& s : RouterStrategies::all()) {
             QCOMPARE(toString(s.strategy), s.name);
             QCOMPARE(enumFromString<RouterStrategy>(s.name), std::optional<RouterStrategy>(s.strategy));
             QCOMPARE(RouterStrategies::find(s.name), &s);
         }
-        QVERIFY(!RouterStrategies::find("learned"));
+        QVERIFY(!RouterStrategies::find("forest"));
     }
 
     void fieldsAreListedOncePerKeyInOrder()
@@ -95,7 +96,8 @@ private slots:
         std::vector<std::string> keys;
         for (const RouterField* f : RouterStrategies::fields())
             keys.emplace_back(f->key);
-        QCOMPARE(keys, (std::vector<std::string>{"routes", "default", "top_k", "min_weight"}));
+        QCOMPARE(keys, (std::vector<std::string>{"routes", "default", "top_k", "min_weight", "router_file", "policy",
+                                                 "threshold", "cost_weight", "strong", "weak"}));
         QCOMPARE(RouterStrategies::strategiesWith("default"), (std::vector<std::string_view>{"keyword", "llm"}));
         QCOMPARE(RouterStrategies::strategiesWith("top_k"), (std::vector<std::string_view>{"moe_gate"}));
     }
@@ -144,11 +146,20 @@ private slots:
 
     void everyStrategyHasABehaviourMadeBySession()
     {
-        const EngineResources resources;
-        const RouterBehaviourFactory factory(resources, {});
+        EngineResources resources;
+        auto gate = Gate::load(CONCLAVE_RESOURCES "/models/gate.json");
+        QVERIFY(gate.gate);
+        resources.gate = std::make_shared<const Gate>(std::move(*gate.gate));
+        const RouterBehaviourFactory factory(resources, CONCLAVE_TEST_DATA "/routers");
         for (const auto& s : RouterStrategies::all()) {
             std::string error;
-            const auto behaviour = factory.make(router(s), error);
+            auto node = router(s);
+            if (s.strategy == RouterStrategy::Learned) { // a file to read, a policy to follow
+                node.config.routerFile = "two-models.router.json";
+                node.config.routePolicy = "cheapest_above";
+                node.config.routeThreshold = 0.7;
+            }
+            const auto behaviour = factory.make(node, error);
             QVERIFY2(behaviour, (std::string(s.name) + ": " + error).c_str());
             QCOMPARE(error, std::string());
             QCOMPARE(behaviour->asksModel(), s.callsModel);

@@ -41,8 +41,11 @@ QStringList schemaKeys(const json& object)
 json sampleValue(std::string_view key)
 {
     if (key == "id" || key == "label" || key == "backend" || key == "model" || key == "fallback_model" ||
-        key == "system" || key == "prompt" || key == "default" || key == "scorer")
+        key == "system" || key == "prompt" || key == "default" || key == "scorer" || key == "router_file" ||
+        key == "strong" || key == "weak")
         return "x";
+    if (key == "policy")
+        return "strong_weak";
     if (key == "pos")
         return json::array({1, 2});
     if (key == "routes")

@@ -172,7 +172,7 @@ void TestValidatorGraph::routers_data()
 {
     addColumns();
     row("no strategy", edit(routerTeam, [](json& t) { t["nodes"][1].erase("strategy"); }),
-        {err("/nodes/1/strategy", "a router needs a strategy: all, keyword, moe_gate or llm", {.node = "r"})});
+        {err("/nodes/1/strategy", "a router needs a strategy: all, keyword, moe_gate, llm or learned", {.node = "r"})});
     row("no outgoing edges",
         edit(routerTeam,
              [](json& t) {
@@ -299,7 +299,7 @@ void TestValidatorGraph::routeLabels_data()
                  t["edges"][1].erase("when");
              }),
         {err("/edges/1/when", kNeedsLabel, {.edge = 1}),
-         err("/nodes/1/strategy", "a router needs a strategy: all, keyword, moe_gate or llm", {.node = "r"})});
+         err("/nodes/1/strategy", "a router needs a strategy: all, keyword, moe_gate, llm or learned", {.node = "r"})});
     row("all: two unlabelled edges to one target",
         routedBy("all",
                  [](json& t) {

@@ -98,6 +98,15 @@ inline std::string& generatedScorerFile()
     return path;
 }
 
+// A router file (conclave train-router's format) that knows every generated
+// model, by absolute path: written by the test before generating; empty, no
+// learned router is generated.
+inline std::string& generatedRouterFile()
+{
+    static std::string path;
+    return path;
+}
+
 // Tasks of the bundled task sets (so answers are right or wrong by skill), a
 // compound request (so decompose has parts), and free prompts.
 inline const std::vector<std::string>& generatedInputs()
@@ -285,7 +294,11 @@ private:
         std::vector<std::string> labels;
         for (int i = 0; i < branches; ++i)
             labels.push_back("route" + std::to_string(i + 1));
-        const std::string strategy = *rc::gen::element<std::string>("all", "keyword", "moe_gate", "llm");
+        const std::string strategy =
+            generatedRouterFile().empty() ? *rc::gen::element<std::string>("all", "keyword", "moe_gate", "llm")
+                                          : *rc::gen::element<std::string>("all", "keyword", "moe_gate", "llm", "learned");
+        if (strategy == "learned")
+            return learned(from, when, labels.size());
         fields["strategy"] = strategy;
         const bool broadcast = strategy == "all";
         if (strategy == "keyword") {
@@ -319,6 +332,42 @@ private:
                 edge(id, join, route);
             else
                 edge(block(id, route, depth - 1), join);
+        }
+        return join;
+    }
+
+    // A learned router: one route straight to each of 1–3 experts (a learned route's model is its
+    // expert's), its policy and that policy's fields; strong_weak only with exactly two routes.
+    std::string learned(const std::string& from, const std::optional<std::string>& when, size_t branches)
+    {
+        const auto id = newId("r");
+        json fields{{"strategy", "learned"}, {"router_file", generatedRouterFile()}};
+        const std::string policy = branches == 2 ? *rc::gen::element<std::string>("cheapest_above", "max_utility", "strong_weak")
+                                                 : *rc::gen::element<std::string>("cheapest_above", "max_utility");
+        fields["policy"] = policy;
+        if (policy == "max_utility")
+            fields["cost_weight"] = *rc::gen::element(0.0, 0.5, 2.0);
+        else
+            fields["threshold"] = *rc::gen::element(-0.2, 0.0, 0.3, 0.7, 1.0);
+        std::vector<std::string> experts;
+        for (size_t i = 0; i < branches; ++i) {
+            const auto expert = newId("e");
+            json call{{"model", model()}};
+            callOptions(call);
+            addNode(expert, "expert", call);
+            experts.push_back(expert);
+        }
+        if (policy == "strong_weak") {
+            const bool flip = pick(2);
+            fields["strong"] = experts[flip ? 1 : 0];
+            fields["weak"] = experts[flip ? 0 : 1];
+        }
+        addNode(id, "router", fields);
+        edge(from, id, when);
+        const auto join = aggregator();
+        for (const auto& expert : experts) {
+            edge(id, expert, std::nullopt);
+            edge(expert, join);
         }
         return join;
     }

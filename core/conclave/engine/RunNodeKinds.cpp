@@ -111,6 +111,14 @@ void Run::runExpert(size_t node, RunLock& lock)
 void Run::runRouter(size_t node, RunLock& lock)
 {
     const auto& pn = m_plan->at(node);
+    if (!pn.router) {
+        NodeResult r;
+        r.status = Status::Failed;
+        r.error = "no behaviour was prepared for this " + std::string(toString(pn.node->config.routerStrategy.value_or(RouterStrategy::All))) +
+                  " router: run the team through the engine (session/), which reads its files";
+        settle(node, std::move(r));
+        return;
+    }
     const auto& edges = m_plan->team().edges;
     auto input = std::make_shared<RouterInput>();
     input->text = inputsText(node);

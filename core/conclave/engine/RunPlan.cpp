@@ -38,7 +38,12 @@ std::optional<size_t> RunPlan::indexOf(const NodeId& id) const
 
 std::shared_ptr<const RunPlan> RunPlan::make(const Team& team, std::string& error)
 {
-    return make(team, error, &StandardRouters::make);
+    // The engine's own behaviours; a strategy made above the engine (learned) gets none, which is no error
+    // for a plan that is only read (cost bounds, provenance, audits) — a run of it fails that router.
+    return make(team, error, [](const Node& router, std::string&) {
+        std::string notHere;
+        return StandardRouters::make(router, notHere);
+    });
 }
 
 std::shared_ptr<const RunPlan> RunPlan::make(const Team& team, std::string& error, const RouterMaker& makeRouter)
@@ -89,7 +94,7 @@ std::shared_ptr<const RunPlan> RunPlan::make(const Team& team, std::string& erro
         pn.call = callSettings(t, *pn.node, onlyBackend);
         if (pn.node->kind == NodeKind::Router) {
             pn.router = makeRouter(*pn.node, error);
-            if (!pn.router)
+            if (!pn.router && !error.empty())
                 return nullptr;
         }
         const int ordinal = sameRole[{pn.node->kind, pn.call->model}]++;

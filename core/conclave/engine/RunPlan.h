@@ -45,7 +45,10 @@ class RunPlan {
 public:
     // Fails with a message when the team cannot run (it should have been validated).
     // Each router's behaviour comes from `makeRouter` (session/ passes its
-    // RouterBehaviourFactory); without one, from StandardRouters.
+    // RouterBehaviourFactory); a null one with `error` set fails the plan.
+    // Without a maker, from StandardRouters: a strategy whose behaviour is made
+    // above the engine (learned) then has none — fine for a plan that is only
+    // read; a run of it fails that router with a message saying so.
     static std::shared_ptr<const RunPlan> make(const Team& team, std::string& error);
     static std::shared_ptr<const RunPlan> make(const Team& team, std::string& error, const RouterMaker& makeRouter);
 

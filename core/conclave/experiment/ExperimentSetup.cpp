@@ -355,6 +355,13 @@ SetupResult ExperimentSetup::resume(const ExperimentRecord& record, const std::f
     return result;
 }
 
+std::optional<TaskSet> ExperimentSetup::taskSet(const std::string& nameOrFile,
+                                                const std::filesystem::path& resourcesDir,
+                                                std::vector<std::string>& errors, std::vector<std::string>& warnings)
+{
+    return loadTasks(nameOrFile, resourcesDir, errors, warnings).tasks;
+}
+
 std::optional<TaskSet> ExperimentSetup::storedTasks(const StoredSpec& stored, const std::filesystem::path& resourcesDir,
                                                     std::vector<std::string>& errors,
                                                     std::vector<std::string>& warnings)

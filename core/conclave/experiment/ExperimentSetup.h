@@ -56,6 +56,10 @@ public:
     // The selected tasks of a stored spec, reloaded from its task set (bundled
     // by name, else its file), in the spec's order; unset, with an error, when
     // the set cannot be read or its tasks changed since (by content hash).
+    // A task set as --taskset names it: a bundled set's name, else a file (JSON Lines or CSV). Unset
+    // with `errors` when it is neither or does not load; warnings are the file's.
+    static std::optional<TaskSet> taskSet(const std::string& nameOrFile, const std::filesystem::path& resourcesDir,
+                                          std::vector<std::string>& errors, std::vector<std::string>& warnings);
     static std::optional<TaskSet> storedTasks(const StoredSpec& stored, const std::filesystem::path& resourcesDir,
                                               std::vector<std::string>& errors, std::vector<std::string>& warnings);
 

@@ -39,6 +39,14 @@ std::vector<TeamInput> inputsRead(const Team& team, const std::filesystem::path&
         const auto read = readFileText(path, kMaxInputBytes);
         inputs.push_back({"scorer " + node.id.str(), path.string(), read.text ? *read.text : "(not readable)"});
     }
+    // A learned router's file decides its routes: the same.
+    for (const auto& node : team.nodes) {
+        if (node.kind != NodeKind::Router || !node.config.routerFile)
+            continue;
+        const auto path = ModelsFile::resolve(*node.config.routerFile, teamFolder);
+        const auto read = readFileText(path, kMaxInputBytes);
+        inputs.push_back({"router_file " + node.id.str(), path.string(), read.text ? *read.text : "(not readable)"});
+    }
     return inputs;
 }
 

@@ -51,6 +51,13 @@ struct NodeConfig {
     std::optional<std::string> defaultRoute;
     std::optional<int64_t> topK;
     std::optional<double> minWeight;
+    // learned (format version 3): a trained router file and the policy that reads it
+    std::optional<std::string> routerFile;
+    std::optional<std::string> routePolicy; // cheapest_above | max_utility | strong_weak
+    std::optional<double> routeThreshold;
+    std::optional<double> costWeight;
+    std::optional<std::string> strongRoute; // strong_weak: the target of the strong route
+    std::optional<std::string> weakRoute;
 
     // aggregator
     std::optional<AggregatorStrategy> aggregatorStrategy;

@@ -8,7 +8,7 @@
 namespace conclave {
 
 enum class NodeKind { Input, Router, Expert, Coordinator, Aggregator, Output };
-enum class RouterStrategy { All, Keyword, MoeGate, Llm };
+enum class RouterStrategy { All, Keyword, MoeGate, Llm, Learned };
 enum class AggregatorStrategy { Majority, Weighted, BestConfidence, First, Concat, Synthesize };
 enum class CoordinatorMode { RoundRobin, Debate, Decompose, Cascade, Adaptive };
 enum class EdgeRole { Flow, Member };

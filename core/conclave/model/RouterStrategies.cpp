@@ -35,9 +35,52 @@ constexpr RouterField kMinWeight{.key = "min_weight",
                                  .label = "Min weight",
                                  .rule = {"min_weight", "a number from 0 to 1", false, 0, 1, false}};
 
+constexpr std::string_view kPolicies[] = {"cheapest_above", "max_utility", "strong_weak"};
+constexpr RouterField kRouterFile{.key = "router_file",
+                                  .kind = FieldKind::Path,
+                                  .slot = &NodeConfig::routerFile,
+                                  .label = "Router file",
+                                  .rule = {"router_file", "a path to a router file (conclave train-router)", false, 0, 0, false},
+                                  .required = true,
+                                  .hint = "what conclave train-router writes",
+                                  .warnUnused = true};
+constexpr RouterField kPolicy{.key = "policy",
+                              .kind = FieldKind::Enum,
+                              .slot = &NodeConfig::routePolicy,
+                              .label = "Policy",
+                              .rule = {"policy", "cheapest_above, max_utility or strong_weak", false, 0, 0, false},
+                              .required = true,
+                              .hint = "cheapest_above, max_utility or strong_weak",
+                              .values = kPolicies,
+                              .warnUnused = true};
+constexpr RouterField kRouteThreshold{.key = "threshold",
+                                      .kind = FieldKind::Number,
+                                      .slot = &NodeConfig::routeThreshold,
+                                      .label = "Threshold",
+                                      .rule = {"threshold", "a number from -1 to 1", false, -1, 1, false}};
+constexpr RouterField kCostWeight{.key = "cost_weight",
+                                  .kind = FieldKind::Number,
+                                  .slot = &NodeConfig::costWeight,
+                                  .label = "Cost weight",
+                                  .rule = {"cost_weight", "a number of at least 0", false, 0, kBig, false},
+                                  .warnUnused = true};
+constexpr RouterField kStrong{.key = "strong",
+                              .kind = FieldKind::NodeRef,
+                              .slot = &NodeConfig::strongRoute,
+                              .label = "Strong route",
+                              .rule = {"strong", "the id of one of the router's targets", false, 0, 0, false},
+                              .warnUnused = true};
+constexpr RouterField kWeak{.key = "weak",
+                            .kind = FieldKind::NodeRef,
+                            .slot = &NodeConfig::weakRoute,
+                            .label = "Weak route",
+                            .rule = {"weak", "the id of one of the router's targets", false, 0, 0, false},
+                            .warnUnused = true};
+
 constexpr std::array kKeywordFields{kRoutes, kDefault};
 constexpr std::array kMoeGateFields{kTopK, kMinWeight};
 constexpr std::array kLlmFields{kDefault};
+constexpr std::array kLearnedFields{kRouterFile, kPolicy, kRouteThreshold, kCostWeight, kStrong, kWeak};
 
 // The strategies, in the order the format lists them.
 constexpr std::array kStrategies{
@@ -62,6 +105,13 @@ constexpr std::array kStrategies{
                              .summary = "the model names one edge label",
                              .callsModel = true,
                              .fields = kLlmFields},
+    RouterStrategyDescriptor{.strategy = RouterStrategy::Learned,
+                             .name = "learned",
+                             .article = "a",
+                             .summary = "the route a trained router file predicts right, by its policy",
+                             .formatVersion = 3,
+                             .labelsEdges = false,
+                             .fields = kLearnedFields},
 };
 
 template <size_t N>

@@ -23,9 +23,12 @@ double rounded(double value)
 
 nlohmann::ordered_json sparseJson(const SparseVector& x)
 {
+    // Values kept to 6 decimals; one that rounds to 0 is left out (it was as good as 0).
     auto out = nlohmann::ordered_json::array();
-    for (const auto& [index, value] : x)
-        out.push_back({index, rounded(value)});
+    for (const auto& [index, value] : x) {
+        if (rounded(value) != 0.0)
+            out.push_back({index, rounded(value)});
+    }
     return out;
 }
 
@@ -42,6 +45,7 @@ nlohmann::ordered_json tasksJson(const std::vector<RouterModel::TaskRef>& tasks)
 std::string RouterFile::toJsonText(const RouterModel& model)
 {
     nlohmann::ordered_json doc;
+    std::vector<nlohmann::ordered_json> arrays; // written on one line each
     doc["format"] = kFormat;
     doc["method"] = std::string(toString(model.method));
     doc["features"] = {{"kind", "prompt"}, {"buckets", model.buckets}, {"domains", model.domains},
@@ -55,7 +59,8 @@ std::string RouterFile::toJsonText(const RouterModel& model)
         if (model.method == RouterModel::Method::Logistic && m < model.linear.size()) {
             entry["c"] = model.linear[m].c;
             entry["bias"] = model.linear[m].bias;
-            entry["weights"] = sparseJson(model.linear[m].weights);
+            entry["weights"] = onelinePlaceholder(arrays.size());
+            arrays.push_back(sparseJson(model.linear[m].weights));
         }
         models.push_back(std::move(entry));
     }
@@ -67,7 +72,8 @@ std::string RouterFile::toJsonText(const RouterModel& model)
             auto outcomes = nlohmann::ordered_json::array();
             for (const double outcome : model.outcomes[p])
                 outcomes.push_back(outcome < 0 ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(rounded(outcome)));
-            prompts.push_back({{"features", sparseJson(model.prompts[p])}, {"outcomes", std::move(outcomes)}});
+            prompts.push_back({{"features", onelinePlaceholder(arrays.size())}, {"outcomes", std::move(outcomes)}});
+            arrays.push_back(sparseJson(model.prompts[p]));
         }
         doc["prompts"] = std::move(prompts);
     }
@@ -89,7 +95,7 @@ std::string RouterFile::toJsonText(const RouterModel& model)
     }
     heldout["models"] = std::move(perModel);
     doc["heldout"] = std::move(heldout);
-    return doc.dump(1) + "\n";
+    return onelineArrays(doc.dump(1) + "\n", arrays);
 }
 
 RouterFile::LoadResult RouterFile::load(const std::filesystem::path& path)

@@ -15,6 +15,26 @@
 
 namespace conclave {
 
+// A pretty-printed document with some long arrays on one line each: put
+// onelinePlaceholder(n) where array n goes, dump, then onelineArrays() puts
+// them in. One [index, weight] pair a line would be most of a router file.
+inline std::string onelinePlaceholder(size_t n)
+{
+    return "@oneline " + std::to_string(n) + "@";
+}
+
+inline std::string onelineArrays(std::string text, const std::vector<nlohmann::ordered_json>& arrays)
+{
+    for (size_t n = 0; n < arrays.size(); ++n) {
+        // With its quotes: no escaped string in the document can hold that.
+        const auto placeholder = "\"" + onelinePlaceholder(n) + "\"";
+        const auto at = text.find(placeholder);
+        if (at != std::string::npos)
+            text.replace(at, placeholder.size(), arrays[n].dump());
+    }
+    return text;
+}
+
 // The reading rules router.json and scorer.json share (RouterFile,
 // ScorerFile): each problem is recorded where it is (a JSON pointer) with
 // what was expected and what was found. Header-only: small, and used by two files.

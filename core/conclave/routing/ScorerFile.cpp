@@ -139,8 +139,7 @@ std::string ScorerFile::toJsonText(const ScorerModel& model)
         const auto linear = m < model.linear.size() ? model.linear[m] : RouterModel::Linear{};
         entry["c"] = linear.c;
         entry["bias"] = linear.bias;
-        // A placeholder, replaced below by the weights on one line: one pair a line would be most of the file.
-        entry["weights"] = "@weights " + std::to_string(m) + "@";
+        entry["weights"] = onelinePlaceholder(m);
         models.push_back(std::move(entry));
     }
     doc["models"] = std::move(models);
@@ -156,18 +155,16 @@ std::string ScorerFile::toJsonText(const ScorerModel& model)
                              {"confidence_auroc", optionalJson(h.confidenceAuroc)}};
     }
     doc["heldout"] = {{"tasks", tasksJson(model.heldoutTasks)}, {"models", std::move(perModel)}};
-    auto text = doc.dump(1) + "\n";
+    std::vector<nlohmann::ordered_json> arrays;
     for (size_t m = 0; m < model.models.size(); ++m) {
         auto weights = nlohmann::ordered_json::array();
         if (m < model.linear.size()) {
             for (const auto& [index, value] : model.linear[m].weights)
                 weights.push_back({index, rounded(value)});
         }
-        // Key and value together: no escaped string in the document can hold that.
-        const auto placeholder = "\"weights\": \"@weights " + std::to_string(m) + "@\"";
-        text.replace(text.find(placeholder), placeholder.size(), "\"weights\": " + weights.dump());
+        arrays.push_back(std::move(weights));
     }
-    return text;
+    return onelineArrays(doc.dump(1) + "\n", arrays);
 }
 
 ScorerFile::LoadResult ScorerFile::load(const std::filesystem::path& path)

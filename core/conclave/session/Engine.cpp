@@ -51,7 +51,7 @@ Engine::Prepared Engine::prepare(const Team& team, const std::filesystem::path& 
             return prepared;
         }
     }
-    const RouterBehaviourFactory routers(m_resources, teamFolder);
+    const RouterBehaviourFactory routers(m_resources, teamFolder, &team);
     auto plan = RunPlan::make(team, prepared.error, routers.maker());
     if (!plan)
         return prepared;

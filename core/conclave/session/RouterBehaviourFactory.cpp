@@ -1,6 +1,7 @@
 #include "conclave/session/RouterBehaviourFactory.h"
 
 #include "conclave/engine/StandardRouters.h"
+#include "conclave/session/LearnedRouterLoad.h"
 
 #include <array>
 
@@ -11,18 +12,20 @@ namespace {
 struct Made {
     RouterStrategy strategy;
     std::shared_ptr<const RouterBehaviour> (*make)(const Node& router, const EngineResources& resources,
-                                                   const std::filesystem::path& teamFolder, std::string& error);
+                                                   const std::filesystem::path& teamFolder, const Team* team,
+                                                   std::string& error);
 };
 
-// The strategies whose behaviour is made here, one line each:
-//   {RouterStrategy::Learned, &LearnedRouter::load},
-// Every other strategy's is the engine's own.
-constexpr std::array<Made, 0> kMadeHere{};
+// The strategies whose behaviour is made here, one line each; every other strategy's is the engine's own.
+constexpr std::array<Made, 1> kMadeHere{{
+    {RouterStrategy::Learned, &LearnedRouterLoad::make},
+}};
 
 } // namespace
 
-RouterBehaviourFactory::RouterBehaviourFactory(const EngineResources& resources, std::filesystem::path teamFolder)
-    : m_resources(resources), m_teamFolder(std::move(teamFolder))
+RouterBehaviourFactory::RouterBehaviourFactory(const EngineResources& resources, std::filesystem::path teamFolder,
+                                               const Team* team)
+    : m_resources(resources), m_teamFolder(std::move(teamFolder)), m_team(team)
 {
 }
 
@@ -31,7 +34,7 @@ std::shared_ptr<const RouterBehaviour> RouterBehaviourFactory::make(const Node& 
     const auto strategy = router.config.routerStrategy.value_or(RouterStrategy::All);
     for (const auto& made : kMadeHere) {
         if (made.strategy == strategy)
-            return made.make(router, m_resources, m_teamFolder, error);
+            return made.make(router, m_resources, m_teamFolder, m_team, error);
     }
     return StandardRouters::make(router, error);
 }

@@ -2,6 +2,7 @@
 
 #include "conclave/engine/RouterBehaviour.h"
 #include "conclave/session/EngineResources.h"
+#include "conclave/model/Team.h"
 
 #include <filesystem>
 #include <memory>
@@ -18,7 +19,10 @@ namespace conclave {
 class RouterBehaviourFactory {
 public:
     // A relative path in a router's settings is found in `teamFolder` (empty: the current directory).
-    RouterBehaviourFactory(const EngineResources& resources, std::filesystem::path teamFolder);
+    // `team`, when given, is the team the routers are in: a behaviour that reads its routes' targets
+    // (a learned router: their models and prices) is checked against it.
+    RouterBehaviourFactory(const EngineResources& resources, std::filesystem::path teamFolder,
+                           const Team* team = nullptr);
 
     // The behaviour of `router`; null, with `error` set, when it cannot be made
     // (a file it needs cannot be read).
@@ -29,6 +33,7 @@ public:
 private:
     const EngineResources& m_resources;
     std::filesystem::path m_teamFolder;
+    const Team* m_team = nullptr;
 };
 
 } // namespace conclave

@@ -289,6 +289,8 @@ private:
                 return;
             }
         }
+        if (strategy->strategy == RouterStrategy::Learned && !checkLearned(i))
+            return;
         // The route labels its fields name; a label a route table leaves out may still be one of these.
         std::set<std::string> named;
         const RouteTable* table = nullptr;
@@ -323,6 +325,56 @@ private:
                 m_sink.warning(pointer, "edge label \"" + label + "\" has no route keywords and is not the default",
                                n.id);
         }
+    }
+
+    // A learned router: each route leads to an expert (its model is the route's), and its policy's
+    // fields are set: a threshold (cheapest_above, strong_weak), a cost weight (max_utility), and
+    // for strong_weak exactly two routes named by strong and weak. False when something is missing.
+    bool checkLearned(size_t i)
+    {
+        const auto& n = node(i);
+        const auto pointer = nodePointer(i);
+        const auto& c = n.config;
+        bool ok = true;
+        const auto& out = graph().out(NodeIndex(i));
+        for (const auto& [to, e] : out) {
+            const auto& target = node(to);
+            if (target.kind != NodeKind::Expert) {
+                m_sink.error(edgePointer(e),
+                             "the route to " + quoted(target.id) + " leads to " + kindWithArticle(target.kind) +
+                                 "; a learned route's model is that of the expert it leads to",
+                             n.id, e);
+                ok = false;
+            }
+        }
+        const auto policy = c.routePolicy.value_or("");
+        const auto needs = [&](std::string_view key, bool set) {
+            if (!set) {
+                m_sink.error(childPointer(pointer, key),
+                             "a learned router with policy " + policy + " needs " + std::string(key), n.id);
+                ok = false;
+            }
+        };
+        if (policy == "cheapest_above" || policy == "strong_weak")
+            needs("threshold", c.routeThreshold.has_value());
+        if (policy == "max_utility")
+            needs("cost_weight", c.costWeight.has_value());
+        if (policy == "strong_weak") {
+            needs("strong", c.strongRoute.has_value());
+            needs("weak", c.weakRoute.has_value());
+            if (out.size() != 2) {
+                m_sink.error(pointer,
+                             "a learned router with policy strong_weak has exactly two routes, got " +
+                                 std::to_string(out.size()),
+                             n.id);
+                ok = false;
+            }
+            if (c.strongRoute && c.weakRoute && *c.strongRoute == *c.weakRoute) {
+                m_sink.error(childPointer(pointer, "weak"), "strong and weak name the same route", n.id);
+                ok = false;
+            }
+        }
+        return ok;
     }
 
     void checkRouteTable(const std::string& where, const RouteTable& routes, const std::set<std::string>& labels,

@@ -40,9 +40,10 @@ std::vector<std::string> sharedTasks(const CalibrationSamples& samples, const st
     for (const auto& a : samples.answers)
         answered[a.task].insert(a.model);
     std::vector<std::string> out;
-    for (const auto& [task, who] : answered) {
+    for (const auto& entry : answered) {
+        const auto& who = entry.second; // not a structured binding: clang 14 (make fuzz) cannot capture one
         if (std::all_of(models.begin(), models.end(), [&](const auto& m) { return who.count(m) > 0; }))
-            out.push_back(task);
+            out.push_back(entry.first);
     }
     return out;
 }

@@ -220,7 +220,9 @@ RouterFile::LoadResult RouterFile::fromJsonText(std::string_view text)
         model.heldoutTasks = read.tasks(*heldout, "/heldout");
         const auto per = heldout->find("models");
         if (per != heldout->end() && per->is_object()) {
-            for (const auto& [name, entry] : per->items()) {
+            for (const auto& item : per->items()) {
+                const auto& name = item.key();
+                const auto& entry = item.value(); // not a structured binding: clang 14 cannot capture one
                 RouterModel::HeldOut h;
                 h.model = name;
                 const auto value = [&](const char* key) -> std::optional<double> {

@@ -95,7 +95,9 @@ void readHeldOut(RoutingFileReader& read, const nlohmann::json& doc, ScorerModel
     const auto per = heldout->find("models");
     if (per == heldout->end() || !per->is_object())
         return;
-    for (const auto& [name, entry] : per->items()) {
+    for (const auto& item : per->items()) {
+        const auto& name = item.key();
+        const auto& entry = item.value(); // not a structured binding: clang 14 cannot capture one
         ScorerModel::HeldOut h;
         h.model = name;
         const auto value = [&](const char* key) -> std::optional<double> {

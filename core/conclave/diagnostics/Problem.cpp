@@ -25,6 +25,13 @@ std::string formatProblem(const Problem& problem, std::string_view source)
     return out;
 }
 
+std::string problemText(const Problem& problem)
+{
+    if (problem.line > 0)
+        return std::to_string(problem.line) + ":" + std::to_string(problem.column) + ": " + problem.message;
+    return problem.pointer.empty() ? problem.message : problem.pointer + ": " + problem.message;
+}
+
 std::string childPointer(std::string_view pointer, std::string_view key)
 {
     std::string out(pointer);

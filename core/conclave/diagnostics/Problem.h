@@ -31,6 +31,9 @@ bool hasErrors(const std::vector<Problem>& problems);
 // "SOURCE:LINE:COL: message" for syntax errors, "SOURCE: /pointer: message"
 // otherwise; a warning says so after the pointer.
 std::string formatProblem(const Problem& problem, std::string_view source);
+// The same without a source, for a message that names the file itself:
+// "LINE:COL: message", "/pointer: message", or the bare message.
+std::string problemText(const Problem& problem);
 
 // Appends one reference token to a JSON pointer, escaping '~' and '/'.
 std::string childPointer(std::string_view pointer, std::string_view key);

@@ -7,6 +7,7 @@
 #include "conclave/local/Gate.h"
 #include "conclave/routing/RouterPredictor.h"
 #include "conclave/routing/RouterTrainer.h"
+#include "conclave/util/NameList.h"
 
 #include <algorithm>
 #include <cmath>
@@ -23,14 +24,6 @@ std::string fixed2(double value)
     char text[32];
     std::snprintf(text, sizeof text, "%.2f", value);
     return text;
-}
-
-std::string joined(const std::vector<std::string>& names)
-{
-    std::string out;
-    for (const auto& name : names)
-        out += (out.empty() ? "" : ", ") + name;
-    return out;
 }
 
 // The tasks (keys, in key order) that every model answered at least once.
@@ -189,17 +182,17 @@ std::optional<RouterTraining::Result> RouterTraining::fromSamples(const Calibrat
     for (const auto& model : models) {
         if (std::find(answering.begin(), answering.end(), model) == answering.end()) {
             error = "model \"" + model + "\" gave no scored answer in these experiments (answering: " +
-                    joined(answering) + ")";
+                    commaJoined(answering) + ")";
             return std::nullopt;
         }
     }
     if (models.size() < 2) {
-        error = "a router chooses between models: name at least two (answering: " + joined(answering) + ")";
+        error = "a router chooses between models: name at least two (answering: " + commaJoined(answering) + ")";
         return std::nullopt;
     }
     const auto tasks = sharedTasks(train, models);
     if (tasks.empty()) {
-        error = "no task was answered by every one of " + joined(models) +
+        error = "no task was answered by every one of " + commaJoined(models) +
                 ": a router learns from trials in which the candidate models answered the same tasks";
         return std::nullopt;
     }

@@ -5,6 +5,7 @@
 #include "conclave/local/Gate.h"
 #include "conclave/routing/RouterTrainer.h"
 #include "conclave/routing/ScorerPredictor.h"
+#include "conclave/util/NameList.h"
 
 #include <algorithm>
 #include <cmath>
@@ -14,14 +15,6 @@
 namespace conclave {
 
 namespace {
-
-std::string joined(const std::vector<std::string>& names)
-{
-    std::string out;
-    for (const auto& name : names)
-        out += (out.empty() ? "" : ", ") + name;
-    return out;
-}
 
 std::vector<RouterModel::TaskRef> taskRefs(const CalibrationSamples& samples,
                                            const std::vector<ScorerTraining::Instance>& instances)
@@ -163,13 +156,13 @@ std::optional<ScorerTraining::Result> ScorerTraining::fromSamples(const Calibrat
     for (const auto& model : models) {
         if (!std::binary_search(answering.begin(), answering.end(), model)) {
             error = "model \"" + model +
-                    "\" gave no scored answer in these experiments (answering: " + joined(answering) + ")";
+                    "\" gave no scored answer in these experiments (answering: " + commaJoined(answering) + ")";
             return std::nullopt;
         }
     }
     const auto steps = instances(train, models);
     if (steps.empty()) {
-        error = "no task and seed of one experiment was answered by every one of " + joined(models) +
+        error = "no task and seed of one experiment was answered by every one of " + commaJoined(models) +
                 ": a scorer learns from trials in which the cascade's models answered the same task";
         return std::nullopt;
     }

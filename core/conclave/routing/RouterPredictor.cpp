@@ -1,6 +1,7 @@
 #include "conclave/routing/RouterPredictor.h"
 
 #include "conclave/local/Gate.h"
+#include "conclave/util/NameList.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,14 +9,6 @@
 namespace conclave {
 
 namespace {
-
-std::string joined(const std::vector<std::string>& names)
-{
-    std::string out;
-    for (const auto& name : names)
-        out += (out.empty() ? "" : ", ") + name;
-    return out;
-}
 
 double logistic(double z)
 {
@@ -46,8 +39,8 @@ std::shared_ptr<const RouterPredictor> RouterPredictor::make(RouterModel model, 
     }
     if (model.buckets != gate->buckets() || model.domains != gate->domains()) {
         error = "the router was trained with a gate of " + std::to_string(model.buckets) + " buckets and domains " +
-                joined(model.domains) + "; this gate has " + std::to_string(gate->buckets()) +
-                " buckets and domains " + joined(gate->domains()) + ": re-train it (conclave train-router)";
+                commaJoined(model.domains) + "; this gate has " + std::to_string(gate->buckets()) +
+                " buckets and domains " + commaJoined(gate->domains()) + ": re-train it (conclave train-router)";
         return nullptr;
     }
     return std::shared_ptr<const RouterPredictor>(new RouterPredictor(std::move(model), std::move(gate)));

@@ -2,20 +2,13 @@
 
 #include "conclave/engine/ReplyParser.h"
 #include "conclave/local/Gate.h"
+#include "conclave/util/NameList.h"
 
 #include <cmath>
 
 namespace conclave {
 
 namespace {
-
-std::string joined(const std::vector<std::string>& names)
-{
-    std::string out;
-    for (const auto& name : names)
-        out += (out.empty() ? "" : ", ") + name;
-    return out;
-}
 
 double logistic(double z)
 {
@@ -33,8 +26,8 @@ std::shared_ptr<const ScorerPredictor> ScorerPredictor::make(ScorerModel model, 
     }
     if (model.buckets != gate->buckets() || model.domains != gate->domains()) {
         error = "the scorer was trained with a gate of " + std::to_string(model.buckets) + " buckets and domains " +
-                joined(model.domains) + "; this gate has " + std::to_string(gate->buckets()) + " buckets and domains " +
-                joined(gate->domains()) + ": re-train it (conclave train-scorer)";
+                commaJoined(model.domains) + "; this gate has " + std::to_string(gate->buckets()) + " buckets and domains " +
+                commaJoined(gate->domains()) + ": re-train it (conclave train-scorer)";
         return nullptr;
     }
     return std::shared_ptr<const ScorerPredictor>(new ScorerPredictor(std::move(model), std::move(gate)));

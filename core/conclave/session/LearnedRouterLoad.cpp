@@ -5,25 +5,11 @@
 #include "conclave/routing/RouterFile.h"
 #include "conclave/routing/RouterPredictor.h"
 #include "conclave/session/BackendFactory.h"
+#include "conclave/util/NameList.h"
 
 namespace conclave {
 
 namespace {
-
-std::string joined(const std::vector<std::string>& names)
-{
-    std::string out;
-    for (const auto& name : names)
-        out += (out.empty() ? "" : ", ") + name;
-    return out;
-}
-
-std::string located(const Problem& problem)
-{
-    if (problem.line > 0)
-        return std::to_string(problem.line) + ":" + std::to_string(problem.column) + ": " + problem.message;
-    return problem.pointer.empty() ? problem.message : problem.pointer + ": " + problem.message;
-}
 
 // The price of `model` on the expert's backend: an openai block's prices, a local one's resolved profile.
 Price priceOf(const Team& team, const Node& expert, const std::string& model,
@@ -65,7 +51,7 @@ std::shared_ptr<const RouterBehaviour> LearnedRouterLoad::make(const Node& route
     }
     auto read = RouterFile::load(ModelsFile::resolve(file, teamFolder));
     if (!read.model) {
-        error = where + (read.problems.empty() ? std::string("cannot be read") : located(read.problems.front()));
+        error = where + (read.problems.empty() ? std::string("cannot be read") : problemText(read.problems.front()));
         return nullptr;
     }
     std::string why;
@@ -92,7 +78,7 @@ std::shared_ptr<const RouterBehaviour> LearnedRouterLoad::make(const Node& route
             const auto index = predictor->model().modelIndex(model.value_or(""));
             if (!index) {
                 error = where + "the route to \"" + target->id.str() + "\" answers with " + model.value_or("(no model)") +
-                        ", which the router was not trained on (it knows " + joined(predictor->model().models) +
+                        ", which the router was not trained on (it knows " + commaJoined(predictor->model().models) +
                         "): re-train it with conclave train-router --models";
                 return nullptr;
             }

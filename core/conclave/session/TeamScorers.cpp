@@ -3,28 +3,9 @@
 #include "conclave/io/ModelsFile.h"
 #include "conclave/routing/ScorerFile.h"
 #include "conclave/routing/ScorerPredictor.h"
+#include "conclave/util/NameList.h"
 
 namespace conclave {
-
-namespace {
-
-std::string joined(const std::vector<std::string>& names)
-{
-    std::string out;
-    for (const auto& name : names)
-        out += (out.empty() ? "" : ", ") + name;
-    return out;
-}
-
-// "/models/0/c: expected …", "3:14: …" for a JSON syntax error, or the bare message (an unreadable file).
-std::string located(const Problem& problem)
-{
-    if (problem.line > 0)
-        return std::to_string(problem.line) + ":" + std::to_string(problem.column) + ": " + problem.message;
-    return problem.pointer.empty() ? problem.message : problem.pointer + ": " + problem.message;
-}
-
-} // namespace
 
 TeamScorers::Map TeamScorers::load(const Team& team, const std::filesystem::path& teamFolder,
                                    std::shared_ptr<const Gate> gate, std::string& error)
@@ -37,7 +18,7 @@ TeamScorers::Map TeamScorers::load(const Team& team, const std::filesystem::path
         const auto path = ModelsFile::resolve(*node.config.scorer, teamFolder);
         auto read = ScorerFile::load(path);
         if (!read.model) {
-            error = where + (read.problems.empty() ? std::string("cannot be read") : located(read.problems.front()));
+            error = where + (read.problems.empty() ? std::string("cannot be read") : problemText(read.problems.front()));
             return {};
         }
         const auto& model = *read.model;
@@ -55,7 +36,7 @@ TeamScorers::Map TeamScorers::load(const Team& team, const std::filesystem::path
             const auto modelName = member->config.call.model.value_or("");
             if (!model.modelIndex(modelName)) {
                 error = where + "member \"" + member->id.str() + "\" answers with " + modelName +
-                        ", which the scorer was not trained on (it knows " + joined(model.models) +
+                        ", which the scorer was not trained on (it knows " + commaJoined(model.models) +
                         "): re-train it with conclave train-scorer --models";
                 return {};
             }

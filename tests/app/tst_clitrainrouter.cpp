@@ -96,7 +96,7 @@ private slots:
         QVERIFY(lines[1].startsWith("wrote " + team + ": route.threshold = "));
         const auto run = runConclave({"run", team, "--task", "math-001", "--json"});
         QCOMPARE(run.exitCode, 0);
-        QVERIFY2(run.out.contains("\"note\":\"route local/"), qPrintable(run.out.left(400)));
+        QVERIFY2(run.out.contains("\"note\": \"route local/"), qPrintable(run.out.left(400)));
     }
 
     void maxUtilityHasNoThreshold()

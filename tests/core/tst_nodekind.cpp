@@ -24,7 +24,7 @@ private slots:
     void namesRoundTrip()
     {
         roundTrips<NodeKind>(6);
-        roundTrips<RouterStrategy>(4);
+        roundTrips<RouterStrategy>(5);
         roundTrips<AggregatorStrategy>(6);
         roundTrips<CoordinatorMode>(5);
         roundTrips<BackendKind>(3);

@@ -60,7 +60,7 @@ private slots:
     {
         QVERIFY(m_h.init());
         m_db = m_dir.filePath("runs.sqlite").toStdString();
-        QCOMPARE(examples().size(), 9);
+        QCOMPARE(examples().size(), 11);
     }
 
     void everyExampleIsReproducedOnTheSimulatedClock_data()
@@ -76,8 +76,9 @@ private slots:
     {
         QFETCH(QString, file);
         QFETCH(QString, input);
-        const auto loaded = loadTeamFile((QStringLiteral(CONCLAVE_RESOURCES "/examples/") + file).toStdString());
+        auto loaded = loadTeamFile((QStringLiteral(CONCLAVE_RESOURCES "/examples/") + file).toStdString());
         QVERIFY(loaded.team);
+        resolveExampleFiles(*loaded.team);
         RunResult original;
         const auto id = m_h.record(m_db, *loaded.team, input.toStdString(), original);
         QVERIFY(!id.empty());
@@ -108,6 +109,7 @@ private slots:
         QFETCH(QString, file);
         auto loaded = loadTeamFile((QStringLiteral(CONCLAVE_RESOURCES "/examples/") + file).toStdString());
         QVERIFY(loaded.team);
+        resolveExampleFiles(*loaded.team);
         constexpr double kScale = 0.05; // team time runs 20× faster than the wall clock
         for (auto& [name, backend] : loaded.team->backends)
             backend.timeScale = kScale;

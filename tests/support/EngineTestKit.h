@@ -394,6 +394,19 @@ inline std::string readFile(const QString& path)
     return file.readAll().toStdString();
 }
 
+// The files an example reads beside it (a scorer, a router file), made absolute: a team run
+// without its folder (Engine::start) finds relative paths from the current directory.
+inline void resolveExampleFiles(Team& team)
+{
+    const std::string folder = CONCLAVE_RESOURCES "/examples/";
+    for (auto& node : team.nodes) {
+        for (auto* path : {&node.config.scorer, &node.config.routerFile}) {
+            if (*path && !path->value().empty() && path->value().front() != '/')
+                *path = folder + path->value();
+        }
+    }
+}
+
 inline std::optional<Team> loadExample(const QString& name, double timeScale)
 {
     auto loaded = teamFromJsonText(readFile(QStringLiteral(CONCLAVE_RESOURCES "/examples/") + name));
@@ -401,6 +414,7 @@ inline std::optional<Team> loadExample(const QString& name, double timeScale)
         return std::nullopt;
     for (auto& [backendName, backend] : loaded.team->backends)
         backend.timeScale = timeScale;
+    resolveExampleFiles(*loaded.team);
     return loaded.team;
 }
 

@@ -65,7 +65,7 @@ private slots:
         QStringList names;
         for (int i = 0; i < strategy->count(); ++i)
             names << strategy->itemText(i);
-        QCOMPARE(names, (QStringList{"(not set)", "all", "keyword", "moe_gate", "llm"}));
+        QCOMPARE(names, (QStringList{"(not set)", "all", "keyword", "moe_gate", "llm", "learned"}));
 
         // A new router broadcasts: no field of another strategy shows.
         QCOMPARE(strategy->currentText(), QString("all"));

@@ -91,11 +91,19 @@ private slots:
         QCOMPARE(shownFields(form, form), (QStringList{"default"}));
         QCOMPARE(document.undoStack()->count(), before + 4);
 
+        choose(strategy, "learned");
+        QCOMPARE(shownFields(form, form),
+                 (QStringList{"router_file", "policy", "threshold", "cost_weight", "strong", "weak"}));
+        QCOMPARE(NodeItem::subtitle(*document.node(*id)), QString("learned"));
+        QCOMPARE(document.undoStack()->count(), before + 5);
+
         // Without a strategy every field shows.
         choose(strategy, "(not set)");
-        QCOMPARE(shownFields(form, form), (QStringList{"routes", "default", "top_k", "min_weight"}));
+        QCOMPARE(shownFields(form, form), (QStringList{"routes", "default", "top_k", "min_weight", "router_file",
+                                                       "policy", "threshold", "cost_weight", "strong", "weak"}));
 
-        // Undo back to moe_gate: its fields show again.
+        // Undo back to moe_gate (through learned and llm): its fields show again.
+        document.undoStack()->undo();
         document.undoStack()->undo();
         document.undoStack()->undo();
         QCOMPARE(document.node(*id)->config.routerStrategy, std::optional(RouterStrategy::MoeGate));

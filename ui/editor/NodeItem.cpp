@@ -163,14 +163,19 @@ QString NodeItem::subtitle(const Node& node)
         return QObject::tr("the run's input");
     case NodeKind::Output:
         return QObject::tr("the final answer");
-    case NodeKind::Router:
-        if (c.routerStrategy)
-            parts << QString::fromUtf8(RouterStrategies::of(*c.routerStrategy).name);
-        if (c.topK)
+    case NodeKind::Router: {
+        // Only what the router's strategy reads: a field left from another strategy says nothing.
+        const auto* strategy = c.routerStrategy ? &RouterStrategies::of(*c.routerStrategy) : nullptr;
+        if (strategy)
+            parts << QString::fromUtf8(strategy->name);
+        if (c.topK && (!strategy || strategy->field("top_k")))
             parts << QObject::tr("top %1").arg(*c.topK);
-        if (c.routerStrategy && RouterStrategies::of(*c.routerStrategy).callsModel && c.call.model)
+        if (c.routePolicy && strategy && strategy->field("policy"))
+            parts << QString::fromStdString(*c.routePolicy);
+        if (strategy && strategy->callsModel && c.call.model)
             parts << QString::fromStdString(*c.call.model);
         break;
+    }
     case NodeKind::Expert:
         parts << QString::fromStdString(c.call.model.value_or("(default model)"));
         if (c.call.params && c.call.params->temperature)

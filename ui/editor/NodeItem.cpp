@@ -170,8 +170,6 @@ QString NodeItem::subtitle(const Node& node)
             parts << QString::fromUtf8(strategy->name);
         if (c.topK && (!strategy || strategy->field("top_k")))
             parts << QObject::tr("top %1").arg(*c.topK);
-        if (c.routePolicy && strategy && strategy->field("policy"))
-            parts << QString::fromStdString(*c.routePolicy);
         if (strategy && strategy->callsModel && c.call.model)
             parts << QString::fromStdString(*c.call.model);
         break;

@@ -10,6 +10,7 @@
 #include "conclave/experiment/RouterEvaluation.h"
 #include "conclave/experiment/RouterTraining.h"
 #include "conclave/experiment/StoredTrials.h"
+#include "conclave/experiment/SweepCurveText.h"
 #include "conclave/io/FileIo.h"
 #include "conclave/io/TeamJson.h"
 #include "conclave/routing/RouterPredictor.h"
@@ -62,8 +63,9 @@ std::string worldJson(const RoutingWorld& w, uint64_t seed)
         json abilities = json::object();
         for (const char* domain : {"math", "code", "facts", "reasoning", "writing"})
             abilities[domain] = ability;
-        return json{{"slope", slope},        {"abilities", abilities}, {"ttft_ms", 300},
-                    {"output_tokens", 120},  {"tokens_per_s", 80},     {"price_per_mtok", {{"input", in}, {"output", out}}}};
+        return json{{"slope", slope},     {"abilities", abilities},
+                    {"ttft_ms", 300},     {"output_tokens", 120},
+                    {"tokens_per_s", 80}, {"price_per_mtok", {{"input", in}, {"output", out}}}};
     };
     json doc{{"format", 1},
              {"name", w.name},
@@ -90,26 +92,6 @@ Team single(const std::string& model)
     return *teamFromJsonText(team.dump()).team;
 }
 
-std::string figure(const BootstrapFigure& f)
-{
-    if (!f.value)
-        return "undefined";
-    return fixed(*f.value, 3) + " [" + fixed(f.ci.lo, 3) + ", " + fixed(f.ci.hi, 3) + "]";
-}
-
-std::string threshold(const CallThreshold& t)
-{
-    switch (t.status) {
-    case CallThreshold::Status::Reached:
-        return fixed(t.share * 100, 1) + " %";
-    case CallThreshold::Status::NotReached:
-        return "not reached";
-    case CallThreshold::Status::Undefined:
-        break;
-    }
-    return "undefined";
-}
-
 } // namespace
 
 int routingQualityBench(const CliContext& context, const BenchArgs& args)
@@ -123,7 +105,8 @@ int routingQualityBench(const CliContext& context, const BenchArgs& args)
         return kExitBadInput;
     const uint64_t setSeed = args.worldSeed.value_or(1);
     context.out << "routing: learned strong_weak routers (logistic) on ground-truth worlds (not the simulator), "
-                   "each task once per model (bundled: every bundled task; wordy: 1,200 generated tasks whose words recur); trained on half the tasks, judged by replay on the other "
+                   "each task once per model (bundled: every bundled task; wordy: 1,200 generated tasks whose words "
+                   "recur); trained on half the tasks, judged by replay on the other "
                    "half (TaskSplit seed "
                 << setSeed << "), 95 % CIs from 2,000 bootstrap resamples over tasks\n";
     for (const auto& spec : routingWorlds()) {
@@ -134,9 +117,10 @@ int routingQualityBench(const CliContext& context, const BenchArgs& args)
         if (spec.wordy)
             world = std::make_shared<const GroundTruthWorld>(
                 world->spec(), std::make_shared<const TaskSet>(WordyTasks::generate(kWordyTasks, world->spec().seed)));
-        const fs::path db = args.db ? fs::path(*args.db + "-" + spec.name + ".sqlite")
-                                    : fs::temp_directory_path() / ("conclave-bench-routing-" +
-                                                                   std::to_string(::getpid()) + "-" + spec.name + ".sqlite");
+        const fs::path db =
+            args.db ? fs::path(*args.db + "-" + spec.name + ".sqlite")
+                    : fs::temp_directory_path() /
+                          ("conclave-bench-routing-" + std::to_string(::getpid()) + "-" + spec.name + ".sqlite");
         std::error_code ec;
         for (const char* suffix : {"", "-wal", "-shm"})
             fs::remove(db.string() + suffix, ec);
@@ -205,7 +189,9 @@ int routingQualityBench(const CliContext& context, const BenchArgs& args)
         const auto truth = [&](const Task& task) {
             const Task* own = world->tasks().byId(task.id);
             const double d = own ? world->truth(*own).difficulty : 0.0;
-            const auto p = [&](const WorldModel& m) { return 1 / (1 + std::exp(-m.slope * (m.ability(task.domain) - d))); };
+            const auto p = [&](const WorldModel& m) {
+                return 1 / (1 + std::exp(-m.slope * (m.ability(task.domain) - d)));
+            };
             return std::pair{p(world->spec().models.at("weak")), p(world->spec().models.at("strong"))};
         };
         const auto oracleInput = RouterEvaluation::strongWeak(*outcomes, heldout, truth, {"strong", "weak"}, error);
@@ -214,18 +200,18 @@ int routingQualityBench(const CliContext& context, const BenchArgs& args)
         const auto oracle = oracleInput ? CurveBootstrap::compute(*oracleInput, once, error) : std::nullopt;
         const auto& curve = report->curves.front();
         const auto& refs = report->references;
-        context.out << "world " << spec.name << " (" << (spec.wordy ? "wordy" : "bundled") << " tasks, readable share " << fixed(spec.readable, 1) << ", seed "
-                    << world->spec().seed << "): " << heldout.size() << " held-out tasks; weak "
-                    << fixed(refs[0].quality * 100, 1) << " %, strong " << fixed(refs[1].quality * 100, 1)
-                    << " %; router held-out AUROC " << (trained->auroc ? fixed(*trained->auroc, 3) : "-") << " ("
+        context.out << "world " << spec.name << " (" << (spec.wordy ? "wordy" : "bundled") << " tasks, readable share "
+                    << fixed(spec.readable, 1) << ", seed " << world->spec().seed << "): " << heldout.size()
+                    << " held-out tasks; weak " << fixed(refs[0].quality * 100, 1) << " %, strong "
+                    << fixed(refs[1].quality * 100, 1) << " %; router held-out AUROC "
+                    << (trained->auroc ? fixed(*trained->auroc, 3) : "-") << " ("
                     << fixed(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 1)
                     << " s)\n";
         if (curve.gain) {
-            context.out << "  APGR " << figure(curve.gain->apgr) << "; CPT(50 %) " << threshold(curve.gain->cpt50.value)
-                        << " [" << threshold(curve.gain->cpt50.lo) << ", " << threshold(curve.gain->cpt50.hi) << "]"
-                        << "; CPT(80 %) " << threshold(curve.gain->cpt80.value) << " ["
-                        << threshold(curve.gain->cpt80.lo) << ", " << threshold(curve.gain->cpt80.hi) << "]; AIQ "
-                        << figure(curve.aiq) << '\n';
+            context.out << "  APGR " << SweepCurveText::figure(curve.gain->apgr) << "; CPT(50 %) "
+                        << SweepCurveText::threshold(curve.gain->cpt50) << "; CPT(80 %) "
+                        << SweepCurveText::threshold(curve.gain->cpt80) << "; AIQ " << SweepCurveText::figure(curve.aiq)
+                        << '\n';
         }
         if (oracle && oracle->curves.front().gain && oracle->curves.front().gain->apgr.value)
             context.out << "  ceiling: the same policy on the world's true chances: APGR "

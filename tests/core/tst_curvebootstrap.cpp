@@ -57,6 +57,22 @@ class TestCurveBootstrap : public QObject {
     Q_OBJECT
 
 private slots:
+    void pointBandsUseTheSameDraws()
+    {
+        const auto report = computed(dataSet());
+        QCOMPARE(report.referenceQualityCi.size(), size_t(2));
+        QCOMPARE(report.curves[0].qualityCi.size(), size_t(3));
+        // sw's second and third variants answer as the dear model does, task by task: the same band.
+        QCOMPARE(report.curves[0].qualityCi[1].lo, report.referenceQualityCi[1].lo);
+        QCOMPARE(report.curves[0].qualityCi[1].hi, report.referenceQualityCi[1].hi);
+        QCOMPARE(report.curves[0].qualityCi[2].hi, report.referenceQualityCi[1].hi);
+        // Five tasks of 0 and 1: each band's bounds are multiples of 1/5.
+        QCOMPARE(report.referenceQualityCi[0].lo, 0.0);
+        QCOMPARE(report.referenceQualityCi[0].hi, 0.8);
+        QCOMPARE(report.referenceQualityCi[1].lo, 0.4);
+        QCOMPARE(report.referenceQualityCi[1].hi, 1.0);
+    }
+
     void pointEstimates()
     {
         const auto report = computed(dataSet());

@@ -169,6 +169,28 @@ private slots:
         QCOMPARE(columns.row(2), std::vector<std::string>{"0.7"});
     }
 
+    void otherDesignsStayBesideTheSweep()
+    {
+        // The first design is swept; the rest (the single models a curve is drawn against) run as they are,
+        // and a baseline named among them keeps pointing at it past the variants.
+        auto r = request(m_dir, {"e.1.params.temperature=0.3,0.5,0.7"});
+        r.designFiles.push_back((m_dir / "base.team.json").string());
+        r.baselineFile = (m_dir / "base.team.json").string();
+        const auto setup = ExperimentSetup::build(r, CONCLAVE_RESOURCES);
+        QVERIFY2(setup.spec, qPrintable(firstError(setup)));
+        QCOMPARE(setup.spec->designNames(),
+                 (std::vector<std::string>{"solo [e.1.params.temperature=0.3]", "solo [e.1.params.temperature=0.5]",
+                                           "solo [e.1.params.temperature=0.7]", "base"}));
+        QCOMPARE(setup.spec->baseline, 3);
+        QCOMPARE(setup.spec->name,
+                 std::string("base vs solo swept over e.1.params.temperature on ") + (m_dir / "t.jsonl").string());
+        QCOMPARE(SweepColumns::of(setup.spec->designs).row(3), std::vector<std::string>{"-"});
+        const auto resumed = ExperimentSetup::resume(recordOf(*setup.spec), CONCLAVE_RESOURCES);
+        QVERIFY2(resumed.spec, qPrintable(firstError(resumed)));
+        QCOMPARE(resumed.spec->designNames(), setup.spec->designNames());
+        QCOMPARE(resumed.spec->baseline, 3);
+    }
+
     void refusals_data()
     {
         QTest::addColumn<QStringList>("vary");
@@ -181,8 +203,6 @@ private slots:
         QTest::newRow("too many even with --yes")
             << QStringList{"e.1.params.max_tokens=1:1000:1", "e.1.retries=0:100:1"} << true << false
             << "--vary: more than 100,000 variants (1000 x 101) are too many for one experiment";
-        QTest::newRow("one design only") << QStringList{"e.1.retries=1,2"} << false << true
-                                         << "--vary: give the one design to sweep; 2 were given";
         QTest::newRow("a grammar error") << QStringList{"e.1.retries"} << false << false
                                          << "--vary 'e.1.retries': expected PATH=v1,v2,… or PATH=lo:hi:step";
         QTest::newRow("an unknown node")

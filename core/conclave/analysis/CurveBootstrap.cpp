@@ -194,17 +194,26 @@ std::optional<CurveReport> CurveBootstrap::compute(const CurveBootstrapInput& in
 
     std::vector<Samples> aiq(input.curves.size()), apgr(input.curves.size()), cpt50(input.curves.size()),
         cpt80(input.curves.size());
+    // Each point's resampled quality: references first, then every curve's variants in order.
+    std::vector<Samples> quality(input.references.size());
+    for (const auto& curve : input.curves)
+        quality.resize(quality.size() + curve.variants.size());
     std::vector<size_t> draw(tasks);
     std::vector<CurvePoint> references(input.references.size());
     for (int r = 1; r <= report.resamples; ++r) {
         const uint64_t key = DeterministicRandom::key({"curve-bootstrap", std::to_string(r)}, options.seed);
         for (size_t i = 0; i < tasks; ++i)
             draw[i] = std::min(tasks - 1, size_t(DeterministicRandom::unit(key, i) * double(tasks)));
-        for (size_t m = 0; m < input.references.size(); ++m)
+        for (size_t m = 0; m < input.references.size(); ++m) {
             references[m] = pointOver(input.references[m], draw);
+            quality[m].add(references[m].quality);
+        }
         const auto resampledAxis = QualityCostCurve::axis(references);
+        size_t point = input.references.size();
         for (size_t c = 0; c < input.curves.size(); ++c) {
             const auto d = evaluate(input.curves[c], input.references, resampledAxis, draw);
+            for (const auto& p : d.points)
+                quality[point++].add(p.quality);
             aiq[c].add(d.aiq);
             if (input.curves[c].weak && input.curves[c].strong) {
                 apgr[c].add(d.apgr);
@@ -214,10 +223,15 @@ std::optional<CurveReport> CurveBootstrap::compute(const CurveBootstrapInput& in
         }
     }
 
+    size_t point = 0;
+    for (; point < input.references.size(); ++point)
+        report.referenceQualityCi.push_back(percentiles(quality[point].values));
     for (size_t c = 0; c < input.curves.size(); ++c) {
         CurveFigures figures;
         figures.name = input.curves[c].name;
         figures.points = whole[c].points;
+        for (size_t v = 0; v < whole[c].points.size(); ++v)
+            figures.qualityCi.push_back(percentiles(quality[point++].values));
         figures.shares = whole[c].shares;
         figures.hull = QualityCostCurve::hull(whole[c].points);
         figures.aiq = aiq[c].figure(whole[c].aiq);

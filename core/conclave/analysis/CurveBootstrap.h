@@ -63,6 +63,7 @@ struct GainFigures {
 struct CurveFigures {
     std::string name;
     std::vector<CurvePoint> points;  // each variant's (mean cost, mean quality), in input order
+    std::vector<Interval> qualityCi; // each variant's quality over the same resamples (a point's CI band)
     std::vector<double> shares;      // each variant's mean strong-call share; empty without weak and strong
     std::vector<CurvePoint> hull;    // the non-decreasing convex hull of `points`
     BootstrapFigure aiq;             // undefined resamples: the axis had no length
@@ -73,6 +74,7 @@ struct CurveReport {
     int resamples = 0;
     uint64_t seed = 0;
     std::vector<CurvePoint> references; // each single model's (mean cost, mean quality)
+    std::vector<Interval> referenceQualityCi;
     CostAxis axis;
     std::vector<CurveFigures> curves;
 };

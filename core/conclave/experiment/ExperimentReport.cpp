@@ -4,6 +4,7 @@
 #include "conclave/experiment/ReportJson.h"
 #include "conclave/experiment/ReportText.h"
 #include "conclave/experiment/SweepColumns.h"
+#include "conclave/experiment/SweepCurveText.h"
 #include "conclave/io/CsvField.h"
 #include "conclave/session/ClockChoice.h"
 #include "conclave/store/RunQueries.h"
@@ -114,6 +115,7 @@ std::optional<ExperimentReport> ExperimentReport::make(ExperimentRecord record, 
     }
     report.provenance = conclave::provenance(all);
     report.summary = ExperimentStats::summarize(names, report.spec.baseline, report.trials);
+    report.curve = SweepCurve::of(report.spec.designs, report.trials);
     return report;
 }
 
@@ -232,6 +234,8 @@ nlohmann::ordered_json ExperimentReport::json() const
                                    {"busy_ms_per_trial", a.busyMsPerTrial}});
         j["designs"].push_back(std::move(o));
     }
+    if (curve)
+        j["curve"] = SweepCurveText::json(*curve);
     return j;
 }
 
@@ -342,6 +346,8 @@ std::string ExperimentReport::markdown() const
     if (judge)
         out << " Judge: " << judge->text() << ".";
     out << "\n";
+    if (curve)
+        out << SweepCurveText::markdown(*curve);
     return out.str();
 }
 
@@ -383,14 +389,17 @@ std::string ExperimentReport::table() const
     for (size_t i = 0; i < predictions.size() && i < summary.designs.size(); ++i)
         if (predictions[i])
             out += summary.designs[i].name + ": " + ReportText::prediction(*predictions[i]) + "\n";
+    if (curve)
+        out += SweepCurveText::table(*curve);
     out += ciMethods() + "\n";
     if (judge)
         out += "judge: " + judge->text() + "\n";
     if (provenance.kind == Provenance::Kind::Simulated)
         out += "simulated: these results come from the local-moe simulator, not from real models\n";
     else if (provenance.kind == Provenance::Kind::Replayed)
-        out += provenance.text() + (provenance.replayedPercent == 100 ? ": the calls were answered from recordings\n"
-                                                                      : ": the rest of the calls went to real models\n");
+        out +=
+            provenance.text() + (provenance.replayedPercent == 100 ? ": the calls were answered from recordings\n"
+                                                                   : ": the rest of the calls went to real models\n");
     return out;
 }
 

@@ -5,6 +5,7 @@
 #include "conclave/engine/RunClock.h"
 #include "conclave/experiment/ExperimentSpec.h"
 #include "conclave/experiment/Provenance.h"
+#include "conclave/experiment/SweepCurve.h"
 #include "conclave/store/ExperimentRecords.h"
 
 #include <nlohmann/json.hpp>
@@ -33,6 +34,9 @@ struct ExperimentReport {
     // Per design, when predictions were made (setPredictions): what a calibrated
     // design was predicted from and with what uncertainty; unset for the rest.
     std::vector<std::optional<DesignPrediction>> predictions;
+    // When designs are variants of one router or cascade field: their quality–cost
+    // curve against the single-model designs (SweepCurve); unset for any other experiment.
+    std::optional<SweepCurve> curve;
 
     // Keeps the predictions, and shows each calibrated design's accuracy CI as
     // the prediction's (both sources of uncertainty) everywhere it is written.

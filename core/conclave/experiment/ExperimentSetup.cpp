@@ -176,8 +176,8 @@ SetupResult ExperimentSetup::build(const EvalRequest& request, const std::filesy
         const auto designs = request.designTeams.size() + request.designFiles.size();
         if (!sweep)
             errors.push_back(error);
-        else if (designs != 1)
-            errors.push_back("--vary: give the one design to sweep; " + std::to_string(designs) + " were given");
+        else if (designs == 0)
+            errors.push_back("--vary: give the design to sweep");
         else if (const auto count = sweep->variantCount(); count > SweepSpec::kMaxVariants)
             errors.push_back("--vary: more than " + groupThousands(SweepSpec::kMaxVariants) + " variants (" +
                              sweep->shape() + ") are too many for one experiment");
@@ -199,6 +199,7 @@ SetupResult ExperimentSetup::build(const EvalRequest& request, const std::filesy
     for (const auto& file : request.designFiles)
         sources.push_back({file, nullptr});
     int baseline = 0;
+    size_t sweptSource = 0; // with --vary: the first design given
     if (request.baselineFile) {
         const auto canonical = [](const std::string& f) {
             std::error_code ec;
@@ -208,9 +209,10 @@ SetupResult ExperimentSetup::build(const EvalRequest& request, const std::filesy
         const auto it = std::find_if(sources.begin(), sources.end(), [&](const Source& s) {
             return !s.team && canonical(s.file) == canonical(*request.baselineFile);
         });
-        if (it == sources.end())
+        if (it == sources.end()) {
             sources.insert(sources.begin(), {*request.baselineFile, nullptr}); // the baseline is a design too
-        else
+            sweptSource = 1;
+        } else
             baseline = int(it - sources.begin());
     }
 
@@ -241,15 +243,18 @@ SetupResult ExperimentSetup::build(const EvalRequest& request, const std::filesy
     ExperimentSpec spec;
     spec.name = request.name;
     const auto names = nameDesigns(teamAndFile);
+    size_t variantCount = 1;
     for (size_t i = 0; i < teams.size(); ++i) {
-        // The swept design is the last source: a baseline file other than it was put first.
-        if (sweep && i + 1 == teams.size()) {
+        // The swept design is the first one given (after a baseline file other than it, put first);
+        // the other designs are evaluated as they are beside its variants.
+        if (sweep && i == sweptSource) {
             std::string error;
             auto variants = SweepDesigns::make(names[i], files[i], teams[i], *sweep, error);
             if (!variants) {
                 errors.push_back(error);
                 return result;
             }
+            variantCount = variants->size();
             for (auto& variant : *variants)
                 spec.designs.push_back(std::move(variant));
             spec.vary = request.vary;
@@ -257,7 +262,8 @@ SetupResult ExperimentSetup::build(const EvalRequest& request, const std::filesy
         }
         spec.designs.push_back(makeDesign(names[i], files[i], std::move(teams[i])));
     }
-    spec.baseline = baseline;
+    // A baseline after the swept design moves down by its variants but the first.
+    spec.baseline = sweep && size_t(baseline) > sweptSource ? baseline + int(variantCount) - 1 : baseline;
     spec.tasksetName = loaded.name;
     spec.tasksetBundled = loaded.bundled;
     spec.tasksetPath = loaded.path;
@@ -267,8 +273,8 @@ SetupResult ExperimentSetup::build(const EvalRequest& request, const std::filesy
         spec.judge = makeDesign(judge->name, *request.judgeFile, std::move(*judge));
     spec.clock = request.clock;
     if (spec.name.empty() && sweep) {
-        spec.name = (baseline + 1 < int(names.size()) ? names[size_t(baseline)] + " vs " : std::string()) +
-                    names.back() + " swept over";
+        spec.name = (size_t(baseline) != sweptSource ? names[size_t(baseline)] + " vs " : std::string()) +
+                    names[sweptSource] + " swept over";
         for (const auto& axis : sweep->axes())
             spec.name += (&axis == &sweep->axes().front() ? " " : ", ") + axis.path;
         spec.name += " on " + spec.tasksetName;

@@ -27,9 +27,9 @@ struct EvalRequest {
     std::optional<std::string> judgeFile;
     ClockRequest clock = ClockRequest::Auto;
     std::string name;
-    // --vary PATH=VALUES, repeatable: the one design (team file or team) is
-    // replaced by the grid of its variants (SweepSpec, TeamSweep); a baseline
-    // file other than it stays as it is.
+    // --vary PATH=VALUES, repeatable: the first design (team file or team) is
+    // replaced by the grid of its variants (SweepSpec, TeamSweep); the other
+    // designs (a baseline file, single models as a curve's references) stay as they are.
     std::vector<std::string> vary;
     bool manyVariants = false; // --yes: more than SweepSpec::kConfirmAbove variants may run
 };

@@ -8,10 +8,7 @@
 
 namespace conclave {
 
-namespace {
-
-// The model of a team that makes exactly one model call per run (one expert, nothing else calling), else "".
-std::string singleModel(const Team& team)
+std::string ModelOutcomes::singleModel(const Team& team)
 {
     std::string model;
     int calling = 0;
@@ -25,10 +22,8 @@ std::string singleModel(const Team& team)
     return calling == 1 ? model : std::string();
 }
 
-} // namespace
-
-void ModelOutcomes::add(const std::string& set, const std::string& setHash, const Task& task,
-                        const std::string& model, uint64_t seed, Outcome outcome)
+void ModelOutcomes::add(const std::string& set, const std::string& setHash, const Task& task, const std::string& model,
+                        uint64_t seed, Outcome outcome)
 {
     auto& entry = m_tasks[set + "\n" + task.id];
     if (entry.task.id.empty()) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "conclave/local/TaskSet.h"
+#include "conclave/model/Team.h"
 
 #include <cstdint>
 #include <filesystem>
@@ -36,6 +37,10 @@ public:
     // design, or its task set cannot be reloaded unchanged.
     static std::optional<ModelOutcomes> read(RunQueries& store, const std::vector<std::string>& experimentIds,
                                              const std::filesystem::path& resourcesDir, std::string& error);
+
+    // The model of a team that makes exactly one model call per run (one
+    // expert, nothing else calling), else "": what a single-model design is.
+    static std::string singleModel(const Team& team);
 
     const std::vector<std::string>& models() const { return m_models; }
     // By key "set\nid", in key order.

@@ -56,6 +56,17 @@ TeamSweep::TeamSweep(const Team& base, std::string label, std::filesystem::path 
 {
 }
 
+std::optional<NodeId> TeamSweep::nodeOf(const Team& team, const std::string& path)
+{
+    std::vector<std::string> ids;
+    for (const auto& node : team.nodes)
+        ids.push_back(node.id.str());
+    const auto dot = longestPrefix(path, ids);
+    if (dot == std::string::npos)
+        return std::nullopt;
+    return NodeId(path.substr(0, dot));
+}
+
 std::optional<TeamSweep::Target> TeamSweep::resolve(const SweepAxis& axis, std::string& error) const
 {
     const std::string where = "--vary '" + axis.flag + "': ";

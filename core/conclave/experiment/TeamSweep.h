@@ -33,6 +33,10 @@ public:
     // where its relative files are (a models_file), for validation.
     TeamSweep(const Team& base, std::string label, std::filesystem::path folder);
 
+    // The node a PATH names a field of (the longest prefix of PATH that is one of
+    // the team's node ids, followed by a dot); unset for backends.…, defaults.… or no node.
+    static std::optional<NodeId> nodeOf(const Team& team, const std::string& path);
+
     // Every variant, in grid order; unset with one error line on any problem.
     std::optional<std::vector<TeamVariant>> variants(const SweepSpec& sweep, const std::string& designName,
                                                      std::string& error) const;

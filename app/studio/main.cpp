@@ -4,6 +4,8 @@
 
 #include "editor/TeamScene.h"
 #include "experiment/EvaluateDialog.h"
+#include "experiment/TrainRouterController.h"
+#include "experiment/TrainRouterDialog.h"
 #include "run/RunController.h"
 #include "run/RunToolBar.h"
 #include "studio/MainWindow.h"
@@ -35,6 +37,30 @@ void saveScreenshotAndExit(conclave::ui::MainWindow& window, const QString& out,
     QApplication::exit(ok ? 0 : 2);
 }
 
+// Run > Train Router… with `experiments` checked; with a screenshot, trains once their models are read and saves
+// the dialog when the training has ended (its figures, or why it failed): 0 when the picture is written.
+int showTrainRouter(conclave::ui::MainWindow& window, const QStringList& experiments, const QString& out)
+{
+    auto* dialog = window.experiments()->openTrainRouter(experiments);
+    if (out.isEmpty())
+        return QApplication::exec();
+    const auto shoot = [dialog, out] {
+        QApplication::processEvents();
+        const bool ok = dialog->grab().save(out);
+        if (!ok)
+            std::fprintf(stderr, "conclave-studio: cannot write %s\n", qPrintable(out));
+        QApplication::exit(ok ? 0 : 2);
+    };
+    QObject::connect(dialog, &conclave::ui::TrainRouterDialog::modelsShown, dialog, [dialog, shoot](bool ok) {
+        if (!ok || !dialog->train()) // refused: the dialog says why
+            shoot();
+    });
+    QObject::connect(dialog, &conclave::ui::TrainRouterDialog::trainedRouter, dialog, shoot);
+    if (!dialog->controller()->isBusy()) // no models to read (none of them checked): shoot the dialog as it is
+        QTimer::singleShot(0, dialog, shoot);
+    return QApplication::exec();
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -61,6 +87,10 @@ int main(int argc, char** argv)
     QCommandLineOption sizeOption("size", "The window's size for --screenshot, e.g. 1280x800.", "WxH");
     QCommandLineOption evaluate("evaluate",
                                 "Open Run > Evaluate Designs… after loading; with --screenshot, render the dialog.");
+    QCommandLineOption trainRouter("train-router",
+                                   "Open Run > Train Router… with these stored experiments (comma-separated ids) "
+                                   "checked; with --screenshot, train and render the dialog.",
+                                   "EXPERIMENT_IDS");
     QCommandLineOption openRun("open-run", "Open this stored run's tab below the canvas after loading.", "RUN_ID");
     QCommandLineOption openReplay("open-replay", "Open this stored run's replay below the canvas (with --at).",
                                   "RUN_ID");
@@ -90,6 +120,7 @@ int main(int argc, char** argv)
     parser.addOption(benchExperiment);
     parser.addOption(sizeOption);
     parser.addOption(evaluate);
+    parser.addOption(trainRouter);
     parser.addOption(openExperiment);
     parser.addOption(openRun);
     parser.addOption(openReplay);
@@ -160,6 +191,10 @@ int main(int argc, char** argv)
             return QApplication::exec();
         }
     }
+
+    if (parser.isSet(trainRouter))
+        return showTrainRouter(window, parser.value(trainRouter).split(QLatin1Char(','), Qt::SkipEmptyParts),
+                               headless ? parser.value(screenshot) : QString());
 
     if (parser.isSet(runTeam)) {
         window.runToolBar()->setInput(parser.value(runTeam));

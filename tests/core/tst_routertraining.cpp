@@ -205,6 +205,13 @@ private slots:
         QCOMPARE(QString::fromStdString(why), error);
     }
 
+    void answeringModelsByName()
+    {
+        const auto [train, heldout] = byName();
+        QCOMPARE(RouterTraining::answeringModels(train), (std::vector<std::string>{"big", "calc"}));
+        QCOMPARE(RouterTraining::answeringModels(CalibrationSamples{}), std::vector<std::string>{});
+    }
+
     void noSharedTaskAndFewAnswers()
     {
         CalibrationSamples samples;

@@ -297,7 +297,7 @@ private slots:
         QCOMPARE(menu["&Insert"], (QStringList{"actionAddInput", "actionAddRouter", "actionAddExpert",
                                                "actionAddCoordinator", "actionAddAggregator", "actionAddOutput"}));
         QCOMPARE(menu["&Run"], (QStringList{"actionRun", "actionStop", "actionReplay", "actionWhatIf", "-",
-                                            "actionEvaluate", "-", "actionExportChart"}));
+                                            "actionEvaluate", "actionTrainRouter", "-", "actionExportChart"}));
         QCOMPARE(menu["&View"],
                  (QStringList{"actionZoomIn", "actionZoomOut", "actionFit", "actionActualSize", "-", "actionSnapToGrid",
                               "actionAutoLayout", "-", "[&Theme]", "-", "[&Panels]"}));

@@ -202,7 +202,12 @@ QMenu* ExperimentHistoryPanel::contextMenu()
     fidelity->setObjectName("experimentMenuFidelity");
     fidelity->setToolTip(tr("Calibrate the simulator on part of these experiments' tasks and predict every design "
                             "on the rest"));
-    fidelity->setEnabled(!ids.isEmpty() && (m_running.isEmpty() || !ids.contains(m_running)));
+    const bool idle = !ids.isEmpty() && (m_running.isEmpty() || !ids.contains(m_running));
+    fidelity->setEnabled(idle);
+    QAction* train = menu->addAction(tr("Train router…"), this, [this, ids] { emit trainRouterRequested(ids); });
+    train->setObjectName("experimentMenuTrainRouter");
+    train->setToolTip(tr("Learn which model answers which prompt right from these experiments: a router file"));
+    train->setEnabled(idle);
     menu->addSeparator();
     mirror(m_export, "experimentMenuExport");
     mirror(m_delete, "experimentMenuDelete");

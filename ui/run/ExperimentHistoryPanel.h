@@ -19,7 +19,8 @@ class RunController;
 // The experiments of the run store, in the "Run history" dock: one row per
 // experiment, newest first (name, designs, task set, trials stored of
 // planned, status, start); buttons to open, resume, export and delete one,
-// and the same in each row's context menu with "Simulator fidelity…".
+// and the same in each row's context menu with "Simulator fidelity…" and
+// "Train router…".
 //
 // Promises: it reads the store only through its RunController and keeps
 // nothing but the records of the last refresh(); a refresh keeps the
@@ -60,8 +61,8 @@ public:
     // What the Delete button asks before deleting `ids`.
     QString deleteQuestion(const QStringList& ids) const;
     // The context menu of the selection (the caller owns it): the buttons'
-    // actions, enabled as they are, and "Simulator fidelity…" of the selected
-    // experiments (not while one of them is running).
+    // actions, enabled as they are, and "Simulator fidelity…" and "Train
+    // router…" of the selected experiments (not while one of them is running).
     QMenu* contextMenu();
 
 signals:
@@ -70,6 +71,7 @@ signals:
     void openRequested(const QString& id);
     void resumeRequested(const QString& id);
     void fidelityRequested(const QStringList& ids);
+    void trainRouterRequested(const QStringList& ids);
     void experimentsDeleted(const QStringList& ids);
 
 private:

@@ -9,9 +9,12 @@
 #include "experiment/ExperimentController.h"
 #include "experiment/ExperimentView.h"
 #include "experiment/FidelityDialog.h"
+#include "experiment/TrainRouterDialog.h"
 #include "run/ExperimentHistoryPanel.h"
 #include "run/RunController.h"
 
+#include <QDir>
+#include <QFileInfo>
 #include <QTabBar>
 #include <QTabWidget>
 
@@ -28,6 +31,9 @@ ExperimentActions::ExperimentActions(RunController* runs, TeamDocument* document
 {
     m_evaluate = makeStudioAction(this, "actionEvaluate", tr("&Evaluate Designs…"), QKeySequence(tr("Ctrl+Shift+E")),
                                   &ExperimentActions::showDialog);
+    auto* train = makeStudioAction(this, "actionTrainRouter", tr("Train &Router…"));
+    train->setToolTip(tr("Learn which model answers which prompt right from stored experiments: a router file"));
+    connect(train, &QAction::triggered, this, [this] { openTrainRouter(); });
     m_centre->setTabsClosable(true);
     if (m_centre->count() > 0) { // the canvas stays: no close button, on whichever side the style puts it
         m_centre->tabBar()->setTabButton(0, QTabBar::LeftSide, nullptr);
@@ -46,6 +52,8 @@ ExperimentActions::ExperimentActions(RunController* runs, TeamDocument* document
     connect(m_history, &ExperimentHistoryPanel::openRequested, this, &ExperimentActions::openExperimentTab);
     connect(m_history, &ExperimentHistoryPanel::resumeRequested, this, &ExperimentActions::resumeExperiment);
     connect(m_history, &ExperimentHistoryPanel::fidelityRequested, this, &ExperimentActions::openFidelity);
+    connect(m_history, &ExperimentHistoryPanel::trainRouterRequested, this,
+            [this](const QStringList& ids) { openTrainRouter(ids); });
     connect(m_history, &ExperimentHistoryPanel::errorOccurred, this, [this](const QString& error) {
         m_feedback->showStatus(tr("Experiments: %1").arg(error), StatusTimeouts::kRequestFailed);
     });
@@ -154,10 +162,46 @@ FidelityDialog* ExperimentActions::openFidelity(const QStringList& ids)
     return d;
 }
 
+QString ExperimentActions::defaultRouterFile() const
+{
+    const QString team = m_document->filePath();
+    if (team.isEmpty())
+        return QDir::home().filePath(QStringLiteral("router.json"));
+    const QFileInfo info(team);
+    QString stem = info.fileName();
+    for (const auto* suffix : {".team.json", ".json"}) {
+        if (stem.endsWith(QLatin1String(suffix))) {
+            stem.chop(qsizetype(qstrlen(suffix)));
+            break;
+        }
+    }
+    return info.absoluteDir().filePath(stem + QStringLiteral(".router.json"));
+}
+
+TrainRouterDialog* ExperimentActions::openTrainRouter(const QStringList& ids)
+{
+    if (!m_trainRouter)
+        m_trainRouter = new TrainRouterDialog(m_runs, m_window);
+    auto* d = m_trainRouter;
+    d->refreshExperiments();
+    d->setCheckedExperiments(ids.isEmpty() ? m_history->selectedIds() : ids);
+    // The default follows the open team until the user picks another file.
+    if (d->output().isEmpty() || d->output() == m_routerFileOffered) {
+        m_routerFileOffered = defaultRouterFile();
+        d->setOutput(m_routerFileOffered);
+    }
+    d->show();
+    d->raise();
+    d->activateWindow();
+    return d;
+}
+
 void ExperimentActions::onFinished(const QString& id, int status, const QString& note)
 {
     m_history->setRunningExperiment({});
     m_history->refresh();
+    if (m_trainRouter && m_trainRouter->isVisible()) // the experiment just ended is one to learn from
+        m_trainRouter->refreshExperiments();
     const QString word = QString::fromStdString(std::string(toString(ExperimentStatus(status))));
     m_feedback->showStatus(note.isEmpty() ? tr("Experiment %1 %2").arg(id, word)
                                           : tr("Experiment %1 %2: %3").arg(id, word, note));

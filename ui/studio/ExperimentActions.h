@@ -17,6 +17,7 @@ namespace conclave::ui {
 
 class EvaluateDialog;
 class FidelityDialog;
+class TrainRouterDialog;
 class ExperimentController;
 class ExperimentHistoryPanel;
 class ExperimentView;
@@ -32,7 +33,10 @@ class TeamDocument;
 // run (or two trials' compare view) in the run tabs below; the history's
 // Resume continues it in the dialog; its context menu's "Simulator fidelity…"
 // opens a FidelityDialog of the selected experiments (one per selection); its
-// Agents tab's What-if… on a trial is passed on (whatIfRequested).
+// Agents tab's What-if… on a trial is passed on (whatIfRequested). Run > Train
+// Router… (and the history's "Train router…") opens the TrainRouterDialog
+// with the history's selected experiments checked, writing beside the open
+// team (NAME.router.json) unless the user chose another file.
 class ExperimentActions : public QObject {
     Q_OBJECT
 
@@ -52,6 +56,11 @@ public:
     // Shows the fidelity dialog of `ids` (again, when one is open), ready to check.
     FidelityDialog* openFidelity(const QStringList& ids);
     FidelityDialog* fidelityDialog(const QStringList& ids) const;
+    // Shows the Train Router dialog (made on first use) with `ids` checked; none: the history's selection.
+    TrainRouterDialog* openTrainRouter(const QStringList& ids = {});
+    TrainRouterDialog* trainRouterDialog() const { return m_trainRouter; }
+    // Where a router trained now is written by default: beside the open team, NAME.router.json.
+    QString defaultRouterFile() const;
 
 signals:
     // An experiment tab's Agents tab asked for the What-if panel on one trial's run.
@@ -73,6 +82,8 @@ private:
     EvaluateDialog* m_dialog = nullptr;
     QAction* m_evaluate = nullptr;
     std::map<QStringList, QPointer<FidelityDialog>> m_fidelity; // null once closed
+    TrainRouterDialog* m_trainRouter = nullptr;
+    QString m_routerFileOffered; // the default last offered: replaced while the user has not changed it
 };
 
 } // namespace conclave::ui

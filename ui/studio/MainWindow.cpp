@@ -214,7 +214,8 @@ void MainWindow::buildMenus()
     auto* run = new QMenu(tr("&Run"), this);
     menuBar()->insertMenu(view->menuAction(), run); // after Insert, before View
     addNamedActions(run, *this,
-                    {"actionRun", "actionStop", "actionReplay", "actionWhatIf", "", "actionEvaluate", "", "actionExportChart"});
+                    {"actionRun", "actionStop", "actionReplay", "actionWhatIf", "", "actionEvaluate",
+                     "actionTrainRouter", "", "actionExportChart"});
     addToolBar(m_runBar); // after the main toolbar
 }
 

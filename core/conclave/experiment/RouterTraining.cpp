@@ -157,6 +157,14 @@ std::optional<std::pair<double, double>> gainInterval(const RouterTrainingSet& s
 
 } // namespace
 
+std::vector<std::string> RouterTraining::answeringModels(const CalibrationSamples& samples)
+{
+    std::set<std::string> names;
+    for (const auto& a : samples.answers)
+        names.insert(a.model);
+    return {names.begin(), names.end()};
+}
+
 std::optional<RouterTraining::Result> RouterTraining::fromSamples(const CalibrationSamples& train,
                                                                   const CalibrationSamples* heldout,
                                                                   const Options& options,
@@ -167,12 +175,7 @@ std::optional<RouterTraining::Result> RouterTraining::fromSamples(const Calibrat
         error = "no gate to compute prompt features with";
         return std::nullopt;
     }
-    std::vector<std::string> answering;
-    for (const auto& a : train.answers) {
-        if (std::find(answering.begin(), answering.end(), a.model) == answering.end())
-            answering.push_back(a.model);
-    }
-    std::sort(answering.begin(), answering.end());
+    const std::vector<std::string> answering = answeringModels(train);
     if (answering.empty()) {
         error = "these experiments hold no scored answer to train on (a router learns from trials whose "
                 "experts answered tasks with reference answers)";

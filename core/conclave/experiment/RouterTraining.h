@@ -51,6 +51,10 @@ public:
     static constexpr int kResamples = 2000;
     static constexpr int64_t kFewAnswers = 100;
 
+    // The models that gave a scored answer in `samples`, by name: the
+    // candidates a router can be trained over (Options::models empty: all).
+    static std::vector<std::string> answeringModels(const CalibrationSamples& samples);
+
     static std::optional<Result> run(RunQueries& store, const Options& options,
                                      const std::filesystem::path& resourcesDir, std::shared_ptr<const Gate> gate,
                                      std::string& error);

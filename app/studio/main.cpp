@@ -6,6 +6,7 @@
 #include "experiment/EvaluateDialog.h"
 #include "experiment/TrainRouterController.h"
 #include "experiment/TrainRouterDialog.h"
+#include "inspector/Inspector.h"
 #include "run/RunController.h"
 #include "run/RunToolBar.h"
 #include "studio/MainWindow.h"
@@ -17,6 +18,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QElapsedTimer>
 #include <QTimer>
 
 #include <cstdio>
@@ -30,6 +32,12 @@ void saveScreenshotAndExit(conclave::ui::MainWindow& window, const QString& out,
     window.fitToTeam(); // now that the canvas has its final size
     if (!node.isEmpty())
         window.scene()->selectNodes({conclave::NodeId(node.toStdString())});
+    QApplication::processEvents();
+    // What the inspector works out off the GUI thread (a learned router's prediction) is shown before the shot.
+    QElapsedTimer waited;
+    waited.start();
+    while (window.inspector()->isSettling() && waited.elapsed() < 10000)
+        QApplication::processEvents(QEventLoop::AllEvents, 50);
     QApplication::processEvents();
     const bool ok = window.grab().save(out);
     if (!ok)

@@ -5,6 +5,7 @@
 #include "inspector/EdgeForm.h"
 #include "inspector/EndpointForm.h"
 #include "inspector/ExpertForm.h"
+#include "inspector/LearnedRouterSummary.h"
 #include "inspector/RouterForm.h"
 #include "timeline/TimeFormat.h"
 
@@ -119,6 +120,16 @@ QString Inspector::runLine() const
 void Inspector::updateRunLine()
 {
     m_runLine->setHidden(!m_node || m_node != m_runLineNode || m_runLine->text().isEmpty());
+}
+
+void Inspector::setEngineResources(std::shared_ptr<const EngineResources> resources, std::filesystem::path resourcesDir)
+{
+    static_cast<RouterForm*>(m_forms.at(NodeKind::Router))->setResources(std::move(resources), std::move(resourcesDir));
+}
+
+bool Inspector::isSettling() const
+{
+    return static_cast<RouterForm*>(m_forms.at(NodeKind::Router))->learnedSummary()->isCounting();
 }
 
 NodeForm* Inspector::currentNodeForm() const

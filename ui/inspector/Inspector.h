@@ -5,11 +5,17 @@
 
 #include <QWidget>
 
+#include <filesystem>
 #include <map>
+#include <memory>
 #include <optional>
 
 class QLabel;
 class QStackedWidget;
+
+namespace conclave {
+struct EngineResources;
+} // namespace conclave
 
 namespace conclave::ui {
 
@@ -33,6 +39,10 @@ public:
     void showTeam();
     NodeForm* currentNodeForm() const;
     NodeForm* formFor(NodeKind kind) const { return m_forms.at(kind); }
+    // What the forms read beyond the team: the engine's resources and their folder (a learned router's prediction).
+    void setEngineResources(std::shared_ptr<const EngineResources> resources, std::filesystem::path resourcesDir);
+    // True while a form is still working out something it shows (a learned router's prediction).
+    bool isSettling() const;
     // The run line shown; empty when none is (no node shown, or none said of it).
     QString runLine() const;
 

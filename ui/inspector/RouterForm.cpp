@@ -1,10 +1,13 @@
 #include "inspector/RouterForm.h"
 
 #include "conclave/model/RouterStrategies.h"
+#include "document/TeamDocument.h"
+#include "inspector/LearnedRouterSummary.h"
 #include "inspector/RouteTableText.h"
 
 #include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QSpinBox>
@@ -26,7 +29,8 @@ template <class T> auto slotOf(const RouterField& field)
 
 } // namespace
 
-RouterForm::RouterForm(TeamDocument* document, QWidget* parent) : NodeForm(document, NodeKind::Router, parent)
+RouterForm::RouterForm(TeamDocument* document, QWidget* parent)
+    : NodeForm(document, NodeKind::Router, parent), m_summary(new LearnedRouterSummary(this))
 {
     auto* f = addSection(tr("Routing"));
     addEnum<RouterStrategy>(
@@ -40,11 +44,25 @@ RouterForm::RouterForm(TeamDocument* document, QWidget* parent) : NodeForm(docum
         for (const auto& [field, widget] : m_fields)
             f->setRowVisible(widget, !s || s->field(field->key));
     });
+    f->addRow(m_summary->fileLabel());
+    f->addRow(m_summary->predictionLabel());
+    addLoader([this, f](const Node& n) {
+        const bool learned = n.config.routerStrategy == RouterStrategy::Learned;
+        f->setRowVisible(m_summary->fileLabel(), learned);
+        f->setRowVisible(m_summary->predictionLabel(), learned);
+        if (learned)
+            m_summary->setRouter(this->document()->team(), n.id, this->document()->folder());
+    });
     QString note;
     for (const auto& s : RouterStrategies::all())
         note += (note.isEmpty() ? "" : " ") + QString::fromUtf8(s.name) + ": " + QString::fromUtf8(s.summary) + ".";
     addNote(note);
     addModelCall(true);
+}
+
+void RouterForm::setResources(std::shared_ptr<const EngineResources> resources, std::filesystem::path resourcesDir)
+{
+    m_summary->setResources(std::move(resources), std::move(resourcesDir));
 }
 
 QWidget* RouterForm::addField(QFormLayout* form, const RouterField& field)

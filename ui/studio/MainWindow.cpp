@@ -139,6 +139,9 @@ void MainWindow::buildRunUi()
 {
     const auto resources = findResourcesDir(QApplication::applicationFilePath().toStdString());
     m_runs = new RunController(resources.value_or(std::filesystem::path()), RunStore::resolvePath(std::nullopt), this);
+    if (m_runs->resources().gate)
+        m_inspector->setEngineResources(std::make_shared<const EngineResources>(m_runs->resources()),
+                                        m_runs->resourcesDir());
     m_runStates = new CanvasRunStates(m_scene, m_runs, this);
     m_output = new RunOutputPanel(m_runs);
     m_history = new RunHistoryPanel(m_runs);

@@ -24,6 +24,11 @@ std::vector<RoutePolicy::Route> LearnedRouter::predicted(std::string_view text) 
     return out;
 }
 
+const RouterModel& LearnedRouter::model() const
+{
+    return m_predictor->model();
+}
+
 std::optional<size_t> LearnedRouter::routeIndex(const std::optional<NodeId>& target) const
 {
     for (size_t i = 0; target && i < m_routes.size(); ++i) {

@@ -3,6 +3,7 @@
 #include "conclave/engine/RouterBehaviour.h"
 #include "conclave/model/Price.h"
 #include "conclave/routing/RoutePolicy.h"
+#include "conclave/routing/RouterModel.h"
 
 #include <memory>
 #include <optional>
@@ -44,6 +45,8 @@ public:
     const std::optional<NodeId>& weak() const { return m_weak; }
     RoutePolicy::Kind policy() const { return m_policy; }
     const std::vector<Route>& routes() const { return m_routes; }
+    // The router file it predicts with (its models, method and held-out tasks).
+    const RouterModel& model() const;
 
 private:
     std::shared_ptr<const RouterPredictor> m_predictor;

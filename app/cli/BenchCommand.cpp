@@ -168,6 +168,8 @@ int runBench(const CliContext& context, const BenchArgs& args)
         if (args.which == "routing") { // only when asked for
             if (const int code = routingQualityBench(context, args); code != kExitOk)
                 return code;
+        }
+        if (args.which == "routing" || args.which == "routing-speed") {
             if (const int code = routingSpeedBench(context, engine, args); code != kExitOk)
                 return code;
         }

@@ -50,6 +50,8 @@ const std::vector<RoutingWorld>& routingWorlds()
         {"wordy-b", true, 0.6, 3.0, 1.8, 2.5, 0.6, 0.70},
         {"wordy-c", true, 0.9, 2.0, 1.2, 2.0, 0.3, 0.60},
         {"wordy-shallow", true, 0.8, 1.3, 1.0, 1.3, 0.0, 0.65},
+        {"wordy-sharp", true, 0.8, 5.0, 1.5, 4.0, 0.5, 0.65},
+        {"wordy-sharp-b", true, 0.7, 4.0, 1.2, 4.0, 0.2, 0.70},
         {"wordy-ids-only", true, 0.0, 2.5, 1.5, 2.0, 0.5, 0.65},
         {"bundled-0.8", false, 0.8, 2.5, 1.5, 2.0, 0.5, 0.65},
         {"bundled-ids-only", false, 0.0, 3.0, 1.8, 2.5, 0.6, 0.70},

@@ -397,9 +397,10 @@ int main(int argc, char** argv)
         "bench", "Measure the engine: fan-out, scheduler overhead, early termination, the virtual clock, the store, "
                  "the simulator");
     bench->add_option("which", benchArgs.which,
-                      "all, fanout, chain, early, clock, store, sim, eval, calibrate, fidelity, whatif, routing or http")
-        ->check(CLI::IsMember(
-            {"all", "fanout", "chain", "early", "clock", "store", "sim", "eval", "calibrate", "fidelity", "whatif", "routing", "http"}));
+                      "all, fanout, chain, early, clock, store, sim, eval, calibrate, fidelity, whatif, routing "
+                      "(routing-speed: its timings alone) or http")
+        ->check(CLI::IsMember({"all", "fanout", "chain", "early", "clock", "store", "sim", "eval", "calibrate",
+                               "fidelity", "whatif", "routing", "routing-speed", "http"}));
     bench->add_option("--world", benchArgs.worlds, "fidelity: a ground-truth world file; repeat for more (default: "
                                                    "every bundled world)");
     uint64_t worldSeed = 0;

@@ -4,6 +4,7 @@
 #include "ExperimentOutput.h"
 
 #include "conclave/experiment/ExperimentSetup.h"
+#include "conclave/experiment/ModelOutcomes.h"
 
 #include "conclave/local/TaskSet.h"
 #include "conclave/model/Team.h"
@@ -11,9 +12,16 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
+#include <ostream>
 #include <optional>
 #include <string>
 #include <vector>
+
+namespace conclave {
+class Gate;
+class RunQueries;
+} // namespace conclave
 
 namespace conclave::cli {
 
@@ -250,6 +258,11 @@ int calibrateBench(const CliContext& context, Engine& engine, const BenchArgs& a
 int routingSpeedBench(const CliContext& context, Engine& engine, const BenchArgs& args);
 // `conclave bench routing` (quality): learned routers on ground-truth worlds, judged by replay on held-out tasks.
 int routingQualityBench(const CliContext& context, const BenchArgs& args);
+// Its cascade lines for one world: a learned scorer against stated confidence on the held-out tasks; an error or nothing.
+std::optional<std::string> cascadeScorerLines(std::ostream& out, RunQueries& reader, const std::string& experiment,
+                                              uint64_t splitSeed, const std::filesystem::path& resources,
+                                              std::shared_ptr<const Gate> gate, const ModelOutcomes& outcomes,
+                                              const std::vector<std::string>& heldout);
 // `conclave bench whatif`: a 1,000-node run re-projected, a 10-agent profile over 500 trials.
 int whatIfBench(const CliContext& context, Engine& engine, const BenchArgs& args);
 

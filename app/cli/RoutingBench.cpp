@@ -181,7 +181,10 @@ int routingQualityBench(const CliContext& context, const BenchArgs& args)
         auto predictor = RouterPredictor::make(trained->model, resources->gate, error);
         if (!predictor)
             return fail(error);
-        const auto input = RouterEvaluation::strongWeak(*outcomes, heldout, *predictor, {"strong", "weak"}, error);
+        RouterEvaluation::Options evaluation;
+        evaluation.strong = "strong";
+        evaluation.weak = "weak";
+        const auto input = RouterEvaluation::strongWeak(*outcomes, heldout, *predictor, evaluation, error);
         if (!input)
             return fail(spec.name + ": " + error);
         const auto report = CurveBootstrap::compute(*input, {}, error);
@@ -196,7 +199,7 @@ int routingQualityBench(const CliContext& context, const BenchArgs& args)
             };
             return std::pair{p(world->spec().models.at("weak")), p(world->spec().models.at("strong"))};
         };
-        const auto oracleInput = RouterEvaluation::strongWeak(*outcomes, heldout, truth, {"strong", "weak"}, error);
+        const auto oracleInput = RouterEvaluation::strongWeak(*outcomes, heldout, truth, evaluation, error);
         CurveBootstrap::Options once;
         once.resamples = 0;
         const auto oracle = oracleInput ? CurveBootstrap::compute(*oracleInput, once, error) : std::nullopt;
@@ -218,6 +221,9 @@ int routingQualityBench(const CliContext& context, const BenchArgs& args)
         if (oracle && oracle->curves.front().gain && oracle->curves.front().gain->apgr.value)
             context.out << "  ceiling: the same policy on the world's true chances: APGR "
                         << fixed(*oracle->curves.front().gain->apgr.value, 3) << '\n';
+        if (const auto failed = cascadeScorerLines(context.out, *reader, experiment, setSeed, *context.resources,
+                                                   resources->gate, *outcomes, heldout))
+            return fail(spec.name + ": " + *failed);
         if (!args.db) {
             for (const char* suffix : {"", "-wal", "-shm"})
                 fs::remove(db.string() + suffix, ec);

@@ -84,7 +84,8 @@ std::optional<CurveBootstrapInput> RouterEvaluation::strongWeak(const ModelOutco
         }
     }
     CurveInput curve;
-    curve.name = "learned strong_weak (" + options.strong + " / " + options.weak + ")";
+    curve.name = options.name.empty() ? "learned strong_weak (" + options.strong + " / " + options.weak + ")"
+                                      : options.name;
     curve.weak = 0;
     curve.strong = 1;
     std::vector<std::vector<RoutePolicy::Route>> routes;
@@ -100,7 +101,7 @@ std::optional<CurveBootstrapInput> RouterEvaluation::strongWeak(const ModelOutco
             const size_t chosen =
                 RoutePolicy::decide(RoutePolicy::Kind::StrongWeak, k.routes, threshold->threshold, 0, 1, 0).route;
             figures.quality.push_back(k.quality[chosen]);
-            figures.costUsd.push_back(k.cost[chosen]);
+            figures.costUsd.push_back(k.cost[chosen] + (options.cascade && chosen == 1 ? k.cost[0] : 0));
             figures.strongShare.push_back(chosen == 1 ? 1.0 : 0.0);
         }
         curve.variants.push_back(std::move(figures));

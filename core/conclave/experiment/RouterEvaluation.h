@@ -27,6 +27,10 @@ public:
         std::string strong;
         std::string weak;
         std::vector<double> shares{0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0};
+        // A two-member cascade rather than a router: the weak model always
+        // answers first, so a task sent on to the strong one costs both.
+        bool cascade = false;
+        std::string name; // the curve's name; "learned strong_weak (STRONG / WEAK)" when empty
     };
 
     // A task's predicted chances {p_weak, p_strong}.

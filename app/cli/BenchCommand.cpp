@@ -1,6 +1,6 @@
 #include "Commands.h"
-#include "FixedText.h"
 #include "FanOutBreakdown.h"
+#include "FixedText.h"
 
 #include "conclave/analysis/Quantile.h"
 #include "conclave/bench/BenchTeams.h"

@@ -87,7 +87,8 @@ std::optional<std::string> cascadeScorerLines(std::ostream& out, RunQueries& rea
         above += learned[v].quality > stated[v].quality ? 1 : 0;
         below += learned[v].quality < stated[v].quality ? 1 : 0;
     }
-    out << "    at the " << stated.size() - 2 << " inner escalation shares (10 % ... 90 %) the learned scorer's quality is "
+    out << "    at the " << stated.size() - 2
+        << " inner escalation shares (10 % ... 90 %) the learned scorer's quality is "
         << "higher at " << above << ", lower at " << below << '\n';
     return std::nullopt;
 }

@@ -13,8 +13,8 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
-#include <ostream>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -176,7 +176,7 @@ struct CalibrateArgs {
     std::vector<std::string> models;      // --model: only these; empty: every model called
     std::vector<std::string> contexts;    // --context MODEL=TOKENS: measured context windows
     std::optional<std::string> db;
-    std::string output; // -o: the models file to write
+    std::string output;                  // -o: the models file to write
     std::optional<std::string> tasksOut; // --tasks-out: the measured tasks with their fitted difficulties
 };
 
@@ -230,14 +230,15 @@ struct BenchArgs {
     std::optional<std::string> db; // store: where to measure (default: a temporary file)
     int runs = 3;
     size_t maxN = 10000;
-    bool verbose = false; // where each fan-out's time went
+    bool verbose = false;              // where each fan-out's time went
     std::vector<std::string> worlds;   // fidelity: --world FILE (default: every bundled world)
     std::optional<uint64_t> worldSeed; // fidelity: --world-seed S (default: each file's own)
     int folds = 2;                     // fidelity: --folds K (1: one split at --holdout 0.5)
     bool replay = true;                // fidelity: --no-replay skips the replayed predictions
 };
 
-// `conclave bench fidelity [--world FILE]... [--world-seed S] [--folds K] [--no-replay]`: measure, calibrate and predict on ground-truth worlds.
+// `conclave bench fidelity [--world FILE]... [--world-seed S] [--folds K] [--no-replay]`: measure, calibrate and
+// predict on ground-truth worlds.
 int fidelityBench(const CliContext& context, const BenchArgs& args);
 
 // `conclave bench [all|fanout|chain|early]`: the engine's performance figures.
@@ -258,11 +259,15 @@ int calibrateBench(const CliContext& context, Engine& engine, const BenchArgs& a
 int routingSpeedBench(const CliContext& context, Engine& engine, const BenchArgs& args);
 // `conclave bench routing` (quality): learned routers on ground-truth worlds, judged by replay on held-out tasks.
 int routingQualityBench(const CliContext& context, const BenchArgs& args);
-// Its cascade lines for one world: a learned scorer against stated confidence on the held-out tasks; an error or nothing.
+// Its cascade lines for one world: a learned scorer against stated confidence on the held-out tasks; an error or
+// nothing.
 std::optional<std::string> cascadeScorerLines(std::ostream& out, RunQueries& reader, const std::string& experiment,
                                               uint64_t splitSeed, const std::filesystem::path& resources,
                                               std::shared_ptr<const Gate> gate, const ModelOutcomes& outcomes,
                                               const std::vector<std::string>& heldout);
+// Its last part: a learned router against moe_gate on the simulator's bundled tasks; an error or nothing.
+std::optional<std::string> gateComparisonLines(std::ostream& out, const EngineResources& resources,
+                                               const std::filesystem::path& resourcesDir, uint64_t splitSeed);
 // `conclave bench whatif`: a 1,000-node run re-projected, a 10-agent profile over 500 trials.
 int whatIfBench(const CliContext& context, Engine& engine, const BenchArgs& args);
 

@@ -230,6 +230,8 @@ int routingQualityBench(const CliContext& context, const BenchArgs& args)
             fs::remove(db.string() + ".tasks.jsonl", ec);
         }
     }
+    if (const auto failed = gateComparisonLines(context.out, *resources, *context.resources, setSeed))
+        return fail("learned router vs moe_gate: " + *failed);
     context.out << '\n';
     return kExitOk;
 }

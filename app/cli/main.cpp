@@ -285,8 +285,9 @@ int main(int argc, char** argv)
                         "for a `learned` router (docs/routing.md)");
     trainRouter->add_option("experiments", trainRouterArgs.experiments, "Experiment ids (or unique prefixes)")
         ->required();
-    trainRouter->add_option("--models", trainRouterArgs.models,
-                            "The candidate models, comma-separated (default: every model that answered)")
+    trainRouter
+        ->add_option("--models", trainRouterArgs.models,
+                     "The candidate models, comma-separated (default: every model that answered)")
         ->delimiter(',');
     trainRouter->add_option("--method", trainRouterArgs.method, "logistic (default) or knn");
     trainRouter->add_option("--holdout", trainRouterArgs.holdout,
@@ -304,9 +305,10 @@ int main(int argc, char** argv)
                         "for a cascade or adaptive coordinator's `scorer` (docs/routing.md)");
     trainScorer->add_option("experiments", trainScorerArgs.experiments, "Experiment ids (or unique prefixes)")
         ->required();
-    trainScorer->add_option("--models", trainScorerArgs.models,
-                            "The cascade's members in order, comma-separated (default: every model that answered, "
-                            "by ascending training accuracy)")
+    trainScorer
+        ->add_option("--models", trainScorerArgs.models,
+                     "The cascade's members in order, comma-separated (default: every model that answered, "
+                     "by ascending training accuracy)")
         ->delimiter(',');
     trainScorer->add_option("--holdout", trainScorerArgs.holdout,
                             "The share of tasks held out and measured on, never trained on (default 0.3; 0: none)");
@@ -336,8 +338,8 @@ int main(int argc, char** argv)
         "fidelity", "Calibrate on part of the measured tasks and predict every measured design on the rest: "
                     "simulated and replayed against measured (docs/fidelity.md)");
     fidelity->add_option("experiments", fidelityArgs.experiments, "Experiment ids (or unique prefixes)")->required();
-    auto* holdoutOption =
-        fidelity->add_option("--holdout", fidelityArgs.holdout, "The share of tasks held out for testing (default 0.5)");
+    auto* holdoutOption = fidelity->add_option("--holdout", fidelityArgs.holdout,
+                                               "The share of tasks held out for testing (default 0.5)");
     fidelity
         ->add_option("--folds", fidelityArgs.folds,
                      "Cross-fit: split the tasks into K parts (2 to 10) and predict each from a calibration on the "
@@ -365,18 +367,19 @@ int main(int argc, char** argv)
         "whatif", "What a change would have saved: a stored run re-run on the simulated clock from its own calls, "
                   "some nodes' latencies changed (docs/whatif.md)");
     auto* whatIfRun = whatIf->add_option("run", whatIfArgs.run, "The run's id (or a unique prefix)");
-    auto* speedOption =
-        whatIf->add_option("--speed", whatIfArgs.speeds,
-                           "NODE=CHANGE: that node's calls -30% (0.7 of their time), x0.5, -200ms or =300ms; repeatable");
+    auto* speedOption = whatIf->add_option(
+        "--speed", whatIfArgs.speeds,
+        "NODE=CHANGE: that node's calls -30% (0.7 of their time), x0.5, -200ms or =300ms; repeatable");
     auto* backendOption = whatIf->add_option(
         "--backend", whatIfArgs.backends,
         "NAME.max_concurrency=N: that backend serves N calls at once, the queue re-simulated; repeatable");
     auto* modelOption = whatIf->add_option(
         "--model", whatIfArgs.models,
         "NODE=MODEL: that node calls MODEL, its calls answered by the simulator (marked simulated); repeatable");
-    whatIf->add_option("--models-file", whatIfArgs.modelsFile,
-                       "The simulator's profiles (a models file, e.g. from conclave calibrate) for the calls it answers, "
-                       "over each backend's own");
+    whatIf->add_option(
+        "--models-file", whatIfArgs.modelsFile,
+        "The simulator's profiles (a models file, e.g. from conclave calibrate) for the calls it answers, "
+        "over each backend's own");
     auto* profileFlag = whatIf->add_flag(
         "--profile", whatIfArgs.profile,
         "The speed-up profile: the wall each agent alone would save 10, 25, 50 and 100 % faster, and each "
@@ -396,13 +399,15 @@ int main(int argc, char** argv)
     auto* bench = app.add_subcommand(
         "bench", "Measure the engine: fan-out, scheduler overhead, early termination, the virtual clock, the store, "
                  "the simulator");
-    bench->add_option("which", benchArgs.which,
-                      "all, fanout, chain, early, clock, store, sim, eval, calibrate, fidelity, whatif, routing "
-                      "(routing-speed: its timings alone) or http")
+    bench
+        ->add_option("which", benchArgs.which,
+                     "all, fanout, chain, early, clock, store, sim, eval, calibrate, fidelity, whatif, routing "
+                     "(routing-speed: its timings alone) or http")
         ->check(CLI::IsMember({"all", "fanout", "chain", "early", "clock", "store", "sim", "eval", "calibrate",
                                "fidelity", "whatif", "routing", "routing-speed", "http"}));
-    bench->add_option("--world", benchArgs.worlds, "fidelity: a ground-truth world file; repeat for more (default: "
-                                                   "every bundled world)");
+    bench->add_option("--world", benchArgs.worlds,
+                      "fidelity: a ground-truth world file; repeat for more (default: "
+                      "every bundled world)");
     uint64_t worldSeed = 0;
     auto* worldSeedOption = bench->add_option("--world-seed", worldSeed, "fidelity: draw the worlds under this seed");
     bench
@@ -413,9 +418,9 @@ int main(int argc, char** argv)
     bench->add_flag("--no-replay", benchNoReplay,
                     "fidelity: skip the replayed predictions (the targets read only the simulated ones)");
     std::string benchDb;
-    auto* benchDbOption =
-        bench->add_option("--db", benchDb, "store: the database file to measure in (default: a temporary file); "
-                                           "fidelity: keep each world's measured runs in DB-WORLD.sqlite");
+    auto* benchDbOption = bench->add_option("--db", benchDb,
+                                            "store: the database file to measure in (default: a temporary file); "
+                                            "fidelity: keep each world's measured runs in DB-WORLD.sqlite");
     bench->add_option("--runs", benchArgs.runs, "Runs per measurement (medians are reported)")
         ->check(CLI::Range(1, 100));
     bench->add_option("--max-n", benchArgs.maxN, "Largest fan-out to measure")->check(CLI::Range(1, 100000));

@@ -6,9 +6,9 @@
 namespace conclave {
 
 std::optional<CurveBootstrapInput> RouterEvaluation::strongWeak(const ModelOutcomes& outcomes,
-                                                                 const std::vector<std::string>& taskKeys,
-                                                                 const RouterPredictor& router, const Options& options,
-                                                                 std::string& error)
+                                                                const std::vector<std::string>& taskKeys,
+                                                                const RouterPredictor& router, const Options& options,
+                                                                std::string& error)
 {
     for (const auto* name : {&options.strong, &options.weak}) {
         if (!router.model().modelIndex(*name)) {
@@ -28,9 +28,9 @@ std::optional<CurveBootstrapInput> RouterEvaluation::strongWeak(const ModelOutco
 }
 
 std::optional<CurveBootstrapInput> RouterEvaluation::strongWeak(const ModelOutcomes& outcomes,
-                                                                 const std::vector<std::string>& taskKeys,
-                                                                 const Predict& predict, const Options& options,
-                                                                 std::string& error)
+                                                                const std::vector<std::string>& taskKeys,
+                                                                const Predict& predict, const Options& options,
+                                                                std::string& error)
 {
     // Per kept task: the two models' mean correctness and cost over their shared seeds.
     struct Kept {
@@ -84,8 +84,8 @@ std::optional<CurveBootstrapInput> RouterEvaluation::strongWeak(const ModelOutco
         }
     }
     CurveInput curve;
-    curve.name = options.name.empty() ? "learned strong_weak (" + options.strong + " / " + options.weak + ")"
-                                      : options.name;
+    curve.name =
+        options.name.empty() ? "learned strong_weak (" + options.strong + " / " + options.weak + ")" : options.name;
     curve.weak = 0;
     curve.strong = 1;
     std::vector<std::vector<RoutePolicy::Route>> routes;

@@ -215,7 +215,8 @@ private slots:
         const QList<QPointF> line{{0.001, 25}, {0.006, 75}, {0.011, 100}};
         QCOMPARE(chart.lines().front()->points(), line);
         QCOMPARE(chart.variantPoints().front()->points(), line);
-        QCOMPARE(chart.lines().front()->name(), QStringLiteral("cascade (c.threshold)"));
+        QCOMPARE(chart.lines().front()->name(), QStringLiteral("c.threshold")); // one series: the texts name it
+        QCOMPARE(chart.bands().front()->name(), QStringLiteral("95% CI"));
         // The band of 0.5 is its quality's CI over the bootstrap's resamples of tasks.
         const auto& ci = report.curve->figures->curves.front().qualityCi[1];
         QCOMPARE(QString::fromStdString(ReportText::ciText(ci)), QStringLiteral("[25.0, 100.0]"));
@@ -239,12 +240,12 @@ private slots:
         QCOMPARE(labels, (QStringList{"0.2", "0.5", "0.9", "wrong-100", "right-100"}));
 
         QCOMPARE(chart.basisLabel()->text(),
-                 QStringLiteral("Quality–cost curve · held out: 4 tasks, 2,000 bootstrap resamples over tasks, "
+                 QStringLiteral("Held out: 4 tasks, 2,000 bootstrap resamples over tasks, "
                                 "simulated: these results come from the local-moe simulator, not from real models"));
         // AIQ (0.0025 + 0.0034) / 0.009, APGR 1/6 + 5/12, CPT(50%) 0.5 · 0.75, CPT(80%) 0.5 + 0.2 by hand.
         QCOMPARE(chart.figuresLabel()->text(),
                  QStringLiteral("cascade (c.threshold): two-member cascade, wrong-100 (weak) and right-100 (strong)\n"
-                                "    AIQ 0.656 [0.450, 0.965] · APGR 0.583 [0.500, 0.875] · CPT(50%) 37.5 % "
+                                "AIQ 0.656 [0.450, 0.965] · APGR 0.583 [0.500, 0.875] · CPT(50%) 37.5 % "
                                 "[12.5 %, 50.0 %] · CPT(80%) 70.0 % [20.0 %, 80.0 %]"));
         QVERIFY(chart.notesLabel()->isHidden());
         QVERIFY(!chart.chartView()->isHidden());
@@ -270,8 +271,37 @@ private slots:
         QCOMPARE(chart.figuresLabel()->text(), QStringLiteral("cascade (c.threshold): two-member cascade, wrong-100 (weak) and right-100 "
                                                                 "(strong)"));
         QCOMPARE(chart.basisLabel()->text(),
-                 QStringLiteral("Quality–cost curve · held out: 4 tasks, simulated: these results come from the "
+                 QStringLiteral("Held out: 4 tasks, simulated: these results come from the "
                                 "local-moe simulator, not from real models"));
+    }
+
+    void textsStandBesideAShortWideChart_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<bool>("beside");
+        QTest::newRow("short and wide") << QSize(900, 260) << true;
+        QTest::newRow("narrow") << QSize(400, 450) << false;
+        QTest::newRow("not wide enough for both") << QSize(700, 300) << false;
+    }
+
+    void textsStandBesideAShortWideChart()
+    {
+        QFETCH(QSize, size);
+        QFETCH(bool, beside);
+        SweepCurveChart chart;
+        chart.setCurve(cascadeSweep(true).curve);
+        chart.resize(size);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        QCOMPARE(chart.textsBeside(), beside);
+        // Far enough apart to be named each, every name inside the plot.
+        for (const auto* label : chart.labels()) {
+            QVERIFY(label->isVisible());
+            QVERIFY(chart.chart()->plotArea().contains(label->sceneBoundingRect()));
+        }
+        const QRect plot = chart.chartView()->geometry();
+        const QRect texts = chart.figuresLabel()->parentWidget()->geometry();
+        QVERIFY(beside ? texts.left() >= plot.right() : texts.bottom() <= plot.top());
     }
 
     void theViewShowsTheCurveFirst_data()

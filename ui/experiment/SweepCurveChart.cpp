@@ -12,12 +12,16 @@
 #include <QChart>
 #include <QCursor>
 #include <QEvent>
+#include <QGraphicsLayout>
 #include <QGraphicsSimpleTextItem>
 #include <QLabel>
 #include <QLegendMarker>
+#include <QLineF>
 #include <QLineSeries>
 #include <QScatterSeries>
 #include <QToolTip>
+#include <QBoxLayout>
+#include <QResizeEvent>
 #include <QVBoxLayout>
 #include <QValueAxis>
 
@@ -60,8 +64,12 @@ SweepCurveChart::SweepCurveChart(QWidget* parent)
     auto* chart = new QChart;
     chart->setAnimationOptions(QChart::NoAnimation);
     chart->legend()->setAlignment(Qt::AlignBottom);
+    // The chart shares a lower tab with its texts (the designs table above takes the height): no room to spare.
+    chart->setMargins(QMargins(2, 2, 2, 2));
+    chart->layout()->setContentsMargins(0, 0, 0, 0);
+    chart->setBackgroundRoundness(0);
     m_view = new ThemedChartView(chart, this);
-    m_view->setMinimumSize(320, 240);
+    m_view->setMinimumSize(320, 160);
     for (QLabel* label : {m_basis, m_figures, m_notes}) {
         label->setTextFormat(Qt::PlainText);
         label->setWordWrap(true);
@@ -70,17 +78,24 @@ SweepCurveChart::SweepCurveChart(QWidget* parent)
     QFont bold = m_basis->font();
     bold.setBold(true);
     m_basis->setFont(bold);
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(4, 4, 4, 4);
-    layout->addWidget(m_basis);
-    layout->addWidget(m_view, 1);
-    layout->addWidget(m_figures);
-    layout->addWidget(m_notes);
+    m_texts = new QWidget(this);
+    auto* texts = new QVBoxLayout(m_texts);
+    texts->setContentsMargins(0, 0, 0, 0);
+    texts->setSpacing(4);
+    texts->addWidget(m_basis);
+    texts->addWidget(m_figures);
+    texts->addWidget(m_notes);
+    texts->addStretch(1);
+    m_layout = new QBoxLayout(QBoxLayout::BottomToTop, this);
+    m_layout->setContentsMargins(4, 2, 4, 2);
+    m_layout->setSpacing(6);
+    m_layout->addWidget(m_view, 1);
+    m_layout->addWidget(m_texts);
     // Made once and kept: axes removed from a chart that was never laid out stay drawn in its corner.
     m_x = new QValueAxis;
     m_y = new QValueAxis;
     m_x->setTitleText(tr("mean cost per trial (USD)"));
-    m_y->setTitleText(tr("held-out quality (%)"));
+    m_y->setTitleText(tr("quality (%)"));
     chart->addAxis(m_x, Qt::AlignBottom);
     chart->addAxis(m_y, Qt::AlignLeft);
     connect(chart, &QChart::plotAreaChanged, this, &SweepCurveChart::placeLabels);
@@ -96,6 +111,30 @@ void SweepCurveChart::setCurve(std::optional<SweepCurve> curve)
 {
     m_curve = std::move(curve);
     rebuild();
+}
+
+void SweepCurveChart::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    arrange();
+}
+
+// Short and wide (a lower tab across the view) the texts stand beside the chart, so it keeps the height; else above it.
+void SweepCurveChart::arrange()
+{
+    const bool beside = m_view->isVisibleTo(this) && width() >= 2 * height() && width() >= 3 * kTextsWidth;
+    m_layout->setDirection(beside ? QBoxLayout::LeftToRight : QBoxLayout::BottomToTop);
+    if (beside) {
+        m_texts->setFixedWidth(std::max(kTextsWidth, width() / 3));
+    } else {
+        m_texts->setMinimumWidth(0);
+        m_texts->setMaximumWidth(QWIDGETSIZE_MAX);
+    }
+}
+
+bool SweepCurveChart::textsBeside() const
+{
+    return m_layout->direction() == QBoxLayout::LeftToRight;
 }
 
 void SweepCurveChart::changeEvent(QEvent* event)
@@ -146,7 +185,7 @@ QString SweepCurveChart::figuresText() const
     for (size_t s = 0; s < m_curve->series.size(); ++s) {
         lines << q(SweepCurveText::series(m_curve->series[s]));
         if (m_curve->figures)
-            lines << QStringLiteral("    ") + q(SweepCurveText::figures(m_curve->figures->curves[s]));
+            lines << q(SweepCurveText::figures(m_curve->figures->curves[s]));
     }
     return lines.join(QLatin1Char('\n'));
 }
@@ -170,12 +209,14 @@ void SweepCurveChart::rebuild()
 {
     clear();
     if (!m_curve) {
+        m_view->hide();
         m_basis->clear();
         m_figures->clear();
         m_notes->clear();
         return;
     }
-    QString basis = tr("Quality–cost curve · %1").arg(q(SweepCurveText::basis(*m_curve)));
+    QString basis = q(SweepCurveText::basis(*m_curve));
+    basis[0] = basis[0].toUpper();
     if (m_curve->provenance.kind == Provenance::Kind::Simulated)
         basis += tr(": these results come from the local-moe simulator, not from real models");
     m_basis->setText(basis);
@@ -186,6 +227,7 @@ void SweepCurveChart::rebuild()
     m_notes->setText(notes.join(QLatin1Char('\n')));
     m_notes->setVisible(!notes.isEmpty());
     m_view->setVisible(m_curve->figures.has_value());
+    arrange();
     if (!m_curve->figures)
         return;
 
@@ -195,7 +237,7 @@ void SweepCurveChart::rebuild()
     addReferences(yLo, xHi);
 
     // Room right of the dearest point and above 100 % for the names.
-    const double xTop = xHi > 0 ? xHi * 1.15 : 1;
+    const double xTop = xHi > 0 ? xHi * 1.3 : 1;
     ChartAxes::roundTicks(m_x, 0, xTop, ChartAxes::roundStep(xTop), QStringLiteral("$"));
     const double yBottom = std::max(0.0, std::floor(yLo / 10) * 10);
     const double yStep = ChartAxes::roundStep(100 - yBottom);
@@ -244,9 +286,9 @@ void SweepCurveChart::addSeries(int s, double& yLo, double& xHi)
     }
     band->setUpperSeries(upper);
     band->setLowerSeries(lower);
-    band->setName(several ? tr("%1: 95% CI").arg(name) : tr("95% CI of each variant"));
+    band->setName(several ? tr("%1: 95% CI").arg(name) : tr("95% CI"));
     QColor fill = colour;
-    fill.setAlpha(55);
+    fill.setAlpha(70);
     band->setBrush(fill);
     band->setPen(Qt::NoPen);
     attach(band);
@@ -268,7 +310,7 @@ void SweepCurveChart::addSeries(int s, double& yLo, double& xHi)
         line->append(f.points[size_t(v)].cost, f.points[size_t(v)].quality * 100);
         points->append(f.points[size_t(v)].cost, f.points[size_t(v)].quality * 100);
     }
-    line->setName(name);
+    line->setName(several ? name : q(series.path)); // one series: the texts above name its team
     line->setPen(QPen(colour, 2));
     attach(line);
     m_lines.push_back(line);
@@ -299,7 +341,7 @@ void SweepCurveChart::addSeries(int s, double& yLo, double& xHi)
         auto* label = new QGraphicsSimpleTextItem(values.join(QStringLiteral(", ")), c);
         label->setZValue(10);
         m_labels.push_back(label);
-        m_labelled.emplace_back(QPointF(p.cost, p.quality * 100), points);
+        m_labelled.push_back({QPointF(p.cost, p.quality * 100), points, label->text()});
     }
 
     connect(points, &QScatterSeries::hovered, this, [this, s, points](const QPointF& at, bool state) {
@@ -346,7 +388,7 @@ void SweepCurveChart::addReferences(double& yLo, double& xHi)
         auto* label = new QGraphicsSimpleTextItem(q(m_curve->references[r].model), c);
         label->setZValue(10);
         m_labels.push_back(label);
-        m_labelled.emplace_back(QPointF(p.cost, p.quality * 100), m_references);
+        m_labelled.push_back({QPointF(p.cost, p.quality * 100), m_references, label->text()});
     }
     m_references->setColor(text);
     m_references->setBorderColor(palette().color(QPalette::Base));
@@ -364,14 +406,39 @@ void SweepCurveChart::addReferences(double& yLo, double& xHi)
     });
 }
 
-// In the order made: the variants of each series, then the single models (PointLabels).
+// Variants of one series drawn within kNear pixels of the first of them share its name ("0.5, 0.6"). Then the
+// single models' names first (PointLabels places greedily): they are longer, and a variant's short value finds
+// room beside a cluster of cheap points more easily.
 void SweepCurveChart::placeLabels()
 {
+    constexpr double kNear = 8;
     QChart* c = chart();
+    std::vector<QPointF> screen;
+    for (const auto& named : m_labelled)
+        screen.push_back(c->mapToPosition(named.at, named.series));
+    const bool laidOut = c->plotArea().width() > kNear && c->plotArea().height() > kNear;
+    size_t anchor = 0;
+    for (size_t i = 0; i < m_labelled.size(); ++i) {
+        const bool joins = laidOut && i > 0 && m_labelled[i].series != m_references &&
+                           m_labelled[i].series == m_labelled[anchor].series &&
+                           QLineF(screen[i], screen[anchor]).length() < kNear;
+        m_labels[i]->setVisible(!joins);
+        if (joins) {
+            m_labels[anchor]->setText(m_labels[anchor]->text() + QStringLiteral(", ") + m_labelled[i].text);
+            continue;
+        }
+        anchor = i;
+        m_labels[i]->setText(m_labelled[i].text);
+    }
+    std::vector<QGraphicsSimpleTextItem*> labels;
     std::vector<QPointF> at;
-    for (const auto& [point, series] : m_labelled)
-        at.push_back(c->mapToPosition(point, series));
-    PointLabels::place(m_labels, at, c->plotArea());
+    for (const bool references : {true, false})
+        for (size_t i = 0; i < m_labelled.size(); ++i)
+            if ((m_labelled[i].series == m_references) == references && m_labels[i]->isVisible()) {
+                labels.push_back(m_labels[i]);
+                at.push_back(screen[i]);
+            }
+    PointLabels::place(labels, at, c->plotArea());
 }
 
 } // namespace conclave::ui

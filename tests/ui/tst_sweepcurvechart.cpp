@@ -127,8 +127,8 @@ ExperimentReport cascadeSweep(bool singles)
         trials.push_back(trial(first, record.designs[size_t(first)], task, task == "a", kWeakCost, false));
         trials.push_back(trial(first + 1, record.designs[size_t(first + 1)], task, task == "a" || middle,
                                middle ? kWeakCost + kStrongCost : kWeakCost, middle));
-        trials.push_back(trial(first + 2, record.designs[size_t(first + 2)], task, true, kWeakCost + kStrongCost,
-                               true));
+        trials.push_back(
+            trial(first + 2, record.designs[size_t(first + 2)], task, true, kWeakCost + kStrongCost, true));
     }
     for (auto& t : trials)
         t.experimentId = record.id;
@@ -268,11 +268,11 @@ private slots:
         QCOMPARE(chart.notesLabel()->text(),
                  QStringLiteral("Note: no single-model design: evaluate each model alone beside the sweep to give "
                                 "the curve its reference points and cost axis"));
-        QCOMPARE(chart.figuresLabel()->text(), QStringLiteral("cascade (c.threshold): two-member cascade, wrong-100 (weak) and right-100 "
-                                                                "(strong)"));
-        QCOMPARE(chart.basisLabel()->text(),
-                 QStringLiteral("Held out: 4 tasks, simulated: these results come from the "
-                                "local-moe simulator, not from real models"));
+        QCOMPARE(chart.figuresLabel()->text(),
+                 QStringLiteral("cascade (c.threshold): two-member cascade, wrong-100 (weak) and right-100 "
+                                "(strong)"));
+        QCOMPARE(chart.basisLabel()->text(), QStringLiteral("Held out: 4 tasks, simulated: these results come from the "
+                                                            "local-moe simulator, not from real models"));
     }
 
     void textsStandBesideAShortWideChart_data()

@@ -37,10 +37,10 @@ QString seedsText(const std::vector<uint64_t>& seeds)
 } // namespace
 
 ExperimentView::ExperimentView(QWidget* parent)
-    : QWidget(parent), m_header(new QLabel(this)), m_pareto(new ParetoChart(this)),
-      m_curve(new SweepCurveChart(this)), m_charts(new QTabWidget(this)), m_designs(new DesignsModel(this)),
-      m_sorted(new QSortFilterProxyModel(this)), m_designsTable(new QTableView(this)),
-      m_matrix(new TaskMatrixView(this)), m_agents(new DesignAgentsView(this)), m_tabs(new QTabWidget(this))
+    : QWidget(parent), m_header(new QLabel(this)), m_pareto(new ParetoChart(this)), m_curve(new SweepCurveChart(this)),
+      m_charts(new QTabWidget(this)), m_designs(new DesignsModel(this)), m_sorted(new QSortFilterProxyModel(this)),
+      m_designsTable(new QTableView(this)), m_matrix(new TaskMatrixView(this)), m_agents(new DesignAgentsView(this)),
+      m_tabs(new QTabWidget(this))
 {
     m_header->setTextFormat(Qt::PlainText);
     m_header->setWordWrap(true);

@@ -9,6 +9,7 @@
 #include "conclave/util/MoneyText.h"
 
 #include <QAreaSeries>
+#include <QBoxLayout>
 #include <QChart>
 #include <QCursor>
 #include <QEvent>
@@ -18,10 +19,9 @@
 #include <QLegendMarker>
 #include <QLineF>
 #include <QLineSeries>
+#include <QResizeEvent>
 #include <QScatterSeries>
 #include <QToolTip>
-#include <QBoxLayout>
-#include <QResizeEvent>
 #include <QVBoxLayout>
 #include <QValueAxis>
 
@@ -155,7 +155,8 @@ QString SweepCurveChart::variantText(int series, int variant) const
     const auto v = size_t(variant);
     QString text = tr("%1 = %2 (%3)").arg(q(s.path), q(s.values[v]), q(s.team));
     text += tr("\ncost/trial %1").arg(q(moneyText(f.points[v].cost)));
-    text += tr("\nquality %1 %2").arg(q(ReportText::percent(f.points[v].quality)), q(ReportText::ciText(f.qualityCi[v])));
+    text +=
+        tr("\nquality %1 %2").arg(q(ReportText::percent(f.points[v].quality)), q(ReportText::ciText(f.qualityCi[v])));
     if (!f.shares.empty())
         text += tr("\nstrong calls %1 (%2)").arg(q(ReportText::percent(f.shares[v])), q(s.strong));
     const bool onHull = std::any_of(f.hull.begin(), f.hull.end(), [&](const CurvePoint& h) {

@@ -7,6 +7,7 @@
 
 #include <QFont>
 
+#include <limits>
 #include <utility>
 
 namespace conclave::ui {
@@ -22,11 +23,42 @@ QString q(const std::string& text)
 
 DesignsModel::DesignsModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-void DesignsModel::setSummary(ExperimentSummary summary)
+void DesignsModel::setSummary(ExperimentSummary summary, SweepColumns sweep)
 {
     beginResetModel();
     m_summary = std::move(summary);
+    m_sweep = std::move(sweep);
+    m_numericParameter.assign(m_sweep.paths.size(), true);
+    for (const auto& cells : m_sweep.cells)
+        for (size_t p = 0; p < cells.size() && p < m_numericParameter.size(); ++p) {
+            bool number = false;
+            q(cells[p]).toDouble(&number);
+            if (cells[p] != "-" && !number)
+                m_numericParameter[p] = false;
+        }
     endResetModel();
+}
+
+int DesignsModel::columnOf(Column column) const
+{
+    return column == Design ? 0 : int(column) + parameters();
+}
+
+int DesignsModel::figureOf(int section) const
+{
+    if (section <= 0)
+        return section;
+    return section <= parameters() ? -1 : section - parameters();
+}
+
+// Numbers by value with the designs that do not vary the field first; text columns by text.
+QVariant DesignsModel::parameterSortValue(int row, int parameter) const
+{
+    const auto cells = m_sweep.row(size_t(row));
+    const std::string& cell = cells[size_t(parameter)];
+    if (!m_numericParameter[size_t(parameter)])
+        return q(cell);
+    return cell == "-" ? -std::numeric_limits<double>::infinity() : q(cell).toDouble();
 }
 
 int DesignsModel::rowCount(const QModelIndex& parent) const
@@ -36,7 +68,7 @@ int DesignsModel::rowCount(const QModelIndex& parent) const
 
 int DesignsModel::columnCount(const QModelIndex& parent) const
 {
-    return parent.isValid() ? 0 : Columns;
+    return parent.isValid() ? 0 : Columns + parameters();
 }
 
 QString DesignsModel::text(const DesignSummary& d, int column) const
@@ -112,16 +144,29 @@ QVariant DesignsModel::data(const QModelIndex& index, int role) const
         return {};
     const auto& d = m_summary.designs[size_t(index.row())];
     const bool baseline = index.row() == m_summary.baseline;
+    const int column = figureOf(index.column());
+    if (column < 0) {
+        const int parameter = index.column() - 1;
+        switch (role) {
+        case Qt::DisplayRole:
+            return q(m_sweep.row(size_t(index.row()))[size_t(parameter)]);
+        case SortRole:
+            return parameterSortValue(index.row(), parameter);
+        case Qt::TextAlignmentRole:
+            return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        }
+        return {};
+    }
     switch (role) {
     case Qt::DisplayRole:
-        return text(d, index.column());
+        return text(d, column);
     case SortRole:
-        return sortValue(index.row(), index.column());
+        return sortValue(index.row(), column);
     case Qt::ForegroundRole:
-        return index.column() == Delta ? deltaColour(d) : QVariant();
+        return column == Delta ? deltaColour(d) : QVariant();
     case Qt::TextAlignmentRole:
-        return index.column() == Design ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
-                                        : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        return column == Design ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+                                : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     case Qt::FontRole: {
         if (!baseline)
             return {};
@@ -130,9 +175,9 @@ QVariant DesignsModel::data(const QModelIndex& index, int role) const
         return font;
     }
     case Qt::ToolTipRole: {
-        if (index.column() == Design)
+        if (column == Design)
             return baseline ? tr("%1 (the baseline)").arg(q(d.name)) : q(d.name);
-        if (!d.vsBaseline || (index.column() != Delta && index.column() != WinsLossesTies))
+        if (!d.vsBaseline || (column != Delta && column != WinsLossesTies))
             return {};
         const auto& v = *d.vsBaseline;
         return tr("%1 tasks below the baseline; over the %2 (task, seed) pairs both ran, cost %3, p50 wall %4 the "
@@ -147,8 +192,18 @@ QVariant DesignsModel::data(const QModelIndex& index, int role) const
 
 QVariant DesignsModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal)
+    if (orientation != Qt::Horizontal || section < 0)
         return {};
+    const int parameter = section - 1;
+    section = figureOf(section);
+    if (section < 0) {
+        if (role == Qt::DisplayRole)
+            return q(m_sweep.paths[size_t(parameter)]);
+        if (role == Qt::ToolTipRole)
+            return tr("The swept field %1: each variant's value (- for a design that does not vary it)")
+                .arg(q(m_sweep.paths[size_t(parameter)]));
+        return {};
+    }
     if (role == Qt::ToolTipRole && section == WinsLossesTies)
         return tr("Wins, losses and ties against the baseline, over (task, seed) pairs");
     if (role == Qt::ToolTipRole && section == Accuracy)

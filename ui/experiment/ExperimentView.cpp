@@ -3,6 +3,7 @@
 #include "experiment/DesignAgentsView.h"
 #include "experiment/DesignsModel.h"
 #include "experiment/ParetoChart.h"
+#include "experiment/SweepCurveChart.h"
 #include "experiment/TaskMatrixView.h"
 
 #include "conclave/analysis/TaskMatrix.h"
@@ -36,9 +37,10 @@ QString seedsText(const std::vector<uint64_t>& seeds)
 } // namespace
 
 ExperimentView::ExperimentView(QWidget* parent)
-    : QWidget(parent), m_header(new QLabel(this)), m_pareto(new ParetoChart(this)), m_designs(new DesignsModel(this)),
-      m_sorted(new QSortFilterProxyModel(this)), m_designsTable(new QTableView(this)),
-      m_matrix(new TaskMatrixView(this)), m_agents(new DesignAgentsView(this)), m_tabs(new QTabWidget(this))
+    : QWidget(parent), m_header(new QLabel(this)), m_pareto(new ParetoChart(this)), m_curve(new SweepCurveChart(this)),
+      m_charts(new QTabWidget(this)), m_designs(new DesignsModel(this)), m_sorted(new QSortFilterProxyModel(this)),
+      m_designsTable(new QTableView(this)), m_matrix(new TaskMatrixView(this)), m_agents(new DesignAgentsView(this)),
+      m_tabs(new QTabWidget(this))
 {
     m_header->setTextFormat(Qt::PlainText);
     m_header->setWordWrap(true);
@@ -62,13 +64,18 @@ ExperimentView::ExperimentView(QWidget* parent)
     connect(m_agents, &DesignAgentsView::whatIfRequested, this, &ExperimentView::whatIfRun);
 
     // The table across the whole width (its nine columns need it), the chart beside the matrix below.
+    // With one chart the tab bar hides itself, and the Pareto chart stands as it always did.
+    m_charts->setDocumentMode(true);
+    m_charts->setTabBarAutoHide(true);
     m_lower = new QSplitter(Qt::Horizontal, this);
-    m_lower->addWidget(m_pareto);
+    m_lower->addWidget(m_charts);
     m_lower->addWidget(m_tabs);
     m_lower->setStretchFactor(0, 4);
     m_lower->setStretchFactor(1, 5);
     m_lower->setChildrenCollapsible(false);
     m_pareto->setMinimumWidth(400);
+    m_curve->setMinimumWidth(400);
+    placeCharts();
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
     layout->addWidget(m_header);
@@ -110,15 +117,27 @@ void ExperimentView::setCompact(bool compact)
     if (compact == m_compact)
         return;
     m_compact = compact;
-    if (compact) {
-        m_tabs->insertTab(0, m_pareto, tr("Trade-off"));
-        m_tabs->setCurrentIndex(0);
-    } else {
-        m_tabs->removeTab(m_tabs->indexOf(m_pareto));
-        m_lower->insertWidget(0, m_pareto);
-        m_lower->setStretchFactor(0, 4);
-        m_pareto->show(); // the tab widget hid it when it was not the current tab
+    placeCharts();
+}
+
+// The charts as the first of the lower tabs (compact) or in tabs of their own beside them (wide); the first shown.
+void ExperimentView::placeCharts()
+{
+    for (QWidget* chart : {static_cast<QWidget*>(m_curve), static_cast<QWidget*>(m_pareto)}) {
+        if (const int i = m_tabs->indexOf(chart); i >= 0)
+            m_tabs->removeTab(i);
+        if (const int i = m_charts->indexOf(chart); i >= 0)
+            m_charts->removeTab(i);
     }
+    QTabWidget* into = m_compact ? m_tabs : m_charts;
+    int at = 0;
+    if (m_report.curve)
+        into->insertTab(at++, m_curve, tr("Quality–cost curve"));
+    else
+        m_curve->hide();
+    into->insertTab(at, m_pareto, tr("Trade-off"));
+    into->setCurrentIndex(0);
+    m_charts->setVisible(!m_compact);
 }
 
 QString ExperimentView::headerText(const ExperimentReport& report)
@@ -145,7 +164,11 @@ void ExperimentView::setReport(ExperimentReport report)
     m_report = std::move(report);
     m_header->setText(headerText(m_report));
     m_pareto->setSummary(m_report.summary);
-    m_designs->setSummary(m_report.summary);
+    const bool hadCurve = m_curve->curve().has_value();
+    m_curve->setCurve(m_report.curve);
+    if (hadCurve != m_report.curve.has_value())
+        placeCharts();
+    m_designs->setSummary(m_report.summary, SweepColumns::of(m_report.spec.designs));
     m_designsTable->resizeColumnsToContents();
     fitDesignColumn();
     QStringList names;

@@ -15,6 +15,7 @@ namespace conclave::ui {
 class DesignAgentsView;
 class DesignsModel;
 class ParetoChart;
+class SweepCurveChart;
 class TaskMatrixView;
 
 // One stored experiment (finished, running or interrupted), as a tab: a
@@ -26,6 +27,8 @@ class TaskMatrixView;
 // window that holds it. Narrower than kCompactWidth (the main window, with
 // its docks, at 1280 or 1366 px) the chart becomes the first of the lower
 // tabs ("Trade-off") instead of standing beside them, so neither is squeezed.
+// A sweep judged on its curve (report.curve) gets the curve chart too, as
+// the first of the charts ("Quality–cost curve"), before the Pareto chart.
 class ExperimentView : public QWidget {
     Q_OBJECT
 
@@ -39,6 +42,9 @@ public:
 
     QLabel* header() const { return m_header; }
     ParetoChart* pareto() const { return m_pareto; }
+    SweepCurveChart* curveChart() const { return m_curve; }
+    // The charts' tabs beside the lower tabs (wide): the curve's, when the report has one, and the Pareto chart's.
+    QTabWidget* chartTabs() const { return m_charts; }
     DesignsModel* designsModel() const { return m_designs; }
     QTableView* designsTable() const { return m_designsTable; }
     TaskMatrixView* matrix() const { return m_matrix; }
@@ -61,6 +67,7 @@ protected:
 
 private:
     void setCompact(bool compact);
+    void placeCharts();
     void fitDesignColumn();
 
     ExperimentReport m_report;
@@ -68,6 +75,8 @@ private:
     QSplitter* m_lower;
     QLabel* m_header;
     ParetoChart* m_pareto;
+    SweepCurveChart* m_curve;
+    QTabWidget* m_charts;
     DesignsModel* m_designs;
     QSortFilterProxyModel* m_sorted;
     QTableView* m_designsTable;

@@ -28,14 +28,6 @@ bool onHull(const CurvePoint& p, const std::vector<CurvePoint>& hull)
                        [&](const CurvePoint& h) { return h.cost == p.cost && h.quality == p.quality; });
 }
 
-std::string describe(const SweepCurve::Series& s)
-{
-    std::string out = s.team + " (" + s.path + "): " + s.kind;
-    if (!s.weak.empty())
-        out += ", " + s.weak + " (weak) and " + s.strong + " (strong)";
-    return out;
-}
-
 std::string modelOf(const SweepCurve& curve, size_t reference)
 {
     return curve.references[reference].model;
@@ -143,6 +135,14 @@ std::string SweepCurveText::basis(const SweepCurve& curve)
     return out + ", " + curve.provenance.text();
 }
 
+std::string SweepCurveText::series(const SweepCurve::Series& s)
+{
+    std::string out = s.team + " (" + s.path + "): " + s.kind;
+    if (!s.weak.empty())
+        out += ", " + s.weak + " (weak) and " + s.strong + " (strong)";
+    return out;
+}
+
 std::string SweepCurveText::figures(const CurveFigures& f)
 {
     std::string out = "AIQ " + figure(f.aiq);
@@ -156,7 +156,7 @@ std::string SweepCurveText::table(const SweepCurve& curve)
 {
     std::string out = "quality-cost curve (" + basis(curve) + ")\n";
     for (size_t s = 0; s < curve.series.size(); ++s) {
-        out += describe(curve.series[s]) + "\n";
+        out += series(curve.series[s]) + "\n";
         if (!curve.figures)
             continue;
         const auto& f = curve.figures->curves[s];
@@ -186,7 +186,7 @@ std::string SweepCurveText::markdown(const SweepCurve& curve)
     };
     std::string out = "\n### Quality–cost curve\n\n_" + basis(curve) + "._\n";
     for (size_t s = 0; s < curve.series.size(); ++s) {
-        out += "\n**" + describe(curve.series[s]) + "**";
+        out += "\n**" + series(curve.series[s]) + "**";
         if (!curve.figures) {
             out += "\n";
             continue;

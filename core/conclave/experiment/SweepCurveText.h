@@ -21,6 +21,8 @@ struct SweepCurveText {
     // What the curve is over: "held out: 120 tasks (30 a router or scorer file was trained on left out),
     // 2,000 bootstrap resamples over tasks, simulated".
     static std::string basis(const SweepCurve& curve);
+    // What a series is: "router (route.threshold): strong_weak router, a (weak) and b (strong)".
+    static std::string series(const SweepCurve::Series& series);
     // One series' figures on one line: "AIQ 0.742 [0.712, 0.771] · APGR … · CPT(50%) … · CPT(80%) …".
     static std::string figures(const CurveFigures& figures);
     // The terminal section: a heading, per series its figures and one aligned row

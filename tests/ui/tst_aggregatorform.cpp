@@ -1,4 +1,4 @@
-// AggregatorForm in the inspector: "Skip the model when inputs agree" and its
+// AggregatorForm in the inspector: "Skip when inputs agree" and its
 // agree fraction are offered to a synthesize only, the fraction only while
 // the box is checked; each edit is one undo step that undoes and redoes
 // exactly, and a team that stops skipping is written as format version 1 again.
@@ -55,7 +55,7 @@ private slots:
         auto* skip = qobject_cast<QCheckBox*>(form->field("skip_when_agree"));
         auto* fraction = qobject_cast<QDoubleSpinBox*>(form->field("agree_fraction"));
         QVERIFY(strategy && skip && fraction);
-        QCOMPARE(skip->text(), QString("Skip the model when inputs agree"));
+        QCOMPARE(skip->text(), QString("Skip when inputs agree"));
 
         // A new aggregator votes by majority: nothing to skip.
         const QString majority = "majority skip=-[ ] fraction=-(default) v1";

@@ -29,7 +29,7 @@ AggregatorForm::AggregatorForm(TeamDocument* document, QWidget* parent)
 
 void AggregatorForm::addAgreementSkip(QFormLayout* f)
 {
-    auto* skip = new QCheckBox(tr("Skip the model when inputs agree"), this);
+    auto* skip = new QCheckBox(tr("Skip when inputs agree"), this);
     skip->setToolTip(tr("synthesize: when at least two inputs arrived and enough of them give the same answer, "
                         "return it without calling the model"));
     f->addRow(QString(), skip);

@@ -67,6 +67,16 @@ Inspector::Inspector(TeamDocument* document, QWidget* parent)
     for (auto& [kind, form] : m_forms)
         m_stack->addWidget(form);
 
+    // A stack is as wide as its widest page: let only the page shown size the
+    // inspector, so one long form (the aggregator's) does not make every other
+    // page scroll sideways in a narrow dock.
+    connect(m_stack, &QStackedWidget::currentChanged, this, [this](int current) {
+        for (int i = 0; i < m_stack->count(); ++i) {
+            const auto policy = i == current ? QSizePolicy::Preferred : QSizePolicy::Ignored;
+            m_stack->widget(i)->setSizePolicy(policy, policy);
+        }
+        m_stack->updateGeometry();
+    });
     const auto refreshLater = [this] { refresh(); };
     connect(document, &TeamDocument::teamReset, this, &Inspector::showTeam);
     connect(document, &TeamDocument::problemsChanged, this, refreshLater);

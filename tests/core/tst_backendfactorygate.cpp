@@ -21,6 +21,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -84,7 +85,8 @@ class TestBackendFactoryGate : public QObject {
     {
         auto doc = document(withModelsFile);
         doc["nodes"].push_back(json{{"id", "gate"}, {"kind", "router"}, {"strategy", "moe_gate"}, {"top_k", 1}});
-        for (const auto& [id, model] : std::vector<std::pair<std::string, std::string>>{{"ec", kC}, {"eb", kB}, {"ea", kA}}) {
+        for (const auto& [id, model] :
+             std::vector<std::pair<std::string, std::string>>{{"ec", kC}, {"eb", kB}, {"ea", kA}}) {
             doc["nodes"].push_back(json{{"id", id}, {"kind", "expert"}, {"model", model}, {"prompt", "{{input}}"}});
             doc["edges"].push_back(json{{"from", "gate"}, {"to", id}, {"when", id}});
             doc["edges"].push_back(json{{"from", id}, {"to", "merge"}});
@@ -209,6 +211,35 @@ private slots:
     }
 
     void withoutAModelsFileThereIsNoGate() { QVERIFY(!gateOf(routed(false))); }
+
+    // Beside a local backend: the openai file speaks for the models it names, a
+    // catalog model among them too (the catalog's profile under the file's); the
+    // local backend's profiles score every other model, as without the file.
+    void aMixedTeamTakesTheFileFirst()
+    {
+        QVERIFY(!writeFileAtomically(m_dir.filePath(QStringLiteral("mixed.json")).toStdString(),
+                                     R"({"models": {"local/math-13b": {"skills": {"math": 0.11}},
+                                         "fake:text=alpha": {"skills": {"math": 0.9}}}})"));
+        auto doc = routed(true);
+        doc["backends"]["oa"]["models_file"] = "mixed.json";
+        doc["backends"]["local"] = json{{"kind", "local-moe"}};
+        const auto gate = gateOf(doc);
+        QVERIFY(gate);
+        const auto& resources = m_engine->resources();
+        const auto& g = *resources.gate;
+        const auto weights = g.weigh(kMathPrompt);
+        const auto score = [&](std::map<std::string, double> skills) {
+            double sum = 0;
+            for (size_t d = 0; d < weights.size(); ++d)
+                sum += weights[d] * (skills.count(g.domains()[d]) ? skills.at(g.domains()[d]) : 0.5);
+            return sum;
+        };
+        auto math = *resources.localModels.at("local/math-13b").skills;
+        math["math"] = 0.11;
+        const auto code = *resources.localModels.at("local/code-13b").skills;
+        QCOMPARE(gate(kMathPrompt, {"local/math-13b", "local/code-13b", kA, kC}),
+                 (std::vector<double>{score(math), score(code), score({{"math", 0.9}}), score({})}));
+    }
 
     void moeGateRoutesBySkill_data()
     {

@@ -378,10 +378,12 @@ private slots:
                            {"base_url", "http://x/v1"},
                            {"models_file", "m.json"},
                            {"prices", {{"m", {{"input", 1}, {"output", 2}}}}}};
-        const auto loaded = teamFromJsonText(
-            json{{"conclave", 1}, {"name", "t"}, {"backends", {{"oa", oaBlock}}}, {"nodes", json::array()},
-                 {"edges", json::array()}}
-                .dump());
+        const auto loaded = teamFromJsonText(json{
+            {"conclave", 1},
+            {"name", "t"},
+            {"backends", {{"oa", oaBlock}}},
+            {"nodes", json::array()},
+            {"edges", json::array()}}.dump());
         QVERIFY(loaded.problems.empty());
         QVERIFY(loaded.team);
         const auto& oa = loaded.team->backends.at(BackendName("oa"));
@@ -390,24 +392,24 @@ private slots:
         QCOMPARE(formatVersionNeeded(*loaded.team), int64_t(3));
         const auto text = teamToJsonText(*loaded.team);
         QCOMPARE(text, std::string("{\n"
-                               "  \"conclave\": 3,\n"
-                               "  \"name\": \"t\",\n"
-                               "  \"backends\": {\n"
-                               "    \"oa\": {\n"
-                               "      \"kind\": \"openai\",\n"
-                               "      \"models_file\": \"m.json\",\n"
-                               "      \"base_url\": \"http://x/v1\",\n"
-                               "      \"prices\": {\n"
-                               "        \"m\": {\n"
-                               "          \"input\": 1,\n"
-                               "          \"output\": 2\n"
-                               "        }\n"
-                               "      }\n"
-                               "    }\n"
-                               "  },\n"
-                               "  \"nodes\": [],\n"
-                               "  \"edges\": []\n"
-                               "}\n"));
+                                   "  \"conclave\": 3,\n"
+                                   "  \"name\": \"t\",\n"
+                                   "  \"backends\": {\n"
+                                   "    \"oa\": {\n"
+                                   "      \"kind\": \"openai\",\n"
+                                   "      \"models_file\": \"m.json\",\n"
+                                   "      \"base_url\": \"http://x/v1\",\n"
+                                   "      \"prices\": {\n"
+                                   "        \"m\": {\n"
+                                   "          \"input\": 1,\n"
+                                   "          \"output\": 2\n"
+                                   "        }\n"
+                                   "      }\n"
+                                   "    }\n"
+                                   "  },\n"
+                                   "  \"nodes\": [],\n"
+                                   "  \"edges\": []\n"
+                                   "}\n"));
         const auto again = teamFromJsonText(text);
         QVERIFY(again.team);
         QVERIFY(*again.team == *loaded.team);
@@ -484,7 +486,7 @@ private slots:
         const auto& profiles = *prepared.team->gateProfiles.at(BackendName("oa"));
         QCOMPARE(profiles.size(), size_t(2)); // not local/tiny-1b and the rest of the catalog
         const auto& math = profiles.at("local/math-13b");
-        QCOMPARE(math.skill("math"), 0.11);                                                      // the file
+        QCOMPARE(math.skill("math"), 0.11);                                                          // the file
         QCOMPARE(math.skill("code"), resources.localModels.at("local/math-13b").skills->at("code")); // the catalog
         QCOMPARE(profiles.at("real/x").skill("writing"), 0.8);
         QCOMPARE(profiles.at("real/x").skill("math"), 0.5); // said nowhere

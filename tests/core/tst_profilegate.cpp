@@ -22,7 +22,8 @@ std::shared_ptr<const Gate> evenGate()
     return std::make_shared<const Gate>(std::move(*loaded.gate));
 }
 
-std::shared_ptr<const ProfileGate::Profiles> profiles(const std::map<std::string, std::map<std::string, double>>& skills)
+std::shared_ptr<const ProfileGate::Profiles>
+profiles(const std::map<std::string, std::map<std::string, double>>& skills)
 {
     auto out = std::make_shared<ProfileGate::Profiles>();
     for (const auto& entry : skills) {
@@ -57,10 +58,10 @@ private slots:
     {
         QFETCH(QStringList, models);
         QFETCH(QList<double>, expected);
-        const ProfileGate gate(evenGate(), {profiles({{"A", {{"math", 0.9}, {"writing", 0.3}}}, {"C", {{"math", 1.0}}}}),
-                                            nullptr,
-                                            profiles({{"A", {{"math", 0.1}, {"writing", 0.1}}},
-                                                      {"B", {{"math", 0.2}, {"writing", 0.8}}}})});
+        const ProfileGate gate(
+            evenGate(),
+            {profiles({{"A", {{"math", 0.9}, {"writing", 0.3}}}, {"C", {{"math", 1.0}}}}), nullptr,
+             profiles({{"A", {{"math", 0.1}, {"writing", 0.1}}}, {"B", {{"math", 0.2}, {"writing", 0.8}}}})});
         std::vector<std::string> names;
         for (const auto& m : models)
             names.push_back(m.toStdString());

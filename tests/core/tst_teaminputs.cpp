@@ -35,14 +35,14 @@ Team endpointTeam(const std::string& modelsFile)
 {
     using nlohmann::json;
     const json backend{{"kind", "openai"}, {"base_url", "http://127.0.0.1:9/v1"}, {"models_file", modelsFile}};
-    const auto loaded = teamFromJson(json{
-        {"conclave", 3},
-        {"name", "t"},
-        {"backends", {{"api", backend}}},
-        {"nodes", json::array({{{"id", "in"}, {"kind", "input"}},
-                               {{"id", "e"}, {"kind", "expert"}, {"model", "m"}},
-                               {{"id", "out"}, {"kind", "output"}}})},
-        {"edges", json::array({{{"from", "in"}, {"to", "e"}}, {{"from", "e"}, {"to", "out"}}})}});
+    const auto loaded =
+        teamFromJson(json{{"conclave", 3},
+                          {"name", "t"},
+                          {"backends", {{"api", backend}}},
+                          {"nodes", json::array({{{"id", "in"}, {"kind", "input"}},
+                                                 {{"id", "e"}, {"kind", "expert"}, {"model", "m"}},
+                                                 {{"id", "out"}, {"kind", "output"}}})},
+                          {"edges", json::array({{{"from", "in"}, {"to", "e"}}, {{"from", "e"}, {"to", "out"}}})}});
     if (!loaded.team)
         qFatal("the team does not load");
     return *loaded.team;

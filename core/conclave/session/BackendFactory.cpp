@@ -42,8 +42,9 @@ std::optional<ModelsFile::Profiles> modelsFileProfiles(const BackendName& name, 
         // The validator said why already, unless the file changed since.
         const auto first =
             std::find_if(file.problems.begin(), file.problems.end(), [](const Problem& p) { return p.isError(); });
-        error = "models file of backend \"" + name.str() + "\": " +
-                (first == file.problems.end() ? path.string() + ": cannot be read" : formatProblem(*first, path.string()));
+        error =
+            "models file of backend \"" + name.str() + "\": " +
+            (first == file.problems.end() ? path.string() + ": cannot be read" : formatProblem(*first, path.string()));
         return std::nullopt;
     }
     return file.file->models();

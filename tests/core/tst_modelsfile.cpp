@@ -2,7 +2,8 @@
 // validator, its place in BackendFactory::resolveProfiles): where a path is
 // found, catalog ← models_file ← inline models field by field, the exact
 // problems of a missing or bad file, and a team saved with models_file as
-// written.
+// written. An openai backend's models_file: read and written back, checked
+// with the same messages, and resolved for the gate alone.
 #include <QtTest>
 
 #include "support/ValidatorTestKit.h"
@@ -29,6 +30,18 @@ json teamWith(const json& backend, const std::string& model)
                                        {{"id", "e"}, {"kind", "expert"}, {"model", model}, {"prompt", "{{input}}"}},
                                        {{"id", "out"}, {"kind", "output"}}})},
                 {"edges", json::array({{{"from", "in"}, {"to", "e"}}, {{"from", "e"}, {"to", "out"}}})}};
+}
+
+// The same expert on an openai backend "oa" with `backend` as the rest of its block.
+json endpointTeam(const json& backend, const std::string& model)
+{
+    json block = backend;
+    block["kind"] = "openai";
+    block["base_url"] = "http://127.0.0.1:9/v1";
+    auto team = teamWith(json::object(), model);
+    team["conclave"] = 3;
+    team["backends"] = json{{"oa", block}};
+    return team;
 }
 
 Team loadTeam(const json& document)
@@ -357,18 +370,130 @@ private slots:
         QVERIFY(*again.team == *loaded.team);
     }
 
-    // models_file means nothing on an openai backend: kept as an unknown key.
-    void openAiKeepsItAsUnknown()
+    // On an openai backend models_file is read (format 3) and written back where a local-moe backend's is.
+    void openAiRoundTrip()
     {
-        const auto loaded = teamFromJson(
-            json{{"conclave", 1},
-                 {"name", "t"},
-                 {"backends", {{"oa", {{"kind", "openai"}, {"base_url", "http://x/v1"}, {"models_file", "m.json"}}}}},
-                 {"nodes", json::array()}});
+        // (Keys sorted: not the canonical order.)
+        const json oaBlock{{"kind", "openai"},
+                           {"base_url", "http://x/v1"},
+                           {"models_file", "m.json"},
+                           {"prices", {{"m", {{"input", 1}, {"output", 2}}}}}};
+        const auto loaded = teamFromJsonText(json{
+            {"conclave", 1},
+            {"name", "t"},
+            {"backends", {{"oa", oaBlock}}},
+            {"nodes", json::array()},
+            {"edges", json::array()}}.dump());
+        QVERIFY(loaded.problems.empty());
         QVERIFY(loaded.team);
         const auto& oa = loaded.team->backends.at(BackendName("oa"));
-        QVERIFY(!oa.modelsFile);
-        QCOMPARE(oa.extra.dump(), std::string(R"({"models_file":"m.json"})"));
+        QCOMPARE(oa.modelsFile, std::optional<std::string>("m.json"));
+        QVERIFY(oa.extra.is_null());
+        QCOMPARE(formatVersionNeeded(*loaded.team), int64_t(3));
+        const auto text = teamToJsonText(*loaded.team);
+        QCOMPARE(text, std::string("{\n"
+                                   "  \"conclave\": 3,\n"
+                                   "  \"name\": \"t\",\n"
+                                   "  \"backends\": {\n"
+                                   "    \"oa\": {\n"
+                                   "      \"kind\": \"openai\",\n"
+                                   "      \"models_file\": \"m.json\",\n"
+                                   "      \"base_url\": \"http://x/v1\",\n"
+                                   "      \"prices\": {\n"
+                                   "        \"m\": {\n"
+                                   "          \"input\": 1,\n"
+                                   "          \"output\": 2\n"
+                                   "        }\n"
+                                   "      }\n"
+                                   "    }\n"
+                                   "  },\n"
+                                   "  \"nodes\": [],\n"
+                                   "  \"edges\": []\n"
+                                   "}\n"));
+        const auto again = teamFromJsonText(text);
+        QVERIFY(again.team);
+        QVERIFY(*again.team == *loaded.team);
+        // Without it, an openai team keeps its version.
+        auto without = *loaded.team;
+        without.backends.at(BackendName("oa")).modelsFile.reset();
+        QCOMPARE(formatVersionNeeded(without), int64_t(1));
+    }
+
+    // An openai backend's models file is checked as a local-moe backend's is, with the same messages.
+    void openAiProblems_data()
+    {
+        QTest::addColumn<QString>("fileText"); // empty: no file
+        QTest::addColumn<QStringList>("expected");
+        const auto file = m_dir.filePath(QStringLiteral("skills.json")).toStdString();
+        const std::string where = "/backends/oa/models_file";
+        const std::string of = "models file of backend \"oa\": " + file;
+        QTest::newRow("good") << R"({"models": {"real/x": {"skills": {"math": 0.9}}}})" << QStringList();
+        QTest::newRow("missing") << "" << QStringList{err(where, of + ": no such file")};
+        QTest::newRow("out of range")
+            << R"({"models": {"real/x": {"skills": {"math": 1.5}}}})"
+            << QStringList{err(where, of + ": /models/real~1x/skills/math: expected a number from 0 to 1, got 1.5")};
+    }
+
+    void openAiProblems()
+    {
+        QFETCH(QString, fileText);
+        QFETCH(QStringList, expected);
+        const auto path = m_dir.filePath(QStringLiteral("skills.json"));
+        QFile::remove(path);
+        if (!fileText.isEmpty())
+            writeFile(path, fileText.toStdString());
+        const auto team = loadTeam(endpointTeam({{"models_file", "skills.json"}}, "real/x"));
+        ValidationContext context;
+        context.localModels = catalogModels();
+        context.teamFolder = m_dir.path().toStdString();
+        QCOMPARE(render(validate(team, context)), expected);
+    }
+
+    void openAiEmptyPath()
+    {
+        const auto team = loadTeam(endpointTeam({{"models_file", ""}}, "real/x"));
+        QCOMPARE(render(validate(team)),
+                 QStringList{err("/backends/oa/models_file", "expected the path of a models file, got \"\"")});
+    }
+
+    void engineRefusesAMissingOpenAiFile()
+    {
+        const auto team = loadTeam(endpointTeam({{"models_file", "absent.json"}}, "real/x"));
+        Engine engine(engineResources(), 1);
+        const auto folder = m_dir.path().toStdString();
+        const auto prepared = engine.prepare(team, folder);
+        QVERIFY(!prepared.team);
+        QCOMPARE(QString::fromStdString(prepared.error),
+                 QString::fromStdString("the team is invalid: /backends/oa/models_file: models file of backend "
+                                        "\"oa\": " +
+                                        folder + "/absent.json: no such file"));
+    }
+
+    // The gate's profiles of an openai backend: only the models its file names, a catalog model's
+    // resolved as a local backend's would be (the catalog's under the file's); no simulator's profiles.
+    void openAiGateProfiles()
+    {
+        writeFile(m_dir.filePath(QStringLiteral("endpoint.json")), R"({"models": {
+            "local/math-13b": {"skills": {"math": 0.11}},
+            "real/x": {"skills": {"writing": 0.8}}}})");
+        const auto team = loadTeam(endpointTeam({{"models_file", "endpoint.json"}}, "real/x"));
+        const auto resources = engineResources();
+        Engine engine(resources, 1);
+        const auto prepared = engine.prepare(team, m_dir.path().toStdString());
+        QVERIFY2(prepared.team, prepared.error.c_str());
+        QVERIFY(prepared.team->localProfiles.empty());
+        QCOMPARE(prepared.team->gateProfiles.size(), size_t(1));
+        const auto& profiles = *prepared.team->gateProfiles.at(BackendName("oa"));
+        QCOMPARE(profiles.size(), size_t(2)); // not local/tiny-1b and the rest of the catalog
+        const auto& math = profiles.at("local/math-13b");
+        QCOMPARE(math.skill("math"), 0.11);                                                          // the file
+        QCOMPARE(math.skill("code"), resources.localModels.at("local/math-13b").skills->at("code")); // the catalog
+        QCOMPARE(profiles.at("real/x").skill("writing"), 0.8);
+        QCOMPARE(profiles.at("real/x").skill("math"), 0.5); // said nowhere
+        // A local team has none.
+        const auto local = engine.prepare(loadTeam(teamWith(json::object(), "local/math-13b")));
+        QVERIFY2(local.team, local.error.c_str());
+        QVERIFY(local.team->gateProfiles.empty());
     }
 
 private:

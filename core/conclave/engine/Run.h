@@ -108,7 +108,7 @@ public:
     ModelBackend* backend(const BackendName& name) const;
     // The mixture-of-experts gate's score of each model for `text` (a moe_gate
     // router's targets, an adaptive meeting's members); empty when the run has
-    // no gate (no local backend), and then nothing is preferred.
+    // no gate (no local backend and no openai models_file), and then nothing is preferred.
     std::vector<double> gateScores(std::string_view text, const std::vector<std::string>& models) const;
     // The gate's score of each node: an expert's is its model's, a
     // coordinator's its best member's (a member meeting's, its best member's);

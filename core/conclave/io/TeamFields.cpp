@@ -28,10 +28,9 @@ constexpr std::array<K, 2> kPrice{"input", "output"};
 
 constexpr std::array<K, 7> kLocalBackend{"kind",        "seed",           "time_scale",         "models",
                                          "models_file", "max_concurrency", "background_inflight"};
-constexpr std::array<K, 11> kOpenAiBackend{
-    "kind",   "base_url",         "api_key_env", "max_concurrency",    "requests_per_minute",
-    "stream", "max_tokens_param", "ca_file",     "connect_timeout_ms", "headers",
-    "prices"};
+constexpr std::array<K, 12> kOpenAiBackend{
+    "kind",   "models_file",      "base_url", "api_key_env",        "max_concurrency", "requests_per_minute",
+    "stream", "max_tokens_param", "ca_file",  "connect_timeout_ms", "headers",         "prices"};
 constexpr std::array<K, 9> kRecordedBackend{"kind",       "experiments",     "db",   "exclude_designs", "on_missing",
                                             "max_concurrency", "seed", "models", "models_file"};
 constexpr std::array<K, 20> kAnyBackend{"kind",

@@ -348,6 +348,8 @@ std::optional<Backend> readBackend(const json& value, const std::string& pointer
         b.connectTimeoutMs = readInteger(r, "connect_timeout_ms");
         b.headers = r.stringMap("headers");
         b.prices = readPrices(r, problems);
+        // Profiles whose skills the gate gives this endpoint's models (no simulator is made from them).
+        b.modelsFile = r.string("models_file");
     }
     b.extra = r.leftovers();
     if (problems.size() != before)

@@ -4,6 +4,7 @@
 #include "conclave/engine/ReplyParser.h"
 #include "conclave/local/ArithmeticQuestion.h"
 #include "conclave/local/Plurality.h"
+#include "conclave/local/ProfileGate.h"
 #include "conclave/local/SynthesisTable.h"
 #include "conclave/local/WrongAnswers.h"
 #include "conclave/util/TokenEstimate.h"
@@ -183,18 +184,7 @@ double LocalResponder::skillUnder(const std::vector<double>& weights, const Reso
 
 std::vector<double> LocalResponder::gateScores(std::string_view prompt, const std::vector<std::string>& models) const
 {
-    std::vector<double> scores(models.size(), 0.5);
-    if (!m_gate)
-        return scores;
-    const auto weights = m_gate->weigh(prompt);
-    for (size_t m = 0; m < models.size(); ++m) {
-        const auto* p = profile(models[m]);
-        double score = 0;
-        for (size_t d = 0; d < weights.size(); ++d)
-            score += weights[d] * (p ? p->skill(m_gate->domains()[d]) : 0.5);
-        scores[m] = score;
-    }
-    return scores;
+    return ProfileGate(m_gate, {m_profiles}).scores(prompt, models);
 }
 
 LocalResponder::Item LocalResponder::itemFor(std::string_view text) const

@@ -4,6 +4,7 @@
 #include "conclave/local/CallResponder.h"
 #include "conclave/local/Gate.h"
 #include "conclave/local/ItemBank.h"
+#include "conclave/local/ProfileGate.h"
 #include "conclave/local/ResolvedProfile.h"
 #include "conclave/local/TaskSet.h"
 #include "conclave/model/Backend.h"
@@ -28,7 +29,7 @@ namespace conclave {
 // context window), never the wording.
 class LocalResponder : public CallResponder {
 public:
-    using Profiles = std::map<std::string, ResolvedProfile, std::less<>>;
+    using Profiles = ProfileGate::Profiles;
 
     LocalResponder(std::map<std::string, ResolvedProfile> profiles, std::shared_ptr<const Gate> gate,
                    std::shared_ptr<const TaskSet> tasks, uint64_t seed);
@@ -43,8 +44,7 @@ public:
     // The model's price_per_mtok applied to the tokens; 0 for a model without a profile.
     double costOf(std::string_view model, int64_t tokensIn, int64_t tokensOut) const override;
     const ResolvedProfile* profile(std::string_view model) const;
-    // The gate's score of each model for a prompt: sum over domains of weight x skill
-    // (0.5 per domain for a model without a profile).
+    // The gate's score of each model for a prompt (ProfileGate over this responder's profiles).
     std::vector<double> gateScores(std::string_view prompt, const std::vector<std::string>& models) const;
 
     // The catalog's profiles with a team's inline overrides applied field by field.

@@ -114,7 +114,8 @@ struct Backend {
     std::optional<double> timeScale;
     std::optional<std::map<std::string, ModelProfile>> models;
     // A ModelsFile's path as written: relative to the team file's folder, or absolute.
-    // Its profiles lie between the catalog's and the inline `models`.
+    // Its profiles lie between the catalog's and the inline `models`. On an openai
+    // backend (format 3) its models' skills feed only the gate (BackendFactory::resolveGateProfiles).
     std::optional<std::string> modelsFile;
     // Calls in flight on the simulated endpoint that are not the run's own: they add to each call's load.
     // (`max_concurrency`, below, also queues a local-moe backend's calls.)

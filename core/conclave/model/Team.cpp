@@ -39,6 +39,8 @@ int64_t versionOfFields(const Team& team)
             return 3;
         if (backend.kind == BackendKind::LocalMoe && (backend.maxConcurrency || backend.backgroundInflight))
             return 3;
+        if (backend.kind == BackendKind::OpenAi && backend.modelsFile)
+            return 3;
         if (backend.models) {
             for (const auto& [model, profile] : *backend.models) {
                 if (profile.usesFormat2Fields())

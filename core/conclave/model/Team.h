@@ -17,8 +17,8 @@ namespace conclave {
 // the lowest version that holds its fields (formatVersionNeeded): 1; 2 for
 // the adaptive fields (skip_when_agree, agree_fraction, mode adaptive,
 // initial, a coordinator among a meeting's members); 3 for the fields of
-// issue 28's wave (max_subtasks), for a recorded backend and for a
-// coordinator's scorer.
+// issue 28's wave (max_subtasks), for a recorded backend, for a
+// coordinator's scorer and for an openai backend's models_file.
 inline constexpr int64_t kTeamFormatVersion = 3;
 
 // A team: a directed graph of nodes, plus where its model calls go.

@@ -4,6 +4,7 @@
 #include "conclave/io/ModelsFile.h"
 #include "conclave/local/LocalMoeBackend.h"
 #include "conclave/local/LongerCall.h"
+#include "conclave/local/ProfileGate.h"
 #include "conclave/model/DefaultValues.h"
 #include "conclave/replay/RecordedBackend.h"
 #include "conclave/replay/ReplayNote.h"
@@ -31,6 +32,30 @@ ContinuedCall continueLonger(const CallResponder& answers, const ModelRequest& r
     return call;
 }
 
+// The profiles of a backend's models_file; nullopt, with `error` set, when it cannot be read.
+std::optional<ModelsFile::Profiles> modelsFileProfiles(const BackendName& name, const Backend& block,
+                                                       const std::filesystem::path& teamFolder, std::string& error)
+{
+    const auto path = ModelsFile::resolve(*block.modelsFile, teamFolder);
+    auto file = ModelsFile::load(path);
+    if (!file.file) {
+        // The validator said why already, unless the file changed since.
+        const auto first =
+            std::find_if(file.problems.begin(), file.problems.end(), [](const Problem& p) { return p.isError(); });
+        error =
+            "models file of backend \"" + name.str() + "\": " +
+            (first == file.problems.end() ? path.string() + ": cannot be read" : formatProblem(*first, path.string()));
+        return std::nullopt;
+    }
+    return file.file->models();
+}
+
+std::shared_ptr<const LocalResponder::Profiles> shared(std::map<std::string, ResolvedProfile> resolved)
+{
+    return std::make_shared<const LocalResponder::Profiles>(std::make_move_iterator(resolved.begin()),
+                                                            std::make_move_iterator(resolved.end()));
+}
+
 } // namespace
 
 BackendFactory::BackendFactory(const EngineResources& resources, HttpHub& http, std::shared_ptr<RunClock> clock)
@@ -50,18 +75,10 @@ std::map<BackendName, ModelsFile::Profiles> BackendFactory::profileOverrides(con
             continue;
         auto overrides = block.models.value_or(ModelsFile::Profiles{});
         if (block.modelsFile) {
-            const auto path = ModelsFile::resolve(*block.modelsFile, teamFolder);
-            auto file = ModelsFile::load(path);
-            if (!file.file) {
-                // The validator said why already, unless the file changed since.
-                const auto first = std::find_if(file.problems.begin(), file.problems.end(),
-                                                [](const Problem& p) { return p.isError(); });
-                error = "models file of backend \"" + name.str() + "\": " +
-                        (first == file.problems.end() ? path.string() + ": cannot be read"
-                                                      : formatProblem(*first, path.string()));
+            const auto file = modelsFileProfiles(name, block, teamFolder, error);
+            if (!file)
                 return {};
-            }
-            overrides = ModelsFile::overlay(file.file->models(), overrides);
+            overrides = ModelsFile::overlay(*file, overrides);
         }
         out.emplace(name, std::move(overrides));
     }
@@ -73,13 +90,32 @@ BackendFactory::resolveProfiles(const EngineResources& resources, const Team& te
                                 const std::filesystem::path& teamFolder, std::string& error)
 {
     std::map<BackendName, std::shared_ptr<const LocalResponder::Profiles>> out;
-    for (const auto& [name, overrides] : profileOverrides(team, teamFolder, error)) {
-        auto resolved = LocalResponder::resolve(resources.localModels, overrides);
-        out.emplace(name, std::make_shared<const LocalResponder::Profiles>(std::make_move_iterator(resolved.begin()),
-                                                                           std::make_move_iterator(resolved.end())));
-    }
+    for (const auto& [name, overrides] : profileOverrides(team, teamFolder, error))
+        out.emplace(name, shared(LocalResponder::resolve(resources.localModels, overrides)));
     if (!error.empty())
         return {};
+    return out;
+}
+
+std::map<BackendName, std::shared_ptr<const LocalResponder::Profiles>>
+BackendFactory::resolveGateProfiles(const EngineResources& resources, const Team& team,
+                                    const std::filesystem::path& teamFolder, std::string& error)
+{
+    std::map<BackendName, std::shared_ptr<const LocalResponder::Profiles>> out;
+    for (const auto& [name, block] : team.backends) {
+        if (block.kind != BackendKind::OpenAi || !block.modelsFile)
+            continue;
+        const auto file = modelsFileProfiles(name, block, teamFolder, error);
+        if (!file)
+            return {};
+        // Only the models the file names: a real endpoint's model is not the catalog's unless the file says so.
+        ModelsFile::Profiles named;
+        for (const auto& entry : *file) {
+            if (const auto catalog = resources.localModels.find(entry.first); catalog != resources.localModels.end())
+                named.insert(*catalog);
+        }
+        out.emplace(name, shared(LocalResponder::resolve(named, *file)));
+    }
     return out;
 }
 
@@ -92,6 +128,7 @@ BackendFactory::Made BackendFactory::make(const PreparedTeam& team, std::string_
     Made made;
     made.seed = seed.value_or(defaults::kSeed);
     std::shared_ptr<const LocalResponder> gateResponder;
+    std::shared_ptr<const LocalResponder::Profiles> gateLocalProfiles; // gateResponder's
     const auto defaultBackend = plan.team().defaults.value_or(Defaults{}).backend;
     for (const auto& [name, block] : plan.team().backends) {
         if (team.replayAll) {
@@ -104,8 +141,10 @@ BackendFactory::Made BackendFactory::make(const PreparedTeam& team, std::string_
                 auto prepared = std::make_shared<LocalResponder>(profiles->second, m_resources.gate, tasks, made.seed);
                 prepared->prepareFor(input);
                 std::shared_ptr<const LocalResponder> responder = std::move(prepared);
-                if (!gateResponder)
+                if (!gateResponder) {
                     gateResponder = responder;
+                    gateLocalProfiles = profiles->second;
+                }
                 const std::shared_ptr<const CallResponder> answers =
                     m_resources.world ? m_resources.world : std::shared_ptr<const CallResponder>(responder);
                 simulator = std::make_shared<LocalMoeBackend>(answers, m_clock, block.timeScale.value_or(1.0));
@@ -137,8 +176,10 @@ BackendFactory::Made BackendFactory::make(const PreparedTeam& team, std::string_
                     std::make_shared<LocalResponder>(profiles->second, m_resources.gate, tasks, backendSeed);
                 prepared->prepareFor(input);
                 std::shared_ptr<const LocalResponder> responder = std::move(prepared);
-                if (!gateResponder)
+                if (!gateResponder) {
                     gateResponder = responder;
+                    gateLocalProfiles = profiles->second;
+                }
                 simulator = std::make_shared<LocalMoeBackend>(responder, m_clock, 1.0);
             }
             made.backends.emplace(
@@ -152,8 +193,10 @@ BackendFactory::Made BackendFactory::make(const PreparedTeam& team, std::string_
             std::make_shared<LocalResponder>(team.localProfiles.at(name), m_resources.gate, tasks, backendSeed);
         prepared->prepareFor(input);
         std::shared_ptr<const LocalResponder> responder = std::move(prepared);
-        if (!gateResponder)
+        if (!gateResponder) {
             gateResponder = responder;
+            gateLocalProfiles = team.localProfiles.at(name);
+        }
         const std::shared_ptr<const CallResponder> answers =
             m_resources.world ? m_resources.world : std::shared_ptr<const CallResponder>(responder);
         made.backends.emplace(
@@ -161,7 +204,20 @@ BackendFactory::Made BackendFactory::make(const PreparedTeam& team, std::string_
                       answers, m_clock, block.timeScale.value_or(1.0),
                       SimulatedLoad{block.maxConcurrency.value_or(0), block.backgroundInflight.value_or(0)}));
     }
-    if (gateResponder) {
+    if (!team.gateProfiles.empty()) {
+        // An openai backend's models_file speaks for the models it names, ahead of any local backend's
+        // profile of the same name (the catalog's, most often); the first local backend's profiles
+        // score the rest, as they would without the file.
+        std::vector<std::shared_ptr<const LocalResponder::Profiles>> sources;
+        for (const auto& entry : team.gateProfiles)
+            sources.push_back(entry.second);
+        if (gateLocalProfiles)
+            sources.push_back(gateLocalProfiles);
+        auto gate = std::make_shared<const ProfileGate>(m_resources.gate, std::move(sources));
+        made.gate = [gate](std::string_view prompt, const std::vector<std::string>& models) {
+            return gate->scores(prompt, models);
+        };
+    } else if (gateResponder) {
         made.gate = [gateResponder](std::string_view prompt, const std::vector<std::string>& models) {
             return gateResponder->gateScores(prompt, models);
         };

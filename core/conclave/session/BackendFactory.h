@@ -28,7 +28,10 @@ public:
 
     struct Made {
         std::map<BackendName, std::shared_ptr<ModelBackend>> backends;
-        GateScorer gate;   // the mixture-of-experts gate of the first local backend
+        // The mixture-of-experts gate (ProfileGate): a model's skills from the
+        // first openai backend whose models_file names it, else from the first
+        // local backend's profiles; unset when the team has neither.
+        GateScorer gate;
         uint64_t seed = 0; // the run's seed: `seed`, else the default backend's own
         std::string error; // why a backend cannot be made (a missing API key); nothing else is set then
     };
@@ -45,6 +48,15 @@ public:
     static std::map<BackendName, std::shared_ptr<const LocalResponder::Profiles>>
     resolveProfiles(const EngineResources& resources, const Team& team, const std::filesystem::path& teamFolder,
                     std::string& error);
+
+    // What the gate knows of the models of a team's openai backends, per backend
+    // with a models_file (found from `teamFolder`, see ModelsFile::resolve): each
+    // model the file names, resolved as a local backend's would be (the catalog's
+    // profile of that name, if any, under the file's); the catalog's other models
+    // are not among them. Empty, with `error` set, when a models file cannot be read.
+    static std::map<BackendName, std::shared_ptr<const LocalResponder::Profiles>>
+    resolveGateProfiles(const EngineResources& resources, const Team& team, const std::filesystem::path& teamFolder,
+                        std::string& error);
 
     // `seed`, when given, replaces every local backend's own; `tasks`, when
     // given, are the tasks local backends recognise instead of the resources'.

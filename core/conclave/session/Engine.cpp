@@ -59,6 +59,9 @@ Engine::Prepared Engine::prepare(const Team& team, const std::filesystem::path& 
     ready->localProfiles = BackendFactory::resolveProfiles(m_resources, plan->team(), teamFolder, prepared.error);
     if (!prepared.error.empty())
         return prepared;
+    ready->gateProfiles = BackendFactory::resolveGateProfiles(m_resources, plan->team(), teamFolder, prepared.error);
+    if (!prepared.error.empty())
+        return prepared;
     for (const auto& [name, block] : plan->team().backends) {
         if (block.kind != BackendKind::Recorded)
             continue;

@@ -19,6 +19,9 @@ struct PreparedTeam {
     // Per local-moe backend: the catalog's profiles with the block's inline overrides.
     // (and per recorded backend that simulates what was not recorded).
     std::map<BackendName, std::shared_ptr<const LocalResponder::Profiles>> localProfiles;
+    // Per openai backend with a models_file: the profiles of the models the file
+    // names (BackendFactory::resolveGateProfiles). They feed the gate, nothing else.
+    std::map<BackendName, std::shared_ptr<const LocalResponder::Profiles>> gateProfiles;
     // Per recorded backend: what it replays, loaded once for every run.
     std::map<BackendName, std::shared_ptr<const RecordingSource>> recordings;
     // Single-run mode (Engine::prepareReplay): every backend, whatever its

@@ -190,7 +190,7 @@ void FieldChecker::checkBackend(const BackendName& name, const Backend& b)
         for (const auto& [model, profile] : *b.models)
             checkProfile(childPointer(childPointer(pointer, "models"), model), profile);
     }
-    if (b.kind != BackendKind::OpenAi && b.modelsFile)
+    if (b.modelsFile)
         checkModelsFile(name, pointer, b);
     if (b.kind == BackendKind::Recorded)
         checkRecorded(pointer, b);

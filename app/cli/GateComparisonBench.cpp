@@ -3,6 +3,7 @@
 // readable from its words: the bundled tasks and the catalog's four
 // specialists (triage's gate's experts), the router trained on half the
 // tasks and both routers run on the other half, paired.
+#include "BenchTeams.h"
 #include "Commands.h"
 #include "FixedText.h"
 
@@ -35,16 +36,7 @@ json backends()
 
 Team alone(const std::string& model)
 {
-    json team{{"conclave", 2},
-              {"name", model + " alone"},
-              {"backends", backends()},
-              {"defaults", {{"backend", "local"}}},
-              {"nodes",
-               {{{"id", "in"}, {"kind", "input"}},
-                {{"id", "m"}, {"kind", "expert"}, {"model", model}, {"prompt", "{{input}}"}},
-                {{"id", "out"}, {"kind", "output"}}}},
-              {"edges", {{{"from", "in"}, {"to", "m"}}, {{"from", "m"}, {"to", "out"}}}}};
-    return *teamFromJsonText(team.dump()).team;
+    return benchSingleModelTeam(model, backends()["local"]);
 }
 
 // Input → the router → the four specialists → the first answer → output.

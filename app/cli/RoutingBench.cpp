@@ -1,5 +1,6 @@
 // `conclave bench routing` (quality): learned strong_weak routers on
 // ground-truth worlds, judged by replay on held-out tasks (issue 32's targets).
+#include "BenchTeams.h"
 #include "Commands.h"
 #include "FixedText.h"
 
@@ -82,16 +83,7 @@ std::string worldJson(const RoutingWorld& w, uint64_t seed)
 
 Team single(const std::string& model)
 {
-    json team{{"conclave", 2},
-              {"name", model + " alone"},
-              {"backends", {{"local", {{"kind", "local-moe"}, {"models", {{model, json::object()}}}}}}},
-              {"defaults", {{"backend", "local"}}},
-              {"nodes",
-               {{{"id", "in"}, {"kind", "input"}},
-                {{"id", "m"}, {"kind", "expert"}, {"model", model}, {"prompt", "{{input}}"}},
-                {{"id", "out"}, {"kind", "output"}}}},
-              {"edges", {{{"from", "in"}, {"to", "m"}}, {{"from", "m"}, {"to", "out"}}}}};
-    return *teamFromJsonText(team.dump()).team;
+    return benchSingleModelTeam(model, {{"kind", "local-moe"}, {"models", {{model, json::object()}}}});
 }
 
 } // namespace

@@ -89,7 +89,7 @@ ExperimentSpec specOn(const std::string& name, const fs::path& taskFile, std::sh
 {
     ExperimentSpec spec;
     spec.name = name;
-    spec.tasksetName = taskFile.string();
+    spec.tasksetName = taskFile.filename().string(); // not the temporary folder: keys pick folds (RoutingBench)
     spec.tasksetPath = taskFile.string();
     spec.tasks = std::move(tasks);
     for (uint64_t s = 1; s <= seeds; ++s)

@@ -128,7 +128,9 @@ int routingQualityBench(const CliContext& context, const BenchArgs& args)
             const auto taskFile = db.string() + ".tasks.jsonl";
             if (const auto failed = writeFileAtomically(taskFile, TaskSet::toJsonl(world->tasks().tasks())))
                 return fail(taskFile + ": " + *failed);
-            experimentSpec.tasksetName = taskFile;
+            // Named without the temporary folder: a task's key ("set\nid") picks its cross-validation
+            // fold, so a name holding the process id would make every run train a slightly different router.
+            experimentSpec.tasksetName = "bench-routing-" + spec.name + ".jsonl";
             experimentSpec.tasksetPath = taskFile;
             experimentSpec.tasks = std::make_shared<const TaskSet>(world->tasks());
             experimentSpec.seeds = {1};

@@ -5,6 +5,7 @@
 #include <QtTest>
 
 #include "support/EngineTestKit.h"
+#include "support/LearnedRouterTeam.h"
 
 #include "conclave/io/FileIo.h"
 #include "conclave/routing/RouterFile.h"
@@ -32,22 +33,6 @@ std::string routerFile(const QTemporaryDir& dir, const std::vector<std::string>&
     if (writeFileAtomically(path, RouterFile::toJsonText(model)))
         qFatal("cannot write the router file");
     return path;
-}
-
-TeamBuilder learnedTeam(json router)
-{
-    TeamBuilder b;
-    router["strategy"] = "learned";
-    b.node("route", "router", std::move(router));
-    b.expert("cheap", "wrong-100").expert("dear", "right-100");
-    b.node("join", "aggregator", json{{"strategy", "first"}});
-    b.edge("in", "route").edge("route", "cheap").edge("route", "dear");
-    b.edge("cheap", "join").edge("dear", "join");
-    b.output("join");
-    // The dear model's price makes it the expensive route.
-    b.doc()["backends"]["local"]["models"]["right-100"]["price_per_mtok"] = json{{"input", 5.0}, {"output", 15.0}};
-    b.doc()["backends"]["local"]["models"]["wrong-100"]["price_per_mtok"] = json{{"input", 0.1}, {"output", 0.3}};
-    return b;
 }
 
 const Span* nodeSpan(const RunResult& r, const char* node)
@@ -86,15 +71,21 @@ private slots:
         QTest::addColumn<QString>("input");
         QTest::addColumn<QString>("ran");
         QTest::addColumn<QString>("note");
-        QTest::newRow("strong_weak, no digits: weak") << "strong_weak" << "Write a haiku about the sea." << "cheap"
+        QTest::newRow("strong_weak, no digits: weak") << "strong_weak"
+                                                      << "Write a haiku about the sea."
+                                                      << "cheap"
                                                       << "route wrong-100: p 0.90 − 0.73 = 0.17 < 0.30 (strong-weak)";
         QTest::newRow("strong_weak, digits: strong") << "strong_weak" << kMath << "dear"
                                                      << "route right-100: p 0.90 − 0.33 = 0.57 ≥ 0.30 (strong-weak)";
-        QTest::newRow("cheapest_above, no digits") << "cheapest_above" << "Write a haiku about the sea." << "cheap"
+        QTest::newRow("cheapest_above, no digits") << "cheapest_above"
+                                                   << "Write a haiku about the sea."
+                                                   << "cheap"
                                                    << "route wrong-100: p 0.73 ≥ 0.70 (cheapest above)";
         QTest::newRow("cheapest_above, digits") << "cheapest_above" << kMath << "dear"
                                                 << "route right-100: p 0.90 ≥ 0.70 (cheapest above)";
-        QTest::newRow("max_utility") << "max_utility" << "Write a haiku about the sea." << "cheap"
+        QTest::newRow("max_utility") << "max_utility"
+                                     << "Write a haiku about the sea."
+                                     << "cheap"
                                      << "route wrong-100: utility 0.72 = p 0.73 − 0.50 × cost 0.02 (max utility)";
     }
     void routesByPolicy()
@@ -113,7 +104,7 @@ private slots:
         } else {
             router["cost_weight"] = 0.5;
         }
-        const auto r = m_h.run(learnedTeam(router), input.toStdString(),
+        const auto r = m_h.run(learnedRouterTeam(router), input.toStdString(),
                                Engine::StartOptions{42, {}, ClockRequest::Virtual, {}, {}});
         QVERIFY(r.status == RunStatus::Ok);
         const auto* span = nodeSpan(r, "route");
@@ -130,15 +121,19 @@ private slots:
         QTest::addColumn<QString>("drop");
         QTest::addColumn<QString>("expected");
         QTest::newRow("strong_weak without threshold")
-            << "strong_weak" << "threshold"
+            << "strong_weak"
+            << "threshold"
             << "the team is invalid: /nodes/1/threshold: a learned router with policy strong_weak needs threshold";
         QTest::newRow("strong_weak without strong")
-            << "strong_weak" << "strong"
+            << "strong_weak"
+            << "strong"
             << "the team is invalid: /nodes/1/strong: a learned router with policy strong_weak needs strong";
         QTest::newRow("max_utility without cost_weight")
-            << "max_utility" << "cost_weight"
+            << "max_utility"
+            << "cost_weight"
             << "the team is invalid: /nodes/1/cost_weight: a learned router with policy max_utility needs cost_weight";
-        QTest::newRow("no router file") << "cheapest_above" << "router_file"
+        QTest::newRow("no router file") << "cheapest_above"
+                                        << "router_file"
                                         << "the team is invalid: /nodes/1/router_file: a learned router needs "
                                            "router_file (what conclave train-router writes)";
     }
@@ -147,21 +142,26 @@ private slots:
         QFETCH(QString, policy);
         QFETCH(QString, drop);
         QFETCH(QString, expected);
-        json router{{"router_file", "router.json"}, {"policy", policy.toStdString()}, {"threshold", 0.3},
-                    {"cost_weight", 0.5}, {"strong", "dear"}, {"weak", "cheap"}};
+        json router{{"router_file", "router.json"},
+                    {"policy", policy.toStdString()},
+                    {"threshold", 0.3},
+                    {"cost_weight", 0.5},
+                    {"strong", "dear"},
+                    {"weak", "cheap"}};
         if (policy != "strong_weak") {
             router.erase("strong");
             router.erase("weak");
         }
         router.erase(drop.toStdString());
         routerFile(m_dir);
-        QCOMPARE(prepareError(learnedTeam(router)), expected);
+        QCOMPARE(prepareError(learnedRouterTeam(router)), expected);
     }
 
     void aRouteMustLeadToAnExpert()
     {
         routerFile(m_dir);
-        auto b = learnedTeam(json{{"router_file", "router.json"}, {"policy", "cheapest_above"}, {"threshold", 0.7}});
+        auto b =
+            learnedRouterTeam(json{{"router_file", "router.json"}, {"policy", "cheapest_above"}, {"threshold", 0.7}});
         b.node("panel", "aggregator", json{{"strategy", "first"}}).edge("route", "panel").edge("panel", "join");
         QCOMPARE(prepareError(b), QString("the team is invalid: /edges/6: the route to \"panel\" leads to an "
                                           "aggregator; a learned route's model is that of the expert it leads to"));
@@ -170,8 +170,11 @@ private slots:
     void strongWeakHasExactlyTwoRoutes()
     {
         routerFile(m_dir);
-        auto b = learnedTeam(json{{"router_file", "router.json"}, {"policy", "strong_weak"}, {"threshold", 0.3},
-                                  {"strong", "dear"}, {"weak", "cheap"}});
+        auto b = learnedRouterTeam(json{{"router_file", "router.json"},
+                                        {"policy", "strong_weak"},
+                                        {"threshold", 0.3},
+                                        {"strong", "dear"},
+                                        {"weak", "cheap"}});
         b.expert("third", "right-100").edge("route", "third").edge("third", "join");
         QCOMPARE(prepareError(b), QString("the team is invalid: /nodes/1: a learned router with policy strong_weak "
                                           "has exactly two routes, got 3"));
@@ -182,14 +185,14 @@ private slots:
         // A model the file was not trained on.
         routerFile(m_dir, {"wrong-100", "wrong-300"});
         const json router{{"router_file", "router.json"}, {"policy", "cheapest_above"}, {"threshold", 0.7}};
-        QCOMPARE(prepareError(learnedTeam(router)),
+        QCOMPARE(prepareError(learnedRouterTeam(router)),
                  QString("node \"route\": router_file \"router.json\": the route to \"dear\" answers with right-100, "
                          "which the router was not trained on (it knows wrong-100, wrong-300): re-train it with "
                          "conclave train-router --models"));
         // No such file.
         json missing = router;
         missing["router_file"] = "nowhere.json";
-        QVERIFY(prepareError(learnedTeam(missing)).startsWith("node \"route\": router_file \"nowhere.json\": "));
+        QVERIFY(prepareError(learnedRouterTeam(missing)).startsWith("node \"route\": router_file \"nowhere.json\": "));
         // Another gate.
         RouterModel other;
         other.models = {"wrong-100", "right-100"};
@@ -201,7 +204,7 @@ private slots:
         QVERIFY(!writeFileAtomically(m_dir.filePath("small.json").toStdString(), RouterFile::toJsonText(other)));
         json small = router;
         small["router_file"] = "small.json";
-        QCOMPARE(prepareError(learnedTeam(small)),
+        QCOMPARE(prepareError(learnedRouterTeam(small)),
                  QString("node \"route\": router_file \"small.json\": the router was trained with a gate of 16 "
                          "buckets and domains x; this gate has 65536 buckets and domains math, code, facts, writing, "
                          "reasoning: re-train it (conclave train-router)"));

@@ -4,6 +4,7 @@
 #include <QtTest>
 
 #include "support/EngineTestKit.h"
+#include "support/LearnedRouterTeam.h"
 
 #include "conclave/experiment/RouterHeldoutShare.h"
 #include "conclave/io/FileIo.h"
@@ -66,21 +67,11 @@ void write(const QTemporaryDir& dir, const std::string& name, const std::string&
         qFatal("cannot write %s", name.c_str());
 }
 
-// A router choosing between a cheap expert (wrong-100) and a dear one (right-100).
+// The learned router team (wrong-100 cheap, right-100 dear) with these router fields.
 std::optional<Team> team(json router)
 {
-    TeamBuilder b;
-    router["strategy"] = "learned";
-    b.node("route", "router", std::move(router));
-    b.expert("cheap", "wrong-100").expert("dear", "right-100");
-    b.node("join", "aggregator", json{{"strategy", "first"}});
-    b.edge("in", "route").edge("route", "cheap").edge("route", "dear");
-    b.edge("cheap", "join").edge("dear", "join");
-    b.output("join");
-    b.doc()["backends"]["local"]["models"]["right-100"]["price_per_mtok"] = json{{"input", 5.0}, {"output", 15.0}};
-    b.doc()["backends"]["local"]["models"]["wrong-100"]["price_per_mtok"] = json{{"input", 0.1}, {"output", 0.3}};
     std::string problems;
-    return b.build(problems);
+    return learnedRouterTeam(std::move(router)).build(problems);
 }
 
 json strongWeak(double threshold, const std::string& file = "router.json")

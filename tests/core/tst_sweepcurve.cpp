@@ -5,6 +5,7 @@
 #include <QtTest>
 
 #include "support/EngineTestKit.h"
+#include "support/LearnedRouterTeam.h"
 
 #include "conclave/experiment/SweepCurve.h"
 #include "conclave/experiment/SweepCurveText.h"
@@ -33,21 +34,13 @@ Team singleTeam(const std::string& model)
 
 Team routerTeam(double threshold)
 {
-    TeamBuilder b;
-    b.node("route", "router",
-           json{{"strategy", "learned"},
-                {"router_file", "r.router.json"},
-                {"policy", "strong_weak"},
-                {"threshold", threshold},
-                {"strong", "dear"},
-                {"weak", "cheap"}});
-    b.expert("cheap", "wrong-100").expert("dear", "right-100");
-    b.node("join", "aggregator", json{{"strategy", "first"}});
-    b.edge("in", "route").edge("route", "cheap").edge("route", "dear");
-    b.edge("cheap", "join").edge("dear", "join");
-    b.output("join");
     std::string problems;
-    auto team = b.build(problems);
+    auto team = learnedRouterTeam(json{{"router_file", "r.router.json"},
+                                       {"policy", "strong_weak"},
+                                       {"threshold", threshold},
+                                       {"strong", "dear"},
+                                       {"weak", "cheap"}})
+                    .build(problems);
     if (!team)
         qFatal("%s", problems.c_str());
     return *team;

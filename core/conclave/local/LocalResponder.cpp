@@ -99,7 +99,8 @@ LocalResponder::LocalResponder(std::map<std::string, ResolvedProfile> profiles, 
 
 LocalResponder::LocalResponder(std::shared_ptr<const Profiles> profiles, std::shared_ptr<const Gate> gate,
                                std::shared_ptr<const TaskSet> tasks, uint64_t seed)
-    : m_profiles(std::move(profiles)), m_gate(std::move(gate)), m_tasks(std::move(tasks)), m_seed(seed)
+    : m_profiles(std::move(profiles)), m_gate(std::move(gate)), m_tasks(std::move(tasks)), m_seed(seed),
+      m_gateScores(m_gate, {m_profiles})
 {
 }
 
@@ -184,7 +185,7 @@ double LocalResponder::skillUnder(const std::vector<double>& weights, const Reso
 
 std::vector<double> LocalResponder::gateScores(std::string_view prompt, const std::vector<std::string>& models) const
 {
-    return ProfileGate(m_gate, {m_profiles}).scores(prompt, models);
+    return m_gateScores.scores(prompt, models);
 }
 
 LocalResponder::Item LocalResponder::itemFor(std::string_view text) const
@@ -417,8 +418,8 @@ std::string LocalResponder::synthesize(const std::vector<Candidate>& candidates,
     // A good synthesizer recognises the right candidate even when it is
     // outvoted, less often on a hard task.
     if (const auto right = score.find(truth); right != score.end()) {
-        const double recognises = ItemBank::pCorrect(profile.skill("reasoning"), difficultyOf(*item.task),
-                                                     profile.difficultyWeight);
+        const double recognises =
+            ItemBank::pCorrect(profile.skill("reasoning"), difficultyOf(*item.task), profile.difficultyWeight);
         const double p = std::max(right->second / total, recognises * 0.9);
         chosen = draws.unit(kCorrect) < p ? truth : chosen;
     }

@@ -100,6 +100,7 @@ private:
     std::shared_ptr<const Gate> m_gate;
     std::shared_ptr<const TaskSet> m_tasks;
     uint64_t m_seed;
+    ProfileGate m_gateScores; // over m_profiles under m_gate, made once: gateScores() is on every gated route
 };
 
 } // namespace conclave

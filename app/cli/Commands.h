@@ -201,6 +201,7 @@ struct TrainRouterArgs {
     std::vector<std::string> experiments; // ids or unique prefixes
     std::vector<std::string> models;      // --models A,B,...: the candidates; empty: every model that answered
     std::string method = "logistic";      // --method logistic|knn
+    std::string weights = "chosen";       // --weights chosen|separate|common (logistic)
     double holdout = 0.3;                 // --holdout: the share of tasks measured on, never trained on
     uint64_t seed = 0;                    // --seed: the split's and the folds'
     std::optional<std::string> db;
@@ -208,7 +209,7 @@ struct TrainRouterArgs {
 };
 
 // `conclave train-router EXPERIMENT... -o router.json [--models A,B,...] [--method logistic|knn]
-// [--holdout 0.3] [--seed N] [--db FILE]`: 0 when the file is written, 2 on bad input.
+// [--weights chosen|separate|common] [--holdout 0.3] [--seed N] [--db FILE]`: 0 when the file is written, 2 on bad input.
 int runTrainRouter(const CliContext& context, const TrainRouterArgs& args);
 
 struct TrainScorerArgs {

@@ -10,6 +10,7 @@
 #include "conclave/experiment/ModelOutcomes.h"
 #include "conclave/experiment/RouterEvaluation.h"
 #include "conclave/experiment/RouterTraining.h"
+#include "conclave/experiment/RouterTrainingText.h"
 #include "conclave/experiment/StoredTrials.h"
 #include "conclave/experiment/SweepCurveText.h"
 #include "conclave/io/FileIo.h"
@@ -31,7 +32,7 @@ namespace {
 namespace fs = std::filesystem;
 using json = nlohmann::ordered_json;
 
-constexpr size_t kWordyTasks = 1200;
+constexpr size_t kWordyTasks = 2000;
 
 // A two-model world whose models differ in ability only: which tasks the weak
 // model gets wrong is a matter of difficulty, part of it readable from the prompt.
@@ -53,6 +54,8 @@ const std::vector<RoutingWorld>& routingWorlds()
         {"wordy-shallow", true, 0.8, 1.3, 1.0, 1.3, 0.0, 0.65},
         {"wordy-sharp", true, 0.8, 5.0, 1.5, 4.0, 0.5, 0.65},
         {"wordy-sharp-b", true, 0.7, 4.0, 1.2, 4.0, 0.2, 0.70},
+        {"wordy-sharp-c", true, 0.9, 4.0, 1.8, 3.0, 0.8, 0.60},
+        {"wordy-steep", true, 0.8, 6.0, 1.2, 6.0, 0.2, 0.65},
         {"wordy-ids-only", true, 0.0, 2.5, 1.5, 2.0, 0.5, 0.65},
         {"bundled-0.8", false, 0.8, 2.5, 1.5, 2.0, 0.5, 0.65},
         {"bundled-ids-only", false, 0.0, 3.0, 1.8, 2.5, 0.6, 0.70},
@@ -194,16 +197,37 @@ int routingQualityBench(const CliContext& context, const BenchArgs& args)
             return std::pair{p(world->spec().models.at("weak")), p(world->spec().models.at("strong"))};
         };
         const auto oracleInput = RouterEvaluation::strongWeak(*outcomes, heldout, truth, evaluation, error);
+        // The readable ceiling: the same router knowing only the readable part of each task's difficulty;
+        // its chances are averaged over the hidden part (a standard normal, 81-point midpoint rule on ±4).
+        const auto readableTruth = [&](const Task& task) {
+            const auto& s = world->spec();
+            const double known = s.difficultyShift + std::sqrt(s.readableShare) * world->readable(task.prompt);
+            const double spread = std::sqrt(1 - s.readableShare);
+            const auto p = [&](const WorldModel& m) {
+                double sum = 0, weights = 0;
+                for (int i = 0; i <= 80; ++i) {
+                    const double h = -4 + 0.1 * i, w = std::exp(-h * h / 2);
+                    sum += w / (1 + std::exp(-m.slope * (m.ability(task.domain) - known - spread * h)));
+                    weights += w;
+                }
+                return sum / weights;
+            };
+            return std::pair{p(s.models.at("weak")), p(s.models.at("strong"))};
+        };
+        const auto readableInput = RouterEvaluation::strongWeak(*outcomes, heldout, readableTruth, evaluation, error);
         CurveBootstrap::Options once;
         once.resamples = 0;
         const auto oracle = oracleInput ? CurveBootstrap::compute(*oracleInput, once, error) : std::nullopt;
+        const auto readableOracle =
+            readableInput ? CurveBootstrap::compute(*readableInput, once, error) : std::nullopt;
         const auto& curve = report->curves.front();
         const auto& refs = report->references;
         context.out << "world " << spec.name << " (" << (spec.wordy ? "wordy" : "bundled") << " tasks, readable share "
                     << fixed(spec.readable, 1) << ", seed " << world->spec().seed << "): " << heldout.size()
                     << " held-out tasks; weak " << fixed(refs[0].quality * 100, 1) << " %, strong "
                     << fixed(refs[1].quality * 100, 1) << " %; router held-out AUROC "
-                    << (trained->auroc ? fixed(*trained->auroc, 3) : "-") << " ("
+                    << (trained->auroc ? fixed(*trained->auroc, 3) : "-") << "; "
+                    << RouterTrainingText::pooling(trained->model).value_or("") << " ("
                     << fixed(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 1)
                     << " s)\n";
         if (curve.gain) {
@@ -215,6 +239,9 @@ int routingQualityBench(const CliContext& context, const BenchArgs& args)
         if (oracle && oracle->curves.front().gain && oracle->curves.front().gain->apgr.value)
             context.out << "  ceiling: the same policy on the world's true chances: APGR "
                         << fixed(*oracle->curves.front().gain->apgr.value, 3) << '\n';
+        if (readableOracle && readableOracle->curves.front().gain && readableOracle->curves.front().gain->apgr.value)
+            context.out << "  readable ceiling: the same policy knowing only the readable part of difficulty: APGR "
+                        << fixed(*readableOracle->curves.front().gain->apgr.value, 3) << '\n';
         if (const auto failed = cascadeScorerLines(context.out, *reader, experiment, setSeed, *context.resources,
                                                    resources->gate, *outcomes, heldout))
             return fail(spec.name + ": " + *failed);

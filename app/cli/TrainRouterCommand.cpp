@@ -25,6 +25,12 @@ int runTrainRouter(const CliContext& context, const TrainRouterArgs& args)
         options.method = RouterModel::Method::Knn;
     else if (args.method != "logistic")
         return fail("--method: expected logistic or knn, got \"" + args.method + "\"");
+    if (args.weights == "separate")
+        options.weights = RouterTrainer::Weights::Separate;
+    else if (args.weights == "common")
+        options.weights = RouterTrainer::Weights::Common;
+    else if (args.weights != "chosen")
+        return fail("--weights: expected chosen, separate or common, got \"" + args.weights + "\"");
     if (!(args.holdout >= 0 && args.holdout < 1))
         return fail("--holdout: expected a share from 0 (train on every task) to below 1, got " +
                     fixed(args.holdout, 3));
@@ -49,8 +55,10 @@ int runTrainRouter(const CliContext& context, const TrainRouterArgs& args)
         return fail(args.output + ": " + *failed);
 
     context.out << "wrote " << args.output << ": " << RouterTrainingText::trained(model) << '\n';
-    if (const auto line = RouterTrainingText::neighbours(model))
-        context.out << "  " << *line << '\n';
+    for (const auto& line : {RouterTrainingText::neighbours(model), RouterTrainingText::pooling(model)}) {
+        if (line)
+            context.out << "  " << *line << '\n';
+    }
     if (const auto line = RouterTrainingText::heldOut(model))
         context.out << *line << '\n';
     context.out << "  model                 answers  base rate" << (model.method == RouterModel::Method::Logistic ? "       C" : "")

@@ -290,6 +290,9 @@ int main(int argc, char** argv)
                      "The candidate models, comma-separated (default: every model that answered)")
         ->delimiter(',');
     trainRouter->add_option("--method", trainRouterArgs.method, "logistic (default) or knn");
+    trainRouter->add_option("--weights", trainRouterArgs.weights,
+                            "logistic: chosen (default: whichever cross-validates better), separate (per model) or "
+                            "common (one set for every model, each with its own bias)");
     trainRouter->add_option("--holdout", trainRouterArgs.holdout,
                             "The share of tasks held out and measured on, never trained on (default 0.3; 0: none)");
     trainRouter->add_option("--seed", trainRouterArgs.seed, "Seeds the hold-out split and the folds (default 0)");

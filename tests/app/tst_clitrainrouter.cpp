@@ -45,7 +45,20 @@ private slots:
         const auto out = m_dir.filePath("router.json");
         const auto r = runConclave({"train-router", m_experiment, "--db", m_db, "-o", out});
         QCOMPARE(r.exitCode, 0);
-        qInfo().noquote() << r.out << r.err;
+        QCOMPARE(r.out.split('\n'),
+                 (QStringList{
+                     "wrote " + out + ": logistic router over 2 models, trained on 29 tasks (116 answers) of 1 experiment",
+                     "  weights: separate per model (cross-validated error of the differences between models 0.1492, "
+                     "common 0.1685)",
+                     "held out: 11 tasks (30 %, seed 0)",
+                     "  model                 answers  base rate       C  held-out log loss  AUROC  domain-only AUROC",
+                     "  local/frontier-70b         58      0.879  0.2500              0.474  0.500              0.556",
+                     "  local/generalist-7b        58      0.569  0.0156              0.679  0.348              0.519",
+                     "mean held-out AUROC 0.424 (domain-only 0.537); the prompt's gain -0.113, 95 % CI [-0.569, "
+                     "+0.370] (paired bootstrap over held-out tasks)",
+                     "the prompt adds nothing over the domain: AUROC 0.42 vs 0.54 domain-only",
+                     "",
+                 }));
         const auto loaded = conclave::RouterFile::load(out.toStdString());
         QVERIFY(loaded.model);
         QCOMPARE(loaded.model->models, (std::vector<std::string>{"local/frontier-70b", "local/generalist-7b"}));
@@ -58,6 +71,9 @@ private slots:
         QTest::addColumn<QString>("err");
         QTest::newRow("unknown method") << QStringList{"--method", "forest"}
                                         << "train-router: --method: expected logistic or knn, got \"forest\"\n";
+        QTest::newRow("unknown weights") << QStringList{"--weights", "pooled"}
+                                         << "train-router: --weights: expected chosen, separate or common, got "
+                                            "\"pooled\"\n";
         QTest::newRow("holdout of 1") << QStringList{"--holdout", "1"}
                                       << "train-router: --holdout: expected a share from 0 (train on every task) to "
                                          "below 1, got 1.000\n";

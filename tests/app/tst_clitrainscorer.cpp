@@ -58,7 +58,7 @@ private slots:
                 "AUROC  confidence AUROC",
                 "     1  local/tiny-1b              26      0.077      64                14     0.004             "
                 "-                 -",
-                "     2  local/generalist-7b        26      0.385      16                14     0.377         "
+                "     2  local/generalist-7b        26      0.385      16                14     0.360         "
                 "1.000             0.625",
                 "     3  local/frontier-70b         26      1.000  0.0156                14     0.019             "
                 "-                 -",

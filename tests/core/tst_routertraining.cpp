@@ -5,6 +5,8 @@
 
 #include <QtTest>
 
+#include <nlohmann/json.hpp>
+
 #include <cmath>
 #include <cstdio>
 #include <tuple>
@@ -85,6 +87,28 @@ std::pair<CalibrationSamples, CalibrationSamples> byName()
     return {train, heldout};
 }
 
+// What is hard is hard for both: "tricky" questions defeat "weak" mostly and
+// "strong" sometimes, "plain" ones neither, with a few exceptions.
+std::pair<CalibrationSamples, CalibrationSamples> byDifficulty()
+{
+    CalibrationSamples train, heldout;
+    train.experiments = {"e-hard"};
+    heldout.experiments = {"e-hard"};
+    for (int i = 0; i < 120; ++i) {
+        auto& samples = i % 3 == 2 ? heldout : train;
+        const std::string id = "d" + std::to_string(i);
+        const bool tricky = (i / 3) % 2 == 0;
+        addTask(samples, id, std::string(tricky ? "A tricky one" : "A plain one") + ": how many " +
+                                 std::to_string(4 + i % 7) + "s make " + std::to_string(20 + i) + "?");
+        for (uint64_t seed : {1, 2}) {
+            const int draw = (i * 7 + int(seed) * 3) % 10;
+            addAnswer(samples, id, "strong", seed, tricky ? draw < 6 : draw < 9);
+            addAnswer(samples, id, "weak", seed, tricky ? draw < 2 : draw < 8);
+        }
+    }
+    return {train, heldout};
+}
+
 [[maybe_unused]] QString describe(const RouterTraining::Result& r)
 {
     QString out;
@@ -109,7 +133,9 @@ using Figures = std::vector<std::tuple<std::string, double, double, double>>;
 void expectFigures(const RouterTraining::Result& r, const Figures& expected, std::pair<double, double> gain)
 {
     if (qEnvironmentVariableIsSet("SHOW_FIGURES"))
-        qInfo().noquote() << describe(r) << r.gainCi->first << r.gainCi->second << r.model.linear.size() << (r.model.linear.empty() ? 0 : r.model.linear[0].c);
+        qInfo().noquote() << describe(r) << r.gainCi->first << r.gainCi->second << r.model.linear.size()
+                          << (r.model.linear.empty() ? 0 : r.model.linear[0].c) << r.model.commonWeights
+                          << (r.model.pooling ? r.model.pooling->separate : -1) << (r.model.pooling ? r.model.pooling->common : -1);
     QCOMPARE(r.model.heldout.size(), expected.size());
     for (size_t m = 0; m < expected.size(); ++m) {
         const auto& [model, loss, auroc, domain] = expected[m];
@@ -139,8 +165,8 @@ private slots:
         QTest::addColumn<double>("gainHigh");
         QTest::addColumn<QString>("note");
         QTest::newRow("logistic") << int(RouterModel::Method::Logistic)
-                                  << Figures{{"calc", 0.3188, 0.8896, 0.8861}, {"poet", 0.4514, 0.8663, 0.8247}}
-                                  << -0.0297 << 0.0814
+                                  << Figures{{"calc", 0.3176, 0.8930, 0.8861}, {"poet", 0.4513, 0.8663, 0.8281}}
+                                  << -0.0299 << 0.0791
                                   << "the prompt adds nothing over the domain: AUROC 0.88 vs 0.86 domain-only";
         QTest::newRow("knn") << int(RouterModel::Method::Knn)
                              << Figures{{"calc", 0.3583, 0.8930, 0.8843}, {"poet", 0.4287, 0.8524, 0.8628}}
@@ -177,10 +203,88 @@ private slots:
         std::string error;
         const auto result = RouterTraining::fromSamples(train, &heldout, options, shippedGate(), error);
         QVERIFY2(result, error.c_str());
-        expectFigures(*result, {{"big", 0.3451, 0.8767, 0.5243}, {"calc", 0.3679, 0.9099, 0.5474}}, {0.2928, 0.4180});
+        expectFigures(*result, {{"big", 0.3449, 0.8750, 0.4690}, {"calc", 0.3675, 0.9091, 0.5424}}, {0.3251, 0.4346});
         QVERIFY(!result->domainNote);
         QCOMPARE(result->model.linear.size(), size_t(2));
         QCOMPARE(result->model.linear[0].c, 4.0);
+        // Each model is right on its own names: weights common to both would tell them apart worse.
+        QVERIFY(!result->model.commonWeights);
+        QVERIFY(result->model.pooling);
+        near(result->model.pooling->separate, 0.0488, "separate difference error");
+        near(result->model.pooling->common, 0.6615, "common difference error");
+    }
+
+    void commonWeightsWhenWhatIsHardIsHardForBoth()
+    {
+        const auto [train, heldout] = byDifficulty();
+        RouterTraining::Options options;
+        std::string error;
+        const auto chosen = RouterTraining::fromSamples(train, &heldout, options, shippedGate(), error);
+        QVERIFY2(chosen, error.c_str());
+        const auto& model = chosen->model;
+        QVERIFY(model.commonWeights);
+        QVERIFY(model.pooling);
+        near(model.pooling->separate, 0.074683, "separate difference error");
+        near(model.pooling->common, 0.074043, "common difference error");
+        // One set of weights, two biases: the strong model's is the larger.
+        QCOMPARE(model.linear[0].weights, model.linear[1].weights);
+        QCOMPARE(model.linear[0].c, model.linear[1].c);
+        near(model.linear[0].bias, 1.021491, "strong bias");
+        near(model.linear[1].bias, -0.294331, "weak bias");
+
+        // The file keeps how the weights were fitted.
+        const auto reloaded = RouterFile::fromJsonText(RouterFile::toJsonText(model));
+        QVERIFY(reloaded.model);
+        QVERIFY(reloaded.model->commonWeights);
+        QVERIFY(reloaded.model->pooling);
+        near(reloaded.model->pooling->common, model.pooling->common, "reloaded common difference error");
+
+        // Either way may be asked for; then nothing is compared.
+        options.weights = RouterTrainer::Weights::Separate;
+        const auto separate = RouterTraining::fromSamples(train, &heldout, options, shippedGate(), error);
+        QVERIFY2(separate, error.c_str());
+        QVERIFY(!separate->model.commonWeights);
+        QVERIFY(!separate->model.pooling);
+        QVERIFY(separate->model.linear[0].weights != separate->model.linear[1].weights);
+        options.weights = RouterTrainer::Weights::Common;
+        const auto common = RouterTraining::fromSamples(train, &heldout, options, shippedGate(), error);
+        QVERIFY2(common, error.c_str());
+        QVERIFY(common->model.commonWeights);
+        QVERIFY(!common->model.pooling);
+        QCOMPARE(common->model.linear[0].weights, model.linear[0].weights);
+    }
+
+    void routerFileWeightsField_data()
+    {
+        QTest::addColumn<QString>("weights");
+        QTest::addColumn<QString>("error");
+        QTest::newRow("not an object") << "true" << "/weights: expected {\"common\": true or false, ...}, got true";
+        QTest::newRow("no common") << R"({"cv_difference_error": {"separate": 0.1, "common": 0.2}})"
+                                   << R"(/weights: expected {"common": true or false, ...}, got an object)";
+        QTest::newRow("common not a boolean") << R"({"common": "yes"})"
+                                              << R"(/weights: expected {"common": true or false, ...}, got an object)";
+    }
+    void routerFileWeightsField()
+    {
+        QFETCH(QString, weights);
+        QFETCH(QString, error);
+        const auto [train, heldout] = byDifficulty();
+        std::string failed;
+        const auto trained = RouterTraining::fromSamples(train, &heldout, {}, shippedGate(), failed);
+        QVERIFY2(trained, failed.c_str());
+        auto doc = nlohmann::ordered_json::parse(RouterFile::toJsonText(trained->model));
+        doc["weights"] = nlohmann::ordered_json::parse(weights.toStdString());
+        const auto loaded = RouterFile::fromJsonText(doc.dump());
+        QVERIFY(!loaded.model);
+        QVERIFY(!loaded.problems.empty());
+        QCOMPARE(QString::fromStdString(loaded.problems.front().pointer + ": " + loaded.problems.front().message),
+                 error);
+        // A file written before the field: weights fitted per model.
+        doc.erase("weights");
+        const auto old = RouterFile::fromJsonText(doc.dump());
+        QVERIFY(old.model);
+        QVERIFY(!old.model->commonWeights);
+        QVERIFY(!old.model->pooling);
     }
 
     void refusals_data()

@@ -369,7 +369,8 @@ void TrainRouterDialog::onTrained(bool ok)
     if (ok) {
         const RouterModel& model = result->model;
         QStringList lines{tr("Wrote %1: %2").arg(m_controller->output(), text(RouterTrainingText::trained(model)))};
-        for (const auto& line : {RouterTrainingText::neighbours(model), RouterTrainingText::heldOut(model),
+        for (const auto& line : {RouterTrainingText::neighbours(model), RouterTrainingText::pooling(model),
+                                 RouterTrainingText::heldOut(model),
                                  RouterTrainingText::meanAuroc(*result), result->domainNote}) {
             if (line)
                 lines << text(*line);

@@ -203,6 +203,7 @@ std::optional<RouterTraining::Result> RouterTraining::fromSamples(const Calibrat
     const PromptFeatures features(*gate);
     RouterTrainer::Options trainerOptions;
     trainerOptions.method = options.method;
+    trainerOptions.weights = options.weights;
     trainerOptions.seed = options.seed;
     trainerOptions.threads = options.threads;
     const auto set = trainingSet(train, models, tasks, features, Features::Prompt);

@@ -2,6 +2,7 @@
 
 #include "conclave/experiment/CalibrationSamples.h"
 #include "conclave/routing/RouterModel.h"
+#include "conclave/routing/RouterTrainer.h"
 
 #include <filesystem>
 #include <memory>
@@ -31,6 +32,7 @@ public:
         std::vector<std::string> experiments;
         std::vector<std::string> models; // empty: every model that answered
         RouterModel::Method method = RouterModel::Method::Logistic;
+        RouterTrainer::Weights weights = RouterTrainer::Weights::Chosen; // logistic
         double holdout = 0.3; // 0: train on every task, measure nothing
         uint64_t seed = 0;
         unsigned threads = 2;

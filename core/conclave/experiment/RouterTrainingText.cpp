@@ -36,6 +36,21 @@ std::optional<std::string> RouterTrainingText::neighbours(const RouterModel& mod
     return "k " + std::to_string(model.k) + " (chosen by 5-fold cross-validation grouped by task)";
 }
 
+std::optional<std::string> RouterTrainingText::pooling(const RouterModel& model)
+{
+    if (model.method != RouterModel::Method::Logistic || model.models.size() < 2)
+        return std::nullopt;
+    std::string line = model.commonWeights ? "weights: common to the models, each with its own bias"
+                                           : "weights: separate per model";
+    if (model.pooling) {
+        const double kept = model.commonWeights ? model.pooling->common : model.pooling->separate;
+        const double other = model.commonWeights ? model.pooling->separate : model.pooling->common;
+        line += " (cross-validated error of the differences between models " + fixedDigits(kept, 4) + ", " +
+                (model.commonWeights ? "separate " : "common ") + fixedDigits(other, 4) + ")";
+    }
+    return line;
+}
+
 std::optional<std::string> RouterTrainingText::heldOut(const RouterModel& model)
 {
     if (model.heldoutTasks.empty())

@@ -171,6 +171,9 @@ std::optional<ScorerTraining::Result> ScorerTraining::fromSamples(const Calibrat
     RouterTrainer::Options trainerOptions;
     trainerOptions.seed = options.seed;
     trainerOptions.threads = options.threads;
+    // Each step's score is read against a threshold on its own, never against
+    // another step's: nothing to gain from weights common to the steps.
+    trainerOptions.weights = RouterTrainer::Weights::Separate;
     const auto trained = RouterTrainer::train(trainingSet(train, models, steps, features), trainerOptions);
     Result result;
     auto& model = result.model;

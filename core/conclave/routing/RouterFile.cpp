@@ -65,6 +65,13 @@ std::string RouterFile::toJsonText(const RouterModel& model)
         models.push_back(std::move(entry));
     }
     doc["models"] = std::move(models);
+    if (model.method == RouterModel::Method::Logistic) {
+        nlohmann::ordered_json weights{{"common", model.commonWeights}};
+        if (model.pooling)
+            weights["cv_difference_error"] = {{"separate", rounded(model.pooling->separate)},
+                                              {"common", rounded(model.pooling->common)}};
+        doc["weights"] = std::move(weights);
+    }
     if (model.method == RouterModel::Method::Knn) {
         doc["k"] = model.k;
         auto prompts = nlohmann::ordered_json::array();
@@ -173,6 +180,23 @@ RouterFile::LoadResult RouterFile::fromJsonText(std::string_view text)
             if (const auto* weights = read.field(entry, pointer, "weights"))
                 linear.weights = read.sparse(*weights, childPointer(pointer, "weights"), dimension).value_or(SparseVector{});
             model.linear.push_back(std::move(linear));
+        }
+    }
+    // "weights" (how a logistic router's weights were fitted) is informative and
+    // optional: files written before it were fitted per model.
+    if (model.method == RouterModel::Method::Logistic && doc.contains("weights")) {
+        const auto& weights = doc["weights"];
+        if (!weights.is_object() || !weights.contains("common") || !weights["common"].is_boolean()) {
+            read.fail("/weights", "expected {\"common\": true or false, ...}, got " + describeJsonValue(weights));
+        } else {
+            model.commonWeights = weights["common"].get<bool>();
+            if (weights.contains("cv_difference_error")) {
+                const auto& error = weights["cv_difference_error"];
+                const auto separate = read.number(error, "/weights/cv_difference_error", "separate");
+                const auto common = read.number(error, "/weights/cv_difference_error", "common");
+                if (separate && common)
+                    model.pooling = RouterModel::Pooling{*separate, *common};
+            }
         }
     }
     if (model.method == RouterModel::Method::Knn) {

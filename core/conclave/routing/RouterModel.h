@@ -42,6 +42,17 @@ struct RouterModel {
 
     std::vector<Linear> linear; // logistic: one per model
 
+    // Logistic with two or more models: whether the prompt's weights are common
+    // to every model, each model differing only in its bias
+    // (RouterTrainer::Weights), and, when both ways were cross-validated, each
+    // one's error in the predicted differences between models, which chose it.
+    struct Pooling {
+        double separate = 0;
+        double common = 0;
+    };
+    bool commonWeights = false;
+    std::optional<Pooling> pooling;
+
     // knn: p = (Σ over the k nearest training prompts that model answered of
     // its share right there + base rate) / (those prompts + 1)
     int k = 0;

@@ -29,25 +29,44 @@ struct RouterTrainingSet {
 };
 
 // Trains a RouterModel's per-model predictors.
-//  logistic: for each model, L2-regularised logistic regression (liblinear's
-//   L2R_LR solver, a bias term, eps 0.01) on its answers. C is chosen from
-//   {2⁻⁶, 2⁻⁴, …, 2⁶} by 5-fold cross-validation grouped by task (a task's
-//   seeds never straddle a fold, which liblinear's own find_parameters would
-//   let happen), as the smallest mean held-out log loss (ties: the smaller C),
-//   then the model is trained on every answer with it. An answer's dense
-//   features (RouterTrainingSet::denseFeatures) join its prompt's, and its
-//   Linear's weights index both.
+//  logistic: L2-regularised logistic regression (liblinear's L2R_LR solver, a
+//   bias term, eps 0.01), fitted two ways:
+//   - separate: for each model, on its own answers;
+//   - common (with two or more models): one fit on every model's answers,
+//     the prompt's features plus an indicator of the answering model, so the
+//     models share the prompt's weights and differ only in their bias — a
+//     Rasch-style model, logit p = ability(model) − difficulty(prompt), whose
+//     difficulty is learned from every model's answers.
+//   C is chosen from {2⁻⁶, 2⁻⁴, …, 2⁶} by 5-fold cross-validation grouped by
+//   task (a task's seeds never straddle a fold, which liblinear's own
+//   find_parameters would let happen), as the smallest held-out log loss
+//   (ties: the smaller C); the grid is walked upwards, each fold's fit starting
+//   from its fit at the C before, and stops two points past the best. With
+//   Weights::Chosen both ways are cross-validated on the same folds and the one
+//   whose held-out predictions tell the models apart better is kept: the
+//   smaller mean over (prompt, pair of models) of ((p̂ᵢ − p̂ⱼ) − (yᵢ − yⱼ))²,
+//   since a router acts on such differences (RouterModel::pooling records
+//   both). The kept way is then trained on every answer at its C, starting
+//   from the mean of its folds' fits. An answer's dense features
+//   (RouterTrainingSet::denseFeatures) join its prompt's, and its Linear's
+//   weights index both.
 //  knn: the prompts themselves (L2-normalised) with each model's share right
 //   per prompt; k from {5, 10, 20, 40} by the same grouped cross-validation.
 // Folds: task i goes to fold contentHash(seed, task key) mod 5. Models are
 // trained on up to `threads` threads; the result does not depend on how many.
 class RouterTrainer {
 public:
+    // Logistic: one set of weights per model (Separate); one set every model
+    // shares, each model with its own bias (Common); or whichever of the two
+    // cross-validates better (Chosen).
+    enum class Weights { Chosen, Separate, Common };
+
     struct Options {
         RouterModel::Method method = RouterModel::Method::Logistic;
         uint64_t seed = 0;
         int folds = 5;
         unsigned threads = 2;
+        Weights weights = Weights::Chosen;
     };
 
     static const std::vector<double>& cGrid();

@@ -115,7 +115,7 @@ private slots:
                 notes << s["name"].toString() + " | " + s["note"].toString();
         }
         QCOMPARE(notes, (QStringList{"step 1: tiny | score 0.22 < 0.70: escalate",
-                                     "step 2: generalist | score 0.41 < 0.70: escalate",
+                                     "step 2: generalist | score 0.40 < 0.70: escalate",
                                      "step 3: frontier | score 0.97 \u2265 0.70: stop"}));
     }
 };

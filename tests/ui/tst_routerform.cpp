@@ -165,7 +165,7 @@ private slots:
         threshold->setValue(0.35);
         QCOMPARE(document.node(NodeId("route"))->config.routeThreshold, std::optional(0.35));
         QTRY_COMPARE(summary->predictionLine(),
-                     QString("Predicted: 53 % of 120 held-out tasks to frontier (local/frontier-70b, strong)"));
+                     QString("Predicted: 55 % of 120 held-out tasks to frontier (local/frontier-70b, strong)"));
 
         // cheapest_above: a share per route, the dearest model's route the strong one; every
         // generalist p reaches 0.35, a fifth reach 0.60.

@@ -274,6 +274,36 @@ private slots:
         QCOMPARE(written.readAll().toStdString(), RouterFile::toJsonText(dialog.controller()->result()->model));
     }
 
+    void weightsAreALogisticChoice()
+    {
+        RunController runs(CONCLAVE_RESOURCES, db());
+        TrainRouterDialog dialog(&runs);
+        QVERIFY(ready(dialog, m_experiment));
+        auto* weights = dialog.weightsBox();
+        QCOMPARE(weights->currentText(), QStringLiteral("chosen by cross-validation"));
+        QVERIFY(weights->isEnabled());
+        dialog.methodBox()->setCurrentText("knn");
+        QVERIFY(!weights->isEnabled());
+        dialog.methodBox()->setCurrentText("logistic");
+        QVERIFY(weights->isEnabled());
+
+        // Asked for common weights, the router has them and says so.
+        weights->setCurrentText(QStringLiteral("common, each model its own bias"));
+        const QString file = m_dir.filePath("common.router.json");
+        dialog.setOutput(file);
+        QSignalSpy trained(&dialog, &TrainRouterDialog::trainedRouter);
+        QVERIFY(dialog.train());
+        QVERIFY(trained.wait(60000));
+        QCOMPARE(trained.at(0).at(0).toBool(), true);
+        QVERIFY(dialog.summary()->text().contains(
+            QStringLiteral("\nweights: common to the models, each with its own bias\n")));
+        const auto loaded = RouterFile::load(file.toStdString());
+        QVERIFY(loaded.model);
+        QVERIFY(loaded.model->commonWeights);
+        QVERIFY(!loaded.model->pooling);
+        QCOMPARE(loaded.model->linear[0].weights, loaded.model->linear[1].weights);
+    }
+
     void refusals_data()
     {
         QTest::addColumn<QString>("setup");

@@ -42,7 +42,7 @@ QString text(const std::string& s)
 TrainRouterDialog::TrainRouterDialog(RunController* runs, QWidget* parent)
     : QDialog(parent), m_runs(runs), m_controller(new TrainRouterController(runs, this)),
       m_experiments(new QTreeWidget(this)), m_models(new QListWidget(this)), m_modelsNote(new QLabel(this)),
-      m_method(new QComboBox(this)), m_holdout(new QDoubleSpinBox(this)), m_seed(new QSpinBox(this)),
+      m_method(new QComboBox(this)), m_weights(new QComboBox(this)), m_holdout(new QDoubleSpinBox(this)), m_seed(new QSpinBox(this)),
       m_output(new QLineEdit(this)), m_train(new QPushButton(tr("Train"), this)),
       m_cancel(new QPushButton(tr("Cancel"), this)), m_busy(new QProgressBar(this)), m_status(new QLabel(this)),
       m_results(new QWidget(this)), m_table(new QTableView(this)), m_figures(new RouterHeldOutModel(this)),
@@ -151,8 +151,16 @@ QWidget* TrainRouterDialog::buildForm()
         m_method->addItem(QString::fromLatin1(toString(method).data(), qsizetype(toString(method).size())),
                           int(method));
     m_method->setObjectName("trainRouterMethod");
-    m_method->setToolTip(tr("logistic: L2-regularised logistic regression per model, C by cross-validation grouped "
+    m_method->setToolTip(tr("logistic: L2-regularised logistic regression, C by cross-validation grouped "
                             "by task; knn: the nearest training prompts"));
+    m_weights->addItem(tr("chosen by cross-validation"), int(RouterTrainer::Weights::Chosen));
+    m_weights->addItem(tr("separate per model"), int(RouterTrainer::Weights::Separate));
+    m_weights->addItem(tr("common, each model its own bias"), int(RouterTrainer::Weights::Common));
+    m_weights->setObjectName("trainRouterWeights");
+    m_weights->setToolTip(tr("A logistic router's weights: one set per model, one set every model shares (what is "
+                             "hard is hard for all, each model with its own ability), or whichever tells the models "
+                             "apart better on held-out folds"));
+    connect(m_method, &QComboBox::currentIndexChanged, this, &TrainRouterDialog::updateControls);
     m_holdout->setObjectName("trainRouterHoldout");
     m_holdout->setRange(0, 0.9);
     m_holdout->setSingleStep(0.05);
@@ -178,6 +186,8 @@ QWidget* TrainRouterDialog::buildForm()
     split->addStretch(1);
     auto* method = new QHBoxLayout;
     method->addWidget(m_method);
+    method->addWidget(new QLabel(tr("Weights:"), form));
+    method->addWidget(m_weights);
     method->addStretch(1);
     layout->addRow(tr("Method:"), method);
     layout->addRow(tr("Held out:"), split);
@@ -347,6 +357,7 @@ bool TrainRouterDialog::train()
             options.models.push_back(name.toStdString());
     }
     options.method = RouterModel::Method(m_method->currentData().toInt());
+    options.weights = RouterTrainer::Weights(m_weights->currentData().toInt());
     options.holdout = m_holdout->value();
     options.seed = uint64_t(m_seed->value());
     QString error;
@@ -408,6 +419,7 @@ void TrainRouterDialog::updateControls()
     m_train->setEnabled(!m_controller->isBusy());
     for (QWidget* w : std::initializer_list<QWidget*>{m_experiments, m_models, m_method, m_holdout, m_seed, m_output})
         w->setEnabled(!training);
+    m_weights->setEnabled(!training && RouterModel::Method(m_method->currentData().toInt()) == RouterModel::Method::Logistic);
     m_cancel->setVisible(training);
     m_cancel->setEnabled(training && !m_controller->isCancelling());
     m_busy->setVisible(m_controller->isBusy());

@@ -61,6 +61,7 @@ public:
     QListWidget* models() const { return m_models; }
     QLabel* modelsNote() const { return m_modelsNote; }
     QComboBox* methodBox() const { return m_method; }
+    QComboBox* weightsBox() const { return m_weights; }
     QDoubleSpinBox* holdoutBox() const { return m_holdout; }
     QSpinBox* seedBox() const { return m_seed; }
     QPushButton* trainButton() const { return m_train; }
@@ -93,6 +94,7 @@ private:
     QListWidget* m_models;
     QLabel* m_modelsNote; // in the models' place while there are none: why
     QComboBox* m_method;
+    QComboBox* m_weights; // logistic only: RouterTrainer::Weights
     QDoubleSpinBox* m_holdout;
     QSpinBox* m_seed;
     QLineEdit* m_output;

@@ -439,7 +439,11 @@ private slots:
         QCOMPARE(dialog->models()->count(), 2);
         dialog->close();
 
-        // The history's context menu opens the same dialog with its selection.
+        // The history's context menu opens the same dialog with its selection; the
+        // default file is never one that exists (here, what an earlier training wrote).
+        QFile earlier(m_dir.filePath("both-answer.router.json"));
+        QVERIFY(earlier.open(QIODevice::WriteOnly));
+        earlier.close();
         history->selectIds({m_empty});
         std::unique_ptr<QMenu> menu(history->contextMenu());
         auto* train = menu->findChild<QAction*>(QStringLiteral("experimentMenuTrainRouter"));
@@ -450,6 +454,7 @@ private slots:
         QCOMPARE(window.experiments()->trainRouterDialog(), dialog);
         QVERIFY(dialog->isVisible());
         QCOMPARE(dialog->checkedExperiments(), QStringList{m_empty});
+        QCOMPARE(dialog->output(), m_dir.filePath("both-answer-2.router.json"));
         QVERIFY(shown.wait(60000));
         QCOMPARE(dialog->models()->count(), 0);
     }

@@ -164,18 +164,29 @@ FidelityDialog* ExperimentActions::openFidelity(const QStringList& ids)
 
 QString ExperimentActions::defaultRouterFile() const
 {
+    // Beside the open team (NAME.router.json), else router.json at home; never
+    // an existing file: a default must not replace a router (a bundled
+    // example's, an earlier training's) the user did not choose.
     const QString team = m_document->filePath();
-    if (team.isEmpty())
-        return QDir::home().filePath(QStringLiteral("router.json"));
-    const QFileInfo info(team);
-    QString stem = info.fileName();
-    for (const auto* suffix : {".team.json", ".json"}) {
-        if (stem.endsWith(QLatin1String(suffix))) {
-            stem.chop(qsizetype(qstrlen(suffix)));
-            break;
+    QDir dir = QDir::home();
+    QString stem = QStringLiteral("router");
+    QString suffix = QStringLiteral(".json");
+    if (!team.isEmpty()) {
+        const QFileInfo info(team);
+        dir = info.absoluteDir();
+        stem = info.fileName();
+        for (const auto* teamSuffix : {".team.json", ".json"}) {
+            if (stem.endsWith(QLatin1String(teamSuffix))) {
+                stem.chop(qsizetype(qstrlen(teamSuffix)));
+                break;
+            }
         }
+        suffix = QStringLiteral(".router.json");
     }
-    return info.absoluteDir().filePath(stem + QStringLiteral(".router.json"));
+    QString path = dir.filePath(stem + suffix);
+    for (int n = 2; QFileInfo::exists(path); ++n)
+        path = dir.filePath(stem + QStringLiteral("-%1").arg(n) + suffix);
+    return path;
 }
 
 TrainRouterDialog* ExperimentActions::openTrainRouter(const QStringList& ids)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "conclave/store/RunSource.h"
 #include "CliContext.h"
 #include "ExperimentOutput.h"
 
@@ -59,6 +60,7 @@ struct RunRequest {
     std::string label; // what errors name (the team file)
     ClockRequest clock = ClockRequest::Auto;
     std::filesystem::path teamFolder; // where a relative models_file is; empty: the current directory
+    RunSource source = RunSource::Run; // `runs rerun`: Rerun
 };
 
 // Runs a request, stores it and prints it as `conclave run` does.
@@ -76,6 +78,7 @@ struct RunsArgs {
     std::string outFile;
     int keep = 0;
     bool experiments = false; // list: experiments' trial runs too
+    std::string source;       // list: only runs with this source (RunSource); empty: any
 };
 
 // `conclave runs list|show|export|rerun|delete|prune`: the run store.

@@ -164,7 +164,8 @@ int executeRun(const CliContext& context, EngineResources resources, const RunRe
         return kExitBadInput;
     }
     auto started = startRecorded(engine, opened.store.get(), *prepared.team, input,
-                                 Engine::StartOptions{request.seed, observers, request.clock, {}, {}});
+                                 Engine::StartOptions{request.seed, observers, request.clock, {}, {}},
+                                 RunOrigin{request.source, {}, {}});
     if (!started.run) {
         context.err << (started.storeFailed ? std::string("conclave") : request.label) << ": " << started.error
                     << '\n';

@@ -76,6 +76,10 @@ J summaryJson(const RunSummary& r)
     j["answer"] = r.answer;
     j["clock"] = std::string(toString(r.clock));
     j["cpu_ms"] = ms(r.cpuUs);
+    j["source"] = std::string(toString(r.source));
+    j["team_hash"] = r.teamHash;
+    if (!r.keyName.empty())
+        j["key_name"] = r.keyName;
     return j;
 }
 
@@ -88,6 +92,14 @@ int list(const CliContext& context, RunStore& store, const RunsArgs& args)
     filter.status = runStatusFromString(args.status);
     filter.limit = args.limit;
     filter.includeTrials = args.experiments;
+    if (!args.source.empty()) {
+        filter.source = runSourceFromString(args.source);
+        if (!filter.source) {
+            context.err << "runs list: --source: expected " << runSourceNames() << ", got \"" << args.source
+                        << "\"\n";
+            return kExitBadInput;
+        }
+    }
     std::optional<std::vector<RunSummary>> runs;
     if (reader)
         runs = reader->list(filter, error);
@@ -254,7 +266,8 @@ int rerun(const CliContext& context, RunStore& store, const RunsArgs& args)
                        store.path().string(),
                        "run " + run->summary.id.str(),
                        run->summary.clock == ClockKind::Virtual ? ClockRequest::Virtual : ClockRequest::Real,
-                       std::filesystem::path()}; // a stored team has no folder: models_file is from here
+                       std::filesystem::path(), // a stored team has no folder: models_file is from here
+                       RunSource::Rerun};
     return executeRun(context, std::move(*resources), request);
 }
 

@@ -94,6 +94,8 @@ int main(int argc, char** argv)
     runsList->add_option("--limit", runsArgs.limit, "At most N runs")->check(CLI::PositiveNumber);
     runsList->add_flag("--json", runsArgs.json, "Print a JSON array");
     runsList->add_flag("--experiments", runsArgs.experiments, "Include the runs that are experiments' trials");
+    runsList->add_option("--source", runsArgs.source,
+                         "Only runs started by: run, rerun, eval (experiments' trials), studio or serve");
     auto* runsShow = runs->add_subcommand("show", "A run: summary, agents, critical path, parallelism");
     addDb(runsShow);
     runsShow->add_option("run", runsArgs.ids, "Run id (or a unique prefix)")->required()->expected(1);

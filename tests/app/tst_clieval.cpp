@@ -162,6 +162,13 @@ private slots:
         const auto all =
             QJsonDocument::fromJson(cli({"runs", "list", "--json", "--experiments", "--db", db}).out.toUtf8()).array();
         QCOMPARE(all.size(), 100);
+        // Their source is eval, and asking for it shows them.
+        for (const auto& trial : all)
+            QCOMPARE(trial.toObject()["source"].toString(), QStringLiteral("eval"));
+        QCOMPARE(QJsonDocument::fromJson(cli({"runs", "list", "--json", "--source", "eval", "--db", db}).out.toUtf8())
+                     .array()
+                     .size(),
+                 100);
         const auto runId = all[0].toObject()["run_id"].toString();
         const auto refused = cli({"runs", "delete", runId, "--db", db});
         QCOMPARE(refused.exitCode, 1);

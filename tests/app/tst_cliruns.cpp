@@ -2,6 +2,8 @@
 // read and manage the store; bad database files are refused untouched.
 #include <QtTest>
 
+#include <algorithm>
+
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -204,6 +206,28 @@ private slots:
         }
         const auto list = json(cli(withDb({"runs", "list", "--json"})).out).array();
         QCOMPARE(list.first().toObject().value("run_id").toString(), again.value("run_id").toString());
+
+        // The store says what started each: `conclave run`, then `runs rerun`.
+        const auto reruns = json(cli(withDb({"runs", "list", "--json", "--source", "rerun"})).out).array();
+        QCOMPARE(reruns.size(), 1);
+        QCOMPARE(reruns[0].toObject().value("run_id").toString(), again.value("run_id").toString());
+        QCOMPARE(reruns[0].toObject().value("source").toString(), QStringLiteral("rerun"));
+        const auto runs = json(cli(withDb({"runs", "list", "--json", "--source", "run"})).out).array();
+        QVERIFY(!runs.isEmpty());
+        for (const auto& run : runs)
+            QCOMPARE(run.toObject().value("source").toString(), QStringLiteral("run"));
+        // A rerun runs the same team: the same hash.
+        const auto original = std::find_if(runs.begin(), runs.end(), [&](const QJsonValue& run) {
+            return run.toObject().value("run_id").toString() == m_runId;
+        });
+        QVERIFY(original != runs.end());
+        QCOMPARE(original->toObject().value("team_hash").toString(),
+                 reruns[0].toObject().value("team_hash").toString());
+        QCOMPARE(original->toObject().value("team_hash").toString().size(), 16);
+        QCOMPARE(json(cli(withDb({"runs", "list", "--json", "--source", "serve"})).out).array().size(), 0);
+        const auto bad = cli(withDb({"runs", "list", "--source", "cron"}));
+        QCOMPARE(bad.exitCode, 2);
+        QCOMPARE(bad.err, QStringLiteral("runs list: --source: expected run, rerun, eval, studio or serve, got \"cron\"\n"));
     }
 
     void deleteAndPrune()
@@ -272,7 +296,7 @@ private slots:
         const auto listed = cli({"runs", "list", "--json", "--db", writable});
         QCOMPARE(listed.err, QString());
         QCOMPARE(json(listed.out).array().size(), 1);
-        QCOMPARE(testsupport::rows(writable.toStdString(), "PRAGMA user_version"), int64_t(7));
+        QCOMPARE(testsupport::rows(writable.toStdString(), "PRAGMA user_version"), int64_t(8));
 
         const auto readOnly = m_dir.path() + "/older-read-only.sqlite";
         QVERIFY(testsupport::makeOlderStore(readOnly.toStdString(), 4));
@@ -281,7 +305,7 @@ private slots:
         const auto refused = cli({"runs", "show", "00000000000a", "--db", readOnly});
         QCOMPARE(refused.exitCode, 2);
         QCOMPARE(refused.err, "conclave: " + readOnly +
-                                  ": store schema version 4 needs upgrading to 7, but the file is read-only; make it "
+                                  ": store schema version 4 needs upgrading to 8, but the file is read-only; make it "
                                   "writable and run conclave runs list --db " +
                                   readOnly + " once to upgrade it\n");
         QCOMPARE(bytes(readOnly), before);

@@ -224,6 +224,7 @@ private slots:
         QCOMPARE(stored->output.answer, std::string("783"));
         QCOMPARE(stored->summary.seed, uint64_t(7));
         QCOMPARE(stored->summary.input, kMathInput.toStdString());
+        QVERIFY(stored->summary.source == RunSource::Studio); // the studio's Run
 
         // The run tab opened; a bar and a node select each other.
         QCOMPARE(window.runTabs()->count(), 1);

@@ -138,7 +138,8 @@ bool RunController::start(const Team& team, const std::string& input, std::optio
     // The adapter must exist before the run: its first events come at once.
     m_adapter = std::move(adapter);
     auto launched = startRecorded(*m_engine, m_store.get(), *prepared.team, input,
-                                  Engine::StartOptions{seed, observers, clock, {}, {}});
+                                  Engine::StartOptions{seed, observers, clock, {}, {}},
+                                  RunOrigin{RunSource::Studio, {}, {}});
     if (!launched.run) {
         m_adapter.reset();
         return fail(QString::fromStdString(launched.error));

@@ -113,7 +113,8 @@ TrialRebuild::Result TrialRebuild::run(Engine& engine, RunStore& store, const Ex
     if (engine.resources().tasks)
         known->merge(*engine.resources().tasks);
     auto started = startRecorded(engine, &store, *prepared.team, task->prompt,
-                                 Engine::StartOptions{stored->seed, {}, ClockRequest::Virtual, {}, known});
+                                 Engine::StartOptions{stored->seed, {}, ClockRequest::Virtual, {}, known},
+                                 RunOrigin{RunSource::Rerun, {}, {}});
     if (!started.run)
         return fail("design \"" + design.name + "\": " + started.error);
     out.run = started.run->wait();

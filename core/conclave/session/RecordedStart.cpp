@@ -5,12 +5,12 @@
 namespace conclave {
 
 RecordedStart startRecorded(Engine& engine, RunStore* store, const PreparedTeam& team, std::string input,
-                            Engine::StartOptions options, const std::string& experimentId)
+                            Engine::StartOptions options, RunOrigin origin)
 {
     std::unique_ptr<RunRecorder> recorder;
     if (store) {
         std::string error;
-        recorder = store->record(team.plan->team(), error, experimentId);
+        recorder = store->record(team.plan->team(), error, std::move(origin));
         if (!recorder)
             return {nullptr, nullptr, error, true};
     }

@@ -20,10 +20,10 @@ struct RecordedStart {
 };
 
 // Makes the recorder first, so it hears the run's first event, and puts it
-// before `options.observers`. With no store the run is not stored. A trial of
-// an experiment passes the experiment's id (see RunStore::record).
+// before `options.observers`. With no store the run is not stored. `origin`
+// says what started it (a trial of an experiment names the experiment; see RunStore::record).
 RecordedStart startRecorded(Engine& engine, RunStore* store, const PreparedTeam& team, std::string input,
-                            Engine::StartOptions options, const std::string& experimentId = {});
+                            Engine::StartOptions options, RunOrigin origin = {});
 // The same with a recorder already made (null: the run is not stored).
 RecordedStart startRecorded(Engine& engine, std::unique_ptr<RunRecorder> recorder, const PreparedTeam& team,
                             std::string input, Engine::StartOptions options);

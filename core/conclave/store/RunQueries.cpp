@@ -13,13 +13,13 @@ namespace {
 
 // readSummary reads these (from `runs`); a query that wants more puts them after, from kSummaryColumnCount.
 // The status is as it is now: a run whose writer is gone reads as interrupted.
-constexpr int kSummaryColumnCount = 17;
+constexpr int kSummaryColumnCount = 20;
 const std::string& summaryColumns()
 {
     static const std::string columns =
         "id, team_name, " + LiveStatus::status("runs") +
         ", started_at_ms, ended_at_ms, input, seed, wall_us, critical_path_us, tokens_in, "
-        "tokens_out, cost_usd, calls, answer, clock, cpu_us, experiment_id";
+        "tokens_out, cost_usd, calls, answer, clock, cpu_us, experiment_id, source, team_hash, key_name";
     return columns;
 }
 
@@ -43,15 +43,21 @@ RunSummary readSummary(const SqliteStatement& s)
     r.clock = clockKindFromString(s.textView(14)).value_or(ClockKind::Real);
     r.cpuUs = s.int64(15);
     r.experimentId = s.text(16);
+    r.source = runSourceFromString(s.textView(17)).value_or(RunSource::Run);
+    r.teamHash = s.text(18);
+    r.keyName = s.text(19);
     return r;
 }
 
-// The WHERE clause of a filter: ?1 team, ?2 status, ?3 text (see bindFilter).
+// The WHERE clause of a filter: ?1 team, ?2 status, ?3 text, ?4 source (see bindFilter).
 std::string whereClause(const RunFilter& filter)
 {
     std::string sql = " WHERE 1";
-    if (!filter.includeTrials)
+    // Asking for experiments' runs by their source shows them.
+    if (!filter.includeTrials && filter.source != RunSource::Eval)
         sql += " AND experiment_id IS NULL";
+    if (filter.source)
+        sql += " AND source = ?4";
     if (!filter.team.empty())
         sql += " AND team_name = ?1";
     if (filter.status)
@@ -69,6 +75,8 @@ void bindFilter(SqliteStatement& s, const RunFilter& filter, std::string& folded
         s.bind(1, std::string_view(filter.team));
     if (filter.status)
         s.bind(2, toString(*filter.status));
+    if (filter.source)
+        s.bind(4, toString(*filter.source));
     if (!filter.text.empty()) {
         folded = filter.text;
         for (auto& c : folded) {

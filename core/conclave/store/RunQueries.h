@@ -1,5 +1,6 @@
 #pragma once
 
+#include "conclave/store/RunSource.h"
 #include "conclave/store/ExperimentRecords.h"
 #include "conclave/store/SqliteDb.h"
 #include "conclave/store/StoredAttempt.h"
@@ -20,7 +21,8 @@ struct RunFilter {
     std::string text;                // in the id, team name, input or answer, ASCII case-insensitive; empty: any
     int limit = 0;                   // 0: no limit
     int offset = 0;                  // skip the newest `offset` matches (paging)
-    bool includeTrials = false;      // experiments' trial runs too (hidden by default)
+    bool includeTrials = false;      // experiments' trial runs too (hidden by default; shown for source Eval)
+    std::optional<RunSource> source; // what started the run; any when unset
 };
 
 // Reads the run store on a connection of its own. Each call reads one

@@ -1,5 +1,6 @@
 #include "conclave/store/RunRecorder.h"
 
+#include "conclave/io/ContentHash.h"
 #include "conclave/io/TeamJson.h"
 #include "conclave/store/ProcessIdentity.h"
 
@@ -19,9 +20,9 @@ int64_t unixMs()
 } // namespace
 
 RunRecorder::RunRecorder(RunId id, const Team& team, std::shared_ptr<RunStoreWriter> writer, size_t textCap,
-                         std::string experimentId)
-    : m_id(std::move(id)), m_teamName(team.name), m_teamJson(teamToJsonText(team)),
-      m_experimentId(std::move(experimentId)), m_writer(std::move(writer)), m_feed(m_writer->attach(m_id.str())),
+                         RunOrigin origin)
+    : m_id(std::move(id)), m_teamName(team.name), m_teamJson(teamToJsonText(team)), m_origin(std::move(origin)),
+      m_writer(std::move(writer)), m_feed(m_writer->attach(m_id.str())),
       m_textCap(textCap)
 {
     m_texts.resize(team.nodes.size() * 2 + 1);
@@ -41,8 +42,10 @@ std::string RunRecorder::waitUntilStored()
 void RunRecorder::runStarted(std::string_view runInput, uint64_t seed, ClockKind clock)
 {
     const auto self = ProcessIdentity::current();
+    std::string hash = contentHash(m_teamJson);
     m_writer->push<write_op::RunBegin>(*m_feed, m_teamName, std::move(m_teamJson), std::string(runInput), seed, clock,
-                                       unixMs(), self.host, self.pid, self.startTime, m_experimentId);
+                                       unixMs(), self.host, self.pid, self.startTime, m_origin.experimentId,
+                                       m_origin.source, std::move(hash), m_origin.keyName);
 }
 
 void RunRecorder::nodeQueued(const NodeId& node, int64_t atUs)

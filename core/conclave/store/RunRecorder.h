@@ -1,6 +1,7 @@
 #pragma once
 
 #include "conclave/engine/RunObserver.h"
+#include "conclave/store/RunSource.h"
 #include "conclave/store/RunStoreWriter.h"
 #include "conclave/store/StoredRun.h"
 
@@ -13,6 +14,15 @@ namespace conclave {
 
 struct Team;
 
+// Where a stored run comes from: what started it, the experiment it is a
+// trial of (empty: none), and the name of the API key that asked for it
+// (empty: none; never the key itself).
+struct RunOrigin {
+    RunSource source = RunSource::Run;
+    std::string experimentId;
+    std::string keyName;
+};
+
 // Records one run into the store: an observer that copies each engine event
 // into the run's own feed and returns; the writer thread takes the feed's
 // contents in batches. It never touches SQLite on an engine thread. Streamed
@@ -20,9 +30,8 @@ struct Team;
 // Must outlive the run it observes (as every observer must).
 class RunRecorder : public RunObserver {
 public:
-    // `experimentId`: the experiment the run is a trial of, or empty.
     RunRecorder(RunId id, const Team& team, std::shared_ptr<RunStoreWriter> writer, size_t textCap,
-                std::string experimentId = {});
+                RunOrigin origin = {});
     RunRecorder(const RunRecorder&) = delete;
     RunRecorder& operator=(const RunRecorder&) = delete;
     ~RunRecorder() override;
@@ -52,7 +61,7 @@ private:
     RunId m_id;
     std::string m_teamName;
     std::string m_teamJson;
-    std::string m_experimentId;
+    RunOrigin m_origin;
     std::shared_ptr<RunStoreWriter> m_writer;
     std::shared_ptr<WriteFeed> m_feed;
     size_t m_textCap;

@@ -182,15 +182,26 @@ std::shared_ptr<RunStoreWriter> RunStore::writer() const
 
 std::unique_ptr<RunRecorder> RunStore::record(const Team& team, std::string& error)
 {
-    return record(team, error, {});
+    return record(team, error, RunOrigin{});
 }
 
 std::unique_ptr<RunRecorder> RunStore::record(const Team& team, std::string& error, const std::string& experimentId)
 {
+    RunOrigin origin;
+    if (!experimentId.empty()) {
+        origin.source = RunSource::Eval;
+        origin.experimentId = experimentId;
+    }
+    return record(team, error, std::move(origin));
+}
+
+std::unique_ptr<RunRecorder> RunStore::record(const Team& team, std::string& error, RunOrigin origin)
+{
     auto writer = startWriter(error);
     if (!writer)
         return nullptr;
-    return std::make_unique<RunRecorder>(newRunId(), team, std::move(writer), m_options.textCapBytes, experimentId);
+    return std::make_unique<RunRecorder>(newRunId(), team, std::move(writer), m_options.textCapBytes,
+                                         std::move(origin));
 }
 
 void RunStore::flush()

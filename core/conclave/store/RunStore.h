@@ -82,6 +82,8 @@ public:
     // its row carries the id, so run lists hide it and only deleting the
     // experiment removes it.
     std::unique_ptr<RunRecorder> record(const Team& team, std::string& error, const std::string& experimentId);
+    // The same with where the run comes from (RunOrigin: its source, experiment, API key's name).
+    std::unique_ptr<RunRecorder> record(const Team& team, std::string& error, RunOrigin origin);
     // Commits everything queued so far: runs, experiments and trials.
     void flush();
 

@@ -69,7 +69,8 @@ RunStoreWriter::RunStoreWriter(SqliteDb db, Options options)
 {
     m_insertRun = m_db.prepare(
         "INSERT INTO runs (id, team_name, team_json, input, seed, status, started_at_ms, host, pid, pid_start, "
-        "clock, experiment_id) VALUES (?1, ?2, ?3, ?4, ?5, 'running', ?6, ?7, ?8, ?9, ?10, ?11)");
+        "clock, experiment_id, source, team_hash, key_name) "
+        "VALUES (?1, ?2, ?3, ?4, ?5, 'running', ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)");
     m_upsertSpan = m_db.prepare(kUpsertSpan);
     m_insertText =
         m_db.prepare("INSERT OR REPLACE INTO span_text (run_id, span_id, text, truncated) VALUES (?1, ?2, ?3, ?4)");
@@ -335,6 +336,8 @@ bool RunStoreWriter::writeRow(std::string_view run, const write_op::RunBegin& b)
     s.bind(4, std::string_view(b.input)).bind(5, int64_t(b.seed)).bind(6, b.startedAtMs);
     s.bind(7, std::string_view(b.host)).bind(8, b.pid).bind(9, b.pidStart).bind(10, toString(b.clock));
     bindOptionalText(s, 11, b.experimentId);
+    s.bind(12, toString(b.source)).bind(13, std::string_view(b.teamHash));
+    bindOptionalText(s, 14, b.keyName);
     return s.execute();
 }
 

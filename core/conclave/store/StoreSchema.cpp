@@ -9,7 +9,7 @@ namespace conclave {
 namespace {
 
 // Never edit a migration that has shipped: add the next one.
-constexpr std::array<std::string_view, 7> kMigrations{
+constexpr std::array<std::string_view, 8> kMigrations{
     // 1: runs, spans, streamed text, node results.
     R"sql(
 CREATE TABLE runs (
@@ -193,6 +193,15 @@ ALTER TABLE spans ADD COLUMN draw TEXT;
     R"sql(
 ALTER TABLE trials ADD COLUMN replayed_calls INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE trials ADD COLUMN judge_run_id TEXT;
+)sql",
+    // 8: what started a run (RunSource: run, rerun, eval, studio, serve; rows stored before read
+    // `run`), the content hash of the team it ran, and the name of the API key that asked for it
+    // (served runs; NULL otherwise — never the key itself).
+    R"sql(
+ALTER TABLE runs ADD COLUMN source TEXT NOT NULL DEFAULT 'run';
+ALTER TABLE runs ADD COLUMN team_hash TEXT NOT NULL DEFAULT '';
+ALTER TABLE runs ADD COLUMN key_name TEXT;
+CREATE INDEX runs_by_source ON runs(source, started_at_ms);
 )sql",
 };
 

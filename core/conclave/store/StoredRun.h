@@ -1,5 +1,6 @@
 #pragma once
 
+#include "conclave/store/RunSource.h"
 #include "conclave/engine/RunResult.h"
 #include "conclave/engine/RunTotals.h"
 #include "conclave/engine/Span.h"
@@ -27,6 +28,9 @@ struct RunSummary : RunTotals {
     std::string answer;
     ClockKind clock = ClockKind::Real;
     std::string experimentId; // the experiment the run is a trial of; empty for any other run
+    RunSource source = RunSource::Run; // what started it (rows stored before the column: Run)
+    std::string teamHash;              // contentHash of the team JSON as run ("" for rows stored before it)
+    std::string keyName;               // the API key's name for a served run; empty otherwise
 };
 
 // What a node produced, as stored (queuedUs/finishedUs: -1 when unknown).

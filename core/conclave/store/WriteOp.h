@@ -1,5 +1,6 @@
 #pragma once
 
+#include "conclave/store/RunSource.h"
 #include "conclave/engine/RunResult.h"
 #include "conclave/engine/RunTotals.h"
 #include "conclave/engine/Span.h"
@@ -28,6 +29,9 @@ struct RunBegin {
     int64_t pid = 0;
     int64_t pidStart = 0;
     std::string experimentId; // set when the run is a trial of an experiment
+    RunSource source = RunSource::Run;
+    std::string teamHash; // contentHash of teamJson
+    std::string keyName;  // the API key's name (served runs); empty: none
 };
 
 // A span as it started, or as it finished with the text streamed in it.

@@ -309,6 +309,25 @@ int prune(const CliContext& context, RunStore& store, const RunsArgs& args)
     return kExitOk;
 }
 
+int merge(const CliContext& context, RunStore& store, const RunsArgs& args)
+{
+    int runs = 0;
+    for (const auto& other : args.ids) {
+        const auto merged = store.mergeRunsFrom(other);
+        if (!merged.error.empty()) {
+            context.err << "runs merge: " << merged.error << '\n';
+            return kExitBadInput;
+        }
+        runs += merged.runs;
+        context.out << other << ": " << merged.runs << (merged.runs == 1 ? " run" : " runs");
+        if (merged.replacedRuns > 0)
+            context.out << " (" << merged.replacedRuns << " replacing half-written copies)";
+        context.out << '\n';
+    }
+    context.out << "merged " << runs << (runs == 1 ? " run" : " runs") << " into " << store.path().string() << '\n';
+    return kExitOk;
+}
+
 } // namespace
 
 int runRuns(const CliContext& context, const RunsArgs& args)
@@ -334,6 +353,8 @@ int runRuns(const CliContext& context, const RunsArgs& args)
         return remove(context, store, args);
     if (args.action == "prune")
         return prune(context, store, args);
+    if (args.action == "merge")
+        return merge(context, store, args);
     return kExitBadInput;
 }
 

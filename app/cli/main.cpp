@@ -119,6 +119,10 @@ int main(int argc, char** argv)
     runsPrune->add_option("--keep", runsArgs.keep, "How many finished runs to keep")
         ->required()
         ->check(CLI::NonNegativeNumber);
+    auto* runsMerge = runs->add_subcommand(
+        "merge", "Copy the runs of other stores (e.g. each serve replica's) that are not here into one store");
+    runsMerge->add_option("stores", runsArgs.ids, "Run store files to copy from (read only)")->required();
+    addDb(runsMerge)->required();
 
     EvalArgs evalArgs;
     auto* eval = app.add_subcommand(

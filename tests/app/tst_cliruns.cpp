@@ -230,6 +230,52 @@ private slots:
         QCOMPARE(bad.err, QStringLiteral("runs list: --source: expected run, rerun, eval, studio or serve, got \"cron\"\n"));
     }
 
+    void mergeCopiesRunsNotAlreadyThere()
+    {
+        // Two replicas' stores: runs of their own, and one experiment's trials in the first.
+        const QString a = m_dir.path() + "/replica-a.sqlite";
+        const QString b = m_dir.path() + "/replica-b.sqlite";
+        const QString out = m_dir.path() + "/merged.sqlite";
+        QStringList ids;
+        for (const auto& [store, seed] : {std::pair{a, "1"}, std::pair{a, "2"}, std::pair{b, "3"}}) {
+            const auto r = cli({"run", kExamples + "keyword-vote.team.json", "--task", "math-001", "--json",
+                                "--time-scale", "0.01", "--seed", seed, "--db", store});
+            QCOMPARE(r.exitCode, 0);
+            ids << json(r.out).object().value("run_id").toString();
+        }
+        const auto eval = cli({"eval", kExamples + "keyword-vote.team.json", "--taskset", "math", "--sample", "2",
+                               "--seeds", "1", "--db", a});
+        QVERIFY2(eval.exitCode == 0, qPrintable(eval.err));
+
+        const QString fromA = ids.first();
+        const auto merged = cli({"runs", "merge", a, b, "--db", out});
+        QVERIFY2(merged.exitCode == 0, qPrintable(merged.err));
+        QCOMPARE(merged.out, a + ": 2 runs\n" + b + ": 1 run\nmerged 3 runs into " + out + "\n");
+        const auto listed = json(cli({"runs", "list", "--json", "--experiments", "--db", out}).out).array();
+        QStringList here;
+        for (const auto& run : listed)
+            here << run.toObject().value("run_id").toString();
+        here.sort();
+        ids.sort();
+        QCOMPARE(here, ids); // the trials stay with their experiment (experiments merge)
+        // Whole runs: their spans came too, the same as in the replica.
+        const auto inReplica = json(cli({"runs", "show", fromA, "--json", "--db", a}).out).object();
+        const auto shown = json(cli({"runs", "show", fromA, "--json", "--db", out}).out).object();
+        QCOMPARE(shown.value("agents").toArray().size(), 6);
+        QCOMPARE(shown.value("agents"), inReplica.value("agents"));
+        QCOMPARE(shown.value("critical_path"), inReplica.value("critical_path"));
+
+        // Again: nothing new. Bad input: named, nothing merged.
+        QCOMPARE(cli({"runs", "merge", a, b, "--db", out}).out,
+                 a + ": 0 runs\n" + b + ": 0 runs\nmerged 0 runs into " + out + "\n");
+        const auto missing = cli({"runs", "merge", m_dir.path() + "/none.sqlite", "--db", out});
+        QCOMPARE(missing.exitCode, 2);
+        QCOMPARE(missing.err, "runs merge: " + m_dir.path() + "/none.sqlite: no such file\n");
+        const auto itself = cli({"runs", "merge", out, "--db", out});
+        QCOMPARE(itself.exitCode, 2);
+        QCOMPARE(itself.err, "runs merge: " + out + ": is the store it would be merged into\n");
+    }
+
     void deleteAndPrune()
     {
         const auto before = json(cli(withDb({"runs", "list", "--json"})).out).array();

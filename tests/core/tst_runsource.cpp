@@ -141,6 +141,28 @@ private slots:
         QCOMPARE(db.queryInt("SELECT count(*) FROM sqlite_master WHERE name = 'runs_by_source'").value_or(-1),
                  int64_t(1));
     }
+
+    void mergesRunsOfAStoreFromBeforeExperiments()
+    {
+        const auto old = file("v2.sqlite");
+        {
+            SqliteDb db;
+            QVERIFY(!db.open(old, SqliteDb::Mode::Create));
+            QVERIFY(!StoreSchema::migrate(db, 2));
+            QVERIFY(!db.exec("INSERT INTO runs (id, team_name, team_json, input, seed, status, started_at_ms) "
+                             "VALUES ('00000000000a', 'old', '{}', 'q', 1, 'ok', 1000)"));
+        }
+        auto opened = RunStore::open(file("merged.sqlite"));
+        QVERIFY(opened.store);
+        const auto merged = opened.store->mergeRunsFrom(old);
+        QCOMPARE(QString::fromStdString(merged.error), QString());
+        QCOMPARE(merged.runs, 1);
+        QCOMPARE(merged.replacedRuns, 0);
+        const auto runs = listed(*opened.store, RunSource::Run);
+        QCOMPARE(runs.size(), size_t(1));
+        QCOMPARE(runs[0].id.str(), std::string("00000000000a"));
+        QCOMPARE(opened.store->mergeRunsFrom(old).runs, 0);
+    }
 };
 
 QTEST_MAIN(TestRunSource)

@@ -140,4 +140,15 @@ RunStore::Merged RunStore::mergeFrom(const std::filesystem::path& other)
     return merged;
 }
 
+ShardMerger::MergedRuns RunStore::mergeRunsFrom(const std::filesystem::path& other)
+{
+    if (auto refused = refuseWrite())
+        return {.error = *refused};
+    flush();
+    auto merged = ShardMerger::mergeRuns(m_db, m_path, other);
+    if (merged.error.empty())
+        recoverInterrupted();
+    return merged;
+}
+
 } // namespace conclave

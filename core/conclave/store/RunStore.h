@@ -130,6 +130,10 @@ public:
     // other file is read only and never modified. Runs copied half-written by
     // an earlier merge are replaced; spend is counted once per shard. See ShardMerger.
     Merged mergeFrom(const std::filesystem::path& other);
+    // Copies the runs of another store file that are no experiment's trial
+    // (`conclave runs merge`), with their spans, texts and node results, in one
+    // transaction; runs already here are kept. See ShardMerger::mergeRuns.
+    ShardMerger::MergedRuns mergeRunsFrom(const std::filesystem::path& other);
 
     static RunId newRunId();
 

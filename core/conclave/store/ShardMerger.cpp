@@ -72,20 +72,24 @@ struct ShardExperiment {
 // The shard's runs that an earlier merge copied here half-written: the copy here
 // never finished (running, or interrupted since), and the shard's has finished or
 // got further (more spans, or more of them ended).
-constexpr std::string_view kHalfWritten =
-    "SELECT s.id FROM shard.runs s JOIN main.runs m ON m.id = s.id "
-    "WHERE s.experiment_id IN (SELECT id FROM shard.experiments) AND m.status IN ('running', 'interrupted') "
-    "AND (s.status NOT IN ('running', 'interrupted') "
-    "  OR (SELECT count(*) + count(end_us) FROM shard.spans WHERE run_id = s.id) > "
-    "     (SELECT count(*) + count(end_us) FROM main.spans WHERE run_id = s.id))";
+// `which`: a condition on the shard's run `s`, the runs the merge copies.
+std::string halfWritten(std::string_view which)
+{
+    return "SELECT s.id FROM shard.runs s JOIN main.runs m ON m.id = s.id "
+           "WHERE (" + std::string(which) + ") AND m.status IN ('running', 'interrupted') "
+           "AND (s.status NOT IN ('running', 'interrupted') "
+           "  OR (SELECT count(*) + count(end_us) FROM shard.spans WHERE run_id = s.id) > "
+           "     (SELECT count(*) + count(end_us) FROM main.spans WHERE run_id = s.id))";
+}
 
-// Deletes the half-written copies here (kHalfWritten) with their spans, texts and
-// node results, for the copy that follows to take their place; how many, or an error.
-std::optional<int> dropHalfWritten(SqliteDb& db, std::string& error)
+// Deletes the half-written copies here (halfWritten) of the runs `which` picks,
+// with their spans, texts and node results, for the copy that follows to take
+// their place; how many, or an error.
+std::optional<int> dropHalfWritten(SqliteDb& db, std::string_view which, std::string& error)
 {
     std::vector<std::string> ids;
     {
-        auto s = db.prepare(kHalfWritten);
+        auto s = db.prepare(halfWritten(which));
         while (s.valid() && s.step())
             ids.push_back(s.text(0));
         error = s.valid() ? s.error() : db.lastError();
@@ -106,39 +110,74 @@ std::optional<int> dropHalfWritten(SqliteDb& db, std::string& error)
     return int(ids.size());
 }
 
-} // namespace
-
-ShardMerger::Merged ShardMerger::merge(SqliteDb& db, const fs::path& store, const fs::path& shard)
+// Attaches `shard` read-only as "shard" after the checks a store passes when
+// opened; its schema version, or an error (nothing attached).
+std::optional<int64_t> attachChecked(SqliteDb& db, const fs::path& store, const fs::path& shard, std::string& error)
 {
     const std::string name = shard.string();
     std::error_code ec;
-    if (!fs::exists(shard, ec))
-        return {.error = name + ": no such file"};
-    if (fs::equivalent(shard, store, ec))
-        return {.error = name + ": is the store it would be merged into"};
-    if (auto problem = StoreFileCheck::file(shard, StoreFileCheck::Access::Read))
-        return {.error = *problem};
+    if (!fs::exists(shard, ec)) {
+        error = name + ": no such file";
+        return std::nullopt;
+    }
+    if (fs::equivalent(shard, store, ec)) {
+        error = name + ": is the store it would be merged into";
+        return std::nullopt;
+    }
+    if (auto problem = StoreFileCheck::file(shard, StoreFileCheck::Access::Read)) {
+        error = *problem;
+        return std::nullopt;
+    }
     // A shard without a WAL beside it is at rest: read as immutable, SQLite
     // creates no -wal or -shm next to it. One being written is read through its WAL.
     {
         auto attach = db.prepare("ATTACH DATABASE ?1 AS shard");
         const auto uri = SqliteDb::readOnlyUri(shard, StoreFileCheck::atRest(shard));
         attach.bind(1, std::string_view(uri));
-        if (!attach.execute())
-            return {.error = name + ": cannot attach (" + db.lastError() + ")"};
+        if (!attach.execute()) {
+            error = name + ": cannot attach (" + db.lastError() + ")";
+            return std::nullopt;
+        }
     }
+    int64_t version = 0;
+    if (auto problem = StoreFileCheck::contents(db, shard, version, "shard"))
+        error = *problem;
+    else if (version == 0)
+        error = name + ": an SQLite database, but not a Conclave run store";
+    if (!error.empty()) {
+        db.exec("DETACH DATABASE shard");
+        return std::nullopt;
+    }
+    return version;
+}
+
+// INSERT OR IGNORE of the rows `where` picks in shard.TABLE, over the columns both have.
+std::optional<std::string> copyRows(SqliteDb& db, std::string_view table, const std::string& where)
+{
+    const auto columns = commonColumns(db, table);
+    if (!columns)
+        return "no columns of " + std::string(table) + " in common";
+    const std::string t(table);
+    return db.exec("INSERT OR IGNORE INTO main." + t + " (" + *columns + ") SELECT " + *columns + " FROM shard." +
+                   t + where);
+}
+
+} // namespace
+
+ShardMerger::Merged ShardMerger::merge(SqliteDb& db, const fs::path& store, const fs::path& shard)
+{
+    const std::string name = shard.string();
+    std::string attachError;
+    const auto version = attachChecked(db, store, shard, attachError);
+    if (!version)
+        return {.error = attachError};
     const auto detached = [&](const std::string& error) {
         db.exec("DETACH DATABASE shard");
         return Merged{.error = error};
     };
-    int64_t version = 0;
-    if (auto problem = StoreFileCheck::contents(db, shard, version, "shard"))
-        return detached(*problem);
-    if (version == 0)
-        return detached(name + ": an SQLite database, but not a Conclave run store");
-    if (version < kExperimentsVersion)
+    if (*version < kExperimentsVersion)
         return detached(name + ": a run store from before experiments (store schema version " +
-                        std::to_string(version) + "), so it holds none");
+                        std::to_string(*version) + "), so it holds none");
     Merged merged;
     const auto fail = [&](const std::string& error) {
         db.exec("ROLLBACK");
@@ -182,7 +221,7 @@ ShardMerger::Merged ShardMerger::merge(SqliteDb& db, const fs::path& store, cons
     if (!error.empty())
         return cannot(error);
     merged.experiments = int(experiments.size());
-    if (const auto replaced = dropHalfWritten(db, error))
+    if (const auto replaced = dropHalfWritten(db, "s.experiment_id IN (SELECT id FROM shard.experiments)", error))
         merged.replacedRuns = *replaced;
     else
         return cannot(error);
@@ -202,12 +241,7 @@ ShardMerger::Merged ShardMerger::merge(SqliteDb& db, const fs::path& store, cons
                                       {"span_text", runsOfShard, nullptr},
                                       {"node_results", runsOfShard, nullptr}}};
     for (const auto& copy : copies) {
-        const auto columns = commonColumns(db, copy.table);
-        if (!columns)
-            return cannot("no columns of " + std::string(copy.table) + " in common");
-        const std::string table(copy.table);
-        if (auto e = db.exec("INSERT OR IGNORE INTO main." + table + " (" + *columns + ") SELECT " + *columns +
-                             " FROM shard." + table + copy.where))
+        if (auto e = copyRows(db, copy.table, copy.where))
             return cannot(*e);
         if (copy.count)
             *copy.count = int(db.changes());
@@ -242,6 +276,43 @@ ShardMerger::Merged ShardMerger::merge(SqliteDb& db, const fs::path& store, cons
     }
     if (!error.empty())
         return cannot(error);
+    if (auto e = db.exec("COMMIT"))
+        return fail(store.string() + ": " + *e);
+    db.exec("DETACH DATABASE shard");
+    return merged;
+}
+
+ShardMerger::MergedRuns ShardMerger::mergeRuns(SqliteDb& db, const fs::path& store, const fs::path& other)
+{
+    const std::string name = other.string();
+    std::string error;
+    const auto version = attachChecked(db, store, other, error);
+    if (!version)
+        return {.error = error};
+    // Before experiments (schema 3) every run is no experiment's.
+    const bool trials = *version >= kExperimentsVersion;
+    const auto fail = [&](const std::string& why) {
+        db.exec("ROLLBACK");
+        db.exec("DETACH DATABASE shard");
+        return MergedRuns{.error = why};
+    };
+    if (auto e = db.exec("BEGIN IMMEDIATE"))
+        return fail(store.string() + ": " + *e);
+    MergedRuns merged;
+    if (const auto replaced = dropHalfWritten(db, trials ? "s.experiment_id IS NULL" : "1", error))
+        merged.replacedRuns = *replaced;
+    else
+        return fail(name + ": cannot merge (" + error + ")");
+    // No experiment's trial: those come with their experiment (experiments merge).
+    const std::string notTrials = trials ? " WHERE experiment_id IS NULL" : "";
+    const std::string ofThem = " WHERE run_id IN (SELECT id FROM shard.runs" + notTrials + ")";
+    if (auto e = copyRows(db, "runs", notTrials))
+        return fail(name + ": cannot merge (" + *e + ")");
+    merged.runs = int(db.changes());
+    for (const char* table : {"spans", "span_text", "node_results"}) {
+        if (auto e = copyRows(db, table, ofThem))
+            return fail(name + ": cannot merge (" + *e + ")");
+    }
     if (auto e = db.exec("COMMIT"))
         return fail(store.string() + ": " + *e);
     db.exec("DETACH DATABASE shard");

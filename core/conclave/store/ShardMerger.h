@@ -35,6 +35,18 @@ public:
 
     // `db` is the store's connection (outside a transaction), `store` its file.
     static Merged merge(SqliteDb& db, const std::filesystem::path& store, const std::filesystem::path& shard);
+
+    struct MergedRuns {
+        int runs = 0;         // copied: not here before, or replacing a half-written copy
+        int replacedRuns = 0; // of those, half-written copies replaced
+        std::string error;    // nothing was merged
+    };
+    // `conclave runs merge`: the runs of another store that are no experiment's
+    // trial (another replica's served runs, another machine's), with their spans,
+    // texts and node results, under the same promises: read-only, all or
+    // nothing, runs here kept, half-written copies replaced. A store of any
+    // schema version: columns it lacks take their defaults here.
+    static MergedRuns mergeRuns(SqliteDb& db, const std::filesystem::path& store, const std::filesystem::path& other);
 };
 
 } // namespace conclave

@@ -6,9 +6,14 @@
 
 #include "support/SampleRuns.h"
 
+#include "conclave/bench/BenchTeams.h"
+#include "conclave/store/SqliteDb.h"
+#include "conclave/store/StoreSchema.h"
+
 #include "run/RunController.h"
 #include "run/RunHistoryPanel.h"
 
+#include <QComboBox>
 #include <QLabel>
 #include <QPushButton>
 #include <QScrollBar>
@@ -146,6 +151,64 @@ private slots:
         QCOMPARE(panel.runs().size(), size_t(0));
         QCOMPARE(panel.teams(), QStringList({"All teams"}));
         QVERIFY(!QFile::exists(dir.path() + "/none.sqlite")); // reading never creates a store
+    }
+
+    void readsAStoreOfAnOlderSchema()
+    {
+        // Written by an older Conclave (schema 7) and not opened for writing since:
+        // the history upgrades it as `conclave runs list` does, and lists its run.
+        const std::string file = (m_dir.path() + "/v7.sqlite").toStdString();
+        {
+            SqliteDb db;
+            QVERIFY(!db.open(file, SqliteDb::Mode::Create));
+            QVERIFY(!StoreSchema::migrate(db, 7));
+            QVERIFY(!db.exec("INSERT INTO runs (id, team_name, team_json, input, seed, status, started_at_ms) "
+                             "VALUES ('0123456789ab', 'old', '{}', 'q', 1, 'ok', 1000)"));
+        }
+        RunController controller({}, file);
+        RunHistoryPanel panel(&controller);
+        QVERIFY(panel.refresh());
+        QCOMPARE(panel.matchCount(), int64_t(1));
+        QCOMPARE(panel.visibleRuns(), std::vector<RunId>{RunId("0123456789ab")});
+    }
+
+    void sourceFilter()
+    {
+        const std::filesystem::path file = (m_dir.path() + "/sources.sqlite").toStdString();
+        std::vector<RunId> ids; // run, studio, serve, eval (a trial)
+        {
+            auto opened = RunStore::open(file);
+            QVERIFY2(opened.store, opened.error.c_str());
+            for (const auto& origin : {RunOrigin{}, RunOrigin{RunSource::Studio, {}, {}},
+                                       RunOrigin{RunSource::Serve, {}, "alice"},
+                                       RunOrigin{RunSource::Eval, "e-000000000001", {}}}) {
+                std::string error;
+                auto recorder = opened.store->record(BenchTeams::chain(1), error, origin);
+                QVERIFY2(recorder, error.c_str());
+                recorder->runStarted("q", 1, ClockKind::Real);
+                QCOMPARE(QString::fromStdString(recorder->waitUntilStored()), QString());
+                ids.push_back(recorder->id());
+            }
+        }
+        RunController controller({}, file);
+        RunHistoryPanel panel(&controller);
+        QVERIFY(panel.refresh());
+        auto* box = panel.findChild<QComboBox*>("historySource");
+        QVERIFY(box);
+        QCOMPARE(box->itemText(0), QStringLiteral("Any source"));
+        QCOMPARE(box->count(), 6);
+        QCOMPARE(panel.matchCount(), int64_t(3)); // experiments' trials are not in the history
+        panel.setSourceFilter(RunSource::Serve);
+        QCOMPARE(box->currentText(), QStringLiteral("Served"));
+        QCOMPARE(panel.visibleRuns(), std::vector<RunId>{ids[2]});
+        panel.setSourceFilter(RunSource::Studio);
+        QCOMPARE(panel.visibleRuns(), std::vector<RunId>{ids[1]});
+        panel.setSourceFilter(RunSource::Eval); // asked for, they show
+        QCOMPARE(panel.visibleRuns(), std::vector<RunId>{ids[3]});
+        panel.setSourceFilter(RunSource::Rerun);
+        QCOMPARE(panel.matchCount(), int64_t(0));
+        panel.setSourceFilter(std::nullopt);
+        QCOMPARE(panel.matchCount(), int64_t(3));
     }
 };
 

@@ -91,9 +91,16 @@ RunQueries* RunController::queries(QString* error)
     std::string e;
     if (m_store)
         m_queries = m_store->reader(e);
-    else if (std::filesystem::exists(m_dbFile)) // reading never creates a store
-        m_queries = RunQueries::open(m_dbFile, e);
-    else
+    else if (std::filesystem::exists(m_dbFile)) { // reading never creates a store
+        // Opened as the CLI's read commands open it: a store of an older schema is
+        // upgraded first (or refused, read-only, with how to upgrade it), so that
+        // the queries find the columns they read.
+        auto opened = RunStore::openForReading(m_dbFile);
+        if (opened.store)
+            m_queries = opened.store->reader(e);
+        else
+            e = opened.error;
+    } else
         return nullptr;
     if (!m_queries && error)
         *error = QString::fromStdString(e);

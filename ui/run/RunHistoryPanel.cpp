@@ -36,7 +36,7 @@ QString statusText(RunStatus s)
 
 RunHistoryPanel::RunHistoryPanel(RunController* controller, QWidget* parent)
     : QWidget(parent), m_controller(controller), m_team(new QComboBox(this)), m_status(new QComboBox(this)),
-      m_text(new QLineEdit(this)), m_typing(new QTimer(this)), m_count(new QLabel(this)),
+      m_source(new QComboBox(this)), m_text(new QLineEdit(this)), m_typing(new QTimer(this)), m_count(new QLabel(this)),
       m_more(new QPushButton(tr("Load more"), this)), m_list(new QTreeWidget(this)),
       m_open(new QPushButton(tr("Open"), this)), m_replay(new QPushButton(tr("Replay"), this)),
       m_rerun(new QPushButton(tr("Re-run"), this)), m_delete(new QPushButton(tr("Delete"), this)),
@@ -49,12 +49,24 @@ RunHistoryPanel::RunHistoryPanel(RunController* controller, QWidget* parent)
     auto* bar = new QHBoxLayout;
     m_team->setObjectName("historyTeam");
     m_team->setMinimumWidth(160);
+    // As wide as a short team name, not the longest: the text filter keeps its room.
+    m_team->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_team->setMinimumContentsLength(18);
     m_team->addItem(tr("All teams"));
     m_status->setObjectName("historyStatus");
     m_status->addItem(tr("Any status"));
     for (const auto s : {RunStatus::Ok, RunStatus::Partial, RunStatus::Failed, RunStatus::Cancelled,
                          RunStatus::BudgetExhausted, RunStatus::Interrupted, RunStatus::Running})
         m_status->addItem(statusText(s), int(s));
+    m_source->setObjectName("historySource");
+    m_source->addItem(tr("Any source"));
+    m_source->addItem(tr("conclave run"), int(RunSource::Run));
+    m_source->addItem(tr("Re-runs"), int(RunSource::Rerun));
+    m_source->addItem(tr("Studio"), int(RunSource::Studio));
+    m_source->addItem(tr("Served"), int(RunSource::Serve));
+    m_source->addItem(tr("Experiment trials"), int(RunSource::Eval));
+    m_source->setToolTip(tr("What started the runs: the CLI, a re-run, the studio, conclave serve, or an "
+                            "experiment (whose trials are listed only here)"));
     m_text->setObjectName("historyText");
     m_text->setPlaceholderText(tr("Filter by id, input or answer"));
     m_text->setClearButtonEnabled(true);
@@ -66,6 +78,7 @@ RunHistoryPanel::RunHistoryPanel(RunController* controller, QWidget* parent)
     refresh->setText(tr("Refresh"));
     bar->addWidget(m_team);
     bar->addWidget(m_status);
+    bar->addWidget(m_source);
     bar->addWidget(m_text, 1);
     bar->addWidget(m_count);
     bar->addWidget(m_more);
@@ -87,6 +100,7 @@ RunHistoryPanel::RunHistoryPanel(RunController* controller, QWidget* parent)
     connect(m_more, &QPushButton::clicked, this, &RunHistoryPanel::loadMore);
     connect(m_team, &QComboBox::currentIndexChanged, this, &RunHistoryPanel::reload);
     connect(m_status, &QComboBox::currentIndexChanged, this, &RunHistoryPanel::reload);
+    connect(m_source, &QComboBox::currentIndexChanged, this, &RunHistoryPanel::reload);
     connect(m_text, &QLineEdit::textEdited, m_typing, qOverload<>(&QTimer::start));
     connect(m_typing, &QTimer::timeout, this, &RunHistoryPanel::reload);
     // Scrolling to the end of what is loaded loads the next page.
@@ -135,6 +149,8 @@ RunFilter RunHistoryPanel::filter() const
         f.team = m_team->currentText().toStdString();
     if (m_status->currentIndex() > 0)
         f.status = RunStatus(m_status->currentData().toInt());
+    if (m_source->currentIndex() > 0)
+        f.source = RunSource(m_source->currentData().toInt());
     f.text = m_text->text().trimmed().toStdString();
     return f;
 }
@@ -284,6 +300,11 @@ void RunHistoryPanel::setTeamFilter(const QString& team)
 void RunHistoryPanel::setStatusFilter(std::optional<RunStatus> status)
 {
     m_status->setCurrentIndex(status ? std::max(0, m_status->findData(int(*status))) : 0);
+}
+
+void RunHistoryPanel::setSourceFilter(std::optional<RunSource> source)
+{
+    m_source->setCurrentIndex(source ? std::max(0, m_source->findData(int(*source))) : 0);
 }
 
 void RunHistoryPanel::setTextFilter(const QString& text)

@@ -53,6 +53,8 @@ public:
 
     void setTeamFilter(const QString& team); // empty: every team
     void setStatusFilter(std::optional<RunStatus> status);
+    // What started the runs shown (RunSource); any when unset. Experiment trials show only for Eval.
+    void setSourceFilter(std::optional<RunSource> source);
     void setTextFilter(const QString& text);
     std::vector<RunId> visibleRuns() const; // in list order
     std::vector<RunId> selectedRuns() const;
@@ -89,6 +91,7 @@ private:
     QString m_error;
     QComboBox* m_team;
     QComboBox* m_status;
+    QComboBox* m_source;
     QLineEdit* m_text;
     QTimer* m_typing;
     QLabel* m_count;

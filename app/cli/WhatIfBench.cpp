@@ -91,7 +91,7 @@ int whatIfBench(const CliContext& context, Engine& engine, const BenchArgs& args
         started.run->wait();
         if (const auto stored = started.recorder->waitUntilStored(); !stored.empty())
             return fail(stored);
-        auto reader = RunQueries::open(db, error);
+        auto reader = RunStore::openReader(db, error);
         if (!reader)
             return fail(error);
         const auto whatIf = WhatIf::load(engine, *reader, started.recorder->id().str(), error);
@@ -141,7 +141,7 @@ int whatIfBench(const CliContext& context, Engine& engine, const BenchArgs& args
         std::string headline;
         for (int r = 0; r < std::max(3, args.runs); ++r) {
             auto start = Clock::now();
-            auto reader = RunQueries::open(db, error);
+            auto reader = RunStore::openReader(db, error);
             if (!reader)
                 return fail(error);
             const auto design = DesignWhatIf::load(engine, *reader, runner.id(), "ten experts", error);

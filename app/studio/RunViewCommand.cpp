@@ -269,7 +269,7 @@ std::optional<int> runRunViewCommand(QApplication& app, const QStringList& args)
         return showFidelity(app, file, parser.value(fidelity).split(QLatin1Char(',')), parser.value(holdout),
                             parser.value(fidelitySeed), parser.value(fidelityFolds), parser.value(theme), out, size);
     std::string error;
-    auto queries = RunQueries::open(file, error);
+    auto queries = RunStore::openReader(file, error);
     if (!queries)
         return fail(QString::fromStdString(error));
 

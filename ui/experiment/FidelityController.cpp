@@ -5,6 +5,7 @@
 #include "conclave/experiment/FidelityCheck.h"
 #include "conclave/session/Engine.h"
 #include "conclave/store/RunQueries.h"
+#include "conclave/store/RunStore.h"
 
 #include <QMetaObject>
 
@@ -73,7 +74,7 @@ bool FidelityController::run(const QStringList& experiments, double holdout, uin
         std::optional<FidelityReport> report;
         std::string e;
         try {
-            auto queries = RunQueries::open(db, e);
+            auto queries = RunStore::openReader(db, e);
             if (queries) {
                 Engine engine(std::move(resources));
                 engine.setStore(db); // what the replays read

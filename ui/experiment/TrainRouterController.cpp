@@ -6,6 +6,7 @@
 #include "conclave/io/FileIo.h"
 #include "conclave/routing/RouterFile.h"
 #include "conclave/store/RunQueries.h"
+#include "conclave/store/RunStore.h"
 
 #include <QMetaObject>
 
@@ -105,7 +106,7 @@ bool TrainRouterController::start(const QStringList& experiments, bool training,
     m_thread = std::thread([this, db, training, job = std::move(job)] {
         Outcome outcome;
         try {
-            auto store = RunQueries::open(db, outcome.error);
+            auto store = RunStore::openReader(db, outcome.error);
             if (store)
                 job(*store, outcome);
         } catch (const std::exception& x) {

@@ -92,14 +92,8 @@ RunQueries* RunController::queries(QString* error)
     if (m_store)
         m_queries = m_store->reader(e);
     else if (std::filesystem::exists(m_dbFile)) { // reading never creates a store
-        // Opened as the CLI's read commands open it: a store of an older schema is
-        // upgraded first (or refused, read-only, with how to upgrade it), so that
-        // the queries find the columns they read.
-        auto opened = RunStore::openForReading(m_dbFile);
-        if (opened.store)
-            m_queries = opened.store->reader(e);
-        else
-            e = opened.error;
+        // As the CLI's read commands open it: an older schema is upgraded first.
+        m_queries = RunStore::openReader(m_dbFile, e);
     } else
         return nullptr;
     if (!m_queries && error)

@@ -2,6 +2,7 @@
 
 #include "conclave/session/Engine.h"
 #include "conclave/store/RunQueries.h"
+#include "conclave/store/RunStore.h"
 #include "conclave/whatif/WhatIf.h"
 
 #include <QMetaObject>
@@ -81,7 +82,7 @@ void WhatIfController::project(const std::string& run)
     std::optional<Engine> engine; // before the what-if that points to it
     std::optional<WhatIf> whatIf;
     try {
-        const auto queries = RunQueries::open(m_db, error);
+        const auto queries = RunStore::openReader(m_db, error);
         if (queries) {
             engine.emplace(m_resources);
             engine->setStore(m_db);
@@ -145,7 +146,7 @@ void WhatIfController::computeProfile(const std::string& run)
     std::string error;
     std::shared_ptr<const SpeedupProfile> profile;
     try {
-        const auto queries = RunQueries::open(m_db, error);
+        const auto queries = RunStore::openReader(m_db, error);
         if (queries) {
             Engine engine(m_resources);
             engine.setStore(m_db);

@@ -210,6 +210,16 @@ void RunStore::flush()
         w->flush();
 }
 
+std::unique_ptr<RunQueries> RunStore::openReader(const fs::path& file, std::string& error)
+{
+    auto opened = openForReading(file);
+    if (!opened.store) {
+        error = opened.error;
+        return nullptr;
+    }
+    return opened.store->reader(error);
+}
+
 std::unique_ptr<RunQueries> RunStore::reader(std::string& error) const
 {
     auto queries = RunQueries::open(m_path, m_mode, error);

@@ -105,6 +105,10 @@ public:
 
     // A reader on its own connection (one per thread).
     std::unique_ptr<RunQueries> reader(std::string& error) const;
+    // A reader of the store file, opened as openForReading opens it: a store of
+    // an older schema is upgraded first (or refused when read-only, saying how to
+    // upgrade it), so the queries find every column they read.
+    static std::unique_ptr<RunQueries> openReader(const std::filesystem::path& file, std::string& error);
 
     // Deletes runs with their spans; how many were deleted, or an error.
     struct Deleted {

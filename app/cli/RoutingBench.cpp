@@ -190,29 +190,14 @@ int routingQualityBench(const CliContext& context, const BenchArgs& args)
         // The ceiling: the same router knowing each task's true chances (the world's difficulty and curves).
         const auto truth = [&](const Task& task) {
             const Task* own = world->tasks().byId(task.id);
-            const double d = own ? world->truth(*own).difficulty : 0.0;
-            const auto p = [&](const WorldModel& m) {
-                return 1 / (1 + std::exp(-m.slope * (m.ability(task.domain) - d)));
-            };
-            return std::pair{p(world->spec().models.at("weak")), p(world->spec().models.at("strong"))};
+            auto t = own ? world->truth(*own) : GroundTruthWorld::Truth{};
+            t.domain = task.domain;
+            return std::pair{world->pRight("weak", t), world->pRight("strong", t)};
         };
         const auto oracleInput = RouterEvaluation::strongWeak(*outcomes, heldout, truth, evaluation, error);
-        // The readable ceiling: the same router knowing only the readable part of each task's difficulty;
-        // its chances are averaged over the hidden part (a standard normal, 81-point midpoint rule on ±4).
+        // The readable ceiling: the same router knowing only the readable part of each task's difficulty.
         const auto readableTruth = [&](const Task& task) {
-            const auto& s = world->spec();
-            const double known = s.difficultyShift + std::sqrt(s.readableShare) * world->readable(task.prompt);
-            const double spread = std::sqrt(1 - s.readableShare);
-            const auto p = [&](const WorldModel& m) {
-                double sum = 0, weights = 0;
-                for (int i = 0; i <= 80; ++i) {
-                    const double h = -4 + 0.1 * i, w = std::exp(-h * h / 2);
-                    sum += w / (1 + std::exp(-m.slope * (m.ability(task.domain) - known - spread * h)));
-                    weights += w;
-                }
-                return sum / weights;
-            };
-            return std::pair{p(s.models.at("weak")), p(s.models.at("strong"))};
+            return std::pair{world->pRightReadable("weak", task), world->pRightReadable("strong", task)};
         };
         const auto readableInput = RouterEvaluation::strongWeak(*outcomes, heldout, readableTruth, evaluation, error);
         CurveBootstrap::Options once;
@@ -226,8 +211,10 @@ int routingQualityBench(const CliContext& context, const BenchArgs& args)
                     << fixed(spec.readable, 1) << ", seed " << world->spec().seed << "): " << heldout.size()
                     << " held-out tasks; weak " << fixed(refs[0].quality * 100, 1) << " %, strong "
                     << fixed(refs[1].quality * 100, 1) << " %; router held-out AUROC "
-                    << (trained->auroc ? fixed(*trained->auroc, 3) : "-") << "; "
-                    << RouterTrainingText::pooling(trained->model).value_or("") << " ("
+                    << (trained->auroc ? fixed(*trained->auroc, 3) : "-");
+        if (const auto pooling = RouterTrainingText::pooling(trained->model))
+            context.out << "; " << *pooling;
+        context.out << " ("
                     << fixed(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 1)
                     << " s)\n";
         if (curve.gain) {

@@ -185,6 +185,34 @@ private slots:
         QVERIFY(other->readable(first.prompt) != world->readable(first.prompt));
     }
 
+    // The chance known from the readable part alone: with nothing readable, the
+    // response curve averaged over a standard normal difficulty, E[σ(1.5 (0.5 − h))]
+    // = 0.629982 (numerical integration), 0.629989 by the 81-point rule; with
+    // everything readable, the curve at the task's own difficulty.
+    void readableChanceAveragesTheHiddenPart()
+    {
+        const auto hidden = makeWorld(json{{"readable_share", 0.0}});
+        for (const auto& t : hidden->tasks().tasks()) {
+            QVERIFY(std::abs(hidden->pRightReadable("m", t) - 0.629988633) < 1e-9);
+            QVERIFY(std::abs(hidden->pRightReadable("m", t) - 0.629982094) < 1e-5);
+        }
+        const auto words = makeWorld(json{{"readable_share", 1.0}, {"difficulty_shift", -0.5}});
+        for (const auto& t : words->tasks().tasks())
+            QVERIFY(std::abs(words->pRightReadable("m", t) - words->pRight("m", words->truth(t))) < 1e-12);
+        // Half readable: between the two, and ordered as the readable part says.
+        const auto half = makeWorld(json{{"readable_share", 0.5}});
+        const auto& tasks = half->tasks().tasks();
+        const auto easier = std::min_element(tasks.begin(), tasks.end(), [&](const Task& a, const Task& b) {
+            return half->readable(a.prompt) < half->readable(b.prompt);
+        });
+        const auto harder = std::max_element(tasks.begin(), tasks.end(), [&](const Task& a, const Task& b) {
+            return half->readable(a.prompt) < half->readable(b.prompt);
+        });
+        QVERIFY(half->pRightReadable("m", *easier) > 0.63);
+        QVERIFY(half->pRightReadable("m", *harder) < 0.63);
+        QCOMPARE(half->pRightReadable("nobody", *easier), 0.0);
+    }
+
     // Worlds drawn again under one set seed share no draws: each is drawn
     // under the set seed mixed with its name, so two worlds of one file but
     // other names differ, and one world under one set seed is always the same.

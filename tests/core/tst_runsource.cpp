@@ -13,6 +13,7 @@
 #include "conclave/store/RunStore.h"
 #include "conclave/store/SqliteDb.h"
 #include "conclave/store/StoreSchema.h"
+#include "support/StoreRows.h"
 
 using namespace conclave;
 
@@ -120,18 +121,12 @@ private slots:
     void rowsStoredBeforeTheColumnReadRun()
     {
         const auto path = file("v7.sqlite");
-        {
-            SqliteDb db;
-            QVERIFY(!db.open(path, SqliteDb::Mode::Create));
-            QVERIFY(!StoreSchema::migrate(db, 7));
-            QVERIFY(!db.exec("INSERT INTO runs (id, team_name, team_json, input, seed, status, started_at_ms) "
-                             "VALUES ('0123456789ab', 'old', '{}', 'q', 1, 'ok', 1000)"));
-        }
+        QVERIFY(testsupport::makeOlderStore(path, 7));
         auto opened = RunStore::open(path);
         QVERIFY(opened.store);
         const auto runs = listed(*opened.store, RunSource::Run);
         QCOMPARE(runs.size(), size_t(1));
-        QCOMPARE(runs[0].id.str(), std::string("0123456789ab"));
+        QCOMPARE(runs[0].id.str(), std::string("00000000000a"));
         QVERIFY(runs[0].source == RunSource::Run);
         QCOMPARE(runs[0].teamHash, std::string());
         QCOMPARE(runs[0].keyName, std::string());
@@ -145,13 +140,7 @@ private slots:
     void mergesRunsOfAStoreFromBeforeExperiments()
     {
         const auto old = file("v2.sqlite");
-        {
-            SqliteDb db;
-            QVERIFY(!db.open(old, SqliteDb::Mode::Create));
-            QVERIFY(!StoreSchema::migrate(db, 2));
-            QVERIFY(!db.exec("INSERT INTO runs (id, team_name, team_json, input, seed, status, started_at_ms) "
-                             "VALUES ('00000000000a', 'old', '{}', 'q', 1, 'ok', 1000)"));
-        }
+        QVERIFY(testsupport::makeOlderStore(old, 2));
         auto opened = RunStore::open(file("merged.sqlite"));
         QVERIFY(opened.store);
         const auto merged = opened.store->mergeRunsFrom(old);

@@ -7,8 +7,7 @@
 #include "support/SampleRuns.h"
 
 #include "conclave/bench/BenchTeams.h"
-#include "conclave/store/SqliteDb.h"
-#include "conclave/store/StoreSchema.h"
+#include "support/StoreRows.h"
 
 #include "run/RunController.h"
 #include "run/RunHistoryPanel.h"
@@ -158,18 +157,12 @@ private slots:
         // Written by an older Conclave (schema 7) and not opened for writing since:
         // the history upgrades it as `conclave runs list` does, and lists its run.
         const std::string file = (m_dir.path() + "/v7.sqlite").toStdString();
-        {
-            SqliteDb db;
-            QVERIFY(!db.open(file, SqliteDb::Mode::Create));
-            QVERIFY(!StoreSchema::migrate(db, 7));
-            QVERIFY(!db.exec("INSERT INTO runs (id, team_name, team_json, input, seed, status, started_at_ms) "
-                             "VALUES ('0123456789ab', 'old', '{}', 'q', 1, 'ok', 1000)"));
-        }
+        QVERIFY(testsupport::makeOlderStore(file, 7));
         RunController controller({}, file);
         RunHistoryPanel panel(&controller);
         QVERIFY(panel.refresh());
         QCOMPARE(panel.matchCount(), int64_t(1));
-        QCOMPARE(panel.visibleRuns(), std::vector<RunId>{RunId("0123456789ab")});
+        QCOMPARE(panel.visibleRuns(), std::vector<RunId>{RunId("00000000000a")});
     }
 
     void sourceFilter()

@@ -260,6 +260,22 @@ double GroundTruthWorld::pRight(std::string_view model, const Truth& truth) cons
     return 1 / (1 + std::exp(-m.slope * (m.ability(truth.domain) - truth.difficulty)));
 }
 
+double GroundTruthWorld::pRightReadable(std::string_view model, const Task& task) const
+{
+    Truth t;
+    t.domain = task.domain;
+    const double r = m_spec.readableShare;
+    const double known = m_spec.difficultyShift + std::sqrt(r) * readable(task.prompt);
+    double sum = 0, weights = 0;
+    for (int i = 0; i <= 80; ++i) {
+        const double h = -4 + 0.1 * i, w = std::exp(-h * h / 2);
+        t.difficulty = known + std::sqrt(1 - r) * h;
+        sum += w * pRight(model, t);
+        weights += w;
+    }
+    return sum / weights;
+}
+
 std::string GroundTruthWorld::withConfidence(std::string lead, std::string_view answer, bool right,
                                              const CallDraws& draws) const
 {

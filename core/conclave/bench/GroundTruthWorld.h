@@ -80,6 +80,11 @@ public:
     // divided by √words, standardised over the world's task prompts.
     double readable(std::string_view text) const;
     double pRight(std::string_view model, const Truth& truth) const;
+    // The chance `model` is right on `task` to one who knows only the readable
+    // part of its difficulty: pRight averaged over the hidden part, a standard
+    // normal (81-point midpoint rule on ±4). What a router reading the prompt
+    // perfectly could expect (bench routing's readable ceiling).
+    double pRightReadable(std::string_view model, const Task& task) const;
     // The κ of the confidence rule, from the file's AUROC.
     double confidenceKappa() const { return m_kappa; }
 

@@ -138,6 +138,26 @@ struct WorldArgs {
 // ground-truth world as an OpenAI-compatible endpoint until Ctrl+C.
 int runWorldServe(const CliContext& context, const WorldArgs& args);
 
+struct ServeArgs {
+    std::vector<std::string> teams; // FILE[=NAME][:last-user|:transcript]
+    std::string host = "127.0.0.1";
+    uint16_t port = 8080;
+    std::string apiKeysFile;
+    std::string apiKeyEnv;
+    std::string input = "last-user";
+    int maxConcurrency = 64;
+    int maxQueue = 256;
+    size_t maxBodyBytes = 1024 * 1024;
+    std::optional<std::string> db;
+    double drainSeconds = 30;
+    int keepRuns = 0;
+    std::string storeText = "full";
+};
+
+// `conclave serve TEAM.json[=NAME]... [--host H] [--port P] [--api-keys-file F | --api-key-env VAR] ...`:
+// the teams as an OpenAI-compatible endpoint until SIGTERM or Ctrl+C (docs/serve.md).
+int runServe(const CliContext& context, const ServeArgs& args);
+
 struct FidelityArgs {
     std::vector<std::string> experiments; // ids or unique prefixes
     std::optional<std::string> db;

@@ -341,6 +341,41 @@ int main(int argc, char** argv)
                            "Its latencies times this (default 1; 0.02 answers fifty times faster)");
     world->require_subcommand(1);
 
+    ServeArgs serveArgs;
+    std::string serveDb;
+    auto* serve = app.add_subcommand(
+        "serve", "Serve teams as an OpenAI-compatible endpoint; every request is a stored run (docs/serve.md)");
+    serve->add_option("teams", serveArgs.teams,
+                      "Team files, each FILE[=NAME][:last-user|:transcript]; its id is NAME, else the file name "
+                      "without .team.json")
+        ->required();
+    serve->add_option("--host", serveArgs.host,
+                      "The address to listen on (default 127.0.0.1; any other needs keys)");
+    serve->add_option("--port", serveArgs.port, "The port (default 8080; 0: any free port)");
+    serve->add_option("--api-keys-file", serveArgs.apiKeysFile,
+                      "Keys, one a line: KEY [name=N] [teams=a,b] [rpm=N] [concurrency=N] [budget_usd_per_day=X]; "
+                      "readable by its owner only");
+    serve->add_option("--api-key-env", serveArgs.apiKeyEnv, "One key, from this environment variable (named env:VAR)");
+    serve->add_option("--input", serveArgs.input,
+                      "How a conversation becomes the run's input: last-user (default) or transcript")
+        ->check(CLI::IsMember({"last-user", "transcript"}));
+    serve->add_option("--max-concurrency", serveArgs.maxConcurrency, "Runs at once (default 64)")
+        ->check(CLI::Range(1, 100000));
+    serve->add_option("--max-queue", serveArgs.maxQueue, "Requests waiting for a run before 503 (default 256)")
+        ->check(CLI::Range(0, 1000000));
+    serve->add_option("--max-body-bytes", serveArgs.maxBodyBytes, "The largest request body (default 1 MiB)")
+        ->check(CLI::Range(size_t(1024), size_t(1) << 30));
+    auto* serveDbOption = serve->add_option(
+        "--db", serveDb, "The run store (default: $CONCLAVE_DB, else $XDG_DATA_HOME/conclave/runs.sqlite)");
+    serve->add_option("--drain-seconds", serveArgs.drainSeconds,
+                      "On SIGTERM, how long runs may finish before the rest are cancelled (default 30)")
+        ->check(CLI::Range(0.0, 86400.0));
+    serve->add_option("--keep-runs", serveArgs.keepRuns, "Keep only the newest N served runs (default: all)")
+        ->check(CLI::Range(1, 1 << 30));
+    serve->add_option("--store-text", serveArgs.storeText,
+                      "full (default), or none: prompts, outputs and span texts are not stored, only figures")
+        ->check(CLI::IsMember({"full", "none"}));
+
     FidelityArgs fidelityArgs;
     std::string fidelityDb;
     auto* fidelity = app.add_subcommand(
@@ -556,6 +591,11 @@ int main(int argc, char** argv)
         if (*calibrateDbOption)
             calibrateArgs.db = calibrateDb;
         return runCalibrate(context, calibrateArgs);
+    }
+    if (*serve) {
+        if (*serveDbOption)
+            serveArgs.db = serveDb;
+        return runServe(context, serveArgs);
     }
     if (*worldServe) {
         if (*worldServeSeedOption)

@@ -113,6 +113,12 @@ void HttpConnection::refuse(int status, const std::string& message)
     ++m_sequence;
     HttpResponseHead head;
     head.status = status;
+    if (m_options.refusal) {
+        auto [type, body] = m_options.refusal(status, message);
+        head.headers.emplace_back("Content-Type", std::move(type));
+        respond(std::move(head), std::move(body));
+        return;
+    }
     head.headers.emplace_back("Content-Type", "text/plain; charset=utf-8");
     respond(std::move(head), message + "\n");
 }
@@ -212,7 +218,9 @@ void HttpConnection::pump()
         if (!m_ended)
             return;
         m_ended = false;
-        if (m_keepAlive)
+        if (m_closeWhenDone)
+            close();
+        else if (m_keepAlive)
             readRequest(m_options.idleTimeout);
         else
             closeNow();
@@ -250,6 +258,13 @@ void HttpConnection::close()
     for (auto& timer : m_timers)
         timer.cancel();
     closeNow();
+}
+
+void HttpConnection::closeWhenDone()
+{
+    m_closeWhenDone = true;
+    if (!m_answering && !m_writing && m_out.empty())
+        close();
 }
 
 void HttpConnection::closeNow()

@@ -44,6 +44,8 @@ public:
     void post(std::function<void()> work);
     // On the strand: the server is stopping.
     void close();
+    // On the strand: close once the answer in hand (if any) is written; read no further request.
+    void closeWhenDone();
 
     // On the strand only (the exchange posts them).
     void respond(HttpResponseHead head, std::string body);
@@ -93,6 +95,7 @@ private:
     uint64_t m_sequence = 0;
     bool m_closed = false;
     bool m_stopping = false;  // the server is stopping: no new timers
+    bool m_closeWhenDone = false; // the server is stopping gracefully: no further request
 };
 
 } // namespace conclave

@@ -28,6 +28,7 @@ struct HttpServer::Impl {
     std::mutex mutex;  // guards the one below
     std::vector<std::weak_ptr<HttpConnection>> connections;
     bool stopped = false;
+    uint16_t port = 0;
 
     void accept();
 };
@@ -75,6 +76,7 @@ std::unique_ptr<HttpServer> HttpServer::start(HttpServerOptions options, HttpSer
         error = "cannot listen on " + where + ": " + ec.message();
         return nullptr;
     }
+    impl->port = impl->acceptor.local_endpoint(ec).port();
     impl->work.emplace(impl->io.get_executor());
     impl->accept();
     const int threads = std::max(1, impl->options.threads);
@@ -87,9 +89,45 @@ HttpServer::HttpServer(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
 
 HttpServer::~HttpServer() { stop(); }
 
-uint16_t HttpServer::port() const { return m_impl->acceptor.is_open() ? m_impl->acceptor.local_endpoint().port() : 0; }
+uint16_t HttpServer::port() const { return m_impl->port; }
 
 const std::string& HttpServer::host() const { return m_impl->options.host; }
+
+void HttpServer::stopAccepting()
+{
+    std::lock_guard lock(m_impl->life->mutex);
+    if (m_impl->life->stopped)
+        return;
+    net::post(m_impl->acceptor.get_executor(), [impl = m_impl.get()] {
+        boost::system::error_code ignored;
+        impl->acceptor.close(ignored);
+    });
+}
+
+void HttpServer::stop(std::chrono::milliseconds grace)
+{
+    std::vector<std::weak_ptr<HttpConnection>> connections;
+    {
+        std::lock_guard lock(m_impl->mutex);
+        connections = m_impl->connections;
+    }
+    {
+        std::lock_guard lock(m_impl->life->mutex);
+        if (m_impl->life->stopped)
+            return;
+        for (const auto& weak : connections) {
+            if (auto c = weak.lock())
+                c->post([c] { c->closeWhenDone(); });
+        }
+    }
+    const auto deadline = std::chrono::steady_clock::now() + grace;
+    const auto open = [&] {
+        return std::any_of(connections.begin(), connections.end(), [](const auto& c) { return !c.expired(); });
+    };
+    while (open() && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    stop();
+}
 
 void HttpServer::stop()
 {

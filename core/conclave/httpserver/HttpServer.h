@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 
 namespace conclave {
 
@@ -21,6 +22,9 @@ struct HttpServerOptions {
     std::chrono::milliseconds readTimeout{std::chrono::seconds(30)};
     size_t maxHeaderBytes = 64 * 1024;
     size_t maxBodyBytes = 8 * 1024 * 1024;
+    // The body and its content type of the server's own refusals (400, 413,
+    // 431), from the status and what was wrong; unset, that text in plain text.
+    std::function<std::pair<std::string, std::string>(int status, const std::string& message)> refusal;
 };
 
 using HttpServerHandler = std::function<void(HttpServerRequest request, std::shared_ptr<HttpExchange> exchange)>;
@@ -42,9 +46,15 @@ public:
     HttpServer(const HttpServer&) = delete;
     HttpServer& operator=(const HttpServer&) = delete;
 
+    // The port it listens on (still the same after stopAccepting()).
     uint16_t port() const;
     const std::string& host() const;
+    // Closes the listener: no new connection, while open ones carry on.
+    void stopAccepting();
     void stop();
+    // A stop that first lets each connection finish writing the answer in
+    // hand (and read no further request), for up to `grace`.
+    void stop(std::chrono::milliseconds grace);
 
     struct Impl;
 

@@ -1,0 +1,614 @@
+#include "conclave/serve/ChatServer.h"
+
+#include "conclave/serve/CompletionStream.h"
+#include "conclave/session/Engine.h"
+#include "conclave/session/RecordedStart.h"
+#include "conclave/store/RunStore.h"
+
+#include <nlohmann/json.hpp>
+
+namespace conclave {
+
+using nlohmann::ordered_json;
+using SteadyClock = std::chrono::steady_clock;
+
+struct ChatServer::Request {
+    std::shared_ptr<HttpExchange> exchange;
+    std::shared_ptr<const ServedTeams> teams; // keeps `team` alive across a reload
+    const ServedTeam* team = nullptr;
+    ChatCompletionRequest body;
+    std::string input;
+    std::optional<KeyLimits::Ticket> ticket;
+    std::string keyName;
+    std::string method;
+    std::string path;
+    SteadyClock::time_point arrived;
+
+    std::mutex mutex; // guards what follows; held while the run starts
+    bool gone = false;     // the client went away
+    bool drained = false;  // the server cancels it to shut down
+    std::unique_ptr<RunRecorder> recorder;
+    std::shared_ptr<Run> run;
+    std::shared_ptr<CompletionStream> stream;
+    ServedRunEnd end; // written by the run's last event, read after run->wait()
+};
+
+namespace {
+
+std::string pathOf(const std::string& target)
+{
+    return target.substr(0, target.find('?'));
+}
+
+ServeError serverError(int status, std::string message, std::string code, std::optional<int> retryAfter = {})
+{
+    ServeError e;
+    e.status = status;
+    e.type = "server_error";
+    e.message = std::move(message);
+    e.code = std::move(code);
+    e.retryAfterS = retryAfter;
+    return e;
+}
+
+int64_t unixSeconds()
+{
+    return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+double msSince(SteadyClock::time_point t)
+{
+    return std::chrono::duration<double, std::milli>(SteadyClock::now() - t).count();
+}
+
+} // namespace
+
+std::unique_ptr<ChatServer> ChatServer::start(Engine& engine, RunStore& store, std::shared_ptr<const ServedTeams> teams,
+                                              ChatServerOptions options, std::string& error)
+{
+    if (!teams || teams->all().empty()) {
+        error = "no team to serve";
+        return nullptr;
+    }
+    const bool loopback = options.host == "127.0.0.1" || options.host == "::1" || options.host == "localhost";
+    if (!loopback && !options.keys) {
+        error = "--host " + options.host +
+                " is reachable from other machines: give --api-keys-file FILE or --api-key-env VAR";
+        return nullptr;
+    }
+    if (options.host == "localhost")
+        options.host = "127.0.0.1";
+    std::unique_ptr<ChatServer> server(new ChatServer(engine, store, std::move(teams), std::move(options)));
+    HttpServerOptions http;
+    http.host = server->m_options.host;
+    http.port = server->m_options.port;
+    http.threads = server->m_options.ioThreads;
+    http.idleTimeout = server->m_options.idleTimeout;
+    http.readTimeout = server->m_options.headerTimeout;
+    http.maxBodyBytes = server->m_options.maxBodyBytes;
+    http.refusal = [](int status, const std::string& message) {
+        auto e = ServeError::badRequest(message);
+        e.status = status;
+        if (status == 413)
+            e.code = "request_too_large";
+        return std::make_pair(std::string("application/json"), e.body());
+    };
+    auto* self = server.get();
+    server->m_http = HttpServer::start(
+        std::move(http),
+        [self](HttpServerRequest request, std::shared_ptr<HttpExchange> exchange) {
+            self->handle(std::move(request), std::move(exchange));
+        },
+        error);
+    if (!server->m_http)
+        return nullptr;
+    return server;
+}
+
+ChatServer::ChatServer(Engine& engine, RunStore& store, std::shared_ptr<const ServedTeams> teams,
+                       ChatServerOptions options)
+    : m_engine(engine), m_store(store), m_options(std::move(options)), m_log(m_options.accessLog),
+      m_limits([&store](const std::string& keyName, int64_t dayStartMs) -> std::optional<double> {
+          std::string error;
+          auto reader = store.reader(error);
+          if (!reader)
+              return std::nullopt;
+          return reader->serveSpendSince(keyName, dayStartMs, error);
+      }),
+      m_teams(std::move(teams))
+{
+}
+
+ChatServer::~ChatServer()
+{
+    if (m_http)
+        drain(std::chrono::milliseconds(0));
+}
+
+uint16_t ChatServer::port() const
+{
+    return m_http->port();
+}
+
+void ChatServer::setTeams(std::shared_ptr<const ServedTeams> teams)
+{
+    std::lock_guard lock(m_mutex);
+    m_teams = std::move(teams);
+}
+
+std::shared_ptr<const ServedTeams> ChatServer::teams() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_teams;
+}
+
+void ChatServer::onRunStored(std::function<void(const std::string&)> callback)
+{
+    std::lock_guard lock(m_mutex);
+    m_onRunStored = std::move(callback);
+}
+
+void ChatServer::handle(HttpServerRequest request, std::shared_ptr<HttpExchange> exchange)
+{
+    const auto arrived = SteadyClock::now();
+    const auto path = pathOf(request.target);
+    const auto only = [&](const char* method) {
+        if (request.method == method)
+            return true;
+        ServeError e = ServeError::badRequest(request.method + " " + path + ": use " + method);
+        e.status = 405;
+        e.code = "method_not_allowed";
+        refuse(exchange, e, {}, request, {});
+        return false;
+    };
+    if (path == "/healthz") {
+        if (!only("GET"))
+            return;
+        ordered_json health;
+        int status = 200;
+        {
+            std::lock_guard lock(m_mutex);
+            status = m_draining ? 503 : 200;
+            health = ordered_json{{"status", m_draining ? "draining" : "ok"},
+                                  {"teams", m_teams->all().size()},
+                                  {"running", m_active.size()},
+                                  {"queued", m_queue.size()}};
+        }
+        HttpResponseHead head;
+        head.status = status;
+        head.headers = {{"Content-Type", "application/json"}};
+        exchange->respond(std::move(head), health.dump() + "\n");
+        m_metrics.request({}, status);
+        m_log.write({{"method", request.method}, {"path", path}, {"status", status}});
+        return;
+    }
+    if (path == "/metrics") {
+        if (!only("GET"))
+            return;
+        HttpResponseHead head;
+        head.headers = {{"Content-Type", "text/plain; version=0.0.4; charset=utf-8"}};
+        m_metrics.request({}, 200);
+        exchange->respond(std::move(head), m_metrics.text());
+        m_log.write({{"method", request.method}, {"path", path}, {"status", 200}});
+        return;
+    }
+    if (path == "/v1/models") {
+        if (only("GET"))
+            models(request, exchange);
+        return;
+    }
+    if (path == "/v1/chat/completions") {
+        if (only("POST"))
+            completions(request, exchange, arrived);
+        return;
+    }
+    ServeError e = ServeError::badRequest("no such endpoint: " + request.method + " " + path +
+                                          " (this server has GET /v1/models, POST /v1/chat/completions, GET "
+                                          "/healthz and GET /metrics)");
+    e.status = 404;
+    e.code = "not_found";
+    refuse(exchange, e, {}, request, {});
+}
+
+std::variant<const ApiKey*, ServeError> ChatServer::authorise(const HttpServerRequest& request) const
+{
+    if (!m_options.keys)
+        return static_cast<const ApiKey*>(nullptr);
+    ServeError e;
+    e.status = 401;
+    e.code = "invalid_api_key";
+    const auto it = request.headers.find("authorization");
+    std::string_view value = it == request.headers.end() ? std::string_view() : std::string_view(it->second);
+    const std::string_view scheme = "Bearer ";
+    const bool bearer = value.size() > scheme.size() &&
+                        std::equal(scheme.begin(), scheme.end(), value.begin(), [](char a, char b) {
+                            return std::tolower(static_cast<unsigned char>(a)) ==
+                                   std::tolower(static_cast<unsigned char>(b));
+                        });
+    if (!bearer) {
+        e.message = "missing API key: send the header \"Authorization: Bearer KEY\"";
+        return e;
+    }
+    value.remove_prefix(scheme.size());
+    if (const auto* key = m_options.keys->find(value))
+        return key;
+    e.message = "incorrect API key";
+    return e;
+}
+
+void ChatServer::refuse(const std::shared_ptr<HttpExchange>& exchange, const ServeError& error, const std::string& team,
+                        const HttpServerRequest& request, const std::string& keyName)
+{
+    HttpResponseHead head;
+    head.status = error.status;
+    head.headers = {{"Content-Type", "application/json"}};
+    if (error.retryAfterS)
+        head.headers.emplace_back("Retry-After", std::to_string(*error.retryAfterS));
+    exchange->respond(std::move(head), error.body());
+    m_metrics.request(team, error.status);
+    ordered_json line{{"method", request.method}, {"path", pathOf(request.target)}, {"status", error.status}};
+    if (!team.empty())
+        line["team"] = team;
+    if (!keyName.empty())
+        line["key"] = keyName;
+    line["error"] = error.message;
+    m_log.write(std::move(line));
+}
+
+void ChatServer::models(const HttpServerRequest& request, const std::shared_ptr<HttpExchange>& exchange)
+{
+    auto authorised = authorise(request);
+    if (auto* error = std::get_if<ServeError>(&authorised)) {
+        refuse(exchange, *error, {}, request, {});
+        return;
+    }
+    const ApiKey* key = std::get<const ApiKey*>(authorised);
+    const auto teams = this->teams();
+    ordered_json data = ordered_json::array();
+    for (const auto& team : teams->all()) {
+        if (!key || key->allows(team.id))
+            data.push_back(ordered_json{{"id", team.id}, {"object", "model"}, {"created", 0}, {"owned_by", "conclave"}});
+    }
+    HttpResponseHead head;
+    head.headers = {{"Content-Type", "application/json"}};
+    exchange->respond(std::move(head), ordered_json{{"object", "list"}, {"data", std::move(data)}}.dump() + "\n");
+    m_metrics.request({}, 200);
+    ordered_json line{{"method", request.method}, {"path", "/v1/models"}, {"status", 200}};
+    if (key)
+        line["key"] = key->name;
+    m_log.write(std::move(line));
+}
+
+void ChatServer::completions(HttpServerRequest& http, const std::shared_ptr<HttpExchange>& exchange,
+                             SteadyClock::time_point arrived)
+{
+    {
+        std::lock_guard lock(m_mutex);
+        if (m_draining) {
+            refuse(exchange, serverError(503, "the server is shutting down", "draining", 5), {}, http, {});
+            return;
+        }
+    }
+    auto authorised = authorise(http);
+    if (auto* error = std::get_if<ServeError>(&authorised)) {
+        refuse(exchange, *error, {}, http, {});
+        return;
+    }
+    const ApiKey* key = std::get<const ApiKey*>(authorised);
+    const std::string keyName = key ? key->name : std::string();
+    auto parsed = ChatCompletionRequest::parse(http.body);
+    if (auto* error = std::get_if<ServeError>(&parsed)) {
+        refuse(exchange, *error, {}, http, keyName);
+        return;
+    }
+    auto request = std::make_shared<Request>();
+    request->body = std::move(std::get<ChatCompletionRequest>(parsed));
+    request->teams = teams();
+    request->team = request->teams->find(request->body.model);
+    if (!request->team) {
+        auto e = ServeError::badRequest("the model \"" + request->body.model +
+                                            "\" does not exist: this server serves teams (GET /v1/models lists them)",
+                                        "model");
+        e.status = 404;
+        e.code = "model_not_found";
+        refuse(exchange, e, {}, http, keyName);
+        return;
+    }
+    const std::string& teamId = request->team->id;
+    if (key && !key->allows(teamId)) {
+        ServeError e = ServeError::badRequest("the key \"" + key->name + "\" may not use the team \"" + teamId + "\"",
+                                              "model");
+        e.status = 403;
+        e.type = "permission_error";
+        e.code = "team_not_allowed";
+        refuse(exchange, e, teamId, http, keyName);
+        return;
+    }
+    auto input = request->body.input(request->team->input.value_or(m_options.input));
+    if (auto* error = std::get_if<ServeError>(&input)) {
+        refuse(exchange, *error, teamId, http, keyName);
+        return;
+    }
+    request->input = std::move(std::get<std::string>(input));
+    if (key) {
+        auto admitted = m_limits.admit(*key, request->team->reserveUsd(request->input.size()),
+                                       std::chrono::system_clock::now());
+        if (auto* error = std::get_if<ServeError>(&admitted)) {
+            refuse(exchange, *error, teamId, http, keyName);
+            return;
+        }
+        request->ticket = std::get<KeyLimits::Ticket>(admitted);
+    }
+    request->exchange = exchange;
+    request->keyName = keyName;
+    request->method = http.method;
+    request->path = pathOf(http.target);
+    request->arrived = arrived;
+    exchange->onClose([weak = std::weak_ptr<Request>(request)] {
+        auto r = weak.lock();
+        if (!r)
+            return;
+        std::shared_ptr<Run> run;
+        {
+            std::lock_guard lock(r->mutex);
+            r->gone = true;
+            run = r->run;
+        }
+        if (run)
+            run->cancel();
+    });
+    bool now = false;
+    {
+        std::lock_guard lock(m_mutex);
+        if (int(m_active.size()) < m_options.maxConcurrency) {
+            m_active.insert(request);
+            now = true;
+        } else if (int(m_queue.size()) < m_options.maxQueue) {
+            m_queue.push_back(request);
+            m_metrics.queued(1);
+            return;
+        }
+    }
+    if (now) {
+        launch(request);
+        return;
+    }
+    if (request->ticket)
+        m_limits.release(*request->ticket, 0);
+    refuse(exchange,
+           serverError(503,
+                       "the server is busy: " + std::to_string(m_options.maxConcurrency) + " runs going and " +
+                           std::to_string(m_options.maxQueue) + " requests waiting",
+                       "server_busy", 1),
+           teamId, http, keyName);
+}
+
+void ChatServer::launch(const std::shared_ptr<Request>& request)
+{
+    const auto& team = *request->team;
+    RunOrigin origin{RunSource::Serve, {}, request->keyName};
+    origin.storeText = m_options.storeText;
+    std::string error;
+    std::unique_lock lock(request->mutex);
+    auto recorder = m_store.record(team.team(), error, origin);
+    if (!recorder) {
+        lock.unlock();
+        const auto e = serverError(500, "the run store cannot record the run: " + error, "store_failed");
+        HttpResponseHead head;
+        head.status = e.status;
+        head.headers = {{"Content-Type", "application/json"}};
+        request->exchange->respond(std::move(head), e.body());
+        request->end.httpStatus = 500;
+        request->end.error = e.message;
+        m_worker.post([this, request] { finished(request); });
+        return;
+    }
+    CompletionStream::Setup setup;
+    setup.runId = recorder->id().str();
+    setup.model = team.id;
+    setup.created = unixSeconds();
+    setup.stream = request->body.stream;
+    setup.includeUsage = request->body.includeUsage;
+    setup.rule = team.stream;
+    setup.outputNode = team.prepared->plan->at(team.prepared->plan->outputIndex()).node->id;
+    setup.ignored = request->body.ignored;
+    setup.arrived = request->arrived;
+    setup.keepAliveEvery = m_options.keepAliveEvery;
+    auto weak = std::weak_ptr<Request>(request);
+    request->stream = std::make_shared<CompletionStream>(
+        std::move(setup), request->exchange,
+        [this, id = team.id](double seconds) { m_metrics.firstToken(id, seconds); },
+        [this, weak](const ServedRunEnd& end) {
+            // Under the run's lock: note the end and leave the rest to the worker.
+            if (auto r = weak.lock()) {
+                r->end = end;
+                m_worker.post([this, r] { finished(r); });
+            }
+        });
+    request->stream->begin();
+    Engine::StartOptions options;
+    options.seed = request->body.seed;
+    options.observers = {request->stream.get()};
+    options.clock = ClockRequest::Real;
+    auto started = startRecorded(m_engine, std::move(recorder), *team.prepared, request->input, std::move(options));
+    if (!started.run) {
+        // The team was prepared, so this is rare (a backend that cannot be made now).
+        request->end.httpStatus = request->body.stream ? 200 : 500;
+        request->end.error = "the run did not start: " + started.error;
+        lock.unlock();
+        const auto e = serverError(500, request->end.error, "run_failed");
+        if (request->body.stream) {
+            std::string body = e.body();
+            body.pop_back();
+            request->exchange->write("data: " + body + "\n\ndata: [DONE]\n\n");
+            request->exchange->end();
+        } else {
+            HttpResponseHead head;
+            head.status = 500;
+            head.headers = {{"Content-Type", "application/json"}};
+            request->exchange->respond(std::move(head), e.body());
+        }
+        m_worker.post([this, request] { finished(request); });
+        return;
+    }
+    request->recorder = std::move(started.recorder);
+    request->run = started.run;
+    const bool cancel = request->gone || request->drained;
+    lock.unlock();
+    m_metrics.inFlight(1);
+    if (cancel)
+        started.run->cancel();
+}
+
+void ChatServer::finished(const std::shared_ptr<Request>& request)
+{
+    std::shared_ptr<Run> run;
+    {
+        std::lock_guard lock(request->mutex);
+        run = request->run;
+    }
+    if (run) {
+        run->wait(); // every observer call has returned
+        m_metrics.inFlight(-1);
+        m_metrics.run(request->team->id, double(request->end.wallUs) / 1e6, request->end.tokensIn,
+                      request->end.tokensOut, request->end.costUsd);
+    }
+    const std::string runId = request->recorder ? request->recorder->id().str() : std::string();
+    release(request, request->end.httpStatus, run ? std::string(toString(request->end.status)) : "not started");
+    std::function<void(const std::string&)> stored;
+    bool prune = false;
+    {
+        std::lock_guard lock(m_mutex);
+        m_active.erase(request);
+        stored = m_onRunStored;
+        prune = m_options.keepRuns > 0 && ++m_sincePrune >= 64;
+        if (prune)
+            m_sincePrune = 0;
+    }
+    if (stored && request->recorder) {
+        request->recorder->waitUntilStored();
+        stored(runId);
+    }
+    if (prune)
+        m_store.pruneSource(RunSource::Serve, m_options.keepRuns);
+    startNext();
+    m_changed.notify_all();
+}
+
+void ChatServer::release(const std::shared_ptr<Request>& request, int status, const std::string& runStatus)
+{
+    if (request->ticket)
+        m_limits.release(*request->ticket, request->end.costUsd);
+    m_metrics.request(request->team->id, status);
+    ordered_json line{{"method", request->method}, {"path", request->path}, {"status", status},
+                      {"team", request->team->id}};
+    if (!request->keyName.empty())
+        line["key"] = request->keyName;
+    if (request->recorder)
+        line["run_id"] = request->recorder->id().str();
+    line["stream"] = request->body.stream;
+    line["ms"] = std::round(msSince(request->arrived) * 10) / 10;
+    line["run_status"] = runStatus;
+    if (request->run) {
+        line["tokens_in"] = request->end.tokensIn;
+        line["tokens_out"] = request->end.tokensOut;
+        line["cost_usd"] = request->end.costUsd;
+    }
+    bool gone = false;
+    {
+        std::lock_guard lock(request->mutex);
+        gone = request->gone;
+    }
+    if (gone)
+        line["client"] = "disconnected";
+    if (!request->end.error.empty())
+        line["error"] = request->end.error;
+    m_log.write(std::move(line));
+}
+
+void ChatServer::startNext()
+{
+    for (;;) {
+        std::shared_ptr<Request> next;
+        {
+            std::lock_guard lock(m_mutex);
+            if (m_draining || m_queue.empty() || int(m_active.size()) >= m_options.maxConcurrency)
+                return;
+            next = std::move(m_queue.front());
+            m_queue.pop_front();
+            m_metrics.queued(-1);
+            std::lock_guard requestLock(next->mutex);
+            if (next->gone) {
+                next->end.httpStatus = 499; // nginx's "client closed request"
+                next->end.error = "the client went away while the request waited";
+            } else {
+                m_active.insert(next);
+            }
+        }
+        if (next->end.httpStatus == 499)
+            release(next, 499, "not started");
+        else
+            launch(next);
+    }
+}
+
+int ChatServer::drain(std::chrono::milliseconds within)
+{
+    const auto deadline = SteadyClock::now() + within;
+    std::deque<std::shared_ptr<Request>> queued;
+    {
+        std::lock_guard lock(m_mutex);
+        if (!m_http)
+            return 0;
+        m_draining = true;
+        queued.swap(m_queue);
+    }
+    m_http->stopAccepting();
+    for (const auto& r : queued) {
+        m_metrics.queued(-1);
+        if (r->ticket)
+            m_limits.release(*r->ticket, 0);
+        HttpServerRequest http;
+        http.method = r->method;
+        http.target = r->path;
+        refuse(r->exchange, serverError(503, "the server is shutting down", "draining", 5), r->team->id, http,
+               r->keyName);
+    }
+    std::vector<std::shared_ptr<Request>> going;
+    {
+        std::unique_lock lock(m_mutex);
+        m_changed.wait_until(lock, deadline, [&] { return m_active.empty(); });
+        going.assign(m_active.begin(), m_active.end());
+    }
+    int cancelled = 0;
+    for (const auto& r : going) {
+        std::shared_ptr<Run> run;
+        {
+            std::lock_guard lock(r->mutex);
+            r->drained = true;
+            run = r->run;
+            if (r->stream)
+                r->stream->draining();
+        }
+        if (run && !run->finished()) {
+            run->cancel();
+            ++cancelled;
+        }
+    }
+    {
+        std::unique_lock lock(m_mutex);
+        m_changed.wait(lock, [&] { return m_active.empty(); });
+    }
+    m_store.flush();
+    std::unique_ptr<HttpServer> http;
+    {
+        std::lock_guard lock(m_mutex);
+        http = std::move(m_http);
+    }
+    // Every answer has been handed to its connection: let them be written.
+    http->stop(std::chrono::seconds(2));
+    return cancelled;
+}
+
+} // namespace conclave

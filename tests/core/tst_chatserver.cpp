@@ -1,0 +1,595 @@
+// ChatServer (`conclave serve`): every endpoint over real HTTP, every refusal
+// with its exact body, a stream's chunks in order, a run cancelled when its
+// client goes away, a drain, a reload, the metrics' counts, and that no key
+// reaches the store or the access log.
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "support/EngineTestKit.h"
+#include "support/RawHttpClient.h"
+
+#include "conclave/serve/ChatServer.h"
+#include "conclave/store/RunQueries.h"
+
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+using namespace enginetest;
+using testsupport::RawHttpClient;
+
+namespace {
+
+const std::string kKey = "sk-test-secret-4f9a1c77";
+const std::string kOtherKey = "sk-test-other-88b2d0e1";
+
+struct Reply {
+    int status = 0;
+    std::map<std::string, std::string> headers; // names in lower case
+    std::string body;                           // chunks joined
+};
+
+std::string lower(std::string s)
+{
+    for (auto& c : s)
+        c = char(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
+Reply parseReply(const std::string& raw)
+{
+    Reply r;
+    const auto headEnd = raw.find("\r\n\r\n");
+    if (raw.size() < 12 || headEnd == std::string::npos)
+        return r;
+    r.status = std::stoi(raw.substr(9, 3));
+    std::istringstream head(raw.substr(0, headEnd));
+    std::string line;
+    std::getline(head, line);
+    while (std::getline(head, line)) {
+        if (!line.empty() && line.back() == '\r')
+            line.pop_back();
+        const auto colon = line.find(':');
+        if (colon != std::string::npos)
+            r.headers[lower(line.substr(0, colon))] = line.substr(colon + 2);
+    }
+    std::string rest = raw.substr(headEnd + 4);
+    if (r.headers["transfer-encoding"] == "chunked") {
+        size_t at = 0;
+        while (at < rest.size()) {
+            const auto eol = rest.find("\r\n", at);
+            if (eol == std::string::npos)
+                break;
+            const size_t n = std::stoul(rest.substr(at, eol - at), nullptr, 16);
+            if (n == 0)
+                break;
+            r.body += rest.substr(eol + 2, n);
+            at = eol + 2 + n + 2;
+        }
+    } else {
+        r.body = rest;
+    }
+    return r;
+}
+
+// The data of each SSE event, in order (comments left out).
+std::vector<std::string> events(const std::string& body)
+{
+    std::vector<std::string> out;
+    size_t at = 0;
+    while (at < body.size()) {
+        auto end = body.find("\n\n", at);
+        if (end == std::string::npos)
+            end = body.size();
+        const auto event = body.substr(at, end - at);
+        if (event.rfind("data: ", 0) == 0)
+            out.push_back(event.substr(6));
+        at = end + 2;
+    }
+    return out;
+}
+
+std::string request(const std::string& method, const std::string& path, const std::string& body,
+                    const std::string& key = {}, const std::string& extraHeaders = {})
+{
+    std::string r = method + " " + path + " HTTP/1.1\r\nHost: test\r\nConnection: close\r\n";
+    if (!key.empty())
+        r += "Authorization: Bearer " + key + "\r\n";
+    r += extraHeaders;
+    if (!body.empty() || method == "POST")
+        r += "Content-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) + "\r\n";
+    return r + "\r\n" + body;
+}
+
+Reply call(uint16_t port, const std::string& method, const std::string& path, const std::string& body = {},
+           const std::string& key = {})
+{
+    RawHttpClient client(port);
+    if (!client.send(request(method, path, body, key)))
+        return {};
+    return parseReply(client.readToClose(20s));
+}
+
+std::string chat(const std::string& model, const std::string& text, const std::string& extra = {})
+{
+    return R"({"model": ")" + model + R"(", "messages": [{"role": "user", "content": ")" + text + "\"}]" + extra + "}";
+}
+
+std::string errorBody(const std::string& message, const std::string& type, const std::string& param,
+                      const std::string& code)
+{
+    ServeError e;
+    e.message = message;
+    e.type = type;
+    e.param = param;
+    e.code = code;
+    return e.body();
+}
+
+// Waits (at most 10 s) for `done`.
+template <class F>
+bool eventually(F done)
+{
+    for (int i = 0; i < 1000; ++i) {
+        if (done())
+            return true;
+        std::this_thread::sleep_for(10ms);
+    }
+    return done();
+}
+
+} // namespace
+
+class TestChatServer : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    EngineHarness m_harness;
+    std::unique_ptr<RunStore> m_store;
+    std::ostringstream m_log;
+
+    std::string path(const std::string& name) const { return (m_dir.path() + "/" + name.c_str()).toStdString(); }
+
+    void writeTeam(const std::string& file, TeamBuilder builder)
+    {
+        std::ofstream(path(file)) << builder.doc().dump(2);
+    }
+
+    std::shared_ptr<const ServedTeams> teams(const std::vector<std::string>& specs)
+    {
+        std::vector<ServedTeams::Spec> parsed;
+        for (const auto& text : specs) {
+            std::string error;
+            parsed.push_back(*ServedTeams::parseSpec(path(text), error));
+        }
+        auto loaded = ServedTeams::load(parsed, m_harness.engine());
+        if (!loaded.teams)
+            qFatal("teams: %s", loaded.error.c_str());
+        return loaded.teams;
+    }
+
+    std::unique_ptr<ChatServer> serve(ChatServerOptions options = {},
+                                      std::vector<std::string> specs = {"one.team.json", "vote.team.json",
+                                                                        "slow.team.json"})
+    {
+        options.port = 0;
+        options.accessLog = &m_log;
+        std::string error;
+        auto server = ChatServer::start(m_harness.engine(), *m_store, teams(specs), std::move(options), error);
+        if (!server)
+            qFatal("the server did not start: %s", error.c_str());
+        return server;
+    }
+
+    static ChatServerOptions withKeys(const std::string& lines)
+    {
+        ChatServerOptions options;
+        options.keys = ApiKeys::parse(lines, "keys").keys;
+        return options;
+    }
+
+    std::optional<StoredRun> stored(const std::string& runId)
+    {
+        std::string error;
+        m_store->flush();
+        auto reader = m_store->reader(error);
+        return reader ? reader->load(RunId(runId), true, error) : std::nullopt;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_harness.init());
+        auto opened = RunStore::open(path("runs.sqlite"));
+        QVERIFY2(opened.store, opened.error.c_str());
+        m_store = std::move(opened.store);
+        writeTeam("one.team.json", TeamBuilder().expert("a", "right").edge("in", "a").output("a"));
+        writeTeam("vote.team.json", TeamBuilder()
+                                        .expert("a", "right")
+                                        .expert("b", "right-100")
+                                        .node("vote", "aggregator", json{{"strategy", "majority"}})
+                                        .edge("in", "a")
+                                        .edge("in", "b")
+                                        .edge("a", "vote")
+                                        .edge("b", "vote")
+                                        .output("vote"));
+        TeamBuilder slow(0.2); // 5 s of simulated time: 1 s, streaming from 4 ms
+        slow.expert("a", "five-seconds").edge("in", "a").output("a");
+        writeTeam("slow.team.json", slow);
+    }
+
+    void listsModels()
+    {
+        auto server = serve();
+        const auto r = call(server->port(), "GET", "/v1/models");
+        QCOMPARE(r.status, 200);
+        QCOMPARE(r.body, std::string(R"({"object":"list","data":[)"
+                                     R"({"id":"one","object":"model","created":0,"owned_by":"conclave"},)"
+                                     R"({"id":"vote","object":"model","created":0,"owned_by":"conclave"},)"
+                                     R"({"id":"slow","object":"model","created":0,"owned_by":"conclave"}]})"
+                                     "\n"));
+        // A key sees only its teams.
+        auto keyed = serve(withKeys(kKey + " name=alice teams=vote"));
+        QCOMPARE(call(keyed->port(), "GET", "/v1/models", {}, kKey).body,
+                 std::string(R"({"object":"list","data":[)"
+                             R"({"id":"vote","object":"model","created":0,"owned_by":"conclave"}]})"
+                             "\n"));
+    }
+
+    void completesAndStoresTheRun()
+    {
+        auto server = serve();
+        const auto r = call(server->port(), "POST", "/v1/chat/completions",
+                            chat("one", kMath, R"(, "seed": 3, "temperature": 0.1, "max_tokens": 9)"));
+        QCOMPARE(r.status, 200);
+        QCOMPARE(r.headers.at("content-type"), std::string("application/json"));
+        QCOMPARE(r.headers.at("x-conclave-ignored"), std::string("max_tokens, temperature"));
+        const std::string runId = r.headers.at("x-conclave-run-id");
+        const auto j = json::parse(r.body);
+        QCOMPARE(j["id"].get<std::string>(), "chatcmpl-" + runId);
+        QCOMPARE(j["object"].get<std::string>(), std::string("chat.completion"));
+        QCOMPARE(j["model"].get<std::string>(), std::string("one"));
+        QCOMPARE(j["choices"].size(), size_t(1));
+        QCOMPARE(j["choices"][0]["finish_reason"].get<std::string>(), std::string("stop"));
+        QCOMPARE(j["choices"][0]["message"]["role"].get<std::string>(), std::string("assistant"));
+        const auto run = stored(runId);
+        QVERIFY(run);
+        QCOMPARE(j["choices"][0]["message"]["content"].get<std::string>(), run->output.text);
+        QVERIFY(run->output.text.find("783") != std::string::npos);
+        QVERIFY(run->summary.source == RunSource::Serve);
+        QCOMPARE(run->summary.input, std::string(kMath));
+        QCOMPARE(run->summary.seed, uint64_t(3));
+        QCOMPARE(run->summary.keyName, std::string());
+        QVERIFY(run->summary.status == RunStatus::Ok);
+        QCOMPARE(j["usage"]["prompt_tokens"].get<int64_t>(), run->summary.tokensIn);
+        QCOMPARE(j["usage"]["completion_tokens"].get<int64_t>(), run->summary.tokensOut);
+        QCOMPARE(j["usage"]["total_tokens"].get<int64_t>(), run->summary.tokensIn + run->summary.tokensOut);
+    }
+
+    void streamsChunksInOrder()
+    {
+        auto server = serve();
+        const auto whole = json::parse(
+            call(server->port(), "POST", "/v1/chat/completions", chat("one", kMath, R"(, "seed": 3)")).body);
+        const auto r = call(server->port(), "POST", "/v1/chat/completions",
+                            chat("one", kMath, R"(, "seed": 3, "stream": true, "stream_options": {"include_usage": true})"));
+        QCOMPARE(r.status, 200);
+        QCOMPARE(r.headers.at("content-type"), std::string("text/event-stream"));
+        const std::string runId = r.headers.at("x-conclave-run-id");
+        const auto data = events(r.body);
+        QVERIFY(data.size() >= 5);
+        const auto first = json::parse(data.front());
+        QCOMPARE(first.dump(), json::parse(R"({"id":"chatcmpl-)" + runId +
+                                           R"(","object":"chat.completion.chunk","created":)" +
+                                           std::to_string(first["created"].get<int64_t>()) +
+                                           R"(,"model":"one","choices":[{"index":0,"delta":{"role":"assistant",)"
+                                           R"("content":""},"logprobs":null,"finish_reason":null}],"usage":null})")
+                                   .dump());
+        QCOMPARE(data.back(), std::string("[DONE]"));
+        std::string content;
+        size_t tokenChunks = 0;
+        for (size_t i = 1; i + 3 < data.size(); ++i) {
+            const auto c = json::parse(data[i]);
+            QVERIFY(c["choices"][0]["finish_reason"].is_null());
+            content += c["choices"][0]["delta"]["content"].get<std::string>();
+            ++tokenChunks;
+        }
+        QVERIFY2(tokenChunks > 1, "an expert's tokens stream as they come");
+        QCOMPARE(content, whole["choices"][0]["message"]["content"].get<std::string>());
+        const auto finish = json::parse(data[data.size() - 3]);
+        QCOMPARE(finish["choices"][0]["finish_reason"].get<std::string>(), std::string("stop"));
+        QCOMPARE(finish["choices"][0]["delta"].dump(), std::string("{}"));
+        const auto usage = json::parse(data[data.size() - 2]);
+        QCOMPARE(usage["choices"].dump(), std::string("[]"));
+        QCOMPARE(usage["usage"].dump(), whole["usage"].dump());
+    }
+
+    void sendsAVoteWhole()
+    {
+        auto server = serve();
+        const auto r = call(server->port(), "POST", "/v1/chat/completions",
+                            chat("vote", kMath, R"(, "stream": true)"));
+        QCOMPARE(r.status, 200);
+        const auto data = events(r.body);
+        // role, the whole answer, finish, [DONE]
+        QCOMPARE(data.size(), size_t(4));
+        const auto run = stored(r.headers.at("x-conclave-run-id"));
+        QCOMPARE(json::parse(data[1])["choices"][0]["delta"]["content"].get<std::string>(), run->output.text);
+    }
+
+    void refusesWithOpenAiBodies_data()
+    {
+        QTest::addColumn<QString>("method");
+        QTest::addColumn<QString>("target");
+        QTest::addColumn<QString>("body");
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<int>("status");
+        QTest::addColumn<QString>("expected");
+        const auto q = [](const std::string& s) { return QString::fromStdString(s); };
+        const auto good = q(chat("one", "hi"));
+        QTest::newRow("no key") << "POST" << "/v1/chat/completions" << good << "" << 401
+                                << q(errorBody("missing API key: send the header \"Authorization: Bearer KEY\"",
+                                               "invalid_request_error", "", "invalid_api_key"));
+        QTest::newRow("wrong key") << "POST" << "/v1/chat/completions" << good << "sk-wrong-000000000" << 401
+                                   << q(errorBody("incorrect API key", "invalid_request_error", "",
+                                                  "invalid_api_key"));
+        QTest::newRow("models needs a key") << "GET" << "/v1/models" << "" << "" << 401
+                                            << q(errorBody("missing API key: send the header \"Authorization: "
+                                                           "Bearer KEY\"",
+                                                           "invalid_request_error", "", "invalid_api_key"));
+        QTest::newRow("team not allowed") << "POST" << "/v1/chat/completions" << q(chat("vote", "hi")) << q(kOtherKey)
+                                          << 403
+                                          << q(errorBody("the key \"bob\" may not use the team \"vote\"",
+                                                         "permission_error", "model", "team_not_allowed"));
+        QTest::newRow("unknown model") << "POST" << "/v1/chat/completions" << q(chat("gpt-4o", "hi")) << q(kKey)
+                                       << 404
+                                       << q(errorBody("the model \"gpt-4o\" does not exist: this server serves "
+                                                      "teams (GET /v1/models lists them)",
+                                                      "invalid_request_error", "model", "model_not_found"));
+        QTest::newRow("truncated") << "POST" << "/v1/chat/completions" << "{\"model\": \"one\", \"messa" << q(kKey)
+                                   << 400
+                                   << q(errorBody("the body is not valid JSON: parse error at line 1, column 24: "
+                                                  "syntax error while parsing object key - invalid string: missing "
+                                                  "closing quote; last read: '\"messa'; expected string literal",
+                                                  "invalid_request_error", "", ""));
+        QTest::newRow("n") << "POST" << "/v1/chat/completions" << q(chat("one", "hi", R"(, "n": 3)")) << q(kKey)
+                           << 400
+                           << q(errorBody("unsupported: n > 1 (a team gives one answer a request)",
+                                          "invalid_request_error", "n", "unsupported"));
+        QTest::newRow("no user") << "POST" << "/v1/chat/completions"
+                                 << R"({"model": "one", "messages": [{"role": "system", "content": "x"}]})" << q(kKey)
+                                 << 400
+                                 << q(errorBody("messages: no message has the role \"user\"", "invalid_request_error",
+                                                "messages", ""));
+        QTest::newRow("method") << "GET" << "/v1/chat/completions" << "" << q(kKey) << 405
+                                << q(errorBody("GET /v1/chat/completions: use POST", "invalid_request_error", "",
+                                               "method_not_allowed"));
+        QTest::newRow("path") << "POST" << "/v1/completions" << good << q(kKey) << 404
+                              << q(errorBody("no such endpoint: POST /v1/completions (this server has GET /v1/models, "
+                                             "POST /v1/chat/completions, GET /healthz and GET /metrics)",
+                                             "invalid_request_error", "", "not_found"));
+        QTest::newRow("too large") << "POST" << "/v1/chat/completions"
+                                   << "TOO_LARGE" << q(kKey) << 413
+                                   << q(errorBody("the request body is larger than 65536 bytes",
+                                                  "invalid_request_error", "", "request_too_large"));
+    }
+    void refusesWithOpenAiBodies()
+    {
+        QFETCH(QString, method);
+        QFETCH(QString, target);
+        QFETCH(QString, body);
+        QFETCH(QString, key);
+        QFETCH(int, status);
+        QFETCH(QString, expected);
+        auto options = withKeys(kKey + " name=alice\n" + kOtherKey + " name=bob teams=one\n");
+        options.maxBodyBytes = 65536;
+        auto server = serve(std::move(options));
+        Reply r;
+        if (body == "TOO_LARGE") { // a 10 MB body: refused on its Content-Length, before it is sent
+            RawHttpClient client(server->port());
+            QVERIFY(client.send("POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: 10485760\r\n"
+                                "Authorization: Bearer " + kKey + "\r\n\r\n{"));
+            r = parseReply(client.readToClose(5s));
+        } else {
+            r = call(server->port(), method.toStdString(), target.toStdString(), body.toStdString(),
+                     key.toStdString());
+        }
+        QCOMPARE(r.status, status);
+        QCOMPARE(r.headers["content-type"], std::string("application/json"));
+        QCOMPARE(QString::fromStdString(r.body), expected);
+        // The server still answers the others.
+        QCOMPARE(call(server->port(), "POST", "/v1/chat/completions", chat("one", "hi"), kKey).status, 200);
+    }
+
+    void limitsRequestsAMinute()
+    {
+        auto server = serve(withKeys(kKey + " name=alice rpm=1"));
+        QCOMPARE(call(server->port(), "POST", "/v1/chat/completions", chat("one", "hi"), kKey).status, 200);
+        const auto r = call(server->port(), "POST", "/v1/chat/completions", chat("one", "hi"), kKey);
+        QCOMPARE(r.status, 429);
+        const int retry = std::stoi(r.headers.at("retry-after"));
+        QVERIFY(retry >= 59 && retry <= 60);
+        QCOMPARE(json::parse(r.body)["error"]["code"].get<std::string>(), std::string("rate_limit_exceeded"));
+    }
+
+    void keepsTheDailyBudgetAcrossARestart()
+    {
+        const std::string keys = kKey + " name=spender budget_usd_per_day=0.0000001";
+        {
+            auto server = serve(withKeys(keys));
+            QCOMPARE(call(server->port(), "POST", "/v1/chat/completions", chat("one", kMath), kKey).status, 200);
+            const auto r = call(server->port(), "POST", "/v1/chat/completions", chat("one", kMath), kKey);
+            QCOMPARE(r.status, 429);
+            QCOMPARE(json::parse(r.body)["error"]["code"].get<std::string>(), std::string("insufficient_quota"));
+        }
+        auto restarted = serve(withKeys(keys));
+        const auto r = call(restarted->port(), "POST", "/v1/chat/completions", chat("one", kMath), kKey);
+        QCOMPARE(r.status, 429);
+        QVERIFY(r.body.find("has a budget of $0.00000010 a day (UTC); spent $") != std::string::npos);
+    }
+
+    void queuesThenRefusesWhenFull()
+    {
+        ChatServerOptions options;
+        options.maxConcurrency = 1;
+        options.maxQueue = 1;
+        auto server = serve(options);
+        RawHttpClient slow(server->port());
+        QVERIFY(slow.send(request("POST", "/v1/chat/completions", chat("slow", kMath))));
+        QVERIFY(eventually([&] { return server->metrics().text().find("conclave_requests_in_flight 1\n") !=
+                                        std::string::npos; }));
+        RawHttpClient queued(server->port());
+        QVERIFY(queued.send(request("POST", "/v1/chat/completions", chat("one", kMath))));
+        QVERIFY(eventually([&] { return server->metrics().text().find("conclave_queue_length 1\n") !=
+                                        std::string::npos; }));
+        const auto full = call(server->port(), "POST", "/v1/chat/completions", chat("one", kMath));
+        QCOMPARE(full.status, 503);
+        QCOMPARE(full.headers.at("retry-after"), std::string("1"));
+        QCOMPARE(full.body, errorBody("the server is busy: 1 runs going and 1 requests waiting", "server_error", "",
+                                      "server_busy"));
+        QCOMPARE(parseReply(slow.readToClose(20s)).status, 200);
+        QCOMPARE(parseReply(queued.readToClose(20s)).status, 200);
+    }
+
+    void cancelsTheRunOfAClientThatLeaves()
+    {
+        auto server = serve();
+        std::string runId;
+        {
+            RawHttpClient client(server->port());
+            QVERIFY(client.send(request("POST", "/v1/chat/completions", chat("slow", kMath, R"(, "stream": true)"))));
+            const auto head = parseReply(client.readUntil("\"role\"", 5s));
+            QCOMPARE(head.status, 200);
+            runId = head.headers.at("x-conclave-run-id");
+        } // closed mid-stream
+        QVERIFY(eventually([&] {
+            const auto run = stored(runId);
+            return run && run->summary.status == RunStatus::Cancelled;
+        }));
+        QVERIFY(eventually([&] {
+            return m_log.str().find("\"run_id\":\"" + runId + "\"") != std::string::npos;
+        }));
+        QVERIFY(m_log.str().find("\"client\":\"disconnected\"") != std::string::npos);
+    }
+
+    void drainsThenCancels()
+    {
+        auto server = serve();
+        RawHttpClient health(server->port()); // opened before the drain closes the listener
+        RawHttpClient client(server->port());
+        QVERIFY(client.send(request("POST", "/v1/chat/completions", chat("slow", kMath, R"(, "stream": true)"))));
+        const auto head = parseReply(client.readUntil("\"role\"", 5s));
+        const std::string runId = head.headers.at("x-conclave-run-id");
+        int cancelled = -1;
+        std::thread drain([&] { cancelled = server->drain(300ms); });
+        QVERIFY(eventually([&] { return RawHttpClient(server->port()).connected() == false; }));
+        QVERIFY(health.send(request("GET", "/healthz", {})));
+        const auto h = parseReply(health.readToClose(5s));
+        QCOMPARE(h.status, 503);
+        QCOMPARE(h.body, std::string(R"({"status":"draining","teams":3,"running":1,"queued":0})"
+                                     "\n"));
+        drain.join();
+        QCOMPARE(cancelled, 1);
+        const auto data = events(parseReply(client.readToClose(5s)).body);
+        // role, the tokens sent so far, the error, [DONE]
+        QVERIFY(data.size() >= 3);
+        QVERIFY(json::parse(data.front())["choices"][0]["delta"].contains("role"));
+        for (size_t i = 1; i + 2 < data.size(); ++i)
+            QVERIFY(json::parse(data[i])["choices"][0]["delta"].contains("content"));
+        QCOMPARE(data.back(), std::string("[DONE]"));
+        const auto error = json::parse(data[data.size() - 2])["error"];
+        QCOMPARE(error["code"].get<std::string>(), std::string("draining"));
+        QCOMPARE(error["message"].get<std::string>(),
+                 "the server shut down before the run ended [run " + runId + "]");
+        const auto run = stored(runId);
+        QVERIFY(run->summary.status == RunStatus::Cancelled);
+        QVERIFY(run->summary.endedAtMs > 0);
+    }
+
+    void reloadsTeams()
+    {
+        auto server = serve();
+        server->setTeams(teams({"one.team.json=renamed:transcript"}));
+        QCOMPARE(json::parse(call(server->port(), "GET", "/v1/models").body)["data"].size(), size_t(1));
+        const auto r = call(server->port(), "POST", "/v1/chat/completions",
+                            R"({"model": "renamed", "messages": [{"role": "system", "content": "S"},)"
+                            R"({"role": "user", "content": "U"}]})");
+        QCOMPARE(r.status, 200);
+        QCOMPARE(stored(r.headers.at("x-conclave-run-id"))->summary.input, std::string("System: S\n\nUser: U"));
+        QCOMPARE(call(server->port(), "POST", "/v1/chat/completions", chat("one", "hi")).status, 404);
+    }
+
+    void countsInMetrics()
+    {
+        auto server = serve(withKeys(kKey + " name=alice"));
+        for (int i = 0; i < 3; ++i)
+            QCOMPARE(call(server->port(), "POST", "/v1/chat/completions", chat("one", kMath), kKey).status, 200);
+        QCOMPARE(call(server->port(), "POST", "/v1/chat/completions", chat("one", kMath), "sk-nope-00000000").status,
+                 401);
+        const auto metrics = call(server->port(), "GET", "/metrics");
+        QCOMPARE(metrics.headers.at("content-type"), std::string("text/plain; version=0.0.4; charset=utf-8"));
+        QVERIFY(metrics.body.find("conclave_requests_total{team=\"\",code=\"401\"} 1\n") != std::string::npos);
+        QVERIFY(metrics.body.find("conclave_requests_total{team=\"one\",code=\"200\"} 3\n") != std::string::npos);
+        QVERIFY(metrics.body.find("conclave_run_seconds_count{team=\"one\"} 3\n") != std::string::npos);
+        QVERIFY(metrics.body.find("conclave_ttft_seconds_count{team=\"one\"} 3\n") != std::string::npos);
+        QVERIFY(metrics.body.find("conclave_requests_in_flight 0\n") != std::string::npos);
+    }
+
+    void keepsKeysOutOfTheStoreAndTheLog()
+    {
+        {
+            auto server = serve(withKeys(kKey + " name=alice"));
+            QCOMPARE(call(server->port(), "POST", "/v1/chat/completions", chat("one", kMath), kKey).status, 200);
+            QCOMPARE(call(server->port(), "POST", "/v1/chat/completions", chat("one", kMath), kKey + "x").status,
+                     401);
+            QCOMPARE(call(server->port(), "POST", "/v1/chat/completions",
+                          chat("one", kMath, R"(, "stream": true)"), kKey)
+                         .status,
+                     200);
+        }
+        m_store->flush();
+        QVERIFY(m_log.str().find("\"key\":\"alice\"") != std::string::npos);
+        QCOMPARE(m_log.str().find("sk-test"), std::string::npos);
+        for (const char* file : {"runs.sqlite", "runs.sqlite-wal"}) {
+            std::ifstream in(path(file), std::ios::binary);
+            const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+            QCOMPARE(bytes.find("sk-test"), std::string::npos);
+        }
+        std::string error;
+        RunFilter filter;
+        filter.source = RunSource::Serve;
+        const auto runs = m_store->reader(error)->list(filter, error);
+        QVERIFY(std::any_of(runs->begin(), runs->end(), [](const RunSummary& r) { return r.keyName == "alice"; }));
+    }
+
+    void refusesToListenWideWithoutKeys()
+    {
+        ChatServerOptions options;
+        options.host = "0.0.0.0";
+        std::string error;
+        QVERIFY(!ChatServer::start(m_harness.engine(), *m_store, teams({"one.team.json"}), options, error));
+        QCOMPARE(error, std::string("--host 0.0.0.0 is reachable from other machines: give --api-keys-file FILE or "
+                                    "--api-key-env VAR"));
+    }
+
+    void cutsOffASlowClient()
+    {
+        ChatServerOptions options;
+        options.headerTimeout = 200ms;
+        auto server = serve(options);
+        RawHttpClient slowloris(server->port());
+        QVERIFY(slowloris.send("POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\n"));
+        QCOMPARE(call(server->port(), "POST", "/v1/chat/completions", chat("one", kMath)).status, 200);
+        slowloris.readToClose(5s);
+        QVERIFY(slowloris.closedByServer());
+    }
+
+    void cleanupTestCase()
+    {
+        m_store.reset();
+        m_harness.reset();
+    }
+};
+
+QTEST_GUILESS_MAIN(TestChatServer)
+#include "tst_chatserver.moc"

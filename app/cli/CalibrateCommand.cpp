@@ -1,4 +1,4 @@
-// `conclave calibrate`: fit simulator profiles to the models stored experiments called.
+// `conclave calibrate`: fit simulator profiles to the models stored experiments (and served runs) called.
 #include "Commands.h"
 
 #include "conclave/experiment/ModelCalibration.h"
@@ -6,6 +6,7 @@
 #include "conclave/resources/LocalModelCatalog.h"
 #include "conclave/store/RunStore.h"
 #include "conclave/util/NumberText.h"
+#include "conclave/util/UtcTime.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -54,6 +55,19 @@ std::string summary(const std::string& name, const ModelProfile& p)
     return line;
 }
 
+// "352 trials of 1 experiment", "40 served runs since 2024-05-01", or both joined by "and".
+std::string sources(const CalibrationSamples& samples, const CalibrateArgs& args)
+{
+    std::string text;
+    if (!samples.experiments.empty())
+        text = std::to_string(samples.trials) + " trials of " + std::to_string(samples.experiments.size()) +
+               (samples.experiments.size() == 1 ? " experiment" : " experiments");
+    if (args.runsFromServe)
+        text += (text.empty() ? "" : " and ") + std::to_string(samples.servedRuns) +
+                (samples.servedRuns == 1 ? " served run" : " served runs") + " since " + *args.runsFromServe;
+    return text;
+}
+
 } // namespace
 
 int runCalibrate(const CliContext& context, const CalibrateArgs& args)
@@ -62,6 +76,15 @@ int runCalibrate(const CliContext& context, const CalibrateArgs& args)
         context.err << "calibrate: " << message << '\n';
         return kExitBadInput;
     };
+    std::optional<int64_t> servedSince;
+    if (args.runsFromServe) {
+        servedSince = UtcTime::parseMs(*args.runsFromServe);
+        if (!servedSince)
+            return fail("--runs-from-serve: expected a UTC date YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ, got \"" +
+                        *args.runsFromServe + "\"");
+    } else if (args.experiments.empty()) {
+        return fail("nothing to read: give experiment ids, --runs-from-serve SINCE, or both");
+    }
     ModelCalibration::Options options;
     options.models = args.models;
     for (const auto& text : args.contexts) {
@@ -81,11 +104,16 @@ int runCalibrate(const CliContext& context, const CalibrateArgs& args)
     auto samples = CalibrationSamples::read(*reader, args.experiments, *context.resources, error);
     if (!samples)
         return fail(error);
+    if (servedSince && !samples->readServed(*reader, *servedSince, error))
+        return fail(error);
     const auto fitted = ModelCalibration::fit(*samples, catalog.catalog->models(), options);
     if (!fitted.error.empty())
         return fail(fitted.error);
     if (fitted.models.empty())
-        return fail("the experiments made no finished model calls; there is nothing to fit");
+        return fail(std::string(args.experiments.empty() ? "the served runs"
+                                : servedSince            ? "the experiments and served runs"
+                                                         : "the experiments") +
+                    " made no finished model calls; there is nothing to fit");
     for (const auto& warning : fitted.warnings)
         context.err << "warning: " << warning << '\n';
     if (const auto failed = writeFileAtomically(args.output, ModelsFile::toJsonText(fitted.models)))
@@ -97,11 +125,11 @@ int runCalibrate(const CliContext& context, const CalibrateArgs& args)
             return fail(*args.tasksOut + ": " + *failed);
     }
     context.out << "wrote " << args.output << ": " << fitted.models.size()
-                << (fitted.models.size() == 1 ? " model" : " models") << " from " << samples->trials << " trials of "
-                << samples->experiments.size() << (samples->experiments.size() == 1 ? " experiment" : " experiments")
-                << '\n';
+                << (fitted.models.size() == 1 ? " model" : " models") << " from " << sources(*samples, args) << '\n';
     for (const auto& [name, profile] : fitted.models)
         context.out << "  " << summary(name, profile) << '\n';
+    if (servedSince)
+        context.out << "skills and confidence come from experiments only: served runs have no known answers\n";
     if (args.tasksOut)
         context.out << "wrote " << *args.tasksOut << ": " << measured.size()
                     << (measured.size() == 1 ? " task" : " tasks") << " with fitted difficulties\n";

@@ -201,10 +201,11 @@ struct CalibrateArgs {
     std::optional<std::string> db;
     std::string output;                  // -o: the models file to write
     std::optional<std::string> tasksOut; // --tasks-out: the measured tasks with their fitted difficulties
+    std::optional<std::string> runsFromServe; // --runs-from-serve SINCE: also the calls of runs served since then
 };
 
-// `conclave calibrate EXPERIMENT_ID... [--model NAME]... [--context MODEL=TOKENS]... [--db FILE] -o models.json
-// [--tasks-out tasks.jsonl]`:
+// `conclave calibrate [EXPERIMENT_ID...] [--runs-from-serve SINCE] [--model NAME]... [--context MODEL=TOKENS]...
+// [--db FILE] -o models.json [--tasks-out tasks.jsonl]` (experiments, served runs or both):
 // 0 when the file is written (thin data only warns), 2 on bad input.
 int runCalibrate(const CliContext& context, const CalibrateArgs& args);
 

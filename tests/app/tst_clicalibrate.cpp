@@ -1,7 +1,9 @@
 // `conclave calibrate`: the help, usage and input errors, the exact file,
 // summary and warnings of a hand-made store, --model, and the round trip: an
 // experiment run by the simulator from known inline profiles, calibrated back
-// to them, the file then used through models_file.
+// to them, the file then used through models_file. --runs-from-serve: the
+// calls of served runs, alone (a seeded simulated team served 40 times) and
+// pooled with an experiment's (the hand-made runs served again).
 #include <QtTest>
 
 #include "support/Correlation.h"
@@ -14,9 +16,11 @@
 #include "support/CalibrationStore.h"
 #include "support/CliProcess.h"
 
+#include "conclave/io/TeamJson.h"
 #include "conclave/local/ItemBank.h"
 #include "conclave/local/TaskSet.h"
 #include "conclave/resources/LocalModelCatalog.h"
+#include "conclave/session/Engine.h"
 
 #include <cmath>
 
@@ -139,8 +143,8 @@ private slots:
         const auto r = cli({"calibrate", "--help"});
         QCOMPARE(r.exitCode, 0);
         QCOMPARE(r.err, QString());
-        for (const char* word : {"Usage: conclave calibrate [OPTIONS] experiments...", "--model", "--context", "--db",
-                                 "-o,--output", "docs/calibration.md"})
+        for (const char* word : {"Usage: conclave calibrate [OPTIONS] [experiments...]", "--model", "--context", "--db",
+                                 "-o,--output", "--runs-from-serve SINCE", "docs/calibration.md"})
             QVERIFY2(r.out.contains(QLatin1String(word)), qPrintable(QLatin1String(word) + " not in:\n" + r.out));
     }
 
@@ -148,7 +152,16 @@ private slots:
     {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("mention");
-        QTest::newRow("no experiment") << QStringList{"calibrate", "-o", "x.json"} << "experiments is required";
+        QTest::newRow("nothing to read")
+            << QStringList{"calibrate", "-o", "x.json"}
+            << "calibrate: nothing to read: give experiment ids, --runs-from-serve SINCE, or both\n";
+        QTest::newRow("not a date") << QStringList{"calibrate", "--runs-from-serve", "yesterday", "-o", "x.json"}
+                                    << "calibrate: --runs-from-serve: expected a UTC date YYYY-MM-DD or "
+                                       "YYYY-MM-DDTHH:MM:SSZ, got \"yesterday\"\n";
+        QTest::newRow("no Z") << QStringList{"calibrate", "e-1", "--runs-from-serve", "2024-05-01T00:00:00", "-o",
+                                             "x.json"}
+                              << "calibrate: --runs-from-serve: expected a UTC date YYYY-MM-DD or "
+                                 "YYYY-MM-DDTHH:MM:SSZ, got \"2024-05-01T00:00:00\"\n";
         QTest::newRow("no output") << QStringList{"calibrate", "e-1"} << "--output is required";
     }
 
@@ -449,6 +462,117 @@ private slots:
 
     // Known profiles in, an experiment by the simulator, the profiles back out
     // within sampling error; then the fitted file drives a team through models_file.
+    // The served runs alone: a team of three experts on known inline models,
+    // served 40 times on the simulator (seeds 1 to 40, the virtual clock),
+    // recorded as `conclave serve` records them. Their calls give each
+    // model's latency, speed, length, failures and price; no skills.
+    void servedRunsAlone()
+    {
+        const auto db = path("served.sqlite");
+        {
+            auto opened = conclave::RunStore::open(db.toStdString());
+            QVERIFY2(opened.store, opened.error.c_str());
+            std::vector<std::string> errors;
+            conclave::Engine engine(conclave::EngineResources::load(CONCLAVE_RESOURCES, errors));
+            QVERIFY(errors.empty());
+            const auto team = conclave::teamFromJsonText(roundTripTeam().toStdString());
+            QVERIFY(team.team);
+            for (uint64_t seed = 1; seed <= 40; ++seed) {
+                std::string error;
+                auto recorder = opened.store->record(
+                    *team.team, error, conclave::RunOrigin{conclave::RunSource::Serve, {}, "alice", false});
+                QVERIFY2(recorder, error.c_str());
+                conclave::Engine::StartOptions options;
+                options.seed = seed;
+                options.observers = {recorder.get()};
+                options.clock = conclave::ClockRequest::Virtual;
+                auto started = engine.start(*team.team, "Calculate " + std::to_string(seed) + " + 2.", options);
+                QVERIFY2(started.run, started.error.c_str());
+                started.run->wait();
+                QCOMPARE(QString::fromStdString(recorder->waitUntilStored()), QString());
+            }
+        }
+        const auto out = path("served-models.json");
+        const auto r = cli({"calibrate", "--runs-from-serve", "2000-01-01", "--db", db, "-o", out, "--context",
+                            "rt/alpha=8192", "--context", "rt/beta=8192", "--context", "rt/gamma=8192"});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.out, "wrote " + out +
+                            ": 3 models from 40 served runs since 2000-01-01\n"
+                            "  rt/alpha: ttft 209.4 ms, 74.8 tokens/s, failure rate 0.0244, no skills, load slope 0\n"
+                            "    not measured — built-in default used: skills, error_agreement, difficulty_weight, confidence, synthesis, retry_repeat, conformity\n"
+                            "  rt/beta: ttft 445.4 ms, 43.6 tokens/s, failure rate 0.1489, no skills, load slope 0.0622\n"
+                            "    not measured — built-in default used: skills, error_agreement, difficulty_weight, confidence, synthesis, retry_repeat, conformity\n"
+                            "  rt/gamma: ttft 111.1 ms, 154.9 tokens/s, failure rate 0, no skills\n"
+                            "    not measured — built-in default used: skills, error_agreement, difficulty_weight, confidence, synthesis, load_slope, retry_repeat, conformity\n"
+                            "skills and confidence come from experiments only: served runs have no known answers\n");
+        QCOMPARE(r.err, QStringLiteral("warning: rt/alpha: no scored answers; its skills are not fitted\n"
+                                       "warning: rt/beta: no scored answers; its skills are not fitted\n"
+                                       "warning: rt/gamma: no scored answers; its skills are not fitted\n"));
+        const auto models = QJsonDocument::fromJson(read(out).toUtf8()).object()["models"].toObject();
+        for (const auto& truth : kTruth) {
+            const auto m = models[truth.model].toObject();
+            QVERIFY(!m.contains("skills"));
+            QVERIFY(!m.contains("confidence"));
+            QVERIFY(!m.contains("calibrated_from"));
+        }
+        // Each call's cost is linear in its tokens: the prices come back exactly.
+        const auto price = [&](const char* model, const char* side) {
+            return models[model].toObject()["price_per_mtok"].toObject()[side].toDouble();
+        };
+        QCOMPARE(price("rt/alpha", "input"), 1.0);
+        QCOMPARE(price("rt/alpha", "output"), 2.0);
+        QCOMPARE(price("rt/beta", "input"), 0.5);
+        QCOMPARE(price("rt/beta", "output"), 1.5);
+        QCOMPARE(price("rt/gamma", "input"), 0.1);
+        QCOMPARE(price("rt/gamma", "output"), 0.2);
+        // A window that holds no served run reads none: nothing to fit.
+        const auto later = cli({"calibrate", "--runs-from-serve", "2100-01-01T00:00:00Z", "--db", db, "-o",
+                                path("never.json")});
+        QCOMPARE(later.exitCode, 2);
+        QCOMPARE(later.out, QString());
+        QCOMPARE(later.err, QStringLiteral("calibrate: the served runs made no finished model calls; there is nothing "
+                                           "to fit\n"));
+        QVERIFY(!QFile::exists(path("never.json")));
+    }
+
+    // An experiment and served runs pooled: the hand-made store with its four
+    // runs served again. Skills and answers are the experiment's; every call
+    // counts (the medians the summary shows stay, the tails move: hand/a's
+    // time to first token, twice each of {20, 20, 20, 20, 40, 60, 80, 100},
+    // has Q(0.95) at h = 15 · 0.95 = 14.25, between two 100s).
+    void servedRunsWithAnExperiment()
+    {
+        const auto db = path("hand-served.sqlite");
+        QString experiment;
+        {
+            auto opened = conclave::RunStore::open(db.toStdString());
+            QVERIFY2(opened.store, opened.error.c_str());
+            experiment = QString::fromStdString(calibration_store::fill(*opened.store, m_dir.path().toStdString()));
+            QVERIFY(!experiment.isEmpty());
+            QVERIFY(calibration_store::storeServed(*opened.store));
+        }
+        const auto out = path("hand-served.json");
+        const auto r = cli({"calibrate", experiment, "--runs-from-serve", "2000-01-01T00:00:00Z", "--db", db, "-o",
+                            out});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.out, "wrote " + out +
+                            ": 3 models from 4 trials of 1 experiment and 4 served runs since 2000-01-01T00:00:00Z\n"
+                            "  hand/a: ttft 30 ms, 175 tokens/s, failure rate 0, skills facts 0.5 (2) math 1 (2), error agreement 1\n"
+                            "    not measured — built-in default used: difficulty_weight, confidence, synthesis, load_slope, retry_repeat, conformity\n"
+                            "  hand/c: ttft 10 ms, 100 tokens/s, failure rate 0, no skills\n"
+                            "    not measured — built-in default used: skills, error_agreement, difficulty_weight, confidence, synthesis, load_slope, retry_repeat, conformity\n"
+                            "  local/tiny-1b: ttft 250 ms, 100 tokens/s, failure rate 0.3333, skills facts 0 (2) math 0.5 (2), error agreement 0.5\n"
+                            "    not measured — built-in default used: difficulty_weight, confidence, synthesis, load_slope, retry_repeat, conformity\n"
+                            "skills and confidence come from experiments only: served runs have no known answers\n");
+        const auto models = QJsonDocument::fromJson(read(out).toUtf8()).object()["models"].toObject();
+        const auto a = models["hand/a"].toObject();
+        QCOMPARE(a["ttft_ms"].toObject()["median"].toDouble(), 30.0);
+        QCOMPARE(a["ttft_ms"].toObject()["p95"].toDouble(), 100.0);
+        // The experiment alone is a source of answers.
+        QCOMPARE(QJsonDocument(a["calibrated_from"].toArray()).toJson(QJsonDocument::Compact),
+                 QString(R"([{"answers":4,"experiment":"%1"}])").arg(experiment).toUtf8());
+    }
+
     void roundTrip()
     {
         const auto team = path("rt.team.json");

@@ -44,6 +44,26 @@ QString profileText(const ModelProfile& p)
     return QString::fromStdString(profileToJson(p).dump());
 }
 
+// Every field of each call, one line per call.
+QStringList callLines(const std::vector<Call>& calls)
+{
+    QStringList lines;
+    for (const auto& c : calls)
+        lines << QStringLiteral("%1 ok %2 timeout %3 %4 ms ttft %5 in %6 out %7 $%8 inflight %9 attempt %10 after %11")
+                     .arg(QString::fromStdString(c.model))
+                     .arg(c.ok)
+                     .arg(c.timedOut)
+                     .arg(c.durationMs)
+                     .arg(c.ttftMs)
+                     .arg(c.tokensIn)
+                     .arg(c.tokensOut)
+                     .arg(c.costUsd)
+                     .arg(c.inflight)
+                     .arg(c.attempt)
+                     .arg(c.afterTimeout);
+    return lines;
+}
+
 } // namespace
 
 Q_DECLARE_METATYPE(std::vector<CalibrationSamples::Call>)
@@ -268,6 +288,78 @@ private slots:
                      "local/tiny-1b: only 2 scored answers in math (fewer than 30); its skill there is uncertain",
                      "local/tiny-1b: only 2 pairs of wrong answers with another model on tasks with choices (fewer "
                      "than 30); its error_agreement is uncertain"}));
+    }
+
+    // Served runs (RunOrigin serve) give their calls, read as a trial's are,
+    // and nothing else: no answers, so no skills; a run of another source, or
+    // served before `since`, is not read. With an experiment, the calls pool.
+    void servedRunsGiveTheirCallsOnly()
+    {
+        auto opened = RunStore::open(m_dir.filePath("served.sqlite").toStdString());
+        QVERIFY2(opened.store, opened.error.c_str());
+        auto& store = *opened.store;
+        const auto experiment = calibration_store::fill(store, m_dir.path().toStdString());
+        QVERIFY(!experiment.empty());
+        QVERIFY(calibration_store::storeServed(store));
+        QVERIFY(!calibration_store::storeRun(store, RunOrigin{}, 0).str().empty()); // `conclave run`'s: not read
+        std::string error;
+        auto reader = store.reader(error);
+        QVERIFY2(reader, error.c_str());
+        const auto trials = CalibrationSamples::read(*reader, {experiment}, CONCLAVE_RESOURCES, error);
+        QVERIFY2(trials, error.c_str());
+
+        CalibrationSamples served;
+        QVERIFY2(served.readServed(*reader, 0, error), error.c_str());
+        QCOMPARE(served.servedRuns, int64_t(4));
+        QCOMPARE(served.trials, int64_t(0));
+        QCOMPARE(served.experiments, std::vector<std::string>{});
+        QCOMPARE(served.answers.size(), size_t(0));
+        QCOMPARE(served.syntheses.size(), size_t(0));
+        QCOMPARE(served.meetingTurns.size(), size_t(0));
+        QCOMPARE(callLines(served.calls), callLines(trials->calls));
+        QCOMPARE(served.calls.size(), size_t(18));
+
+        // The trials' figures of each model's calls; no skills, no source of answers.
+        const auto fitted = ModelCalibration::fit(served, catalog(), {});
+        QCOMPARE(QString::fromStdString(fitted.error), QString());
+        QCOMPARE(profileText(fitted.models.at("hand/a")),
+                 QStringLiteral(R"({"ttft_ms":{"median":30,"p95":93},"tokens_per_s":{"median":175,"p95":67.5},)"
+                                R"("output_tokens":{"median":33,"p95":182.5},"price_per_mtok":{"input":2,"output":10},)"
+                                R"("failure_rate":0,"fitted":["ttft_ms","tokens_per_s","output_tokens",)"
+                                R"("price_per_mtok","failure_rate"]})"));
+        QCOMPARE(profileText(fitted.models.at("local/tiny-1b")),
+                 QStringLiteral(R"({"ttft_ms":{"median":250,"p95":300},"tokens_per_s":{"median":100,"p95":100},)"
+                                R"("output_tokens":{"median":100,"p95":100},"price_per_mtok":{"input":0,"output":0},)"
+                                R"("context_tokens":8192,"failure_rate":0.3333,"fitted":["ttft_ms","tokens_per_s",)"
+                                R"("output_tokens","price_per_mtok","failure_rate"]})"));
+        ModelCalibration::Options unknown;
+        unknown.models = {"hand/z"};
+        QCOMPARE(QString::fromStdString(ModelCalibration::fit(served, catalog(), unknown).error),
+                 QStringLiteral("--model hand/z: no call of this model in the served runs (they called hand/a, "
+                                "hand/c, local/tiny-1b)"));
+
+        // Served runs that started before `since` are not read.
+        CalibrationSamples later;
+        QVERIFY2(later.readServed(*reader, int64_t(4102444800000), error), error.c_str()); // 2100-01-01
+        QCOMPARE(later.servedRuns, int64_t(0));
+        QCOMPARE(later.calls.size(), size_t(0));
+
+        // Both: the experiment's answers and every call. hand/a's eight times
+        // to first token, twice each, {20 ×8, 40, 40, 60, 60, 80, 80, 100, 100}:
+        // median 30, and Q(0.95) at h = 15 · 0.95 = 14.25 falls between two
+        // 100s. tiny-1b failed 2 of 6 attempts in each half: 4 of 12.
+        auto both = *trials;
+        QVERIFY2(both.readServed(*reader, 0, error), error.c_str());
+        QCOMPARE(both.calls.size(), size_t(36));
+        QCOMPARE(both.answers.size(), size_t(8));
+        const auto pooled = ModelCalibration::fit(both, catalog(), {});
+        const auto& a = pooled.models.at("hand/a");
+        QCOMPARE(a.skills, ModelCalibration::fit(*trials, catalog(), {}).models.at("hand/a").skills);
+        QCOMPARE(a.ttftMs->median, 30.0);
+        QCOMPARE(a.ttftMs->p95, 100.0);
+        QCOMPARE(*pooled.models.at("local/tiny-1b").failureRate, 0.3333);
+        // Only the experiment answered: it alone is a source.
+        QCOMPARE(a.calibratedFrom, (std::optional<std::vector<CalibrationSource>>{{{experiment, 4}}}));
     }
 
     void enoughDataWarnsOfNothing()

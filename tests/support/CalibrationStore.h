@@ -64,11 +64,12 @@ inline double costOf(const Attempt& a)
     return std::string(a.model) == "hand/a" ? (double(a.tokensIn) * 2 + double(a.tokensOut) * 10) / 1e6 : 0;
 }
 
-// Stores trial k's run; its id, or an empty one on a store error.
-inline RunId storeRun(RunStore& store, const std::string& experimentId, int k)
+// Stores trial k's run as coming from `origin` (a trial's, or a served run's);
+// its id, or an empty one on a store error.
+inline RunId storeRun(RunStore& store, RunOrigin origin, int k)
 {
     std::string error;
-    auto recorder = store.record(team(), error, experimentId);
+    auto recorder = store.record(team(), error, std::move(origin));
     if (!recorder)
         return {};
     recorder->runStarted(k < 2 ? "Capital of France?" : "Calculate 40 + 2.", uint64_t(k % 2 + 1), ClockKind::Virtual);
@@ -120,6 +121,22 @@ inline RunId storeRun(RunStore& store, const std::string& experimentId, int k)
     if (!recorder->waitUntilStored().empty())
         return {};
     return recorder->id();
+}
+
+// Stores trial k's run as a trial of `experimentId`.
+inline RunId storeRun(RunStore& store, const std::string& experimentId, int k)
+{
+    return storeRun(store, RunOrigin{RunSource::Eval, experimentId, {}}, k);
+}
+
+// Stores the four trials' runs again as runs `conclave serve` stored for API key "alice"; false on a store error.
+inline bool storeServed(RunStore& store)
+{
+    for (int k = 0; k < 4; ++k) {
+        if (storeRun(store, RunOrigin{RunSource::Serve, {}, "alice"}, k).str().empty())
+            return false;
+    }
+    return true;
 }
 
 // Writes the task file into `folder` and fills `store` with the experiment; its id, or empty on failure.

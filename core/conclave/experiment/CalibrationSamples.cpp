@@ -154,6 +154,42 @@ void readMeetingTurns(const StoredRun& run, const ReadNodes& nodes, const Task& 
     }
 }
 
+// Every finished call attempt of a run (cancelled ones left out), as `calls`
+// holds them; each node's last successful attempt, whose reply its result is.
+std::map<NodeId, const Span*> readCalls(const StoredRun& run, std::vector<CalibrationSamples::Call>& calls)
+{
+    std::map<NodeId, const Span*> lastOk; // each node's last successful attempt
+    // Each call's latest attempt so far, by (parent span, node, model, draw): how a retry's predecessor ended.
+    std::map<std::tuple<SpanId, NodeId, std::string, std::string>, std::pair<int, Status>> latestAttempt;
+    for (const auto& span : run.spans) {
+        if (span.kind != SpanKind::Attempt || span.model.empty() || span.endUs < 0)
+            continue;
+        if (span.status != Status::Ok && span.status != Status::Failed && span.status != Status::Timeout)
+            continue;
+        CalibrationSamples::Call call;
+        call.model = span.model;
+        call.ok = span.status == Status::Ok;
+        call.timedOut = span.status == Status::Timeout;
+        // The endpoint's own time: a wait for admission (max_concurrency, a rate limit) is not the model's.
+        const int64_t waitUs = std::max<int64_t>(0, span.waitUs);
+        call.durationMs = double(span.serviceUs()) / 1000.0;
+        call.ttftMs = span.ttftUs < 0 ? -1.0 : double(std::max<int64_t>(0, span.ttftUs - waitUs)) / 1000.0;
+        call.tokensIn = span.tokensIn;
+        call.tokensOut = span.tokensOut;
+        call.costUsd = span.costUsd;
+        call.inflight = span.inflight;
+        call.attempt = std::max(1, span.attempt);
+        auto& before = latestAttempt[{span.parent, span.node, span.model, span.draw}];
+        call.afterTimeout = call.attempt > 1 && before.first == call.attempt - 1 && before.second == Status::Timeout;
+        before = {call.attempt, span.status};
+        calls.push_back(std::move(call));
+        auto& last = lastOk[span.node];
+        if (span.status == Status::Ok && (!last || span.endUs >= last->endUs))
+            last = &span;
+    }
+    return lastOk;
+}
+
 bool readExperiment(RunQueries& store, const ExperimentRecord& record, const std::filesystem::path& resourcesDir,
                     CalibrationSamples& out, std::string& error, const CalibrationSamples::TaskFilter& keep)
 {
@@ -194,35 +230,7 @@ bool readExperiment(RunQueries& store, const ExperimentRecord& record, const std
                 answeringByTeam.emplace(run->teamJson, team.team ? readNodes(*team.team) : ReadNodes{})
                     .first;
         }
-        std::map<NodeId, const Span*> lastOk; // each node's last successful attempt
-        // Each call's latest attempt so far, by (parent span, node, model, draw): how a retry's predecessor ended.
-        std::map<std::tuple<SpanId, NodeId, std::string, std::string>, std::pair<int, Status>> latestAttempt;
-        for (const auto& span : run->spans) {
-            if (span.kind != SpanKind::Attempt || span.model.empty() || span.endUs < 0)
-                continue;
-            if (span.status != Status::Ok && span.status != Status::Failed && span.status != Status::Timeout)
-                continue;
-            CalibrationSamples::Call call;
-            call.model = span.model;
-            call.ok = span.status == Status::Ok;
-            call.timedOut = span.status == Status::Timeout;
-            // The endpoint's own time: a wait for admission (max_concurrency, a rate limit) is not the model's.
-            const int64_t waitUs = std::max<int64_t>(0, span.waitUs);
-            call.durationMs = double(span.serviceUs()) / 1000.0;
-            call.ttftMs = span.ttftUs < 0 ? -1.0 : double(std::max<int64_t>(0, span.ttftUs - waitUs)) / 1000.0;
-            call.tokensIn = span.tokensIn;
-            call.tokensOut = span.tokensOut;
-            call.costUsd = span.costUsd;
-            call.inflight = span.inflight;
-            call.attempt = std::max(1, span.attempt);
-            auto& before = latestAttempt[{span.parent, span.node, span.model, span.draw}];
-            call.afterTimeout = call.attempt > 1 && before.first == call.attempt - 1 && before.second == Status::Timeout;
-            before = {call.attempt, span.status};
-            out.calls.push_back(std::move(call));
-            auto& last = lastOk[span.node];
-            if (span.status == Status::Ok && (!last || span.endUs >= last->endUs))
-                last = &span;
-        }
+        const auto lastOk = readCalls(*run, out.calls);
         if (!task)
             continue;
         readMeetingTurns(*run, answering->second, *task, spec->tasksetName + "\n" + task->id, out.meetingTurns);
@@ -294,6 +302,28 @@ std::optional<CalibrationSamples> CalibrationSamples::read(RunQueries& store,
             return std::nullopt;
     }
     return out;
+}
+
+bool CalibrationSamples::readServed(RunQueries& store, int64_t sinceMs, std::string& error)
+{
+    RunFilter served;
+    served.source = RunSource::Serve;
+    served.startedSinceMs = sinceMs;
+    auto runs = store.list(served, error);
+    if (!runs)
+        return false;
+    // Oldest first, as they were served.
+    for (auto r = runs->rbegin(); r != runs->rend(); ++r) {
+        std::string why;
+        const auto run = store.load(r->id, false, why);
+        if (!run) {
+            error = "served run " + r->id.str() + ": " + why;
+            return false;
+        }
+        readCalls(*run, calls);
+        ++servedRuns;
+    }
+    return true;
 }
 
 } // namespace conclave

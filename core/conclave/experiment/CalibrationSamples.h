@@ -14,7 +14,8 @@
 
 namespace conclave {
 
-// What a model calibration is fitted from, read out of stored experiments:
+// What a model calibration is fitted from, read out of stored experiments
+// (and of served runs, for their calls alone: readServed):
 // every finished call attempt of their trials' runs, and the answer each
 // answering node gave, scored as a trial is (its reply read by ReplyParser,
 // as the engine stores it, then AnswerScorer against the task's reference)
@@ -99,6 +100,7 @@ public:
     };
     std::map<std::string, MeasuredTask> tasks;
     int64_t trials = 0;
+    int64_t servedRuns = 0; // runs readServed read
 
     // Which trials to read, by their task: (the task set's content hash, the
     // task's id) → read it. A TaskSplit's part, for calibrating on one part.
@@ -111,6 +113,13 @@ public:
     static std::optional<CalibrationSamples> read(RunQueries& store, const std::vector<std::string>& experimentIds,
                                                   const std::filesystem::path& resourcesDir, std::string& error,
                                                   const TaskFilter& keep = {});
+
+    // Adds the calls of the runs `conclave serve` stored (runs.source `serve`)
+    // that started at or after `sinceMs` (Unix ms), read as an experiment's
+    // are. Only calls: a served run has no known answer, so it adds no
+    // answers, syntheses nor meeting turns. False, with `error`, when the
+    // store cannot be read.
+    bool readServed(RunQueries& store, int64_t sinceMs, std::string& error);
 };
 
 } // namespace conclave

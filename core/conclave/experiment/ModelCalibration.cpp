@@ -494,7 +494,10 @@ ModelCalibration::Result ModelCalibration::fit(const CalibrationSamples& samples
         std::string seen;
         for (const auto& [model, list] : calls)
             seen += (seen.empty() ? "" : ", ") + model;
-        result.error = option + ": no call of this model in the experiments (" +
+        const std::string read = samples.experiments.empty() ? "the served runs"
+                                 : samples.servedRuns > 0     ? "the experiments and served runs"
+                                                              : "the experiments";
+        result.error = option + ": no call of this model in " + read + " (" +
                        (seen.empty() ? std::string("they called none") : "they called " + seen) + ")";
         return result;
     };
@@ -534,7 +537,9 @@ ModelCalibration::Result ModelCalibration::fit(const CalibrationSamples& samples
         const auto counts = answersFrom.find(model);
         for (size_t e = 0; e < samples.experiments.size(); ++e)
             sources.push_back({samples.experiments[e], counts == answersFrom.end() ? 0 : counts->second[e]});
-        profile.calibratedFrom = std::move(sources);
+        // Served runs answer no known task: only experiments are sources of answers.
+        if (!sources.empty())
+            profile.calibratedFrom = std::move(sources);
         result.models.emplace(model, std::move(profile));
     }
     fitConformity(samples, weights, joint, options.minCount, result);

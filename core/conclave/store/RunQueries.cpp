@@ -49,7 +49,7 @@ RunSummary readSummary(const SqliteStatement& s)
     return r;
 }
 
-// The WHERE clause of a filter: ?1 team, ?2 status, ?3 text, ?4 source (see bindFilter).
+// The WHERE clause of a filter: ?1 team, ?2 status, ?3 text, ?4 source, ?5 start (see bindFilter).
 std::string whereClause(const RunFilter& filter)
 {
     std::string sql = " WHERE 1";
@@ -58,6 +58,8 @@ std::string whereClause(const RunFilter& filter)
         sql += " AND experiment_id IS NULL";
     if (filter.source)
         sql += " AND source = ?4";
+    if (filter.startedSinceMs)
+        sql += " AND started_at_ms >= ?5";
     if (!filter.team.empty())
         sql += " AND team_name = ?1";
     if (filter.status)
@@ -77,6 +79,8 @@ void bindFilter(SqliteStatement& s, const RunFilter& filter, std::string& folded
         s.bind(2, toString(*filter.status));
     if (filter.source)
         s.bind(4, toString(*filter.source));
+    if (filter.startedSinceMs)
+        s.bind(5, *filter.startedSinceMs);
     if (!filter.text.empty()) {
         folded = filter.text;
         for (auto& c : folded) {
@@ -240,6 +244,27 @@ std::optional<RunId> RunQueries::resolve(const std::string& idOrPrefix, std::str
         return std::nullopt;
     }
     return RunId(found.front());
+}
+
+std::optional<double> RunQueries::serveSpendSince(const std::string& keyName, int64_t sinceMs, std::string& error)
+{
+    // A run's row gets its totals when it ends (or is marked interrupted); until then its
+    // committed attempts say what it has spent.
+    auto s = m_db.prepare(
+        "SELECT coalesce(sum(CASE WHEN r.ended_at_ms IS NULL THEN "
+        "(SELECT coalesce(sum(s.cost_usd), 0) FROM spans s WHERE s.run_id = r.id AND s.kind = 'attempt') "
+        "ELSE r.cost_usd END), 0) FROM runs r "
+        "WHERE r.source = ?3 AND r.started_at_ms >= ?2 AND r.key_name = ?1");
+    if (!s.valid()) {
+        error = m_db.lastError();
+        return std::nullopt;
+    }
+    s.bind(1, std::string_view(keyName)).bind(2, sinceMs).bind(3, toString(RunSource::Serve));
+    if (!s.step()) {
+        error = s.error().empty() ? "serve spend: no row" : s.error();
+        return std::nullopt;
+    }
+    return s.real(0);
 }
 
 std::optional<StoredRun> RunQueries::load(const RunId& id, bool withText, std::string& error)

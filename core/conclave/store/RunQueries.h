@@ -6,6 +6,7 @@
 #include "conclave/store/StoredAttempt.h"
 #include "conclave/store/StoredRun.h"
 
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -23,6 +24,7 @@ struct RunFilter {
     int offset = 0;                  // skip the newest `offset` matches (paging)
     bool includeTrials = false;      // experiments' trial runs too (hidden by default; shown for source Eval)
     std::optional<RunSource> source; // what started the run; any when unset
+    std::optional<int64_t> startedSinceMs; // started at or after this Unix time (ms); any when unset
 };
 
 // Reads the run store on a connection of its own. Each call reads one
@@ -47,6 +49,11 @@ public:
     std::optional<StoredRun> load(const RunId& id, bool withText, std::string& error);
     // The run an id or a unique prefix of one names.
     std::optional<RunId> resolve(const std::string& idOrPrefix, std::string& error);
+    // What the runs `conclave serve` stored for API key `keyName` and that
+    // started at or after `sinceMs` (Unix ms) cost, in USD: a per-key budget's
+    // spend. An ended run counts its cost; one still running, what its call
+    // attempts committed so far cost (its row's total is written at its end).
+    std::optional<double> serveSpendSince(const std::string& keyName, int64_t sinceMs, std::string& error);
 
     // Experiments, newest first, with the trials each has stored; without their
     // specs (specJson empty), which can be large: experiment() reads one whole.

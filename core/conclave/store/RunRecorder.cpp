@@ -17,6 +17,15 @@ int64_t unixMs()
         .count();
 }
 
+// A node's result as a run that keeps no text stores it: its figures, status and error.
+NodeResult withoutText(const NodeResult& result)
+{
+    NodeResult figures = result;
+    figures.text.clear();
+    figures.answer.clear();
+    return figures;
+}
+
 } // namespace
 
 RunRecorder::RunRecorder(RunId id, const Team& team, std::shared_ptr<RunStoreWriter> writer, size_t textCap,
@@ -43,7 +52,8 @@ void RunRecorder::runStarted(std::string_view runInput, uint64_t seed, ClockKind
 {
     const auto self = ProcessIdentity::current();
     std::string hash = contentHash(m_teamJson);
-    m_writer->push<write_op::RunBegin>(*m_feed, m_teamName, std::move(m_teamJson), std::string(runInput), seed, clock,
+    m_writer->push<write_op::RunBegin>(*m_feed, m_teamName, std::move(m_teamJson),
+                                       m_origin.storeText ? std::string(runInput) : std::string(), seed, clock,
                                        unixMs(), self.host, self.pid, self.startTime, m_origin.experimentId,
                                        m_origin.source, std::move(hash), m_origin.keyName);
 }
@@ -55,11 +65,19 @@ void RunRecorder::nodeQueued(const NodeId& node, int64_t atUs)
 
 void RunRecorder::spanStarted(const Span& span)
 {
+    if (!m_origin.storeText && !span.note.empty()) {
+        Span figures = span;
+        figures.note.clear();
+        m_writer->push<write_op::SpanRow>(*m_feed, std::move(figures), false);
+        return;
+    }
     m_writer->push<write_op::SpanRow>(*m_feed, span, false);
 }
 
 void RunRecorder::nodeToken(const NodeId& /*node*/, SpanId span, std::string_view text, int64_t /*atUs*/)
 {
+    if (!m_origin.storeText)
+        return;
     if (span >= m_texts.size())
         m_texts.resize(std::max<size_t>(span + 1, m_texts.size() * 2));
     auto& t = m_texts[span];
@@ -76,6 +94,8 @@ void RunRecorder::nodeToken(const NodeId& /*node*/, SpanId span, std::string_vie
 
 void RunRecorder::attemptReplied(const NodeId& /*node*/, SpanId span, std::string_view text)
 {
+    if (!m_origin.storeText)
+        return;
     // The whole reply replaces what streamed: a replay needs it even when nothing streamed.
     if (span >= m_texts.size())
         m_texts.resize(std::max<size_t>(span + 1, m_texts.size() * 2));
@@ -87,6 +107,12 @@ void RunRecorder::attemptReplied(const NodeId& /*node*/, SpanId span, std::strin
 
 void RunRecorder::spanFinished(const Span& span)
 {
+    if (!m_origin.storeText && !span.note.empty()) {
+        Span figures = span;
+        figures.note.clear();
+        m_writer->push<write_op::SpanRow>(*m_feed, std::move(figures), true);
+        return;
+    }
     if (span.id >= m_texts.size() || !m_texts[span.id].streamed) {
         m_writer->push<write_op::SpanRow>(*m_feed, span, true);
         return;
@@ -98,6 +124,10 @@ void RunRecorder::spanFinished(const Span& span)
 
 void RunRecorder::nodeFinished(const NodeId& node, const NodeResult& result, int64_t atUs)
 {
+    if (!m_origin.storeText) {
+        m_writer->push<write_op::NodeRow>(*m_feed, node, withoutText(result), atUs);
+        return;
+    }
     m_writer->push<write_op::NodeRow>(*m_feed, node, result, atUs);
 }
 
@@ -106,7 +136,7 @@ void RunRecorder::runFinished(const RunResult& result)
     write_op::RunEnd end;
     static_cast<RunTotals&>(end) = result;
     end.status = result.status;
-    end.output = result.output;
+    end.output = m_origin.storeText ? result.output : withoutText(result.output);
     end.endedAtMs = unixMs();
     end.criticalPath = result.criticalPath.nodes;
     end.criticalPathUs = result.criticalPath.lengthUs;

@@ -16,11 +16,16 @@ struct Team;
 
 // Where a stored run comes from: what started it, the experiment it is a
 // trial of (empty: none), and the name of the API key that asked for it
-// (empty: none; never the key itself).
+// (empty: none; never the key itself). storeText false (`conclave serve
+// --store-text none`) stores the run's figures only: no input, output,
+// answer, node texts, streamed or replied texts, nor span notes (which may
+// quote an answer) — empty strings, or no row at all; statuses, times,
+// tokens, costs, models, errors and every span are stored as usual.
 struct RunOrigin {
     RunSource source = RunSource::Run;
     std::string experimentId;
     std::string keyName;
+    bool storeText = true;
 };
 
 // Records one run into the store: an observer that copies each engine event

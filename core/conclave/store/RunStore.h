@@ -120,6 +120,9 @@ public:
     // Keeps the `keep` most recent runs that are neither running nor trials of
     // an experiment; deletes the other such ones. Trials are never counted nor deleted.
     Deleted prune(int keep);
+    // prune(keep) over the runs of one source only (`conclave serve` keeping its
+    // last N): runs of other sources are neither counted nor deleted.
+    Deleted pruneSource(RunSource source, int keep);
     // Deletes an experiment, its trials and its runs with their spans, texts
     // and node results, in one transaction; the count is of runs.
     Deleted removeExperiment(const std::string& id);
@@ -155,6 +158,9 @@ private:
     int recoverInterrupted();
     int recoverExperiments();
     Deleted removeWhere(const std::vector<std::string>& ids);
+    // prune's one rule: of the ended runs that are no trial (of `source` only,
+    // when set), keeps the `keep` most recent and deletes the others.
+    Deleted pruneWhere(std::optional<RunSource> source, int keep);
 
     std::filesystem::path m_path;
     SqliteDb m_db;

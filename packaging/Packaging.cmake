@@ -5,6 +5,9 @@ install(FILES ${CMAKE_SOURCE_DIR}/packaging/conclave.svg DESTINATION ${CMAKE_INS
 install(FILES ${CMAKE_SOURCE_DIR}/packaging/io.conclave.Studio.metainfo.xml DESTINATION ${CMAKE_INSTALL_DATADIR}/metainfo)
 install(FILES ${CMAKE_SOURCE_DIR}/packaging/conclave-mime.xml DESTINATION ${CMAKE_INSTALL_DATADIR}/mime/packages
         RENAME conclave.xml)
+# How to deploy `conclave serve` (docs/serve.md): a systemd unit, an image, a Kubernetes StatefulSet.
+install(FILES ${CMAKE_SOURCE_DIR}/packaging/serve/conclave-serve@.service ${CMAKE_SOURCE_DIR}/packaging/serve/Dockerfile
+        ${CMAKE_SOURCE_DIR}/packaging/serve/kubernetes.yaml DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples/serve)
 
 set(CPACK_PACKAGE_NAME "conclave")
 set(CPACK_PACKAGE_VENDOR "Conclave")

@@ -161,6 +161,10 @@ int runBench(const CliContext& context, const BenchArgs& args)
             if (const int code = httpBench(context, args); code != kExitOk)
                 return code;
         }
+        if (args.which == "serve") { // real time: only when asked for
+            if (const int code = serveBench(context, engine, args); code != kExitOk)
+                return code;
+        }
         if (args.which == "calibrate") { // long: only when asked for
             if (const int code = calibrateBench(context, engine, args); code != kExitOk)
                 return code;

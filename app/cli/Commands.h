@@ -275,6 +275,9 @@ int evalBench(const CliContext& context, Engine& engine, const BenchArgs& args);
 // `conclave bench http`: peak in flight, calls/s and wave walls against every server shape.
 int httpBench(const CliContext& context, const BenchArgs& args);
 
+// `conclave bench serve`: a served team under load (issue 35's targets).
+int serveBench(const CliContext& context, Engine& engine, const BenchArgs& args);
+
 // `conclave bench sim`: how the simulator's errors agree and correlate, and its accuracy against its profiles.
 int simBench(const CliContext& context, Engine& engine, const BenchArgs& args);
 

@@ -452,9 +452,9 @@ int main(int argc, char** argv)
     bench
         ->add_option("which", benchArgs.which,
                      "all, fanout, chain, early, clock, store, sim, eval, calibrate, fidelity, whatif, routing "
-                     "(routing-speed: its timings alone) or http")
+                     "(routing-speed: its timings alone), http or serve")
         ->check(CLI::IsMember({"all", "fanout", "chain", "early", "clock", "store", "sim", "eval", "calibrate",
-                               "fidelity", "whatif", "routing", "routing-speed", "http"}));
+                               "fidelity", "whatif", "routing", "routing-speed", "http", "serve"}));
     bench->add_option("--world", benchArgs.worlds,
                       "fidelity: a ground-truth world file; repeat for more (default: "
                       "every bundled world)");

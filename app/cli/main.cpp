@@ -255,9 +255,10 @@ int main(int argc, char** argv)
                      "(docs/calibration.md)");
     calibrate->add_option("experiments", calibrateArgs.experiments,
                           "Experiment ids (or unique prefixes); optional with --runs-from-serve");
-    calibrate->add_option("--runs-from-serve", calibrateArgs.runsFromServe,
-                          "Also read the calls of the runs conclave serve stored since SINCE, a UTC date YYYY-MM-DD "
-                          "or YYYY-MM-DDTHH:MM:SSZ: latency, speed, length, failures, price and load, never skills")
+    calibrate
+        ->add_option("--runs-from-serve", calibrateArgs.runsFromServe,
+                     "Also read the calls of the runs conclave serve stored since SINCE, a UTC date YYYY-MM-DD "
+                     "or YYYY-MM-DDTHH:MM:SSZ: latency, speed, length, failures, price and load, never skills")
         ->type_name("SINCE");
     calibrate->add_option("--model", calibrateArgs.models, "Only this model; repeat for more (default: every model)")
         ->expected(1)

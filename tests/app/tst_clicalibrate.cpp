@@ -158,10 +158,9 @@ private slots:
         QTest::newRow("not a date") << QStringList{"calibrate", "--runs-from-serve", "yesterday", "-o", "x.json"}
                                     << "calibrate: --runs-from-serve: expected a UTC date YYYY-MM-DD or "
                                        "YYYY-MM-DDTHH:MM:SSZ, got \"yesterday\"\n";
-        QTest::newRow("no Z") << QStringList{"calibrate", "e-1", "--runs-from-serve", "2024-05-01T00:00:00", "-o",
-                                             "x.json"}
+        QTest::newRow("no Z") << QStringList{"calibrate", "e-1", "--runs-from-serve", "2024-05-01T00:00", "-o", "x"}
                               << "calibrate: --runs-from-serve: expected a UTC date YYYY-MM-DD or "
-                                 "YYYY-MM-DDTHH:MM:SSZ, got \"2024-05-01T00:00:00\"\n";
+                                 "YYYY-MM-DDTHH:MM:SSZ, got \"2024-05-01T00:00\"\n";
         QTest::newRow("no output") << QStringList{"calibrate", "e-1"} << "--output is required";
     }
 
@@ -496,15 +495,19 @@ private slots:
         const auto r = cli({"calibrate", "--runs-from-serve", "2000-01-01", "--db", db, "-o", out, "--context",
                             "rt/alpha=8192", "--context", "rt/beta=8192", "--context", "rt/gamma=8192"});
         QCOMPARE(r.exitCode, 0);
-        QCOMPARE(r.out, "wrote " + out +
-                            ": 3 models from 40 served runs since 2000-01-01\n"
-                            "  rt/alpha: ttft 209.4 ms, 74.8 tokens/s, failure rate 0.0244, no skills, load slope 0\n"
-                            "    not measured — built-in default used: skills, error_agreement, difficulty_weight, confidence, synthesis, retry_repeat, conformity\n"
-                            "  rt/beta: ttft 445.4 ms, 43.6 tokens/s, failure rate 0.1489, no skills, load slope 0.0622\n"
-                            "    not measured — built-in default used: skills, error_agreement, difficulty_weight, confidence, synthesis, retry_repeat, conformity\n"
-                            "  rt/gamma: ttft 111.1 ms, 154.9 tokens/s, failure rate 0, no skills\n"
-                            "    not measured — built-in default used: skills, error_agreement, difficulty_weight, confidence, synthesis, load_slope, retry_repeat, conformity\n"
-                            "skills and confidence come from experiments only: served runs have no known answers\n");
+        QCOMPARE(r.out,
+                 "wrote " + out +
+                     ": 3 models from 40 served runs since 2000-01-01\n"
+                     "  rt/alpha: ttft 209.4 ms, 74.8 tokens/s, failure rate 0.0244, no skills, load slope 0\n"
+                     "    not measured — built-in default used: skills, error_agreement, difficulty_weight, "
+                     "confidence, synthesis, retry_repeat, conformity\n"
+                     "  rt/beta: ttft 445.4 ms, 43.6 tokens/s, failure rate 0.1489, no skills, load slope 0.0622\n"
+                     "    not measured — built-in default used: skills, error_agreement, difficulty_weight, "
+                     "confidence, synthesis, retry_repeat, conformity\n"
+                     "  rt/gamma: ttft 111.1 ms, 154.9 tokens/s, failure rate 0, no skills\n"
+                     "    not measured — built-in default used: skills, error_agreement, difficulty_weight, "
+                     "confidence, synthesis, load_slope, retry_repeat, conformity\n"
+                     "skills and confidence come from experiments only: served runs have no known answers\n");
         QCOMPARE(r.err, QStringLiteral("warning: rt/alpha: no scored answers; its skills are not fitted\n"
                                        "warning: rt/beta: no scored answers; its skills are not fitted\n"
                                        "warning: rt/gamma: no scored answers; its skills are not fitted\n"));
@@ -526,8 +529,8 @@ private slots:
         QCOMPARE(price("rt/gamma", "input"), 0.1);
         QCOMPARE(price("rt/gamma", "output"), 0.2);
         // A window that holds no served run reads none: nothing to fit.
-        const auto later = cli({"calibrate", "--runs-from-serve", "2100-01-01T00:00:00Z", "--db", db, "-o",
-                                path("never.json")});
+        const auto later =
+            cli({"calibrate", "--runs-from-serve", "2100-01-01T00:00:00Z", "--db", db, "-o", path("never.json")});
         QCOMPARE(later.exitCode, 2);
         QCOMPARE(later.out, QString());
         QCOMPARE(later.err, QStringLiteral("calibrate: the served runs made no finished model calls; there is nothing "
@@ -552,17 +555,22 @@ private slots:
             QVERIFY(calibration_store::storeServed(*opened.store));
         }
         const auto out = path("hand-served.json");
-        const auto r = cli({"calibrate", experiment, "--runs-from-serve", "2000-01-01T00:00:00Z", "--db", db, "-o",
-                            out});
+        const auto r =
+            cli({"calibrate", experiment, "--runs-from-serve", "2000-01-01T00:00:00Z", "--db", db, "-o", out});
         QCOMPARE(r.exitCode, 0);
         QCOMPARE(r.out, "wrote " + out +
                             ": 3 models from 4 trials of 1 experiment and 4 served runs since 2000-01-01T00:00:00Z\n"
-                            "  hand/a: ttft 30 ms, 175 tokens/s, failure rate 0, skills facts 0.5 (2) math 1 (2), error agreement 1\n"
-                            "    not measured — built-in default used: difficulty_weight, confidence, synthesis, load_slope, retry_repeat, conformity\n"
+                            "  hand/a: ttft 30 ms, 175 tokens/s, failure rate 0, skills facts 0.5 (2) math 1 (2), "
+                            "error agreement 1\n"
+                            "    not measured — built-in default used: difficulty_weight, confidence, synthesis, "
+                            "load_slope, retry_repeat, conformity\n"
                             "  hand/c: ttft 10 ms, 100 tokens/s, failure rate 0, no skills\n"
-                            "    not measured — built-in default used: skills, error_agreement, difficulty_weight, confidence, synthesis, load_slope, retry_repeat, conformity\n"
-                            "  local/tiny-1b: ttft 250 ms, 100 tokens/s, failure rate 0.3333, skills facts 0 (2) math 0.5 (2), error agreement 0.5\n"
-                            "    not measured — built-in default used: difficulty_weight, confidence, synthesis, load_slope, retry_repeat, conformity\n"
+                            "    not measured — built-in default used: skills, error_agreement, difficulty_weight, "
+                            "confidence, synthesis, load_slope, retry_repeat, conformity\n"
+                            "  local/tiny-1b: ttft 250 ms, 100 tokens/s, failure rate 0.3333, skills facts 0 (2) math "
+                            "0.5 (2), error agreement 0.5\n"
+                            "    not measured — built-in default used: difficulty_weight, confidence, synthesis, "
+                            "load_slope, retry_repeat, conformity\n"
                             "skills and confidence come from experiments only: served runs have no known answers\n");
         const auto models = QJsonDocument::fromJson(read(out).toUtf8()).object()["models"].toObject();
         const auto a = models["hand/a"].toObject();

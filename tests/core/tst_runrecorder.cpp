@@ -65,8 +65,7 @@ const Query kNodeFigures{
 const Query kRunTexts{"SELECT input, output, answer FROM runs WHERE id = ?1", 3};
 const Query kSpanTexts{"SELECT id, note FROM spans WHERE run_id = ?1 AND note IS NOT NULL ORDER BY id", 2};
 const Query kNodeTexts{
-    "SELECT node, text, answer FROM node_results WHERE run_id = ?1 AND (text != '' OR answer != '') ORDER BY node",
-    3};
+    "SELECT node, text, answer FROM node_results WHERE run_id = ?1 AND (text != '' OR answer != '') ORDER BY node", 3};
 const Query kStreamed{"SELECT span_id, text FROM span_text WHERE run_id = ?1 ORDER BY span_id", 2};
 const Query kAttempts{"SELECT count(*) FROM spans WHERE run_id = ?1 AND kind = 'attempt'", 1};
 const Query kNodes{"SELECT count(*) FROM node_results WHERE run_id = ?1", 1};

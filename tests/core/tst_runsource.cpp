@@ -50,8 +50,7 @@ class TestRunSource : public QObject {
     // A run of `origin` with one call attempt costing `cost` (its streamed text
     // and its node's result too when `ended`), started at `startedAtMs`; ended
     // unless told otherwise. Its id, or "error: …".
-    static std::string withACall(RunStore& store, RunOrigin origin, double cost, int64_t startedAtMs,
-                                 bool ended = true)
+    static std::string withACall(RunStore& store, RunOrigin origin, double cost, int64_t startedAtMs, bool ended = true)
     {
         std::string error;
         auto recorder = store.record(BenchTeams::chain(1), error, std::move(origin));

@@ -495,8 +495,8 @@ ModelCalibration::Result ModelCalibration::fit(const CalibrationSamples& samples
         for (const auto& [model, list] : calls)
             seen += (seen.empty() ? "" : ", ") + model;
         const std::string read = samples.experiments.empty() ? "the served runs"
-                                 : samples.servedRuns > 0     ? "the experiments and served runs"
-                                                              : "the experiments";
+                                 : samples.servedRuns > 0    ? "the experiments and served runs"
+                                                             : "the experiments";
         result.error = option + ": no call of this model in " + read + " (" +
                        (seen.empty() ? std::string("they called none") : "they called " + seen) + ")";
         return result;

@@ -250,11 +250,11 @@ std::optional<double> RunQueries::serveSpendSince(const std::string& keyName, in
 {
     // A run's row gets its totals when it ends (or is marked interrupted); until then its
     // committed attempts say what it has spent.
-    auto s = m_db.prepare(
-        "SELECT coalesce(sum(CASE WHEN r.ended_at_ms IS NULL THEN "
-        "(SELECT coalesce(sum(s.cost_usd), 0) FROM spans s WHERE s.run_id = r.id AND s.kind = 'attempt') "
-        "ELSE r.cost_usd END), 0) FROM runs r "
-        "WHERE r.source = ?3 AND r.started_at_ms >= ?2 AND r.key_name = ?1");
+    auto s =
+        m_db.prepare("SELECT coalesce(sum(CASE WHEN r.ended_at_ms IS NULL THEN "
+                     "(SELECT coalesce(sum(s.cost_usd), 0) FROM spans s WHERE s.run_id = r.id AND s.kind = 'attempt') "
+                     "ELSE r.cost_usd END), 0) FROM runs r "
+                     "WHERE r.source = ?3 AND r.started_at_ms >= ?2 AND r.key_name = ?1");
     if (!s.valid()) {
         error = m_db.lastError();
         return std::nullopt;

@@ -306,9 +306,9 @@ RunStore::Deleted RunStore::pruneWhere(std::optional<RunSource> source, int keep
     if (auto refused = refuseWrite())
         return {0, *refused};
     std::vector<std::string> ids;
-    auto s = m_db.prepare(std::string("SELECT id FROM runs WHERE status != 'running' AND experiment_id IS NULL") +
-                          (source ? " AND source = ?2" : "") +
-                          " ORDER BY started_at_ms DESC, id DESC LIMIT -1 OFFSET ?1");
+    auto s =
+        m_db.prepare(std::string("SELECT id FROM runs WHERE status != 'running' AND experiment_id IS NULL") +
+                     (source ? " AND source = ?2" : "") + " ORDER BY started_at_ms DESC, id DESC LIMIT -1 OFFSET ?1");
     s.bind(1, int64_t(std::max(keep, 0)));
     if (source)
         s.bind(2, toString(*source));

@@ -562,6 +562,42 @@ private slots:
         QVERIFY(std::any_of(runs->begin(), runs->end(), [](const RunSummary& r) { return r.keyName == "alice"; }));
     }
 
+    void keepsTheNewestRunsAndCanLeaveTextOut()
+    {
+        const auto count = [&] {
+            std::string error;
+            m_store->flush();
+            RunFilter filter;
+            filter.source = RunSource::Serve;
+            filter.team = "test";
+            return m_store->reader(error)->count(filter, error).value_or(-1);
+        };
+        {
+            auto server = serve();
+            QCOMPARE(call(server->port(), "POST", "/v1/chat/completions", chat("one", kMath)).status, 200);
+        }
+        QVERIFY(count() >= 1);
+        ChatServerOptions options;
+        options.keepRuns = 3;
+        options.storeText = false;
+        auto server = serve(options);
+        std::string last;
+        for (int i = 0; i < 6; ++i) {
+            const auto r = call(server->port(), "POST", "/v1/chat/completions", chat("one", kMath));
+            QCOMPARE(r.status, 200);
+            QVERIFY(json::parse(r.body)["choices"][0]["message"]["content"].get<std::string>().find("783") !=
+                    std::string::npos);
+            last = r.headers.at("x-conclave-run-id");
+        }
+        eventually([&] { return count() == 3; });
+        QCOMPARE(count(), int64_t(3));
+        const auto run = stored(last);
+        QVERIFY(run);
+        QCOMPARE(run->summary.input, std::string());
+        QCOMPARE(run->output.text, std::string());
+        QVERIFY(run->summary.tokensOut > 0);
+    }
+
     void refusesToListenWideWithoutKeys()
     {
         ChatServerOptions options;

@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 namespace conclave {
 
 using nlohmann::ordered_json;
@@ -482,7 +484,8 @@ void ChatServer::finished(const std::shared_ptr<Request>& request)
         std::lock_guard lock(m_mutex);
         m_active.erase(request);
         stored = m_onRunStored;
-        prune = m_options.keepRuns > 0 && ++m_sincePrune >= 64;
+        // Pruned in batches: at most every keepRuns runs, at least every 64.
+        prune = m_options.keepRuns > 0 && ++m_sincePrune >= std::min(64, m_options.keepRuns);
         if (prune)
             m_sincePrune = 0;
     }
@@ -490,8 +493,10 @@ void ChatServer::finished(const std::shared_ptr<Request>& request)
         request->recorder->waitUntilStored();
         stored(runId);
     }
-    if (prune)
+    if (prune) {
+        m_store.flush(); // the runs just ended count as ended
         m_store.pruneSource(RunSource::Serve, m_options.keepRuns);
+    }
     startNext();
     m_changed.notify_all();
 }

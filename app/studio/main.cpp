@@ -114,9 +114,9 @@ int showServe(conclave::ui::MainWindow& window, const QString& out, const QStrin
             QApplication::exit(ok ? 0 : 2);
         };
         if (client) { // once the history has shown the served run too
-            QObject::connect(serving->controller(), &conclave::ui::ServeController::requestServed, dialog, [dialog, shoot] {
-                QTimer::singleShot(conclave::ui::ServeActions::kHistoryMs + 300, dialog, shoot);
-            });
+            QObject::connect(
+                serving->controller(), &conclave::ui::ServeController::requestServed, dialog,
+                [dialog, shoot] { QTimer::singleShot(conclave::ui::ServeActions::kHistoryMs + 300, dialog, shoot); });
             QTimer::singleShot(60000, dialog, shoot); // no answer: the picture says so
         } else {
             QTimer::singleShot(0, dialog, shoot);

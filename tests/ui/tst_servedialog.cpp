@@ -165,14 +165,16 @@ private slots:
         QCOMPARE(dialog->startButton()->text(), QStringLiteral("Stop"));
         QCOMPARE(dialog->stateLabel()->text(), QStringLiteral("Serving on ") + url);
         const QString curl = dialog->curlSnippet()->toPlainText();
-        QCOMPARE(curl, QStringLiteral("curl -s http://127.0.0.1:%1/v1/chat/completions \\\n"
-                                      "  -H 'Content-Type: application/json' \\\n"
-                                      R"(  -d '{"model": "triage", "messages": [{"role": "user", "content": "Hello"}]}')")
-                           .arg(port));
+        QCOMPARE(curl,
+                 QStringLiteral("curl -s http://127.0.0.1:%1/v1/chat/completions \\\n"
+                                "  -H 'Content-Type: application/json' \\\n"
+                                R"(  -d '{"model": "triage", "messages": [{"role": "user", "content": "Hello"}]}')")
+                     .arg(port));
         // The run toolbar's input, quoted for JSON and the shell.
         dialog->setSampleInput(QStringLiteral("Isn't \"323 + 460\" 783?"));
         const QString quoted = QStringLiteral("\"content\": \"Isn'\\''t \\\"323 + 460\\\" 783?\"}]}'");
-        QVERIFY2(dialog->curlSnippet()->toPlainText().endsWith(quoted), qPrintable(dialog->curlSnippet()->toPlainText()));
+        QVERIFY2(dialog->curlSnippet()->toPlainText().endsWith(quoted),
+                 qPrintable(dialog->curlSnippet()->toPlainText()));
         const QString python = dialog->pythonSnippet()->toPlainText();
         QVERIFY2(python.contains(QStringLiteral(R"(client = OpenAI(base_url="%1", api_key="none"))").arg(url)),
                  qPrintable(python));
@@ -235,7 +237,8 @@ private slots:
 
         const QString bad = writeFile("bad.keys", "# keys\n" + key + " rpm=0\n", 0600);
         QVERIFY(!dialog->setKeysFile(bad));
-        QCOMPARE(dialog->keysNote()->text(), bad + QStringLiteral(":2: rpm: expected a whole number above 0, got \"0\""));
+        QCOMPARE(dialog->keysNote()->text(),
+                 bad + QStringLiteral(":2: rpm: expected a whole number above 0, got \"0\""));
         QVERIFY(!dialog->start());
 
         // A good one: the snippets send the key; a request without it is refused and makes no row.
@@ -290,8 +293,7 @@ private slots:
         const std::string id = ServeController::modelIdOf(team, {});
         QCOMPARE(id, "team-" + conclave::contentHash(conclave::teamToJsonText(team)).substr(0, 12));
         QCOMPARE(id.size(), size_t(17));
-        const auto refused =
-            conclave::ServedTeams::ofTeam(team, id, {}, *other->runController()->engine());
+        const auto refused = conclave::ServedTeams::ofTeam(team, id, {}, *other->runController()->engine());
         QVERIFY(!refused.teams);
         second->portBox()->setValue(0);
         QVERIFY(!second->start());

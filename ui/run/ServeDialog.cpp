@@ -188,9 +188,11 @@ QGroupBox* ServeDialog::buildEndpoint()
     m_python->setObjectName("servePython");
     m_snippets->setObjectName("serveSnippets");
     m_snippets->setDocumentMode(true);
-    m_snippets->addTab(withCopyButton(m_curl, "serveCopyCurl", [this] { return m_curl->toPlainText(); }, this),
+    m_snippets->addTab(withCopyButton(
+                           m_curl, "serveCopyCurl", [this] { return m_curl->toPlainText(); }, this),
                        tr("curl"));
-    m_snippets->addTab(withCopyButton(m_python, "serveCopyPython", [this] { return m_python->toPlainText(); }, this),
+    m_snippets->addTab(withCopyButton(
+                           m_python, "serveCopyPython", [this] { return m_python->toPlainText(); }, this),
                        tr("Python (openai)"));
     auto* layout = new QVBoxLayout(m_endpoint);
     layout->addLayout(urlRow);
@@ -227,8 +229,9 @@ void ServeDialog::setOpenTeam(const QString& name, const QString& modelId, bool 
 {
     if (m_controller->isServing())
         return; // the line names the team served until it stops
-    m_team->setText(asOnScreen ? tr("Serves the open team “%1” as it is on screen, as the model “%2”.").arg(name, modelId)
-                               : tr("Serves the open team “%1” as the model “%2”.").arg(name, modelId));
+    m_team->setText(asOnScreen
+                        ? tr("Serves the open team “%1” as it is on screen, as the model “%2”.").arg(name, modelId)
+                        : tr("Serves the open team “%1” as the model “%2”.").arg(name, modelId));
 }
 
 void ServeDialog::setSampleInput(const QString& input)
@@ -305,7 +308,8 @@ void ServeDialog::onStarted()
 void ServeDialog::onStopped(int cancelled)
 {
     if (cancelled > 0)
-        showError(tr("%1 cut short when the drain ended.").arg(TimeFormat::count(cancelled, tr("run was"), tr("runs were"))));
+        showError(
+            tr("%1 cut short when the drain ended.").arg(TimeFormat::count(cancelled, tr("run was"), tr("runs were"))));
     updateControls();
     if (m_closeWhenStopped) {
         m_closeWhenStopped = false;
@@ -317,7 +321,8 @@ void ServeDialog::onRequest(const ServedRequest& request)
 {
     auto* item = new QTreeWidgetItem;
     const QString id = QString::fromStdString(request.runId);
-    item->setText(TimeColumn, QDateTime::fromMSecsSinceEpoch(request.arrivedUnixMs).toString(QStringLiteral("HH:mm:ss")));
+    item->setText(TimeColumn,
+                  QDateTime::fromMSecsSinceEpoch(request.arrivedUnixMs).toString(QStringLiteral("HH:mm:ss")));
     item->setText(StatusColumn, QString::number(request.httpStatus));
     item->setText(RunColumn, id);
     item->setData(RunColumn, kIdRole, id);

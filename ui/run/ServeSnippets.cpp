@@ -24,7 +24,8 @@ QString ServeSnippets::curl(const QString& url, const QString& model, const QStr
 {
     const QString body = QStringLiteral(R"({"model": %1, "messages": [{"role": "user", "content": %2}]})")
                              .arg(jsonString(model), jsonString(input));
-    QString text = QStringLiteral("curl -s %1/chat/completions \\\n  -H 'Content-Type: application/json' \\\n").arg(url);
+    QString text =
+        QStringLiteral("curl -s %1/chat/completions \\\n  -H 'Content-Type: application/json' \\\n").arg(url);
     if (withKey)
         text += QStringLiteral("  -H \"Authorization: Bearer $KEY\" \\\n");
     return text + QStringLiteral("  -d '%1'").arg(shellQuoted(body));
@@ -32,7 +33,8 @@ QString ServeSnippets::curl(const QString& url, const QString& model, const QStr
 
 QString ServeSnippets::python(const QString& url, const QString& model, const QString& input, bool withKey)
 {
-    QString text = withKey ? QStringLiteral("import os\n\nfrom openai import OpenAI\n\n") : QStringLiteral("from openai import OpenAI\n\n");
+    QString text = withKey ? QStringLiteral("import os\n\nfrom openai import OpenAI\n\n")
+                           : QStringLiteral("from openai import OpenAI\n\n");
     text += withKey ? QStringLiteral("client = OpenAI(base_url=%1, api_key=os.environ[\"KEY\"])\n").arg(jsonString(url))
                     : QStringLiteral("client = OpenAI(base_url=%1, api_key=\"none\")  # the server asks for no key\n")
                           .arg(jsonString(url));

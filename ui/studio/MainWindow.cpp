@@ -341,8 +341,8 @@ void MainWindow::closeEvent(QCloseEvent* event)
     if (m_serve->isServing()) { // drain first, off the GUI thread; the window closes when it has ended
         m_closeWhenServed = true;
         m_serve->controller()->stop();
-        m_feedback->showStatus(tr("Stopping the server: runs in flight may finish for %1 s…")
-                                   .arg(ServeController::kDrainMs / 1000));
+        m_feedback->showStatus(
+            tr("Stopping the server: runs in flight may finish for %1 s…").arg(ServeController::kDrainMs / 1000));
         event->ignore();
         return;
     }

@@ -45,9 +45,9 @@ class ThemeManager;
 // output right, problems and the history (runs and experiments) below, experiment tabs beside the canvas, and the
 // menus, toolbars and status bar. It makes the widgets and lays them out; the work is the controllers': FileActions
 // (files), EditActions (edits), ViewActions (the canvas's view and themes), RunActions (running and the history),
-// WhatIfActions (a run's what-ifs), ServeActions (serving the team) and RunTabs (the run views and which one is current). They answer through one
-// StudioFeedback, which this window shows on its status bar. It holds no team
-// or run data of its own; its public calls forward to the controllers.
+// WhatIfActions (a run's what-ifs), ServeActions (serving the team) and RunTabs (the run views and which one is
+// current). They answer through one StudioFeedback, which this window shows on its status bar. It holds no team or run
+// data of its own; its public calls forward to the controllers.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 

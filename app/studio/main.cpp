@@ -1,6 +1,7 @@
 // conclave-studio: the desktop workbench. Parses its command line and shows the main window.
 #include "StudioBench.h"
 #include "studio/ExperimentBench.h"
+#include "studio/ServeCall.h"
 
 #include "editor/TeamScene.h"
 #include "experiment/EvaluateDialog.h"
@@ -9,6 +10,8 @@
 #include "inspector/Inspector.h"
 #include "run/RunController.h"
 #include "run/RunToolBar.h"
+#include "run/ServeController.h"
+#include "run/ServeDialog.h"
 #include "studio/MainWindow.h"
 #include "studio/RunViewCommand.h"
 #include "studio/ThemeManager.h"
@@ -19,9 +22,12 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QElapsedTimer>
+#include <QPainter>
 #include <QTimer>
 
+#include <algorithm>
 #include <cstdio>
+#include <memory>
 
 namespace {
 
@@ -69,6 +75,58 @@ int showTrainRouter(conclave::ui::MainWindow& window, const QStringList& experim
     return QApplication::exec();
 }
 
+// The window with `dialog` over its top right corner, as a window manager would show them.
+QPixmap withDialog(QWidget& window, QWidget& dialog)
+{
+    QPixmap picture = window.grab();
+    const QPixmap over = dialog.grab();
+    const QPoint at(std::max(0, picture.width() - over.width() - 24), 56);
+    QPainter painter(&picture);
+    painter.fillRect(QRect(at + QPoint(4, 4), over.size()), QColor(0, 0, 0, 60)); // its shadow
+    painter.drawPixmap(at, over);
+    painter.setPen(window.palette().color(QPalette::Mid));
+    painter.drawRect(QRect(at, over.size()).adjusted(-1, -1, 0, 0));
+    return picture;
+}
+
+// Run > Serve This Team… serving on any free port; `call` (unless empty) is sent to it as a client would. With a
+// screenshot, saves the window and the dialog once the call's run is listed (or the dialog says why it does not
+// serve) and ends: 0 when the picture is written.
+int showServe(conclave::ui::MainWindow& window, const QString& out, const QString& call)
+{
+    if (!call.isEmpty())
+        window.runToolBar()->setInput(call); // the snippets send it too
+    auto* serving = window.serving();
+    const bool serves = serving->startServing(0);
+    auto* dialog = serving->dialog();
+    std::unique_ptr<conclave::studio::ServeCall> client;
+    if (serves && !call.isEmpty())
+        client = std::make_unique<conclave::studio::ServeCall>(
+            serving->controller()->port(), serving->controller()->modelId().toStdString(), call.toStdString());
+    if (!out.isEmpty()) {
+        const auto shoot = [&window, dialog, serving, out] {
+            window.fitToTeam();
+            QApplication::processEvents();
+            const bool ok = withDialog(window, *dialog).save(out);
+            if (!ok)
+                std::fprintf(stderr, "conclave-studio: cannot write %s\n", qPrintable(out));
+            serving->controller()->halt();
+            QApplication::exit(ok ? 0 : 2);
+        };
+        if (client) { // once the history has shown the served run too
+            QObject::connect(
+                serving->controller(), &conclave::ui::ServeController::requestServed, dialog,
+                [dialog, shoot] { QTimer::singleShot(conclave::ui::ServeActions::kHistoryMs + 300, dialog, shoot); });
+            QTimer::singleShot(60000, dialog, shoot); // no answer: the picture says so
+        } else {
+            QTimer::singleShot(0, dialog, shoot);
+        }
+    }
+    const int code = QApplication::exec();
+    serving->controller()->halt(); // answers the call, if it still waits
+    return code;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -99,6 +157,12 @@ int main(int argc, char** argv)
                                    "Open Run > Train Router… with these stored experiments (comma-separated ids) "
                                    "checked; with --screenshot, train and render the dialog.",
                                    "EXPERIMENT_IDS");
+    QCommandLineOption serve("serve", "Open Run > Serve This Team… and serve the team on any free port; with "
+                                      "--screenshot, render the window and the dialog once it serves.");
+    QCommandLineOption serveCall("serve-call",
+                                 "With --serve, send INPUT to the endpoint as a chat completion, as a client would; "
+                                 "with --screenshot, render once its run is listed.",
+                                 "INPUT");
     QCommandLineOption openRun("open-run", "Open this stored run's tab below the canvas after loading.", "RUN_ID");
     QCommandLineOption openReplay("open-replay", "Open this stored run's replay below the canvas (with --at).",
                                   "RUN_ID");
@@ -129,6 +193,8 @@ int main(int argc, char** argv)
     parser.addOption(sizeOption);
     parser.addOption(evaluate);
     parser.addOption(trainRouter);
+    parser.addOption(serve);
+    parser.addOption(serveCall);
     parser.addOption(openExperiment);
     parser.addOption(openRun);
     parser.addOption(openReplay);
@@ -203,6 +269,9 @@ int main(int argc, char** argv)
     if (parser.isSet(trainRouter))
         return showTrainRouter(window, parser.value(trainRouter).split(QLatin1Char(','), Qt::SkipEmptyParts),
                                headless ? parser.value(screenshot) : QString());
+
+    if (parser.isSet(serve))
+        return showServe(window, headless ? parser.value(screenshot) : QString(), parser.value(serveCall));
 
     if (parser.isSet(runTeam)) {
         window.runToolBar()->setInput(parser.value(runTeam));

@@ -12,6 +12,7 @@
 #include "conclave/store/RunQueries.h"
 
 #include <fstream>
+#include <mutex>
 #include <sstream>
 #include <thread>
 
@@ -264,6 +265,41 @@ private slots:
         QCOMPARE(j["usage"]["prompt_tokens"].get<int64_t>(), run->summary.tokensIn);
         QCOMPARE(j["usage"]["completion_tokens"].get<int64_t>(), run->summary.tokensOut);
         QCOMPARE(j["usage"]["total_tokens"].get<int64_t>(), run->summary.tokensIn + run->summary.tokensOut);
+    }
+
+    // onRunStored hears each served run once it is stored, with its access-log figures.
+    void reportsEachStoredRun()
+    {
+        auto server = serve(withKeys(kKey + " name=alice"));
+        std::mutex mutex;
+        std::vector<ServedRequest> heard;
+        server->onRunStored([&](const ServedRequest& request) {
+            std::lock_guard lock(mutex);
+            heard.push_back(request);
+        });
+        const auto before = std::chrono::duration_cast<std::chrono::milliseconds>(
+                                std::chrono::system_clock::now().time_since_epoch())
+                                .count();
+        const auto r = call(server->port(), "POST", "/v1/chat/completions", chat("one", kMath), kKey);
+        QCOMPARE(r.status, 200);
+        // Refused before a run: never reported.
+        QCOMPARE(call(server->port(), "POST", "/v1/chat/completions", chat("none", kMath), kKey).status, 404);
+        QVERIFY(eventually([&] {
+            std::lock_guard lock(mutex);
+            return !heard.empty();
+        }));
+        server->drain(std::chrono::milliseconds(0));
+        QCOMPARE(heard.size(), size_t(1));
+        const auto& served = heard.front();
+        QCOMPARE(served.runId, r.headers.at("x-conclave-run-id"));
+        QCOMPARE(served.team, std::string("one"));
+        QCOMPARE(served.keyName, std::string("alice"));
+        QCOMPARE(served.httpStatus, 200);
+        QVERIFY(served.runStatus == RunStatus::Ok);
+        QVERIFY(!served.stream);
+        QVERIFY(served.ms > 0);
+        QVERIFY(served.arrivedUnixMs >= before - 1000 && served.arrivedUnixMs <= before + 20000);
+        QVERIFY(stored(served.runId)); // stored before it is heard
     }
 
     void streamsChunksInOrder()
@@ -526,10 +562,14 @@ private slots:
             QCOMPARE(call(server->port(), "POST", "/v1/chat/completions", chat("one", kMath), kKey).status, 200);
         QCOMPARE(call(server->port(), "POST", "/v1/chat/completions", chat("one", kMath), "sk-nope-00000000").status,
                  401);
-        const auto metrics = call(server->port(), "GET", "/metrics");
+        // A run is counted on the server's worker after its answer went out: the last may come a moment later.
+        Reply metrics;
+        QVERIFY(eventually([&] {
+            metrics = call(server->port(), "GET", "/metrics");
+            return metrics.body.find("conclave_requests_total{team=\"one\",code=\"200\"} 3\n") != std::string::npos;
+        }));
         QCOMPARE(metrics.headers.at("content-type"), std::string("text/plain; version=0.0.4; charset=utf-8"));
         QVERIFY(metrics.body.find("conclave_requests_total{team=\"\",code=\"401\"} 1\n") != std::string::npos);
-        QVERIFY(metrics.body.find("conclave_requests_total{team=\"one\",code=\"200\"} 3\n") != std::string::npos);
         QVERIFY(metrics.body.find("conclave_run_seconds_count{team=\"one\"} 3\n") != std::string::npos);
         QVERIFY(metrics.body.find("conclave_ttft_seconds_count{team=\"one\"} 3\n") != std::string::npos);
         QVERIFY(metrics.body.find("conclave_requests_in_flight 0\n") != std::string::npos);

@@ -296,8 +296,9 @@ private slots:
                                              "actionDuplicate", "actionDelete", "-", "actionSelectAll"}));
         QCOMPARE(menu["&Insert"], (QStringList{"actionAddInput", "actionAddRouter", "actionAddExpert",
                                                "actionAddCoordinator", "actionAddAggregator", "actionAddOutput"}));
-        QCOMPARE(menu["&Run"], (QStringList{"actionRun", "actionStop", "actionReplay", "actionWhatIf", "-",
-                                            "actionEvaluate", "actionTrainRouter", "-", "actionExportChart"}));
+        QCOMPARE(menu["&Run"],
+                 (QStringList{"actionRun", "actionStop", "actionReplay", "actionWhatIf", "-", "actionEvaluate",
+                              "actionTrainRouter", "-", "actionServe", "-", "actionExportChart"}));
         QCOMPARE(menu["&View"],
                  (QStringList{"actionZoomIn", "actionZoomOut", "actionFit", "actionActualSize", "-", "actionSnapToGrid",
                               "actionAutoLayout", "-", "[&Theme]", "-", "[&Panels]"}));

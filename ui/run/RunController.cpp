@@ -84,6 +84,19 @@ RunStore* RunController::store(QString* error)
     return m_store.get();
 }
 
+Engine* RunController::engine(QString* error)
+{
+    if (!m_resourceError.isEmpty()) {
+        if (error)
+            *error = m_resourceError;
+        return nullptr;
+    }
+    if (!m_engine)
+        m_engine = std::make_unique<Engine>(m_resources);
+    m_engine->setStore(m_dbFile); // where a recorded backend without a db reads
+    return m_engine.get();
+}
+
 RunQueries* RunController::queries(QString* error)
 {
     if (m_queries)
@@ -122,9 +135,7 @@ bool RunController::start(const Team& team, const std::string& input, std::optio
     if (!store(&storeError))
         return fail(storeError);
     releaseRun();
-    if (!m_engine)
-        m_engine = std::make_unique<Engine>(m_resources);
-    m_engine->setStore(m_dbFile); // where a recorded backend without a db reads
+    engine();
     const auto prepared = m_engine->prepare(team, teamFolder);
     if (!prepared.team)
         return fail(QString::fromStdString(prepared.error));

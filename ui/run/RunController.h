@@ -85,6 +85,10 @@ public:
 
     // The store, opened (and created) on first use.
     RunStore* store(QString* error = nullptr);
+    // The engine the studio's runs (and the teams it serves) run on, made on
+    // first use; null (and why) when the resources are missing. It lives as
+    // long as the store: whatever runs on it must end on storeClosing().
+    Engine* engine(QString* error = nullptr);
     // Stored runs matching `filter`, newest first; an empty list when no store file exists yet.
     std::optional<std::vector<RunSummary>> listRuns(const RunFilter& filter, QString* error = nullptr);
     // How many stored runs match `filter` (its limit and offset aside).

@@ -17,6 +17,7 @@
 #include "run/RunHistoryPanel.h"
 #include "run/RunOutputPanel.h"
 #include "run/RunToolBar.h"
+#include "run/ServeController.h"
 
 #include "conclave/resources/LocalModelCatalog.h"
 #include "conclave/resources/ResourceLocator.h"
@@ -166,6 +167,11 @@ void MainWindow::buildRunUi()
     m_experiments =
         new ExperimentActions(m_runs, m_document, m_centre, m_runTabs, m_experimentHistory, m_feedback, this);
     m_whatIf = new WhatIfActions(m_runs, m_document, m_runTabs, m_feedback, this);
+    m_serve = new ServeActions(m_runs, m_document, m_runBar, m_history, m_runTabs, m_feedback, this);
+    connect(m_serve->controller(), &ServeController::stopped, this, [this] {
+        if (m_closeWhenServed)
+            close();
+    });
     connect(m_experiments, &ExperimentActions::whatIfRequested, m_whatIf, &WhatIfActions::openWhatIfTab);
     m_experimentHistory->refresh();
     connect(m_runTabs, &RunTabs::spanClicked, m_views, &ViewActions::focusNode);
@@ -218,7 +224,7 @@ void MainWindow::buildMenus()
     menuBar()->insertMenu(view->menuAction(), run); // after Insert, before View
     addNamedActions(run, *this,
                     {"actionRun", "actionStop", "actionReplay", "actionWhatIf", "", "actionEvaluate",
-                     "actionTrainRouter", "", "actionExportChart"});
+                     "actionTrainRouter", "", "actionServe", "", "actionExportChart"});
     addToolBar(m_runBar); // after the main toolbar
 }
 
@@ -261,7 +267,7 @@ void MainWindow::connectWidgets()
 
 bool MainWindow::setRunStore(const QString& file)
 {
-    if (m_experiments->controller()->isRunning() || !m_runActions->setRunStore(file))
+    if (m_experiments->controller()->isRunning() || m_serve->isServing() || !m_runActions->setRunStore(file))
         return false;
     m_experimentHistory->refresh();
     return true;
@@ -328,7 +334,15 @@ void MainWindow::onSelectionChanged()
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
-    if (!m_files->maybeSave()) {
+    if (!m_closeWhenServed && !m_files->maybeSave()) {
+        event->ignore();
+        return;
+    }
+    if (m_serve->isServing()) { // drain first, off the GUI thread; the window closes when it has ended
+        m_closeWhenServed = true;
+        m_serve->controller()->stop();
+        m_feedback->showStatus(
+            tr("Stopping the server: runs in flight may finish for %1 s…").arg(ServeController::kDrainMs / 1000));
         event->ignore();
         return;
     }

@@ -5,6 +5,7 @@
 #include "studio/FileActions.h"
 #include "studio/RunActions.h"
 #include "studio/RunTabs.h"
+#include "studio/ServeActions.h"
 #include "studio/StudioFeedback.h"
 #include "studio/ViewActions.h"
 #include "studio/WhatIfActions.h"
@@ -44,9 +45,9 @@ class ThemeManager;
 // output right, problems and the history (runs and experiments) below, experiment tabs beside the canvas, and the
 // menus, toolbars and status bar. It makes the widgets and lays them out; the work is the controllers': FileActions
 // (files), EditActions (edits), ViewActions (the canvas's view and themes), RunActions (running and the history),
-// WhatIfActions (a run's what-ifs) and RunTabs (the run views and which one is current). They answer through one
-// StudioFeedback, which this window shows on its status bar. It holds no team
-// or run data of its own; its public calls forward to the controllers.
+// WhatIfActions (a run's what-ifs), ServeActions (serving the team) and RunTabs (the run views and which one is
+// current). They answer through one StudioFeedback, which this window shows on its status bar. It holds no team or run
+// data of its own; its public calls forward to the controllers.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 
@@ -103,6 +104,8 @@ public:
     ExperimentHistoryPanel* experimentHistory() const { return m_experimentHistory; }
     QTabWidget* centreTabs() const { return m_centre; }
     bool openExperimentTab(const QString& id) { return m_experiments->openExperimentTab(id); }
+    // Run > Serve This Team…: the open team as an OpenAI-compatible endpoint.
+    ServeActions* serving() const { return m_serve; }
     // The current run tab's view as PNG or SVG (by suffix).
     bool exportChartTo(const QString& path, QString* error = nullptr) { return m_runTabs->exportChartTo(path, error); }
 
@@ -162,6 +165,8 @@ private:
     ExperimentHistoryPanel* m_experimentHistory = nullptr;
     ExperimentActions* m_experiments = nullptr;
     WhatIfActions* m_whatIf = nullptr;
+    ServeActions* m_serve = nullptr;
+    bool m_closeWhenServed = false; // the user closed the window while serving: it closes once the drain ends
 };
 
 } // namespace conclave::ui

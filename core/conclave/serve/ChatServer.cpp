@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 
 namespace conclave {
 
@@ -25,6 +26,7 @@ struct ChatServer::Request {
     std::string method;
     std::string path;
     SteadyClock::time_point arrived;
+    std::chrono::system_clock::time_point arrivedAt;
 
     std::mutex mutex; // guards what follows; held while the run starts
     bool gone = false;     // the client went away
@@ -145,7 +147,7 @@ std::shared_ptr<const ServedTeams> ChatServer::teams() const
     return m_teams;
 }
 
-void ChatServer::onRunStored(std::function<void(const std::string&)> callback)
+void ChatServer::onRunStored(std::function<void(const ServedRequest&)> callback)
 {
     std::lock_guard lock(m_mutex);
     m_onRunStored = std::move(callback);
@@ -347,6 +349,7 @@ void ChatServer::completions(HttpServerRequest& http, const std::shared_ptr<Http
     request->method = http.method;
     request->path = pathOf(http.target);
     request->arrived = arrived;
+    request->arrivedAt = std::chrono::system_clock::now() - (SteadyClock::now() - arrived);
     exchange->onClose([weak = std::weak_ptr<Request>(request)] {
         auto r = weak.lock();
         if (!r)
@@ -477,8 +480,9 @@ void ChatServer::finished(const std::shared_ptr<Request>& request)
                       request->end.tokensOut, request->end.costUsd);
     }
     const std::string runId = request->recorder ? request->recorder->id().str() : std::string();
-    release(request, request->end.httpStatus, run ? std::string(toString(request->end.status)) : "not started");
-    std::function<void(const std::string&)> stored;
+    const double ms = std::round(msSince(request->arrived) * 10) / 10;
+    release(request, request->end.httpStatus, run ? std::string(toString(request->end.status)) : "not started", ms);
+    std::function<void(const ServedRequest&)> stored;
     bool prune = false;
     {
         std::lock_guard lock(m_mutex);
@@ -491,7 +495,17 @@ void ChatServer::finished(const std::shared_ptr<Request>& request)
     }
     if (stored && request->recorder) {
         request->recorder->waitUntilStored();
-        stored(runId);
+        ServedRequest served;
+        served.runId = runId;
+        served.team = request->team->id;
+        served.keyName = request->keyName;
+        served.httpStatus = request->end.httpStatus;
+        served.runStatus = run ? request->end.status : RunStatus::Failed;
+        served.stream = request->body.stream;
+        served.ms = ms;
+        served.arrivedUnixMs =
+            std::chrono::duration_cast<std::chrono::milliseconds>(request->arrivedAt.time_since_epoch()).count();
+        stored(served);
     }
     if (prune) {
         m_store.flush(); // the runs just ended count as ended
@@ -501,7 +515,8 @@ void ChatServer::finished(const std::shared_ptr<Request>& request)
     m_changed.notify_all();
 }
 
-void ChatServer::release(const std::shared_ptr<Request>& request, int status, const std::string& runStatus)
+void ChatServer::release(const std::shared_ptr<Request>& request, int status, const std::string& runStatus,
+                         double ms)
 {
     if (request->ticket)
         m_limits.release(*request->ticket, request->end.costUsd);
@@ -513,7 +528,7 @@ void ChatServer::release(const std::shared_ptr<Request>& request, int status, co
     if (request->recorder)
         line["run_id"] = request->recorder->id().str();
     line["stream"] = request->body.stream;
-    line["ms"] = std::round(msSince(request->arrived) * 10) / 10;
+    line["ms"] = ms;
     line["run_status"] = runStatus;
     if (request->run) {
         line["tokens_in"] = request->end.tokensIn;
@@ -552,7 +567,7 @@ void ChatServer::startNext()
             }
         }
         if (next->end.httpStatus == 499)
-            release(next, 499, "not started");
+            release(next, 499, "not started", std::round(msSince(next->arrived) * 10) / 10);
         else
             launch(next);
     }

@@ -6,6 +6,7 @@
 #include "conclave/serve/ApiKeys.h"
 #include "conclave/serve/KeyLimits.h"
 #include "conclave/serve/ServeMetrics.h"
+#include "conclave/serve/ServedRequest.h"
 #include "conclave/serve/ServedTeams.h"
 
 #include <chrono>
@@ -71,8 +72,9 @@ public:
     // How many runs it had to cancel.
     int drain(std::chrono::milliseconds within);
     const ServeMetrics& metrics() const { return m_metrics; }
-    // Called on the worker after each served run is stored (the studio's history).
-    void onRunStored(std::function<void(const std::string& runId)> callback);
+    // Called on the server's worker thread after each served run is stored
+    // (the studio's request list and history), never while drain() holds its lock.
+    void onRunStored(std::function<void(const ServedRequest& request)> callback);
 
     struct Request; // one admitted request
 
@@ -88,7 +90,8 @@ private:
                 const HttpServerRequest& request, const std::string& keyName);
     void launch(const std::shared_ptr<Request>& request);
     void finished(const std::shared_ptr<Request>& request);
-    void release(const std::shared_ptr<Request>& request, int status, const std::string& runStatus);
+    // Settles the key's limits and writes the access-log line; `ms` from arrival to the end.
+    void release(const std::shared_ptr<Request>& request, int status, const std::string& runStatus, double ms);
     void startNext();
 
     Engine& m_engine;
@@ -97,7 +100,7 @@ private:
     ServeMetrics m_metrics;
     AccessLog m_log;
     KeyLimits m_limits;
-    std::function<void(const std::string&)> m_onRunStored;
+    std::function<void(const ServedRequest&)> m_onRunStored;
 
     mutable std::mutex m_mutex; // guards what follows
     std::condition_variable m_changed;

@@ -3,7 +3,8 @@
 # Python's `openai` package when python3 has it (Debian's python3-openai),
 # and the npm `openai` package when the npm registry is reachable. Each asks
 # for the models, a whole completion and a stream with usage, through a key.
-# Usage: scripts/openai-client-check.sh [BUILD_DIR]   (exit 0: every client that ran passed)
+# Usage: scripts/openai-client-check.sh [BUILD_DIR]
+# Exit 0: every client that ran passed; 77: no client could run here (ctest: skipped).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="$(cd "${1:-$root/build}" && pwd)"
@@ -18,7 +19,16 @@ trap cleanup EXIT
 
 export CONCLAVE_CHECK_KEY="sk-client-check-$$-$RANDOM"
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-"$conclave" serve "$root/resources/examples/triage.team.json" --port "$port" --db "$work/runs.sqlite" \
+# The triage example, its simulated models twenty times faster: the same team, quicker to check.
+python3 - "$root/resources/examples/triage.team.json" "$work/triage.team.json" <<'PY'
+import json, sys
+team = json.load(open(sys.argv[1]))
+for backend in team.get("backends", {}).values():
+    if backend.get("kind") == "local-moe":
+        backend["time_scale"] = 0.05
+json.dump(team, open(sys.argv[2], "w"), indent=2)
+PY
+"$conclave" serve "$work/triage.team.json" --port "$port" --db "$work/runs.sqlite" \
     --api-key-env CONCLAVE_CHECK_KEY >"$work/access.log" 2>"$work/serve.err" &
 server_pid=$!
 for _ in $(seq 100); do
@@ -63,6 +73,8 @@ if command -v node >/dev/null && { [[ -d "$node_dir/node_modules/openai" ]] ||
     (mkdir -p "$node_dir" && cd "$node_dir" && timeout 120 npm install --silent --no-audit --no-fund openai@4 >/dev/null 2>&1); }; then
     cat >"$node_dir/check.mjs" <<'JS'
 import OpenAI from "openai";
+import { readFileSync } from "node:fs";
+const version = JSON.parse(readFileSync("node_modules/openai/package.json", "utf8")).version;
 const client = new OpenAI();
 const models = [];
 for await (const m of client.models.list()) models.push(m.id);
@@ -79,7 +91,7 @@ for await (const chunk of stream) {
 if (text !== whole.choices[0].message.content) throw new Error("stream and whole differ");
 if (usage.total_tokens !== whole.usage.total_tokens) throw new Error("usage differs");
 const content = whole.choices[0].message.content.trim().split("\n");
-console.log("npm openai", OpenAI.VERSION ?? "", "ok:", content[content.length - 1]);
+console.log("npm openai", version, "ok:", content[content.length - 1]);
 JS
     (cd "$node_dir" && node check.mjs)
     ran=$((ran + 1))
@@ -94,5 +106,5 @@ fi
 kill -TERM "$server_pid"
 wait "$server_pid"
 server_pid=""
-[[ $ran -gt 0 ]] || { echo "no OpenAI client could run here" >&2; exit 1; }
+[[ $ran -gt 0 ]] || { echo "no OpenAI client could run here" >&2; exit 77; }
 echo "openai-client-check: $ran client(s) passed"

@@ -11,6 +11,7 @@
 #include <boost/beast/http/read.hpp>
 #include <boost/beast/http/write.hpp>
 
+#include <algorithm>
 #include <sys/socket.h>
 
 #include <sstream>
@@ -229,27 +230,44 @@ void HttpConnection::pump()
     m_writing = true;
     // A client that stops reading cannot hold a connection for ever.
     m_stream.expires_after(m_options.readTimeout);
-    auto done = [self = shared_from_this()](beast::error_code ec, size_t) {
+    // Everything queued goes out in one gathered write: a stream that fell
+    // behind catches up in one system call, not one per token.
+    constexpr size_t kMaxBatch = 256;
+    m_batchSize = std::min(m_out.size(), kMaxBatch);
+    m_chunks.clear();
+    m_chunks.reserve(m_batchSize); // never reallocated while their buffers are read
+    m_lastChunk.reset();
+    m_buffers.clear();
+    const auto append = [this](const auto& sequence) {
+        for (auto it = net::buffer_sequence_begin(sequence); it != net::buffer_sequence_end(sequence); ++it)
+            m_buffers.emplace_back(*it);
+    };
+    for (size_t i = 0; i < m_batchSize; ++i) {
+        const auto& out = m_out[i];
+        switch (out.kind) {
+        case OutKind::Raw:
+            m_buffers.emplace_back(net::buffer(out.data));
+            break;
+        case OutKind::Chunk:
+            append(m_chunks.emplace_back(net::buffer(out.data)));
+            break;
+        case OutKind::LastChunk: // ends an answer, and the batch
+            m_lastChunk.emplace(http::make_chunk_last());
+            append(*m_lastChunk);
+            m_batchSize = i + 1;
+            break;
+        }
+    }
+    net::async_write(m_stream, m_buffers, [self = shared_from_this()](beast::error_code ec, size_t) {
         self->m_writing = false;
         if (ec || self->m_closed) {
             self->closeNow();
             return;
         }
-        self->m_out.pop_front();
+        self->m_out.erase(self->m_out.begin(), self->m_out.begin() + std::ptrdiff_t(self->m_batchSize));
+        self->m_batchSize = 0;
         self->pump();
-    };
-    auto& front = m_out.front();
-    switch (front.kind) {
-    case OutKind::Raw:
-        net::async_write(m_stream, net::buffer(front.data), std::move(done));
-        break;
-    case OutKind::Chunk:
-        net::async_write(m_stream, http::make_chunk(net::buffer(front.data)), std::move(done));
-        break;
-    case OutKind::LastChunk:
-        net::async_write(m_stream, http::make_chunk_last(), std::move(done));
-        break;
-    }
+    });
 }
 
 void HttpConnection::close()
@@ -273,9 +291,9 @@ void HttpConnection::closeNow()
         return;
     m_closed = true;
     m_answering = false;
-    // A write in progress still reads the front entry until it completes.
-    if (m_writing && !m_out.empty())
-        m_out.erase(std::next(m_out.begin()), m_out.end());
+    // A write in progress still reads its batch until it completes.
+    if (m_writing && m_out.size() > m_batchSize)
+        m_out.erase(m_out.begin() + std::ptrdiff_t(m_batchSize), m_out.end());
     else
         m_out.clear();
     beast::error_code ignored;

@@ -10,6 +10,7 @@
 #include <boost/asio/strand.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
+#include <boost/beast/http/chunk_encode.hpp>
 #include <boost/beast/http/parser.hpp>
 #include <boost/beast/http/string_body.hpp>
 
@@ -83,6 +84,12 @@ private:
 
     // Strand only.
     std::deque<Out> m_out;
+    // The write in flight: the first m_batchSize entries of m_out, gathered
+    // into one write (their chunk framings kept alive here until it ends).
+    size_t m_batchSize = 0;
+    std::vector<boost::beast::http::chunk_body<boost::asio::const_buffer>> m_chunks;
+    std::optional<boost::beast::http::chunk_last<boost::beast::http::chunk_crlf>> m_lastChunk;
+    std::vector<boost::asio::const_buffer> m_buffers;
     std::list<boost::asio::steady_timer> m_timers;
     std::vector<std::function<void()>> m_onClose;
     bool m_writing = false;

@@ -179,10 +179,7 @@ void ChatServer::handle(HttpServerRequest request, std::shared_ptr<HttpExchange>
                                   {"running", m_active.size()},
                                   {"queued", m_queue.size()}};
         }
-        HttpResponseHead head;
-        head.status = status;
-        head.headers = {{"Content-Type", "application/json"}};
-        exchange->respond(std::move(head), health.dump() + "\n");
+        sendJson(*exchange, status, health.dump() + "\n");
         m_metrics.request({}, status);
         m_log.write({{"method", request.method}, {"path", path}, {"status", status}});
         return;
@@ -244,12 +241,7 @@ std::variant<const ApiKey*, ServeError> ChatServer::authorise(const HttpServerRe
 void ChatServer::refuse(const std::shared_ptr<HttpExchange>& exchange, const ServeError& error, const std::string& team,
                         const HttpServerRequest& request, const std::string& keyName)
 {
-    HttpResponseHead head;
-    head.status = error.status;
-    head.headers = {{"Content-Type", "application/json"}};
-    if (error.retryAfterS)
-        head.headers.emplace_back("Retry-After", std::to_string(*error.retryAfterS));
-    exchange->respond(std::move(head), error.body());
+    error.sendTo(*exchange);
     m_metrics.request(team, error.status);
     ordered_json line{{"method", request.method}, {"path", pathOf(request.target)}, {"status", error.status}};
     if (!team.empty())
@@ -274,9 +266,7 @@ void ChatServer::models(const HttpServerRequest& request, const std::shared_ptr<
         if (!key || key->allows(team.id))
             data.push_back(ordered_json{{"id", team.id}, {"object", "model"}, {"created", 0}, {"owned_by", "conclave"}});
     }
-    HttpResponseHead head;
-    head.headers = {{"Content-Type", "application/json"}};
-    exchange->respond(std::move(head), ordered_json{{"object", "list"}, {"data", std::move(data)}}.dump() + "\n");
+    sendJson(*exchange, 200, ordered_json{{"object", "list"}, {"data", std::move(data)}}.dump() + "\n");
     m_metrics.request({}, 200);
     ordered_json line{{"method", request.method}, {"path", "/v1/models"}, {"status", 200}};
     if (key)
@@ -400,10 +390,7 @@ void ChatServer::launch(const std::shared_ptr<Request>& request)
     if (!recorder) {
         lock.unlock();
         const auto e = serverError(500, "the run store cannot record the run: " + error, "store_failed");
-        HttpResponseHead head;
-        head.status = e.status;
-        head.headers = {{"Content-Type", "application/json"}};
-        request->exchange->respond(std::move(head), e.body());
+        e.sendTo(*request->exchange);
         request->end.httpStatus = 500;
         request->end.error = e.message;
         m_worker.post([this, request] { finished(request); });
@@ -444,15 +431,10 @@ void ChatServer::launch(const std::shared_ptr<Request>& request)
         lock.unlock();
         const auto e = serverError(500, request->end.error, "run_failed");
         if (request->body.stream) {
-            std::string body = e.body();
-            body.pop_back();
-            request->exchange->write("data: " + body + "\n\ndata: [DONE]\n\n");
+            request->exchange->write(e.event() + "data: [DONE]\n\n");
             request->exchange->end();
         } else {
-            HttpResponseHead head;
-            head.status = 500;
-            head.headers = {{"Content-Type", "application/json"}};
-            request->exchange->respond(std::move(head), e.body());
+            e.sendTo(*request->exchange);
         }
         m_worker.post([this, request] { finished(request); });
         return;

@@ -46,15 +46,20 @@ std::vector<std::pair<std::string, std::string>> CompletionStream::headers() con
     return out;
 }
 
+ordered_json CompletionStream::head(const char* object) const
+{
+    return ordered_json{{"id", "chatcmpl-" + m_setup.runId},
+                        {"object", object},
+                        {"created", m_setup.created},
+                        {"model", m_setup.model}};
+}
+
 std::string CompletionStream::chunk(const ordered_json& delta, const char* finish) const
 {
     ordered_json choice{{"index", 0}, {"delta", delta}, {"logprobs", nullptr}};
     choice["finish_reason"] = finish ? ordered_json(finish) : ordered_json(nullptr);
-    ordered_json j{{"id", "chatcmpl-" + m_setup.runId},
-                   {"object", "chat.completion.chunk"},
-                   {"created", m_setup.created},
-                   {"model", m_setup.model},
-                   {"choices", ordered_json::array({choice})}};
+    ordered_json j = head("chat.completion.chunk");
+    j["choices"] = ordered_json::array({choice});
     if (m_setup.includeUsage)
         j["usage"] = nullptr;
     return sse(j.dump(-1, ' ', false, ordered_json::error_handler_t::replace));
@@ -169,18 +174,13 @@ void CompletionStream::runFinished(const RunResult& result)
         if (answered) {
             m_exchange->write(chunk(ordered_json::object(), finishReason(result.status)));
             if (m_setup.includeUsage) {
-                ordered_json j{{"id", "chatcmpl-" + m_setup.runId},
-                               {"object", "chat.completion.chunk"},
-                               {"created", m_setup.created},
-                               {"model", m_setup.model},
-                               {"choices", ordered_json::array()},
-                               {"usage", usageOf(result)}};
+                ordered_json j = head("chat.completion.chunk");
+                j["choices"] = ordered_json::array();
+                j["usage"] = usageOf(result);
                 m_exchange->write(sse(j.dump()));
             }
         } else {
-            std::string body = error.body();
-            body.pop_back(); // the newline
-            m_exchange->write(sse(body));
+            m_exchange->write(error.event());
         }
         m_exchange->write(sse("[DONE]"));
         m_exchange->end();
@@ -188,27 +188,15 @@ void CompletionStream::runFinished(const RunResult& result)
         ordered_json message{{"role", "assistant"}, {"content", m_answer}, {"refusal", nullptr}};
         ordered_json choice{{"index", 0}, {"message", message}, {"logprobs", nullptr},
                             {"finish_reason", finishReason(result.status)}};
-        ordered_json j{{"id", "chatcmpl-" + m_setup.runId},
-                       {"object", "chat.completion"},
-                       {"created", m_setup.created},
-                       {"model", m_setup.model},
-                       {"choices", ordered_json::array({choice})},
-                       {"usage", usageOf(result)}};
-        HttpResponseHead head;
-        head.headers = {{"Content-Type", "application/json"}};
-        for (auto& h : headers())
-            head.headers.push_back(std::move(h));
+        ordered_json j = head("chat.completion");
+        j["choices"] = ordered_json::array({choice});
+        j["usage"] = usageOf(result);
         if (m_firstContent)
             m_firstContent(std::chrono::duration<double>(std::chrono::steady_clock::now() - m_setup.arrived).count());
-        m_exchange->respond(std::move(head), j.dump(-1, ' ', false, ordered_json::error_handler_t::replace) + "\n");
+        sendJson(*m_exchange, 200, j.dump(-1, ' ', false, ordered_json::error_handler_t::replace) + "\n", headers());
     } else {
         end.httpStatus = error.status;
-        HttpResponseHead head;
-        head.status = error.status;
-        head.headers = {{"Content-Type", "application/json"}};
-        for (auto& h : headers())
-            head.headers.push_back(std::move(h));
-        m_exchange->respond(std::move(head), error.body());
+        error.sendTo(*m_exchange, headers());
     }
     if (m_finished)
         m_finished(end);

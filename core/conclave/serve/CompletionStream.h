@@ -70,6 +70,8 @@ public:
     std::vector<std::pair<std::string, std::string>> headers() const;
 
 private:
+    // id, object, created and model: what every completion and chunk begins with.
+    nlohmann::ordered_json head(const char* object) const;
     std::string chunk(const nlohmann::ordered_json& delta, const char* finishReason) const;
     void sendContent(std::string_view text);
     void keepAlive();

@@ -1,5 +1,7 @@
 #include "conclave/serve/ServeError.h"
 
+#include "conclave/httpserver/HttpExchange.h"
+
 #include <nlohmann/json.hpp>
 
 namespace conclave {
@@ -11,6 +13,30 @@ std::string ServeError::body() const
     ordered_json error{{"message", message}, {"type", type}, {"param", orNull(param)}, {"code", orNull(code)}};
     return ordered_json{{"error", std::move(error)}}.dump(-1, ' ', false, ordered_json::error_handler_t::replace) +
            "\n";
+}
+
+std::string ServeError::event() const
+{
+    std::string text = body();
+    text.pop_back(); // its newline
+    return "data: " + text + "\n\n";
+}
+
+void ServeError::sendTo(HttpExchange& exchange, HeaderList headers) const
+{
+    if (retryAfterS)
+        headers.emplace_back("Retry-After", std::to_string(*retryAfterS));
+    sendJson(exchange, status, body(), std::move(headers));
+}
+
+void sendJson(HttpExchange& exchange, int status, std::string body, HeaderList headers)
+{
+    HttpResponseHead head;
+    head.status = status;
+    head.headers.emplace_back("Content-Type", "application/json");
+    for (auto& h : headers)
+        head.headers.push_back(std::move(h));
+    exchange.respond(std::move(head), std::move(body));
 }
 
 ServeError ServeError::badRequest(std::string message, std::string param)

@@ -2,8 +2,16 @@
 
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace conclave {
+
+class HttpExchange;
+using HeaderList = std::vector<std::pair<std::string, std::string>>;
+
+// A whole JSON answer: `status`, Content-Type application/json, `headers`.
+void sendJson(HttpExchange& exchange, int status, std::string body, HeaderList headers = {});
 
 // A refusal in OpenAI's shape: an HTTP status and the body
 // {"error": {"message", "type", "param", "code"}} that OpenAI's clients read
@@ -18,6 +26,10 @@ struct ServeError {
     std::optional<int> retryAfterS;
 
     std::string body() const;
+    // The same object as a server-sent event, for a stream that already began.
+    std::string event() const;
+    // Answers with it: its status and body, its Retry-After, and `headers`.
+    void sendTo(HttpExchange& exchange, HeaderList headers = {}) const;
 
     static ServeError badRequest(std::string message, std::string param = {});
     static ServeError unsupported(std::string what, std::string param);

@@ -10,6 +10,7 @@
 
 #include "conclave/serve/ChatServer.h"
 #include "conclave/store/RunQueries.h"
+#include "conclave/store/SqliteDb.h"
 
 #include <fstream>
 #include <mutex>
@@ -189,6 +190,16 @@ class TestChatServer : public QObject {
         return options;
     }
 
+    void checkIntegrity()
+    {
+        m_store->flush();
+        SqliteDb check;
+        QVERIFY(!check.open(path("runs.sqlite"), SqliteDb::Mode::ReadWrite));
+        auto integrity = check.prepare("PRAGMA integrity_check");
+        QVERIFY(integrity.step());
+        QCOMPARE(integrity.text(0), std::string("ok"));
+    }
+
     std::optional<StoredRun> stored(const std::string& runId)
     {
         std::string error;
@@ -217,6 +228,9 @@ private slots:
         TeamBuilder slow(0.2); // 5 s of simulated time: 1 s, streaming from 4 ms
         slow.expert("a", "five-seconds").edge("in", "a").output("a");
         writeTeam("slow.team.json", slow);
+        TeamBuilder slower(1.0); // 5 s, streaming from 20 ms
+        slower.expert("a", "five-seconds").edge("in", "a").output("a");
+        writeTeam("slower.team.json", slower);
     }
 
     void listsModels()
@@ -540,6 +554,75 @@ private slots:
         const auto run = stored(runId);
         QVERIFY(run->summary.status == RunStatus::Cancelled);
         QVERIFY(run->summary.endedAtMs > 0);
+    }
+
+    // Hostile clients: a hundred that leave mid-stream, then a drain under
+    // load. The server answers the others, every run that started is stored
+    // ended, and the database passes its integrity check.
+    void survivesAHundredDisconnectsMidStream()
+    {
+        ChatServerOptions options;
+        options.maxConcurrency = 128;
+        auto server = serve(options, {"one.team.json", "slower.team.json"});
+        std::vector<std::string> runIds;
+        {
+            std::vector<std::unique_ptr<RawHttpClient>> clients;
+            for (int i = 0; i < 100; ++i) {
+                clients.push_back(std::make_unique<RawHttpClient>(server->port()));
+                QVERIFY(clients.back()->send(
+                    request("POST", "/v1/chat/completions", chat("slower", kMath, R"(, "stream": true)"))));
+            }
+            for (auto& client : clients) {
+                const auto head = parseReply(client->readUntil("\"role\"", 10s));
+                QCOMPARE(head.status, 200);
+                runIds.push_back(head.headers.at("x-conclave-run-id"));
+            }
+        } // all leave mid-stream
+        QCOMPARE(call(server->port(), "POST", "/v1/chat/completions", chat("one", kMath)).status, 200);
+        int cancelled = 0;
+        for (const auto& id : runIds) {
+            QVERIFY(eventually([&] {
+                const auto run = stored(id);
+                return run && run->summary.endedAtMs > 0;
+            }));
+            const auto status = stored(id)->summary.status;
+            if (status != RunStatus::Cancelled)
+                qWarning("run %s: %s", id.c_str(), std::string(toString(status)).c_str());
+            cancelled += status == RunStatus::Cancelled ? 1 : 0;
+        }
+        QCOMPARE(cancelled, 100);
+        QVERIFY(eventually([&] { return server->metrics().text().find("conclave_requests_in_flight 0\n") !=
+                                        std::string::npos; }));
+        checkIntegrity();
+    }
+
+    void drainsUnderLoad()
+    {
+        auto server = serve();
+        std::vector<std::unique_ptr<RawHttpClient>> clients;
+        for (int i = 0; i < 30; ++i) {
+            clients.push_back(std::make_unique<RawHttpClient>(server->port()));
+            QVERIFY(clients.back()->send(request("POST", "/v1/chat/completions",
+                                                 chat(i % 2 ? "slow" : "one", kMath, R"(, "stream": true)"))));
+        }
+        for (auto& client : clients)
+            QVERIFY(client->readUntil("\"role\"", 10s).find("x-conclave-run-id") != std::string::npos);
+        const int cancelled = server->drain(50ms);
+        QVERIFY(cancelled >= 1 && cancelled <= 15);
+        int ended = 0;
+        for (auto& client : clients) {
+            const auto reply = parseReply(client->readToClose(10s));
+            const auto data = events(reply.body);
+            QVERIFY(!data.empty());
+            QCOMPARE(data.back(), std::string("[DONE]"));
+            const auto run = stored(reply.headers.at("x-conclave-run-id"));
+            QVERIFY(run);
+            QVERIFY(run->summary.endedAtMs > 0);
+            QVERIFY(run->summary.status == RunStatus::Ok || run->summary.status == RunStatus::Cancelled);
+            ++ended;
+        }
+        QCOMPARE(ended, 30);
+        checkIntegrity();
     }
 
     void reloadsTeams()

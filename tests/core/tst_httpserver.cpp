@@ -260,6 +260,27 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(closes.load(), 1, 2000);
     }
 
+    void aClientThatResetsMidStreamIsNoticed()
+    {
+        // It closes with part of the stream unread, so its socket resets the
+        // connection instead of ending it; nothing more is written to notice it.
+        std::atomic<int> closes{0};
+        std::atomic<bool> sent{false};
+        auto server = serve([&](HttpServerRequest, std::shared_ptr<HttpExchange> exchange) {
+            exchange->onClose([&] { ++closes; });
+            exchange->beginStream(textHead(), StreamFraming::Chunked);
+            exchange->write(std::string(64 * 1024, 'x'));
+            exchange->after(50ms, [&] { sent = true; });
+        });
+        {
+            RawHttpClient client(server->port());
+            QVERIFY(client.send(kGet));
+            client.readUntil("xxxx", 2s);
+            QTRY_VERIFY_WITH_TIMEOUT(sent.load(), 2000);
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(closes.load(), 1, 2000);
+    }
+
     void refusesAnAddressItCannotListenOn()
     {
         std::string error;

@@ -12,6 +12,7 @@
 #include <boost/beast/http/write.hpp>
 
 #include <algorithm>
+#include <cerrno>
 #include <sys/socket.h>
 
 #include <sstream>
@@ -102,7 +103,10 @@ void HttpConnection::watchForHangUp()
                                      char byte = 0;
                                      const auto n = ::recv(self->m_stream.socket().native_handle(), &byte, 1,
                                                            MSG_PEEK | MSG_DONTWAIT);
-                                     if (ec || n == 0)
+                                     // 0: it hung up; -1 but for "nothing yet": reset (it closed with
+                                     // our answer unread), or another failure of the socket.
+                                     const bool gone = n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK);
+                                     if (ec || gone)
                                          self->closeNow();
                                  });
 }
@@ -292,10 +296,10 @@ void HttpConnection::closeNow()
     m_closed = true;
     m_answering = false;
     // A write in progress still reads its batch until it completes.
-    if (m_writing && m_out.size() > m_batchSize)
-        m_out.erase(m_out.begin() + std::ptrdiff_t(m_batchSize), m_out.end());
-    else
+    if (!m_writing)
         m_out.clear();
+    else if (m_out.size() > m_batchSize)
+        m_out.erase(m_out.begin() + std::ptrdiff_t(m_batchSize), m_out.end());
     beast::error_code ignored;
     m_stream.socket().shutdown(net::ip::tcp::socket::shutdown_both, ignored);
     m_stream.close();

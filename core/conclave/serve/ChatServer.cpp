@@ -9,6 +9,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 
 namespace conclave {
 
@@ -515,7 +517,10 @@ void ChatServer::release(const std::shared_ptr<Request>& request, int status, co
     if (request->run) {
         line["tokens_in"] = request->end.tokensIn;
         line["tokens_out"] = request->end.tokensOut;
-        line["cost_usd"] = request->end.costUsd;
+        // Twelve significant digits: the sum's binary noise (6.790000000000001e-05) left out.
+        char cost[32];
+        std::snprintf(cost, sizeof cost, "%.12g", request->end.costUsd);
+        line["cost_usd"] = std::strtod(cost, nullptr);
     }
     bool gone = false;
     {

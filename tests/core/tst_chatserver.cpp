@@ -440,6 +440,10 @@ private slots:
             QVERIFY(client.send("POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: 10485760\r\n"
                                 "Authorization: Bearer " + kKey + "\r\n\r\n{"));
             r = parseReply(client.readToClose(5s));
+            QVERIFY(server->metrics().text().find("conclave_requests_total{team=\"\",code=\"413\"} 1\n") !=
+                    std::string::npos);
+            QVERIFY(m_log.str().find("\"status\":413,\"error\":\"the request body is larger than 65536 bytes\"") !=
+                    std::string::npos);
         } else {
             r = call(server->port(), method.toStdString(), target.toStdString(), body.toStdString(),
                      key.toStdString());

@@ -93,14 +93,18 @@ std::unique_ptr<ChatServer> ChatServer::start(Engine& engine, RunStore& store, s
     http.idleTimeout = server->m_options.idleTimeout;
     http.readTimeout = server->m_options.headerTimeout;
     http.maxBodyBytes = server->m_options.maxBodyBytes;
-    http.refusal = [](int status, const std::string& message) {
+    auto* self = server.get();
+    // What the HTTP layer refuses before a request is whole (a body too large,
+    // a header too long, a malformed request) is counted and logged too.
+    http.refusal = [self](int status, const std::string& message) {
         auto e = ServeError::badRequest(message);
         e.status = status;
         if (status == 413)
             e.code = "request_too_large";
+        self->m_metrics.request({}, status);
+        self->m_log.write({{"status", status}, {"error", message}});
         return std::make_pair(std::string("application/json"), e.body());
     };
-    auto* self = server.get();
     server->m_http = HttpServer::start(
         std::move(http),
         [self](HttpServerRequest request, std::shared_ptr<HttpExchange> exchange) {

@@ -418,9 +418,14 @@ void ChatServer::launch(const std::shared_ptr<Request>& request)
         std::move(setup), request->exchange,
         [this, id = team.id](double seconds) { m_metrics.firstToken(id, seconds); },
         [this, weak](const ServedRunEnd& end) {
-            // Under the run's lock: note the end and leave the rest to the worker.
+            // Under the run's lock, before the answer goes out: settle the
+            // key's spend (so its next request sees it) and leave the rest to the worker.
             if (auto r = weak.lock()) {
                 r->end = end;
+                if (r->ticket) {
+                    m_limits.release(*r->ticket, end.costUsd);
+                    r->ticket.reset();
+                }
                 m_worker.post([this, r] { finished(r); });
             }
         });

@@ -170,6 +170,12 @@ void CompletionStream::runFinished(const RunResult& result)
     error.type = "server_error";
     error.code = m_draining.load() ? "draining" : "run_failed";
     error.message = end.error + " [run " + m_setup.runId + "]";
+    if (!m_setup.stream && !answered)
+        end.httpStatus = error.status;
+    // Told before the answer goes out, so that what the run cost is settled
+    // before the client can send its next request.
+    if (m_finished)
+        m_finished(end);
     if (m_setup.stream) {
         if (answered) {
             m_exchange->write(chunk(ordered_json::object(), finishReason(result.status)));
@@ -195,11 +201,8 @@ void CompletionStream::runFinished(const RunResult& result)
             m_firstContent(std::chrono::duration<double>(std::chrono::steady_clock::now() - m_setup.arrived).count());
         sendJson(*m_exchange, 200, j.dump(-1, ' ', false, ordered_json::error_handler_t::replace) + "\n", headers());
     } else {
-        end.httpStatus = error.status;
         error.sendTo(*m_exchange, headers());
     }
-    if (m_finished)
-        m_finished(end);
 }
 
 } // namespace conclave

@@ -165,11 +165,9 @@ void CompletionStream::runFinished(const RunResult& result)
             end.error = "the team gave no answer (run " + std::string(toString(result.status)) +
                         (result.output.error.empty() ? "" : ": " + result.output.error) + ")";
     }
-    ServeError error;
-    error.status = m_draining.load() ? 503 : 500;
-    error.type = "server_error";
-    error.code = m_draining.load() ? "draining" : "run_failed";
-    error.message = end.error + " [run " + m_setup.runId + "]";
+    const bool draining = m_draining.load();
+    const auto error = ServeError::server(draining ? 503 : 500, end.error + " [run " + m_setup.runId + "]",
+                                          draining ? "draining" : "run_failed");
     if (!m_setup.stream && !answered)
         end.httpStatus = error.status;
     // Told before the answer goes out, so that what the run cost is settled

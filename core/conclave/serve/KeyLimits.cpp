@@ -53,12 +53,7 @@ std::variant<KeyLimits::Ticket, ServeError> KeyLimits::admit(const ApiKey& key, 
         if (s.day != day) {
             const auto stored = m_storedSpend ? m_storedSpend(key.name, day * 86'400'000) : std::optional<double>(0.0);
             if (!stored) {
-                ServeError e;
-                e.status = 503;
-                e.type = "server_error";
-                e.message = "the key's spend today cannot be read from the run store";
-                e.retryAfterS = 1;
-                return e;
+                return ServeError::server(503, "the key's spend today cannot be read from the run store", {}, 1);
             }
             s.day = day;
             s.spentUsd = *stored;

@@ -47,6 +47,17 @@ ServeError ServeError::badRequest(std::string message, std::string param)
     return e;
 }
 
+ServeError ServeError::server(int status, std::string message, std::string code, std::optional<int> retryAfterS)
+{
+    ServeError e;
+    e.status = status;
+    e.type = "server_error";
+    e.message = std::move(message);
+    e.code = std::move(code);
+    e.retryAfterS = retryAfterS;
+    return e;
+}
+
 ServeError ServeError::unsupported(std::string what, std::string param)
 {
     ServeError e;

@@ -32,6 +32,8 @@ struct ServeError {
     void sendTo(HttpExchange& exchange, HeaderList headers = {}) const;
 
     static ServeError badRequest(std::string message, std::string param = {});
+    // A failure on the server's side (type server_error).
+    static ServeError server(int status, std::string message, std::string code, std::optional<int> retryAfterS = {});
     static ServeError unsupported(std::string what, std::string param);
 };
 

@@ -10,28 +10,17 @@
 
 #include "support/CliProcess.h"
 #include "support/RawHttpClient.h"
+#include "support/ServeClient.h"
 
 #include <csignal>
 #include <sys/stat.h>
 
-using testsupport::RawHttpClient;
+using testsupport::serveclient::call;
 using namespace std::chrono_literals;
 
 namespace {
 
 const QString kTriage = QStringLiteral(CONCLAVE_RESOURCES "/examples/triage.team.json");
-
-std::string post(uint16_t port, const std::string& body, const std::string& key = {})
-{
-    RawHttpClient client(port);
-    std::string r = "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: "
-                    "application/json\r\nContent-Length: " +
-                    std::to_string(body.size()) + "\r\n";
-    if (!key.empty())
-        r += "Authorization: Bearer " + key + "\r\n";
-    client.send(r + "\r\n" + body);
-    return client.readToClose(30s);
-}
 
 } // namespace
 
@@ -79,7 +68,7 @@ private slots:
         const uint16_t port = start(process, {path("team.team.json")});
         QVERIFY(port != 0);
         const std::string body = R"({"model": "team", "messages": [{"role": "user", "content": "Calculate 323 + 460."}]})";
-        QVERIFY(post(port, body).rfind("HTTP/1.1 200 OK\r\n", 0) == 0);
+        QCOMPARE(call(port, "POST", "/v1/chat/completions", body).status, 200);
 
         // A bad team on SIGHUP: the one before stays.
         {
@@ -94,7 +83,7 @@ private slots:
                                   ":1:4: syntax error while parsing object key - invalid literal; last read: '{ no'; "
                                   "expected string literal\n"),
                  qPrintable(refused));
-        QVERIFY(post(port, body).rfind("HTTP/1.1 200 OK\r\n", 0) == 0);
+        QCOMPARE(call(port, "POST", "/v1/chat/completions", body).status, 200);
 
         QFile::remove(path("team.team.json"));
         QVERIFY(QFile::copy(kTriage, path("team.team.json")));

@@ -7,6 +7,7 @@
 
 #include "support/EngineTestKit.h"
 #include "support/RawHttpClient.h"
+#include "support/ServeClient.h"
 
 #include "conclave/serve/ChatServer.h"
 #include "conclave/store/RunQueries.h"
@@ -19,126 +20,12 @@
 
 using namespace enginetest;
 using testsupport::RawHttpClient;
+using namespace testsupport::serveclient;
 
 namespace {
 
 const std::string kKey = "sk-test-secret-4f9a1c77";
 const std::string kOtherKey = "sk-test-other-88b2d0e1";
-
-struct Reply {
-    int status = 0;
-    std::map<std::string, std::string> headers; // names in lower case
-    std::string body;                           // chunks joined
-};
-
-std::string lower(std::string s)
-{
-    for (auto& c : s)
-        c = char(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-}
-
-Reply parseReply(const std::string& raw)
-{
-    Reply r;
-    const auto headEnd = raw.find("\r\n\r\n");
-    if (raw.size() < 12 || headEnd == std::string::npos)
-        return r;
-    r.status = std::stoi(raw.substr(9, 3));
-    std::istringstream head(raw.substr(0, headEnd));
-    std::string line;
-    std::getline(head, line);
-    while (std::getline(head, line)) {
-        if (!line.empty() && line.back() == '\r')
-            line.pop_back();
-        const auto colon = line.find(':');
-        if (colon != std::string::npos)
-            r.headers[lower(line.substr(0, colon))] = line.substr(colon + 2);
-    }
-    std::string rest = raw.substr(headEnd + 4);
-    if (r.headers["transfer-encoding"] == "chunked") {
-        size_t at = 0;
-        while (at < rest.size()) {
-            const auto eol = rest.find("\r\n", at);
-            if (eol == std::string::npos)
-                break;
-            const size_t n = std::stoul(rest.substr(at, eol - at), nullptr, 16);
-            if (n == 0)
-                break;
-            r.body += rest.substr(eol + 2, n);
-            at = eol + 2 + n + 2;
-        }
-    } else {
-        r.body = rest;
-    }
-    return r;
-}
-
-// The data of each SSE event, in order (comments left out).
-std::vector<std::string> events(const std::string& body)
-{
-    std::vector<std::string> out;
-    size_t at = 0;
-    while (at < body.size()) {
-        auto end = body.find("\n\n", at);
-        if (end == std::string::npos)
-            end = body.size();
-        const auto event = body.substr(at, end - at);
-        if (event.rfind("data: ", 0) == 0)
-            out.push_back(event.substr(6));
-        at = end + 2;
-    }
-    return out;
-}
-
-std::string request(const std::string& method, const std::string& path, const std::string& body,
-                    const std::string& key = {}, const std::string& extraHeaders = {})
-{
-    std::string r = method + " " + path + " HTTP/1.1\r\nHost: test\r\nConnection: close\r\n";
-    if (!key.empty())
-        r += "Authorization: Bearer " + key + "\r\n";
-    r += extraHeaders;
-    if (!body.empty() || method == "POST")
-        r += "Content-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) + "\r\n";
-    return r + "\r\n" + body;
-}
-
-Reply call(uint16_t port, const std::string& method, const std::string& path, const std::string& body = {},
-           const std::string& key = {})
-{
-    RawHttpClient client(port);
-    if (!client.send(request(method, path, body, key)))
-        return {};
-    return parseReply(client.readToClose(20s));
-}
-
-std::string chat(const std::string& model, const std::string& text, const std::string& extra = {})
-{
-    return R"({"model": ")" + model + R"(", "messages": [{"role": "user", "content": ")" + text + "\"}]" + extra + "}";
-}
-
-std::string errorBody(const std::string& message, const std::string& type, const std::string& param,
-                      const std::string& code)
-{
-    ServeError e;
-    e.message = message;
-    e.type = type;
-    e.param = param;
-    e.code = code;
-    return e.body();
-}
-
-// Waits (at most 10 s) for `done`.
-template <class F>
-bool eventually(F done)
-{
-    for (int i = 0; i < 1000; ++i) {
-        if (done())
-            return true;
-        std::this_thread::sleep_for(10ms);
-    }
-    return done();
-}
 
 } // namespace
 

@@ -147,6 +147,7 @@ struct ServeArgs {
     std::string input = "last-user";
     int maxConcurrency = 64;
     int maxQueue = 256;
+    int ioThreads = 2;
     size_t maxBodyBytes = 1024 * 1024;
     std::optional<std::string> db;
     double drainSeconds = 30;

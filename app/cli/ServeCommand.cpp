@@ -57,6 +57,7 @@ int runServe(const CliContext& context, const ServeArgs& args)
     options.port = args.port;
     options.maxConcurrency = args.maxConcurrency;
     options.maxQueue = args.maxQueue;
+    options.ioThreads = args.ioThreads;
     options.maxBodyBytes = args.maxBodyBytes;
     options.keepRuns = args.keepRuns;
     options.storeText = args.storeText == "full";

@@ -370,6 +370,9 @@ int main(int argc, char** argv)
         ->check(CLI::Range(1, 100000));
     serve->add_option("--max-queue", serveArgs.maxQueue, "Requests waiting for a run before 503 (default 256)")
         ->check(CLI::Range(0, 1000000));
+    serve->add_option("--io-threads", serveArgs.ioThreads,
+                      "Threads reading, admitting and writing requests (default 2; a stream costs none)")
+        ->check(CLI::Range(1, 64));
     serve->add_option("--max-body-bytes", serveArgs.maxBodyBytes, "The largest request body (default 1 MiB)")
         ->check(CLI::Range(size_t(1024), size_t(1) << 30));
     auto* serveDbOption = serve->add_option(

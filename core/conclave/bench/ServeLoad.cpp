@@ -2,32 +2,24 @@
 
 #include "conclave/http/EndpointLimits.h"
 
+#include <algorithm>
 #include <condition_variable>
 #include <mutex>
+#include <thread>
 
 namespace conclave {
 
-ServeLoad::Result ServeLoad::run(const std::string& url, const std::string& body,
-                                 const std::vector<std::string>& headers, int count, int concurrency,
-                                 std::chrono::milliseconds timeout)
-{
-    using Clock = std::chrono::steady_clock;
-    Result result;
-    std::mutex mutex;
-    std::condition_variable done;
-    int ended = 0;
-    auto limits = std::make_shared<EndpointLimits>(concurrency, std::nullopt);
-    HttpMultiLoop loop;
-    const auto start = Clock::now();
-    std::vector<HttpMultiLoop::TransferId> ids;
-    for (int i = 0; i < count; ++i) {
-        HttpRequest request;
-        request.url = url;
-        request.post = true;
-        request.body = body;
-        request.headers = headers;
-        request.limits = limits;
-        auto tail = std::make_shared<std::string>(); // the stream's last bytes
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Submits requests to one loop and waits for all of them to end.
+class Batch {
+public:
+    Batch(HttpMultiLoop& loop, Clock::time_point start) : m_loop(loop), m_start(start) {}
+
+    void submit(HttpRequest request, std::shared_ptr<std::string> tail)
+    {
         HttpHandlers handlers;
         handlers.onData = [tail](const HttpResponse&, std::string_view bytes) {
             tail->append(bytes);
@@ -35,32 +27,105 @@ ServeLoad::Result ServeLoad::run(const std::string& url, const std::string& body
                 tail->erase(0, tail->size() - 64);
             return true;
         };
-        handlers.onDone = [&, tail](HttpResponse response) {
-            Reply reply;
+        handlers.onDone = [this, tail](HttpResponse response) {
+            ServeLoad::Reply reply;
             reply.status = response.status;
             if (const auto it = response.headers.find("x-conclave-run-id"); it != response.headers.end())
                 reply.runId = it->second;
-            const auto sent = response.requestSent.value_or(start);
-            reply.clientMs = std::chrono::duration<double, std::milli>(response.ended - sent).count();
+            const auto ms = [this](Clock::time_point t) {
+                return std::chrono::duration<double, std::milli>(t - m_start).count();
+            };
+            reply.sentMs = ms(response.requestSent.value_or(m_start));
+            reply.endedMs = ms(response.ended);
+            reply.clientMs = reply.endedMs - reply.sentMs;
             reply.error = response.transportError;
             reply.sawDone = tail->find("data: [DONE]") != std::string::npos;
-            std::lock_guard lock(mutex);
-            result.replies.push_back(std::move(reply));
-            ++ended;
-            done.notify_all();
+            std::lock_guard lock(m_mutex);
+            m_replies.push_back(std::move(reply));
+            m_done.notify_all();
         };
-        ids.push_back(loop.submit(std::move(request), std::move(handlers)));
+        m_ids.push_back(m_loop.submit(std::move(request), std::move(handlers)));
     }
-    std::unique_lock lock(mutex);
-    if (!done.wait_for(lock, timeout, [&] { return ended == count; })) {
-        lock.unlock();
-        for (const auto id : ids)
-            loop.cancel(id);
-        lock.lock();
-        done.wait(lock, [&] { return ended == count; });
+
+    // Every reply, once all have ended; past `deadline` the rest are cancelled.
+    std::vector<ServeLoad::Reply> wait(Clock::time_point deadline)
+    {
+        std::unique_lock lock(m_mutex);
+        const auto all = [this] { return m_replies.size() == m_ids.size(); };
+        if (!m_done.wait_until(lock, deadline, all)) {
+            lock.unlock();
+            for (const auto id : m_ids)
+                m_loop.cancel(id);
+            lock.lock();
+            m_done.wait(lock, all);
+        }
+        return std::move(m_replies);
     }
+
+private:
+    HttpMultiLoop& m_loop;
+    Clock::time_point m_start;
+    std::mutex m_mutex;
+    std::condition_variable m_done;
+    std::vector<HttpMultiLoop::TransferId> m_ids;
+    std::vector<ServeLoad::Reply> m_replies;
+};
+
+} // namespace
+
+ServeLoad::Result ServeLoad::run(const Load& load)
+{
+    Result result;
+    auto limits = std::make_shared<EndpointLimits>(load.concurrency, std::nullopt);
+    HttpMultiLoop loop;
+    if (!load.warmUpUrl.empty()) {
+        Batch warm(loop, Clock::now());
+        for (int i = 0; i < load.concurrency; ++i) {
+            HttpRequest request;
+            request.url = load.warmUpUrl;
+            request.headers = load.headers;
+            request.limits = limits;
+            warm.submit(std::move(request), std::make_shared<std::string>());
+        }
+        warm.wait(Clock::now() + load.timeout);
+    }
+    const auto start = Clock::now();
+    Batch batch(loop, start);
+    for (int i = 0; i < load.count; ++i) {
+        if (load.spread.count() > 0)
+            std::this_thread::sleep_until(start + load.spread * i / load.count);
+        HttpRequest request;
+        request.url = load.url;
+        request.post = true;
+        request.body = load.body;
+        request.headers = load.headers;
+        request.limits = limits;
+        batch.submit(std::move(request), std::make_shared<std::string>());
+    }
+    result.replies = batch.wait(start + load.spread + load.timeout);
     result.wallMs = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+    result.peakInFlight = peakOverlap(result.replies);
     return result;
+}
+
+int ServeLoad::peakOverlap(const std::vector<Reply>& replies)
+{
+    std::vector<std::pair<double, int>> edges; // (time, +1 sent / -1 ended); an end before a start at one instant
+    edges.reserve(replies.size() * 2);
+    for (const auto& reply : replies) {
+        if (reply.endedMs <= reply.sentMs)
+            continue;
+        edges.emplace_back(reply.sentMs, 1);
+        edges.emplace_back(reply.endedMs, -1);
+    }
+    std::sort(edges.begin(), edges.end());
+    int now = 0;
+    int peak = 0;
+    for (const auto& [at, step] : edges) {
+        now += step;
+        peak = std::max(peak, now);
+    }
+    return peak;
 }
 
 } // namespace conclave

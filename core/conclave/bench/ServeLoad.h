@@ -16,20 +16,39 @@ namespace conclave {
 // last byte sent to the response's last byte received, as the client saw it.
 class ServeLoad {
 public:
+    struct Load {
+        std::string url;
+        std::string body;
+        std::vector<std::string> headers;
+        int count = 0;
+        int concurrency = 1;
+        std::chrono::milliseconds timeout{60000};
+        // Arrivals evenly spread over this span (request i at i/count of it);
+        // zero sends them all at once.
+        std::chrono::microseconds spread{0};
+        // When set, `concurrency` GETs of it go first, all at once, so the
+        // load runs on connections already open, as a client pool's would.
+        std::string warmUpUrl;
+    };
     struct Reply {
         long status = 0;
         std::string runId;     // x-conclave-run-id
-        double clientMs = 0;   // request sent to last byte
+        double sentMs = 0;     // the request's last byte went out, from the load's start
+        double endedMs = 0;    // the response's last byte came in, from the load's start
+        double clientMs = 0;   // endedMs - sentMs
         std::string error;     // a transport error, when there was no status
         bool sawDone = false;  // a stream ended with data: [DONE]
     };
     struct Result {
         std::vector<Reply> replies; // in the order they ended
         double wallMs = 0;          // first submit to last end
+        int peakInFlight = 0;       // most requests between sent and ended at one instant
     };
 
-    static Result run(const std::string& url, const std::string& body, const std::vector<std::string>& headers,
-                      int count, int concurrency, std::chrono::milliseconds timeout);
+    static Result run(const Load& load);
+
+    // Most intervals [sentMs, endedMs) that overlap at one instant.
+    static int peakOverlap(const std::vector<Reply>& replies);
 };
 
 } // namespace conclave

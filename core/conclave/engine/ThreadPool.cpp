@@ -1,5 +1,7 @@
 #include "conclave/engine/ThreadPool.h"
 
+#include "conclave/util/ThreadName.h"
+
 #include <algorithm>
 
 namespace conclave {
@@ -9,12 +11,15 @@ namespace {
 thread_local const ThreadPool* t_workerOf = nullptr;
 } // namespace
 
-ThreadPool::ThreadPool(size_t threads)
+ThreadPool::ThreadPool(size_t threads, std::string name)
 {
     threads = std::max<size_t>(threads, 1);
     m_workers.reserve(threads);
     for (size_t i = 0; i < threads; ++i)
-        m_workers.emplace_back([this] { work(); });
+        m_workers.emplace_back([this, name] {
+            nameThisThread(name);
+            work();
+        });
 }
 
 ThreadPool::~ThreadPool()

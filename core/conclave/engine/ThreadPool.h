@@ -5,6 +5,7 @@
 #include <deque>
 #include <functional>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -15,7 +16,8 @@ namespace conclave {
 // here; nothing posted may block waiting for a model.
 class ThreadPool {
 public:
-    explicit ThreadPool(size_t threads);
+    // `name` names the workers (see nameThisThread).
+    explicit ThreadPool(size_t threads, std::string name = "conclave-pool");
     ~ThreadPool();
 
     ThreadPool(const ThreadPool&) = delete;

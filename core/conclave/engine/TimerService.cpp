@@ -1,10 +1,15 @@
 #include "conclave/engine/TimerService.h"
 
+#include "conclave/util/ThreadName.h"
+
 #include <vector>
 
 namespace conclave {
 
-TimerService::TimerService(ThreadPool& pool) : m_pool(pool), m_thread([this] { run(); }) {}
+TimerService::TimerService(ThreadPool& pool) : m_pool(pool), m_thread([this] {
+    nameThisThread("conclave-timer");
+    run();
+}) {}
 
 TimerService::~TimerService()
 {

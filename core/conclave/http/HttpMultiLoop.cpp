@@ -2,8 +2,12 @@
 
 #include "conclave/Version.h"
 #include "conclave/http/CurlGlobal.h"
+#include "conclave/util/ThreadName.h"
 
 #include <curl/curl.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -22,6 +26,8 @@ using Clock = std::chrono::steady_clock;
 
 // How often the loop looks for stalls and rate-limited starts when nothing wakes it.
 constexpr long kTickMs = 20;
+// Socket events taken from the kernel per wait.
+constexpr int kEventsPerWait = 256;
 
 bool retryableCurlCode(CURLcode code)
 {
@@ -66,9 +72,19 @@ struct Transfer {
     char errorBuffer[CURL_ERROR_SIZE] = {};
 };
 
+// The loop waits on the kernel's epoll for exactly the sockets libcurl asks
+// about (libcurl's socket interface), so a wake costs what happened, not what
+// is open: with a thousand streams, a poll() over every socket per token
+// would cost the client more than the server it measures.
 struct HttpMultiLoop::Impl {
     CURLM* multi = nullptr;
     std::thread thread;
+    int epoll = -1;
+    int wake = -1;  // an eventfd: submit(), cancel() and the destructor write it
+
+    // Loop thread only: libcurl's one timer, as a deadline.
+    std::optional<Clock::time_point> curlTimer;
+    Clock::time_point lastStallCheck;
 
     std::mutex mutex;  // guards the four below
     std::vector<std::unique_ptr<Transfer>> incoming;
@@ -88,11 +104,14 @@ struct HttpMultiLoop::Impl {
     void checkStalls(Clock::time_point now);
     void finish(std::unique_ptr<Transfer> t);
     void detach(Transfer& t);
+    void wakeUp() const;
+    long waitMs(Clock::time_point now, const std::optional<Clock::time_point>& nextStart, bool startNow) const;
+
+    static int onSocket(CURL* easy, curl_socket_t socket, int what, void* user, void* socketData);
+    static int onTimer(CURLM* multi, long timeoutMs, void* user);
 
     static size_t onWrite(char* data, size_t size, size_t count, void* user);
     static size_t onHeader(char* data, size_t size, size_t count, void* user);
-    static int onProgress(void* user, curl_off_t downloadTotal, curl_off_t downloaded, curl_off_t uploadTotal,
-                          curl_off_t uploaded);
 };
 
 HttpMultiLoop::HttpMultiLoop() : m_impl(std::make_unique<Impl>())
@@ -101,7 +120,21 @@ HttpMultiLoop::HttpMultiLoop() : m_impl(std::make_unique<Impl>())
     m_impl->multi = curl_multi_init();
     if (!m_impl->multi)
         throw std::runtime_error("libcurl could not make a multi handle");
-    m_impl->thread = std::thread([impl = m_impl.get()] { impl->run(); });
+    m_impl->epoll = ::epoll_create1(EPOLL_CLOEXEC);
+    m_impl->wake = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    epoll_event event{};
+    event.events = EPOLLIN;
+    event.data.fd = m_impl->wake;
+    if (m_impl->epoll < 0 || m_impl->wake < 0 || ::epoll_ctl(m_impl->epoll, EPOLL_CTL_ADD, m_impl->wake, &event) != 0)
+        throw std::runtime_error("the HTTP loop could not make its epoll set");
+    curl_multi_setopt(m_impl->multi, CURLMOPT_SOCKETFUNCTION, &Impl::onSocket);
+    curl_multi_setopt(m_impl->multi, CURLMOPT_SOCKETDATA, m_impl.get());
+    curl_multi_setopt(m_impl->multi, CURLMOPT_TIMERFUNCTION, &Impl::onTimer);
+    curl_multi_setopt(m_impl->multi, CURLMOPT_TIMERDATA, m_impl.get());
+    m_impl->thread = std::thread([impl = m_impl.get()] {
+        nameThisThread("conclave-curl");
+        impl->run();
+    });
 }
 
 HttpMultiLoop::~HttpMultiLoop()
@@ -110,7 +143,7 @@ HttpMultiLoop::~HttpMultiLoop()
         std::lock_guard lock(m_impl->mutex);
         m_impl->stop = true;
     }
-    curl_multi_wakeup(m_impl->multi);
+    m_impl->wakeUp();
     m_impl->thread.join();
     // Whatever is left ends as cancelled, on this thread.
     std::vector<std::unique_ptr<Transfer>> left;
@@ -129,6 +162,8 @@ HttpMultiLoop::~HttpMultiLoop()
         m_impl->finish(std::move(t));
     }
     curl_multi_cleanup(m_impl->multi);
+    ::close(m_impl->wake);
+    ::close(m_impl->epoll);
 }
 
 HttpMultiLoop::TransferId HttpMultiLoop::submit(HttpRequest request, HttpHandlers handlers)
@@ -143,7 +178,7 @@ HttpMultiLoop::TransferId HttpMultiLoop::submit(HttpRequest request, HttpHandler
         t->id = id;
         m_impl->incoming.push_back(std::move(t));
     }
-    curl_multi_wakeup(m_impl->multi);
+    m_impl->wakeUp();
     return id;
 }
 
@@ -153,11 +188,60 @@ void HttpMultiLoop::cancel(TransferId id)
         std::lock_guard lock(m_impl->mutex);
         m_impl->cancels.push_back(id);
     }
-    curl_multi_wakeup(m_impl->multi);
+    m_impl->wakeUp();
+}
+
+void HttpMultiLoop::Impl::wakeUp() const
+{
+    const uint64_t one = 1;
+    [[maybe_unused]] const auto written = ::write(wake, &one, sizeof one); // a full counter is awake already
+}
+
+int HttpMultiLoop::Impl::onSocket(CURL*, curl_socket_t socket, int what, void* user, void*)
+{
+    auto& impl = *static_cast<Impl*>(user);
+    if (what == CURL_POLL_REMOVE) {
+        ::epoll_ctl(impl.epoll, EPOLL_CTL_DEL, socket, nullptr); // gone already when libcurl closed it first
+        return 0;
+    }
+    epoll_event event{};
+    event.events = ((what & CURL_POLL_IN) ? EPOLLIN : 0u) | ((what & CURL_POLL_OUT) ? EPOLLOUT : 0u);
+    event.data.fd = socket;
+    if (::epoll_ctl(impl.epoll, EPOLL_CTL_MOD, socket, &event) != 0)
+        ::epoll_ctl(impl.epoll, EPOLL_CTL_ADD, socket, &event);
+    return 0;
+}
+
+int HttpMultiLoop::Impl::onTimer(CURLM*, long timeoutMs, void* user)
+{
+    auto& impl = *static_cast<Impl*>(user);
+    if (timeoutMs < 0)
+        impl.curlTimer.reset();
+    else
+        impl.curlTimer = Clock::now() + std::chrono::milliseconds(timeoutMs);
+    return 0;
+}
+
+long HttpMultiLoop::Impl::waitMs(Clock::time_point now, const std::optional<Clock::time_point>& nextStart,
+                                 bool startNow) const
+{
+    if (startNow)
+        return 0;
+    long ms = kTickMs;
+    const auto until = [now](Clock::time_point at) {
+        return long(std::max<int64_t>(0, std::chrono::ceil<std::chrono::milliseconds>(at - now).count()));
+    };
+    if (curlTimer)
+        ms = std::min(ms, until(*curlTimer));
+    if (nextStart)
+        ms = std::min(ms, until(*nextStart));
+    return ms;
 }
 
 void HttpMultiLoop::Impl::run()
 {
+    std::vector<epoll_event> events(kEventsPerWait);
+    bool startNow = false;
     while (true) {
         std::vector<std::unique_ptr<Transfer>> arrived;
         std::vector<TransferId> cancelled;
@@ -173,25 +257,34 @@ void HttpMultiLoop::Impl::run()
         for (const auto id : cancelled)
             cancelOne(id);
 
-        auto now = Clock::now();
         std::optional<Clock::time_point> nextStart;
-        admit(now, nextStart);
-        int running = 0;
-        curl_multi_perform(multi, &running);
-        const bool freedSlots = collectFinished();
-        checkStalls(Clock::now());
+        admit(Clock::now(), nextStart);
 
-        long timeoutMs = -1;
-        curl_multi_timeout(multi, &timeoutMs);
-        if (timeoutMs < 0 || timeoutMs > kTickMs)
-            timeoutMs = kTickMs;
-        if (nextStart) {
-            const auto until = std::chrono::ceil<std::chrono::milliseconds>(*nextStart - Clock::now()).count();
-            timeoutMs = std::clamp<long>(long(until), 0, timeoutMs);
+        const int ready = ::epoll_wait(epoll, events.data(), kEventsPerWait, int(waitMs(Clock::now(), nextStart, startNow)));
+        int running = 0;
+        for (int i = 0; i < ready; ++i) {
+            const int fd = events[size_t(i)].data.fd;
+            if (fd == wake) {
+                uint64_t count = 0;
+                [[maybe_unused]] const auto read = ::read(wake, &count, sizeof count);
+                continue;
+            }
+            const auto e = events[size_t(i)].events;
+            const int flags = ((e & EPOLLIN) ? CURL_CSELECT_IN : 0) | ((e & EPOLLOUT) ? CURL_CSELECT_OUT : 0) |
+                              ((e & (EPOLLERR | EPOLLHUP)) ? CURL_CSELECT_ERR : 0);
+            curl_multi_socket_action(multi, fd, flags, &running);
         }
-        if (freedSlots && !pending.empty())
-            timeoutMs = 0;
-        curl_multi_poll(multi, nullptr, 0, int(timeoutMs), nullptr);
+        const auto now = Clock::now();
+        if (curlTimer && *curlTimer <= now) {
+            curlTimer.reset();
+            curl_multi_socket_action(multi, CURL_SOCKET_TIMEOUT, 0, &running);
+        }
+        const bool freedSlots = collectFinished();
+        if (now - lastStallCheck >= std::chrono::milliseconds(kTickMs)) {
+            lastStallCheck = now;
+            checkStalls(Clock::now());
+        }
+        startNow = freedSlots && !pending.empty();
     }
 }
 
@@ -265,10 +358,6 @@ bool HttpMultiLoop::Impl::startTransfer(Transfer& t)
         curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(t.request.body.size()));
         curl_easy_setopt(e, CURLOPT_POSTFIELDS, t.request.body.data());
     }
-    // When the request's last byte went out: the progress callback sees it.
-    curl_easy_setopt(e, CURLOPT_NOPROGRESS, 0L);
-    curl_easy_setopt(e, CURLOPT_XFERINFOFUNCTION, &Impl::onProgress);
-    curl_easy_setopt(e, CURLOPT_XFERINFODATA, &t);
     curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, &Impl::onWrite);
     curl_easy_setopt(e, CURLOPT_WRITEDATA, &t);
     curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, &Impl::onHeader);
@@ -281,14 +370,6 @@ bool HttpMultiLoop::Impl::startTransfer(Transfer& t)
         return false;
     }
     return true;
-}
-
-int HttpMultiLoop::Impl::onProgress(void* user, curl_off_t, curl_off_t, curl_off_t uploadTotal, curl_off_t uploaded)
-{
-    auto& t = *static_cast<Transfer*>(user);
-    if (!t.response.requestSent && t.request.post && uploadTotal > 0 && uploaded >= uploadTotal)
-        t.response.requestSent = Clock::now();
-    return 0;
 }
 
 size_t HttpMultiLoop::Impl::onHeader(char* data, size_t size, size_t count, void* user)
@@ -394,10 +475,12 @@ void HttpMultiLoop::Impl::detach(Transfer& t)
     t.response.ended = Clock::now();
     if (t.easy) {
         curl_easy_getinfo(t.easy, CURLINFO_RESPONSE_CODE, &t.response.status);
-        // A request with no body went out when its transfer began.
+        // The request went out at libcurl's pretransfer moment, on a connection
+        // ready for it (a request's few kilobytes leave in one write). Asked
+        // of libcurl, not seen from a callback: its progress callback only
+        // runs when the socket wakes the transfer again, with the answer.
         curl_off_t pretransferUs = 0;
-        if (!t.request.post && curl_easy_getinfo(t.easy, CURLINFO_PRETRANSFER_TIME_T, &pretransferUs) == CURLE_OK &&
-            pretransferUs > 0)
+        if (curl_easy_getinfo(t.easy, CURLINFO_PRETRANSFER_TIME_T, &pretransferUs) == CURLE_OK && pretransferUs > 0)
             t.response.requestSent = t.started + std::chrono::microseconds(pretransferUs);
         curl_multi_remove_handle(multi, t.easy);
         curl_easy_cleanup(t.easy);

@@ -36,8 +36,9 @@ struct HttpResponse {
     int curlCode = 0;              // 0 when the transfer completed
     std::string transportError;    // what went wrong below HTTP (connect, TLS, a cut)
     bool retryableTransport = false;
-    // When the request's last byte went out (none if it never got that far),
-    // and when the transfer ended.
+    // When the request went out — libcurl's pretransfer moment, when a
+    // connection was ready for it (none if it never got that far) — and when
+    // the transfer ended.
     std::optional<std::chrono::steady_clock::time_point> requestSent;
     std::chrono::steady_clock::time_point ended;
     // When the endpoint's limits admitted the transfer (none if it never got

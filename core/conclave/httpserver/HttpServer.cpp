@@ -1,6 +1,7 @@
 #include "conclave/httpserver/HttpServer.h"
 
 #include "conclave/httpserver/HttpConnection.h"
+#include "conclave/util/ThreadName.h"
 
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
@@ -81,7 +82,10 @@ std::unique_ptr<HttpServer> HttpServer::start(HttpServerOptions options, HttpSer
     impl->accept();
     const int threads = std::max(1, impl->options.threads);
     for (int i = 0; i < threads; ++i)
-        impl->threads.emplace_back([io = &impl->io] { io->run(); });
+        impl->threads.emplace_back([io = &impl->io] {
+            nameThisThread("conclave-http");
+            io->run();
+        });
     return std::unique_ptr<HttpServer>(new HttpServer(std::move(impl)));
 }
 

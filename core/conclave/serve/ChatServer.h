@@ -40,7 +40,7 @@ struct ChatServerOptions {
     std::ostream* accessLog = nullptr;
     bool storeText = true; // false: prompts, outputs and span texts are not stored
     int keepRuns = 0;      // > 0: only the newest served runs are kept
-    int ioThreads = 1;
+    int ioThreads = 2;     // HTTP I/O threads (reading, parsing, admitting, writing)
 };
 
 // `conclave serve` (docs/serve.md): teams as an OpenAI-compatible endpoint on
@@ -110,7 +110,7 @@ private:
     bool m_draining = false;
     int m_sincePrune = 0;
 
-    ThreadPool m_worker{1};
+    ThreadPool m_worker{1, "conclave-serve"};
     std::unique_ptr<HttpServer> m_http; // last: stopped first
 };
 

@@ -12,7 +12,7 @@
 namespace conclave {
 
 Engine::Engine(EngineResources resources, size_t threads)
-    : m_resources(std::move(resources)), m_pool(threads), m_timers(m_pool)
+    : m_resources(std::move(resources)), m_pool(threads, "conclave-engine"), m_timers(m_pool)
 {
 }
 

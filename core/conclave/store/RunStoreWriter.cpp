@@ -1,9 +1,10 @@
 #include "conclave/store/RunStoreWriter.h"
 
+#include "conclave/util/ThreadName.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <pthread.h>
 #include <sys/resource.h>
 #include <thread>
 #include <unistd.h>
@@ -63,7 +64,7 @@ std::unique_ptr<RunStoreWriter> RunStoreWriter::start(const std::filesystem::pat
     }
     writer->m_thread = std::thread([w = writer.get()] {
         // Named, so a profiler or `conclave bench serve` can tell the store's CPU apart.
-        pthread_setname_np(pthread_self(), "conclave-store");
+        nameThisThread("conclave-store");
         w->loop();
     });
     return writer;

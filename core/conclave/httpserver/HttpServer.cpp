@@ -23,7 +23,9 @@ struct HttpServer::Impl {
     std::shared_ptr<HttpServerLife> life = std::make_shared<HttpServerLife>();
     // Declared after what the connections refer to, so it goes first.
     net::io_context io;
-    tcp::acceptor acceptor{io};
+    // On a strand of its own: with several I/O threads, its accept handler
+    // and the close that stopAccepting() or stop() posts never run at once.
+    tcp::acceptor acceptor{net::make_strand(io)};
     std::optional<net::executor_work_guard<net::io_context::executor_type>> work;
     std::vector<std::thread> threads;
     std::mutex mutex;  // guards the one below

@@ -193,6 +193,39 @@ private slots:
                  std::string("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 3\r\n\r\nhi!"));
     }
 
+    // A second request sent before the first is answered wakes the watch for
+    // a hang-up and is left for the next read; the first answer, owed from
+    // another thread, must still go out (the connection used to die then,
+    // with nothing of its own pending, and the answer was lost).
+    void aPipelinedRequestDoesNotLoseTheAnswerOwed()
+    {
+        std::vector<std::thread> workers;
+        std::mutex mutex;
+        auto server = serve(
+            [&](HttpServerRequest request, std::shared_ptr<HttpExchange> exchange) {
+                std::lock_guard lock(mutex);
+                workers.emplace_back([exchange, target = request.target] {
+                    std::this_thread::sleep_for(target == "/first" ? 100ms : 1ms);
+                    exchange->respond(textHead(), target);
+                });
+            },
+            [] {
+                HttpServerOptions options;
+                options.threads = 2;
+                return options;
+            }());
+        RawHttpClient client(server->port());
+        QVERIFY(client.send("GET /first HTTP/1.1\r\nHost: t\r\n\r\n"));
+        std::this_thread::sleep_for(30ms); // read and handed over: the second arrives on the socket, not in the buffer
+        QVERIFY(client.send("GET /second HTTP/1.1\r\nHost: t\r\n\r\n"));
+        const std::string answer = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: ";
+        QCOMPARE(client.readUntil("/second", 3s), answer + "6\r\n\r\n/first" + answer + "7\r\n\r\n/second");
+        server.reset();
+        std::lock_guard lock(mutex);
+        for (auto& t : workers)
+            t.join();
+    }
+
     void aLateCallDoesNotReachTheNextRequest()
     {
         std::mutex mutex;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace conclave {
 
@@ -128,7 +129,27 @@ std::optional<BehaviourFit::Load> BehaviourFit::load(const std::vector<const Cal
         }
         return sum;
     };
-    out.slope = boost::math::tools::brent_find_minima(misfit, 0.0, 4.0, 40).first;
+    // The misfit can have more than one dip in [0, 4] (a large slope that
+    // squeezes the loaded calls onto a line of its own): Brent's method over
+    // the whole range found the wrong one for a world's fast model (served
+    // runs of lab-a). So first a grid — 0, then 0.0005·1.2^i up to 4 — and
+    // Brent's method between the best point's neighbours.
+    std::vector<double> grid{0.0};
+    for (double s = 0.0005; s < 4.0; s *= 1.2)
+        grid.push_back(s);
+    grid.push_back(4.0);
+    size_t best = 0;
+    double bestMisfit = misfit(grid[0]);
+    for (size_t i = 1; i < grid.size(); ++i) {
+        const double m = misfit(grid[i]);
+        if (m < bestMisfit) {
+            bestMisfit = m;
+            best = i;
+        }
+    }
+    const double low = grid[best == 0 ? 0 : best - 1];
+    const double high = grid[std::min(best + 1, grid.size() - 1)];
+    out.slope = boost::math::tools::brent_find_minima(misfit, low, high, 40).first;
     return out;
 }
 

@@ -87,6 +87,7 @@ void HttpConnection::onRead(beast::error_code ec)
     ++m_sequence;
     m_stream.expires_never();
     auto exchange = std::make_shared<HttpExchange>(weak_from_this(), m_life, m_sequence);
+    m_self = shared_from_this();
     watchForHangUp();
     m_handler(std::move(request), std::move(exchange));
 }
@@ -103,11 +104,14 @@ void HttpConnection::watchForHangUp()
                                      char byte = 0;
                                      const auto n = ::recv(self->m_stream.socket().native_handle(), &byte, 1,
                                                            MSG_PEEK | MSG_DONTWAIT);
+                                     const bool nothingYet = n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
                                      // 0: it hung up; -1 but for "nothing yet": reset (it closed with
                                      // our answer unread), or another failure of the socket.
-                                     const bool gone = n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK);
+                                     const bool gone = n == 0 || (n < 0 && !nothingYet);
                                      if (ec || gone)
                                          self->closeNow();
+                                     else if (nothingYet) // woken with nothing to read (seen with two I/O threads)
+                                         self->watchForHangUp();
                                  });
 }
 
@@ -182,6 +186,7 @@ void HttpConnection::end()
 
 void HttpConnection::answerEnded()
 {
+    const auto keep = std::move(m_self); // the write pump() starts holds it from here
     m_ended = true;
     m_answering = false;
     m_onClose.clear();  // they belong to the exchange that has just ended
@@ -291,6 +296,7 @@ void HttpConnection::closeWhenDone()
 
 void HttpConnection::closeNow()
 {
+    const auto keep = std::move(m_self); // gone at the end of this call, not in the middle
     if (m_closed)
         return;
     m_closed = true;

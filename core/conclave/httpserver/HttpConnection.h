@@ -94,6 +94,11 @@ private:
     std::vector<std::function<void()>> m_onClose;
     bool m_writing = false;
     bool m_answering = false;     // a request is in hand and its answer has not ended
+    // Itself, while an answer is owed: its exchange holds it only weakly, and
+    // no operation of its own may be pending then (a hang-up watch that woke
+    // to a pipelined request is not re-armed). Released when the answer ends
+    // or the connection closes, on the strand.
+    std::shared_ptr<HttpConnection> m_self;
     bool m_ended = false;         // the answer ended; once written, read on or close
     bool m_keepAlive = false;     // the connection stays open after this answer
     bool m_streaming = false;

@@ -1,6 +1,7 @@
 #include "conclave/bench/ServeLoad.h"
 
 #include "conclave/http/EndpointLimits.h"
+#include "conclave/http/EndpointLoad.h"
 
 #include <algorithm>
 #include <condition_variable>
@@ -110,22 +111,16 @@ ServeLoad::Result ServeLoad::run(const Load& load)
 
 int ServeLoad::peakOverlap(const std::vector<Reply>& replies)
 {
-    std::vector<std::pair<double, int>> edges; // (time, +1 sent / -1 ended); an end before a start at one instant
-    edges.reserve(replies.size() * 2);
-    for (const auto& reply : replies) {
-        if (reply.endedMs <= reply.sentMs)
-            continue;
-        edges.emplace_back(reply.sentMs, 1);
-        edges.emplace_back(reply.endedMs, -1);
-    }
-    std::sort(edges.begin(), edges.end());
-    int now = 0;
-    int peak = 0;
-    for (const auto& [at, step] : edges) {
-        now += step;
-        peak = std::max(peak, now);
-    }
-    return peak;
+    // The house's sweep (EndpointLoad's), on the replies' times from the load's start.
+    const auto at = [](double ms) {
+        return EndpointLoad::Clock::time_point() +
+               std::chrono::duration_cast<EndpointLoad::Clock::duration>(std::chrono::duration<double, std::milli>(ms));
+    };
+    std::vector<EndpointLoad::Interval> intervals;
+    intervals.reserve(replies.size());
+    for (const auto& reply : replies)
+        intervals.push_back(EndpointLoad::Interval{at(reply.sentMs), at(reply.endedMs)});
+    return EndpointLoad::peakOverlap(std::move(intervals));
 }
 
 } // namespace conclave

@@ -47,7 +47,7 @@ public:
 
     static Result run(const Load& load);
 
-    // Most intervals [sentMs, endedMs) that overlap at one instant.
+    // Most intervals [sentMs, endedMs) that overlap at one instant (EndpointLoad::peakOverlap).
     static int peakOverlap(const std::vector<Reply>& replies);
 };
 

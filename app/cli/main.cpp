@@ -1,5 +1,6 @@
 // conclave: the command-line face of conclave_core. Parsing only; the work is in the commands.
 #include "Commands.h"
+#include "ServeOptions.h"
 #include "common/AllocatorTuning.h"
 
 #include "conclave/Version.h"
@@ -335,56 +336,9 @@ int main(int argc, char** argv)
         ->required();
 
     WorldArgs worldArgs;
-    auto* world = app.add_subcommand("world", "Ground-truth worlds: model worlds that are not the simulator");
-    auto* worldServe = world->add_subcommand(
-        "serve", "Serve a ground-truth world as an OpenAI-compatible endpoint (docs/ground-truth-worlds.md)");
-    worldServe->add_option("file", worldArgs.file, "The world file, e.g. resources/bench/worlds/lab-a.json")
-        ->required();
-    worldServe->add_option("--port", worldArgs.port, "The port on 127.0.0.1 (default 8089; 0: any free port)");
-    uint64_t worldServeSeed = 0;
-    auto* worldServeSeedOption =
-        worldServe->add_option("--seed", worldServeSeed, "Draw the world under this seed instead of its own");
-    worldServe->add_option("--time-scale", worldArgs.timeScale,
-                           "Its latencies times this (default 1; 0.02 answers fifty times faster)");
-    world->require_subcommand(1);
-
+    auto* worldServe = addWorldServeCommand(app, worldArgs);
     ServeArgs serveArgs;
-    std::string serveDb;
-    auto* serve = app.add_subcommand(
-        "serve", "Serve teams as an OpenAI-compatible endpoint; every request is a stored run (docs/serve.md)");
-    serve->add_option("teams", serveArgs.teams,
-                      "Team files, each FILE[=NAME][:last-user|:transcript]; its id is NAME, else the file name "
-                      "without .team.json")
-        ->required();
-    serve->add_option("--host", serveArgs.host,
-                      "The address to listen on (default 127.0.0.1; any other needs keys)");
-    serve->add_option("--port", serveArgs.port, "The port (default 8080; 0: any free port)");
-    serve->add_option("--api-keys-file", serveArgs.apiKeysFile,
-                      "Keys, one a line: KEY [name=N] [teams=a,b] [rpm=N] [concurrency=N] [budget_usd_per_day=X]; "
-                      "readable by its owner only");
-    serve->add_option("--api-key-env", serveArgs.apiKeyEnv, "One key, from this environment variable (named env:VAR)");
-    serve->add_option("--input", serveArgs.input,
-                      "How a conversation becomes the run's input: last-user (default) or transcript")
-        ->check(CLI::IsMember({"last-user", "transcript"}));
-    serve->add_option("--max-concurrency", serveArgs.maxConcurrency, "Runs at once (default 64)")
-        ->check(CLI::Range(1, 100000));
-    serve->add_option("--max-queue", serveArgs.maxQueue, "Requests waiting for a run before 503 (default 256)")
-        ->check(CLI::Range(0, 1000000));
-    serve->add_option("--io-threads", serveArgs.ioThreads,
-                      "Threads reading, admitting and writing requests (default 2; a stream costs none)")
-        ->check(CLI::Range(1, 64));
-    serve->add_option("--max-body-bytes", serveArgs.maxBodyBytes, "The largest request body (default 1 MiB)")
-        ->check(CLI::Range(size_t(1024), size_t(1) << 30));
-    auto* serveDbOption = serve->add_option(
-        "--db", serveDb, "The run store (default: $CONCLAVE_DB, else $XDG_DATA_HOME/conclave/runs.sqlite)");
-    serve->add_option("--drain-seconds", serveArgs.drainSeconds,
-                      "On SIGTERM, how long runs may finish before the rest are cancelled (default 30)")
-        ->check(CLI::Range(0.0, 86400.0));
-    serve->add_option("--keep-runs", serveArgs.keepRuns, "Keep only the newest N served runs (default: all)")
-        ->check(CLI::Range(1, 1 << 30));
-    serve->add_option("--store-text", serveArgs.storeText,
-                      "full (default), or none: prompts, outputs and span texts are not stored, only figures")
-        ->check(CLI::IsMember({"full", "none"}));
+    auto* serve = addServeCommand(app, serveArgs);
 
     FidelityArgs fidelityArgs;
     std::string fidelityDb;
@@ -602,16 +556,10 @@ int main(int argc, char** argv)
             calibrateArgs.db = calibrateDb;
         return runCalibrate(context, calibrateArgs);
     }
-    if (*serve) {
-        if (*serveDbOption)
-            serveArgs.db = serveDb;
+    if (*serve)
         return runServe(context, serveArgs);
-    }
-    if (*worldServe) {
-        if (*worldServeSeedOption)
-            worldArgs.seed = worldServeSeed;
+    if (*worldServe)
         return runWorldServe(context, worldArgs);
-    }
     if (*fidelity) {
         if (*fidelityDbOption)
             fidelityArgs.db = fidelityDb;

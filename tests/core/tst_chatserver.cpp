@@ -1,124 +1,24 @@
 // ChatServer (`conclave serve`): every endpoint over real HTTP, every refusal
-// with its exact body, a stream's chunks in order, a run cancelled when its
-// client goes away, a drain, a reload, the metrics' counts, and that no key
-// reaches the store or the access log.
-#include <QTemporaryDir>
+// with its exact body, a stream's chunks in order, limits, a reload, the
+// metrics' counts and pruning. Clients that leave, drains, slow clients and
+// keys kept out of the store and the log: tst_chatserverhostile.
 #include <QtTest>
 
-#include "support/EngineTestKit.h"
+#include "support/ChatServerFixture.h"
 #include "support/RawHttpClient.h"
-#include "support/ServeClient.h"
 
-#include "conclave/serve/ChatServer.h"
-#include "conclave/store/RunQueries.h"
-#include "conclave/store/SqliteDb.h"
-
-#include <fstream>
 #include <mutex>
-#include <sstream>
 #include <thread>
 
-using namespace enginetest;
+using namespace chatservertest;
 using testsupport::RawHttpClient;
 using namespace testsupport::serveclient;
 
-namespace {
-
-const std::string kKey = "sk-test-secret-4f9a1c77";
-const std::string kOtherKey = "sk-test-other-88b2d0e1";
-
-} // namespace
-
-class TestChatServer : public QObject {
+class TestChatServer : public ChatServerFixture {
     Q_OBJECT
 
-    QTemporaryDir m_dir;
-    EngineHarness m_harness;
-    std::unique_ptr<RunStore> m_store;
-    std::ostringstream m_log;
-
-    std::string path(const std::string& name) const { return (m_dir.path() + "/" + name.c_str()).toStdString(); }
-
-    void writeTeam(const std::string& file, TeamBuilder builder)
-    {
-        std::ofstream(path(file)) << builder.doc().dump(2);
-    }
-
-    std::shared_ptr<const ServedTeams> teams(const std::vector<std::string>& specs)
-    {
-        std::vector<ServedTeams::Spec> parsed;
-        for (const auto& text : specs) {
-            std::string error;
-            parsed.push_back(*ServedTeams::parseSpec(path(text), error));
-        }
-        auto loaded = ServedTeams::load(parsed, m_harness.engine());
-        if (!loaded.teams)
-            qFatal("teams: %s", loaded.error.c_str());
-        return loaded.teams;
-    }
-
-    std::unique_ptr<ChatServer> serve(ChatServerOptions options = {},
-                                      std::vector<std::string> specs = {"one.team.json", "vote.team.json",
-                                                                        "slow.team.json"})
-    {
-        options.port = 0;
-        options.accessLog = &m_log;
-        std::string error;
-        auto server = ChatServer::start(m_harness.engine(), *m_store, teams(specs), std::move(options), error);
-        if (!server)
-            qFatal("the server did not start: %s", error.c_str());
-        return server;
-    }
-
-    static ChatServerOptions withKeys(const std::string& lines)
-    {
-        ChatServerOptions options;
-        options.keys = ApiKeys::parse(lines, "keys").keys;
-        return options;
-    }
-
-    void checkIntegrity()
-    {
-        m_store->flush();
-        SqliteDb check;
-        QVERIFY(!check.open(path("runs.sqlite"), SqliteDb::Mode::ReadWrite));
-        auto integrity = check.prepare("PRAGMA integrity_check");
-        QVERIFY(integrity.step());
-        QCOMPARE(integrity.text(0), std::string("ok"));
-    }
-
-    std::optional<StoredRun> stored(const std::string& runId)
-    {
-        std::string error;
-        m_store->flush();
-        auto reader = m_store->reader(error);
-        return reader ? reader->load(RunId(runId), true, error) : std::nullopt;
-    }
-
 private slots:
-    void initTestCase()
-    {
-        QVERIFY(m_harness.init());
-        auto opened = RunStore::open(path("runs.sqlite"));
-        QVERIFY2(opened.store, opened.error.c_str());
-        m_store = std::move(opened.store);
-        writeTeam("one.team.json", TeamBuilder().expert("a", "right").edge("in", "a").output("a"));
-        writeTeam("vote.team.json", TeamBuilder()
-                                        .expert("a", "right")
-                                        .expert("b", "right-100")
-                                        .node("vote", "aggregator", json{{"strategy", "majority"}})
-                                        .edge("in", "a")
-                                        .edge("in", "b")
-                                        .edge("a", "vote")
-                                        .edge("b", "vote")
-                                        .output("vote"));
-        TeamBuilder slow(0.2); // 5 s of simulated time: 1 s, streaming from 4 ms
-        slow.expert("a", "five-seconds").edge("in", "a").output("a");
-        writeTeam("slow.team.json", slow);
-        TeamBuilder slower(1.0); // 5 s, streaming from 20 ms
-        slower.expert("a", "five-seconds").edge("in", "a").output("a");
-        writeTeam("slower.team.json", slower);
-    }
+    void initTestCase() { QVERIFY(setUp()); }
 
     void listsModels()
     {
@@ -392,130 +292,6 @@ private slots:
         QCOMPARE(parseReply(queued.readToClose(20s)).status, 200);
     }
 
-    void cancelsTheRunOfAClientThatLeaves()
-    {
-        auto server = serve();
-        std::string runId;
-        {
-            RawHttpClient client(server->port());
-            QVERIFY(client.send(request("POST", "/v1/chat/completions", chat("slow", kMath, R"(, "stream": true)"))));
-            const auto head = parseReply(client.readUntil("\"role\"", 5s));
-            QCOMPARE(head.status, 200);
-            runId = head.headers.at("x-conclave-run-id");
-        } // closed mid-stream
-        QVERIFY(eventually([&] {
-            const auto run = stored(runId);
-            return run && run->summary.status == RunStatus::Cancelled;
-        }));
-        QVERIFY(eventually([&] {
-            return m_log.str().find("\"run_id\":\"" + runId + "\"") != std::string::npos;
-        }));
-        QVERIFY(m_log.str().find("\"client\":\"disconnected\"") != std::string::npos);
-    }
-
-    void drainsThenCancels()
-    {
-        auto server = serve();
-        RawHttpClient health(server->port()); // opened before the drain closes the listener
-        RawHttpClient client(server->port());
-        QVERIFY(client.send(request("POST", "/v1/chat/completions", chat("slow", kMath, R"(, "stream": true)"))));
-        const auto head = parseReply(client.readUntil("\"role\"", 5s));
-        const std::string runId = head.headers.at("x-conclave-run-id");
-        int cancelled = -1;
-        std::thread drain([&] { cancelled = server->drain(300ms); });
-        QVERIFY(eventually([&] { return RawHttpClient(server->port()).connected() == false; }));
-        QVERIFY(health.send(request("GET", "/healthz", {})));
-        const auto h = parseReply(health.readToClose(5s));
-        QCOMPARE(h.status, 503);
-        QCOMPARE(h.body, std::string(R"({"status":"draining","teams":3,"running":1,"queued":0})"
-                                     "\n"));
-        drain.join();
-        QCOMPARE(cancelled, 1);
-        const auto data = events(parseReply(client.readToClose(5s)).body);
-        // role, the tokens sent so far, the error, [DONE]
-        QVERIFY(data.size() >= 3);
-        QVERIFY(json::parse(data.front())["choices"][0]["delta"].contains("role"));
-        for (size_t i = 1; i + 2 < data.size(); ++i)
-            QVERIFY(json::parse(data[i])["choices"][0]["delta"].contains("content"));
-        QCOMPARE(data.back(), std::string("[DONE]"));
-        const auto error = json::parse(data[data.size() - 2])["error"];
-        QCOMPARE(error["code"].get<std::string>(), std::string("draining"));
-        QCOMPARE(error["message"].get<std::string>(),
-                 "the server shut down before the run ended [run " + runId + "]");
-        const auto run = stored(runId);
-        QVERIFY(run->summary.status == RunStatus::Cancelled);
-        QVERIFY(run->summary.endedAtMs > 0);
-    }
-
-    // Hostile clients: a hundred that leave mid-stream, then a drain under
-    // load. The server answers the others, every run that started is stored
-    // ended, and the database passes its integrity check.
-    void survivesAHundredDisconnectsMidStream()
-    {
-        ChatServerOptions options;
-        options.maxConcurrency = 128;
-        auto server = serve(options, {"one.team.json", "slower.team.json"});
-        std::vector<std::string> runIds;
-        {
-            std::vector<std::unique_ptr<RawHttpClient>> clients;
-            for (int i = 0; i < 100; ++i) {
-                clients.push_back(std::make_unique<RawHttpClient>(server->port()));
-                QVERIFY(clients.back()->send(
-                    request("POST", "/v1/chat/completions", chat("slower", kMath, R"(, "stream": true)"))));
-            }
-            for (auto& client : clients) {
-                const auto head = parseReply(client->readUntil("\"role\"", 10s));
-                QCOMPARE(head.status, 200);
-                runIds.push_back(head.headers.at("x-conclave-run-id"));
-            }
-        } // all leave mid-stream
-        QCOMPARE(call(server->port(), "POST", "/v1/chat/completions", chat("one", kMath)).status, 200);
-        int cancelled = 0;
-        for (const auto& id : runIds) {
-            QVERIFY(eventually([&] {
-                const auto run = stored(id);
-                return run && run->summary.endedAtMs > 0;
-            }));
-            const auto status = stored(id)->summary.status;
-            if (status != RunStatus::Cancelled)
-                qWarning("run %s: %s", id.c_str(), std::string(toString(status)).c_str());
-            cancelled += status == RunStatus::Cancelled ? 1 : 0;
-        }
-        QCOMPARE(cancelled, 100);
-        QVERIFY(eventually([&] { return server->metrics().text().find("conclave_requests_in_flight 0\n") !=
-                                        std::string::npos; }));
-        checkIntegrity();
-    }
-
-    void drainsUnderLoad()
-    {
-        auto server = serve();
-        std::vector<std::unique_ptr<RawHttpClient>> clients;
-        for (int i = 0; i < 30; ++i) {
-            clients.push_back(std::make_unique<RawHttpClient>(server->port()));
-            QVERIFY(clients.back()->send(request("POST", "/v1/chat/completions",
-                                                 chat(i % 2 ? "slow" : "one", kMath, R"(, "stream": true)"))));
-        }
-        for (auto& client : clients)
-            QVERIFY(client->readUntil("\"role\"", 10s).find("x-conclave-run-id") != std::string::npos);
-        const int cancelled = server->drain(50ms);
-        QVERIFY(cancelled >= 1 && cancelled <= 15);
-        int ended = 0;
-        for (auto& client : clients) {
-            const auto reply = parseReply(client->readToClose(10s));
-            const auto data = events(reply.body);
-            QVERIFY(!data.empty());
-            QCOMPARE(data.back(), std::string("[DONE]"));
-            const auto run = stored(reply.headers.at("x-conclave-run-id"));
-            QVERIFY(run);
-            QVERIFY(run->summary.endedAtMs > 0);
-            QVERIFY(run->summary.status == RunStatus::Ok || run->summary.status == RunStatus::Cancelled);
-            ++ended;
-        }
-        QCOMPARE(ended, 30);
-        checkIntegrity();
-    }
-
     void reloadsTeams()
     {
         auto server = serve();
@@ -547,33 +323,6 @@ private slots:
         QVERIFY(metrics.body.find("conclave_run_seconds_count{team=\"one\"} 3\n") != std::string::npos);
         QVERIFY(metrics.body.find("conclave_ttft_seconds_count{team=\"one\"} 3\n") != std::string::npos);
         QVERIFY(metrics.body.find("conclave_requests_in_flight 0\n") != std::string::npos);
-    }
-
-    void keepsKeysOutOfTheStoreAndTheLog()
-    {
-        {
-            auto server = serve(withKeys(kKey + " name=alice"));
-            QCOMPARE(call(server->port(), "POST", "/v1/chat/completions", chat("one", kMath), kKey).status, 200);
-            QCOMPARE(call(server->port(), "POST", "/v1/chat/completions", chat("one", kMath), kKey + "x").status,
-                     401);
-            QCOMPARE(call(server->port(), "POST", "/v1/chat/completions",
-                          chat("one", kMath, R"(, "stream": true)"), kKey)
-                         .status,
-                     200);
-        }
-        m_store->flush();
-        QVERIFY(m_log.str().find("\"key\":\"alice\"") != std::string::npos);
-        QCOMPARE(m_log.str().find("sk-test"), std::string::npos);
-        for (const char* file : {"runs.sqlite", "runs.sqlite-wal"}) {
-            std::ifstream in(path(file), std::ios::binary);
-            const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-            QCOMPARE(bytes.find("sk-test"), std::string::npos);
-        }
-        std::string error;
-        RunFilter filter;
-        filter.source = RunSource::Serve;
-        const auto runs = m_store->reader(error)->list(filter, error);
-        QVERIFY(std::any_of(runs->begin(), runs->end(), [](const RunSummary& r) { return r.keyName == "alice"; }));
     }
 
     void keepsTheNewestRunsAndCanLeaveTextOut()
@@ -612,33 +361,7 @@ private slots:
         QVERIFY(run->summary.tokensOut > 0);
     }
 
-    void refusesToListenWideWithoutKeys()
-    {
-        ChatServerOptions options;
-        options.host = "0.0.0.0";
-        std::string error;
-        QVERIFY(!ChatServer::start(m_harness.engine(), *m_store, teams({"one.team.json"}), options, error));
-        QCOMPARE(error, std::string("--host 0.0.0.0 is reachable from other machines: give --api-keys-file FILE or "
-                                    "--api-key-env VAR"));
-    }
-
-    void cutsOffASlowClient()
-    {
-        ChatServerOptions options;
-        options.headerTimeout = 200ms;
-        auto server = serve(options);
-        RawHttpClient slowloris(server->port());
-        QVERIFY(slowloris.send("POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\n"));
-        QCOMPARE(call(server->port(), "POST", "/v1/chat/completions", chat("one", kMath)).status, 200);
-        slowloris.readToClose(5s);
-        QVERIFY(slowloris.closedByServer());
-    }
-
-    void cleanupTestCase()
-    {
-        m_store.reset();
-        m_harness.reset();
-    }
+    void cleanupTestCase() { tearDown(); }
 };
 
 QTEST_GUILESS_MAIN(TestChatServer)

@@ -195,6 +195,45 @@ struct WhatIfArgs {
 // run or of an experiment's design (`--experiment ID --design NAME`). The rules are in core/conclave/whatif/.
 int runWhatIf(const CliContext& context, const WhatIfArgs& args);
 
+struct SearchArgs {
+    std::vector<std::string> bases; // team files
+    std::string space;              // --space FILE
+    std::string taskset;
+    std::optional<int64_t> budgetTrials;
+    std::optional<double> budgetSeconds;
+    std::string objectives = "accuracy,cost,p95_wall";
+    std::vector<std::string> constraints;
+    std::string split = "0.5/0.25/0.25";
+    uint64_t seed = 1;
+    int seeds = 1; // trial seeds 1..N
+    int population = 0;
+    std::string output; // -o DIR
+    bool force = false;
+    std::vector<std::string> references;
+    std::string confirmOn; // --confirm-on BACKENDS.team.json
+    std::optional<std::string> db;
+    bool json = false;
+};
+
+// `conclave search BASE.team.json... --space SPACE.json --taskset T -o DIR [--budget-trials N |
+// --budget-seconds S] [--objectives LIST] [--constraint C]... [--split a/b/c] [--seed N]`: a design search
+// on the simulator (docs/search.md); its front written to DIR. 0 when it finished; 1 when stopped or failed
+// while running; 2 on bad input.
+int runSearch(const CliContext& context, const SearchArgs& args);
+
+struct SearchesArgs {
+    std::string action; // list, show, export, delete
+    std::optional<std::string> db;
+    std::string id;
+    bool json = false;
+    bool candidates = false; // show: every candidate, with why any was dropped
+    std::string format = "json";
+    std::string output;
+};
+
+// `conclave searches list|show|export|delete`: stored design searches.
+int runSearches(const CliContext& context, const SearchesArgs& args);
+
 struct CalibrateArgs {
     std::vector<std::string> experiments; // ids or unique prefixes
     std::vector<std::string> models;      // --model: only these; empty: every model called

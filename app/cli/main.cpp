@@ -1,5 +1,6 @@
 // conclave: the command-line face of conclave_core. Parsing only; the work is in the commands.
 #include "Commands.h"
+#include "SearchOptions.h"
 #include "ServeOptions.h"
 #include "common/AllocatorTuning.h"
 
@@ -403,6 +404,11 @@ int main(int argc, char** argv)
         "--db", whatIfDb, "The run store (default: $CONCLAVE_DB, else $XDG_DATA_HOME/conclave/runs.sqlite)");
     whatIf->add_flag("--json", whatIfArgs.json, "Print one JSON object");
 
+    SearchArgs searchArgs;
+    auto* search = addSearchCommand(app, searchArgs);
+    SearchesArgs searchesArgs;
+    auto* searches = addSearchesCommand(app, searchesArgs);
+
     BenchArgs benchArgs;
     auto* bench = app.add_subcommand(
         "bench", "Measure the engine: fan-out, scheduler overhead, early termination, the virtual clock, the store, "
@@ -555,6 +561,13 @@ int main(int argc, char** argv)
         if (*calibrateDbOption)
             calibrateArgs.db = calibrateDb;
         return runCalibrate(context, calibrateArgs);
+    }
+    if (*search)
+        return runSearch(context, searchArgs);
+    if (*searches) {
+        for (const auto* sub : searches->get_subcommands())
+            searchesArgs.action = sub->get_name();
+        return runSearches(context, searchesArgs);
     }
     if (*serve)
         return runServe(context, serveArgs);

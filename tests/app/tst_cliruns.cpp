@@ -342,7 +342,7 @@ private slots:
         const auto listed = cli({"runs", "list", "--json", "--db", writable});
         QCOMPARE(listed.err, QString());
         QCOMPARE(json(listed.out).array().size(), 1);
-        QCOMPARE(testsupport::rows(writable.toStdString(), "PRAGMA user_version"), int64_t(8));
+        QCOMPARE(testsupport::rows(writable.toStdString(), "PRAGMA user_version"), int64_t(9));
 
         const auto readOnly = m_dir.path() + "/older-read-only.sqlite";
         QVERIFY(testsupport::makeOlderStore(readOnly.toStdString(), 4));

@@ -107,7 +107,7 @@ private slots:
         QVERIFY(opened.store);
         SqliteDb db;
         QVERIFY(!db.open(path, SqliteDb::Mode::ReadOnly));
-        QCOMPARE(db.queryInt("PRAGMA user_version").value_or(-1), int64_t(8));
+        QCOMPARE(db.queryInt("PRAGMA user_version").value_or(-1), int64_t(9));
         auto mode = db.prepare("PRAGMA journal_mode");
         QVERIFY(mode.step());
         QCOMPARE(q(mode.text(0)), QString("wal"));
@@ -126,7 +126,7 @@ private slots:
         QFile::setPermissions(QString::fromStdString(path), QFileDevice::ReadOwner | QFileDevice::WriteOwner);
         auto opened = RunStore::open(path);
         QCOMPARE(q(opened.error), QString());
-        QCOMPARE(rowsOf(path, "PRAGMA user_version"), int64_t(8));
+        QCOMPARE(rowsOf(path, "PRAGMA user_version"), int64_t(9));
         std::string error;
         auto reader = opened.store->reader(error);
         QVERIFY2(reader, error.c_str());
@@ -257,7 +257,7 @@ private slots:
                                       << "not an SQLite database";
         QTest::newRow("newer user_version")
             << "newer.sqlite"
-            << "written by a newer Conclave (store schema version 99; this one reads up to 8)";
+            << "written by a newer Conclave (store schema version 99; this one reads up to 9)";
         QTest::newRow("read-only") << "readonly.sqlite"
                                    << "the database is read-only";
         QTest::newRow("other SQLite database") << "other.sqlite"
@@ -341,7 +341,7 @@ private slots:
         QVERIFY(testsupport::makeOlderStore(path, 4));
         auto opened = RunStore::openForReading(path);
         QCOMPARE(q(opened.error), QString());
-        QCOMPARE(rowsOf(path, "PRAGMA user_version"), int64_t(8));
+        QCOMPARE(rowsOf(path, "PRAGMA user_version"), int64_t(9));
         std::string error;
         auto reader = opened.store->reader(error);
         const auto runs = reader->list({}, error);

@@ -44,7 +44,7 @@ private slots:
         }
         auto opened = RunStore::open(path);
         QCOMPARE(q(opened.error), QString());
-        QCOMPARE(rows(path, "PRAGMA user_version"), int64_t(8));
+        QCOMPARE(rows(path, "PRAGMA user_version"), int64_t(9));
         QCOMPARE(rows(path, "SELECT count(*) FROM runs WHERE experiment_id IS NULL"), int64_t(1));
         QCOMPARE(rows(path, "SELECT count(*) FROM experiments"), int64_t(0));
         QCOMPARE(rows(path, "SELECT count(*) FROM trials"), int64_t(0));
@@ -80,7 +80,7 @@ private slots:
         }
         auto opened = RunStore::open(path);
         QCOMPARE(q(opened.error), QString());
-        QCOMPARE(rows(path, "PRAGMA user_version"), int64_t(8));
+        QCOMPARE(rows(path, "PRAGMA user_version"), int64_t(9));
         QCOMPARE(rows(path, "SELECT count(*) FROM spans WHERE note IS NULL"), int64_t(1));
         QCOMPARE(rows(path, "SELECT count(*) FROM node_results WHERE skipped_model IS NULL AND agreed IS NULL"),
                  int64_t(1));
@@ -114,7 +114,7 @@ private slots:
         }
         auto opened = RunStore::open(path);
         QCOMPARE(q(opened.error), QString());
-        QCOMPARE(rows(path, "PRAGMA user_version"), int64_t(8));
+        QCOMPARE(rows(path, "PRAGMA user_version"), int64_t(9));
         QCOMPARE(rows(path, "SELECT count(*) FROM trials WHERE run_id IS NOT NULL"), int64_t(2));
         QCOMPARE(rows(path, "SELECT count(*) FROM store_identity"), int64_t(1));
         QVERIFY2(QRegularExpression("^[0-9a-f]{32}$").match(text(path, "SELECT id FROM store_identity")).hasMatch(),
@@ -138,15 +138,15 @@ private slots:
 
     void refusesANewerFile()
     {
-        const auto path = file("v9.sqlite");
+        const auto path = file("v10.sqlite");
         {
             SqliteDb db;
             QVERIFY(!db.open(path, SqliteDb::Mode::Create));
             QVERIFY(!StoreSchema::migrate(db));
-            QVERIFY(!db.exec("PRAGMA user_version = 9"));
+            QVERIFY(!db.exec("PRAGMA user_version = 10"));
         }
         const auto before = readBytes(path);
-        const auto newer = path + ": written by a newer Conclave (store schema version 9; this one reads up to 8)";
+        const auto newer = path + ": written by a newer Conclave (store schema version 10; this one reads up to 9)";
         QCOMPARE(q(RunStore::open(path).error), q(newer));
         QCOMPARE(q(RunStore::openForReading(path).error), q(newer));
         QVERIFY(readBytes(path) == before);

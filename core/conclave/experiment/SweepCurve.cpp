@@ -3,10 +3,8 @@
 #include "conclave/analysis/ExperimentStats.h"
 #include "conclave/experiment/ModelOutcomes.h"
 #include "conclave/experiment/TeamSweep.h"
-#include "conclave/io/ModelsFile.h"
+#include "conclave/experiment/TrainedTasks.h"
 #include "conclave/model/TeamGraph.h"
-#include "conclave/routing/RouterFile.h"
-#include "conclave/routing/ScorerFile.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -76,36 +74,6 @@ std::optional<Shape> shapeOf(const Team& team, const Node& node)
             return Shape{"two-member cascade", second, weak, strong};
     }
     return Shape{"cascade", "", "", ""};
-}
-
-// The file a variant's swept node was trained from (a learned router's router_file, a coordinator's scorer).
-std::optional<fs::path> trainedFile(const ExperimentDesign& design, const Node& node)
-{
-    const auto& file = node.kind == NodeKind::Router ? node.config.routerFile : node.config.scorer;
-    if (!file || (node.kind == NodeKind::Router && node.config.routerStrategy != RouterStrategy::Learned))
-        return std::nullopt;
-    return ModelsFile::resolve(*file, design.path.empty() ? fs::path() : fs::path(design.path).parent_path());
-}
-
-// The tasks a router or scorer file was trained on; unset, with `why`, when it cannot be read.
-std::optional<std::vector<RouterModel::TaskRef>> trainedTasks(const fs::path& file, bool router, std::string& why)
-{
-    std::vector<Problem> problems;
-    std::optional<std::vector<RouterModel::TaskRef>> tasks;
-    if (router) {
-        auto loaded = RouterFile::load(file);
-        problems = std::move(loaded.problems);
-        if (loaded.model)
-            tasks = loaded.model->tasks;
-    } else {
-        auto loaded = ScorerFile::load(file);
-        problems = std::move(loaded.problems);
-        if (loaded.model)
-            tasks = loaded.model->tasks;
-    }
-    if (!tasks)
-        why = problems.empty() ? "unreadable" : problemText(problems.front());
-    return tasks;
 }
 
 // A design's trials on one task.
@@ -180,11 +148,12 @@ std::optional<SweepCurve> SweepCurve::of(const std::vector<ExperimentDesign>& de
     for (const auto& s : curve.series) {
         for (const size_t d : s.designs) {
             const auto* node = nodeNamed(designs[d].team, s.node);
-            const auto file = trainedFile(designs[d], *node);
+            const auto file = TrainedTasks::fileOf(
+                *node, designs[d].path.empty() ? fs::path() : fs::path(designs[d].path).parent_path());
             if (!file || !read.insert(file->string()).second)
                 continue;
             std::string why;
-            const auto tasks = trainedTasks(*file, node->kind == NodeKind::Router, why);
+            const auto tasks = TrainedTasks::read(*file, node->kind == NodeKind::Router, why);
             if (!tasks) {
                 curve.notes.push_back("cannot read " + file->string() + " (" + why +
                                       "): the tasks it was trained on are not left out");

@@ -172,36 +172,71 @@ std::optional<std::vector<TeamVariant>> TeamSweep::variants(const SweepSpec& swe
     }
     std::vector<TeamVariant> out;
     for (auto& parameters : sweep.grid()) {
-        const std::string name = designName + SweepSpec::suffix(parameters);
-        const std::string variant = "--vary: variant \"" + name + "\"";
-        auto doc = m_doc;
-        for (size_t i = 0; i < targets.size(); ++i) {
-            nlohmann::json* at = &doc[nlohmann::json::json_pointer(targets[i].ownerPointer)];
-            for (const auto& field : targets[i].fields) {
-                if (!at->is_object())
-                    *at = nlohmann::json::object(); // made on the way, as the path asks
-                at = &(*at)[field];
-            }
-            *at = parameters[i].value;
-        }
-        auto loaded = teamFromJson(doc);
-        for (const auto& problem : loaded.problems) {
-            if (problem.isError()) {
-                error = formatProblem(problem, variant);
-                return std::nullopt;
-            }
-        }
-        if (!loaded.team) {
-            error = variant + ": does not load";
+        auto made = make(targets, std::move(parameters), designName, error);
+        if (!made)
             return std::nullopt;
-        }
-        if (auto problem = problemOf(*loaded.team, variant, targets)) {
-            error = *problem;
-            return std::nullopt;
-        }
-        out.push_back({name, std::move(parameters), std::move(*loaded.team)});
+        out.push_back(std::move(*made));
     }
     return out;
+}
+
+std::optional<TeamVariant> TeamSweep::variant(const std::vector<SweepAxis>& axes,
+                                              std::vector<SweepParameter> parameters, const std::string& designName,
+                                              std::string& error) const
+{
+    std::vector<Target> targets;
+    for (const auto& axis : axes) {
+        auto target = resolve(axis, error);
+        if (!target)
+            return std::nullopt;
+        targets.push_back(std::move(*target));
+    }
+    if (targets.size() != parameters.size()) {
+        error = "a variant of " + m_label + " needs one value per field";
+        return std::nullopt;
+    }
+    return make(targets, std::move(parameters), designName, error);
+}
+
+std::optional<std::string> TeamSweep::problemWith(const SweepAxis& axis) const
+{
+    std::string error;
+    if (resolve(axis, error))
+        return std::nullopt;
+    return error;
+}
+
+std::optional<TeamVariant> TeamSweep::make(const std::vector<Target>& targets, std::vector<SweepParameter> parameters,
+                                           const std::string& designName, std::string& error) const
+{
+    const std::string name = designName + SweepSpec::suffix(parameters);
+    const std::string variant = "--vary: variant \"" + name + "\"";
+    auto doc = m_doc;
+    for (size_t i = 0; i < targets.size(); ++i) {
+        nlohmann::json* at = &doc[nlohmann::json::json_pointer(targets[i].ownerPointer)];
+        for (const auto& field : targets[i].fields) {
+            if (!at->is_object())
+                *at = nlohmann::json::object(); // made on the way, as the path asks
+            at = &(*at)[field];
+        }
+        *at = parameters[i].value;
+    }
+    auto loaded = teamFromJson(doc);
+    for (const auto& problem : loaded.problems) {
+        if (problem.isError()) {
+            error = formatProblem(problem, variant);
+            return std::nullopt;
+        }
+    }
+    if (!loaded.team) {
+        error = variant + ": does not load";
+        return std::nullopt;
+    }
+    if (auto problem = problemOf(*loaded.team, variant, targets)) {
+        error = *problem;
+        return std::nullopt;
+    }
+    return TeamVariant{name, std::move(parameters), std::move(*loaded.team)};
 }
 
 } // namespace conclave

@@ -40,6 +40,12 @@ public:
     // Every variant, in grid order; unset with one error line on any problem.
     std::optional<std::vector<TeamVariant>> variants(const SweepSpec& sweep, const std::string& designName,
                                                      std::string& error) const;
+    // One variant: axes[i]'s field set to parameters[i]'s value (a design search's candidate);
+    // unset with one error line on any problem, as variants().
+    std::optional<TeamVariant> variant(const std::vector<SweepAxis>& axes, std::vector<SweepParameter> parameters,
+                                       const std::string& designName, std::string& error) const;
+    // Why `axis` names no field of this team (no such node or backend, a node's id or kind); unset when it does.
+    std::optional<std::string> problemWith(const SweepAxis& axis) const;
 
 private:
     struct Target {
@@ -50,6 +56,8 @@ private:
     std::optional<Target> resolve(const SweepAxis& axis, std::string& error) const;
     std::optional<std::string> problemOf(const Team& team, const std::string& variant,
                                          const std::vector<Target>& targets) const;
+    std::optional<TeamVariant> make(const std::vector<Target>& targets, std::vector<SweepParameter> parameters,
+                                    const std::string& designName, std::string& error) const;
 
     nlohmann::json m_doc;
     std::string m_label;

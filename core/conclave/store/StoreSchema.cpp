@@ -9,7 +9,7 @@ namespace conclave {
 namespace {
 
 // Never edit a migration that has shipped: add the next one.
-constexpr std::array<std::string_view, 8> kMigrations{
+constexpr std::array<std::string_view, 9> kMigrations{
     // 1: runs, spans, streamed text, node results.
     R"sql(
 CREATE TABLE runs (
@@ -202,6 +202,56 @@ ALTER TABLE runs ADD COLUMN source TEXT NOT NULL DEFAULT 'run';
 ALTER TABLE runs ADD COLUMN team_hash TEXT NOT NULL DEFAULT '';
 ALTER TABLE runs ADD COLUMN key_name TEXT;
 CREATE INDEX runs_by_source ON runs(source, started_at_ms);
+)sql",
+    // 9: design searches (conclave search): each search with its spec and report, its candidates
+    // (their team JSON, where they got to, and why any was dropped) and their trials' figures.
+    R"sql(
+CREATE TABLE searches (
+  id            TEXT PRIMARY KEY,
+  name          TEXT NOT NULL,
+  status        TEXT NOT NULL,
+  spec_json     TEXT NOT NULL,
+  command       TEXT NOT NULL DEFAULT '',
+  report_json   TEXT NOT NULL DEFAULT '',
+  note          TEXT NOT NULL DEFAULT '',
+  trials        INTEGER NOT NULL DEFAULT 0,
+  seconds       REAL NOT NULL DEFAULT 0,
+  started_at_ms INTEGER NOT NULL,
+  ended_at_ms   INTEGER,
+  host          TEXT NOT NULL DEFAULT '',
+  pid           INTEGER NOT NULL DEFAULT 0,
+  pid_start     INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX searches_by_time ON searches(started_at_ms);
+CREATE TABLE search_candidates (
+  search_id       TEXT NOT NULL,
+  candidate       INTEGER NOT NULL,
+  key             TEXT NOT NULL,
+  name            TEXT NOT NULL,
+  team_json       TEXT NOT NULL,
+  parameters_json TEXT NOT NULL DEFAULT '[]',
+  generation      INTEGER NOT NULL DEFAULT 0,
+  rung            INTEGER NOT NULL DEFAULT -1,
+  status          TEXT NOT NULL,
+  dropped_by      INTEGER,
+  why             TEXT NOT NULL DEFAULT '',
+  PRIMARY KEY (search_id, candidate)
+) WITHOUT ROWID;
+CREATE TABLE search_trials (
+  search_id TEXT NOT NULL,
+  candidate INTEGER NOT NULL,
+  part      TEXT NOT NULL,
+  task      TEXT NOT NULL,
+  seed      INTEGER NOT NULL,
+  scored    INTEGER NOT NULL,
+  correct   INTEGER NOT NULL,
+  failed    INTEGER NOT NULL,
+  wall_us   INTEGER NOT NULL,
+  cost_usd  REAL NOT NULL,
+  tokens    INTEGER NOT NULL,
+  calls     INTEGER NOT NULL,
+  PRIMARY KEY (search_id, candidate, task, seed)
+) WITHOUT ROWID;
 )sql",
 };
 

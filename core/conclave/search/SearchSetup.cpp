@@ -1,0 +1,101 @@
+#include "conclave/search/SearchSetup.h"
+
+#include "conclave/diagnostics/Problem.h"
+#include "conclave/experiment/ExperimentSetup.h"
+#include "conclave/io/TeamFile.h"
+#include "conclave/search/DesignSearch.h"
+#include "conclave/validate/Validator.h"
+
+namespace conclave {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool validates(const SearchBase& base, std::vector<std::string>& errors)
+{
+    ValidationContext context;
+    context.teamFolder = base.path.empty() ? fs::path() : fs::path(base.path).parent_path();
+    bool ok = true;
+    for (const auto& problem : validate(base.team, context)) {
+        if (problem.isError()) {
+            errors.push_back(formatProblem(problem, base.file.empty() ? base.team.name : base.file));
+            ok = false;
+        }
+    }
+    return ok;
+}
+
+} // namespace
+
+std::optional<SearchBase> SearchSetup::loadBase(const std::string& file, std::vector<std::string>& errors)
+{
+    auto loaded = loadTeamFile(file);
+    bool failed = !loaded.team;
+    for (const auto& p : loaded.problems) {
+        if (p.isError()) {
+            errors.push_back(formatProblem(p, file));
+            failed = true;
+        }
+    }
+    if (failed)
+        return std::nullopt;
+    std::error_code ec;
+    const auto absolute = fs::absolute(file, ec);
+    SearchBase base{file, ec ? file : absolute.lexically_normal().string(), std::move(*loaded.team)};
+    if (!validates(base, errors))
+        return std::nullopt;
+    return base;
+}
+
+SearchSetupResult SearchSetup::build(const SearchRequest& request, const fs::path& resourcesDir)
+{
+    SearchSetupResult result;
+    auto& errors = result.errors;
+    std::vector<SearchBase> bases;
+    for (const auto& team : request.baseTeams) {
+        SearchBase base{"", "", team};
+        if (validates(base, errors))
+            bases.push_back(std::move(base));
+    }
+    for (const auto& file : request.baseFiles) {
+        if (auto base = loadBase(file, errors))
+            bases.push_back(std::move(*base));
+    }
+    if (request.baseTeams.empty() && request.baseFiles.empty())
+        errors.push_back("search: give the team to start from (a team file)");
+    for (const auto& file : request.referenceFiles) {
+        if (auto reference = loadBase(file, errors))
+            result.references.push_back(std::move(*reference));
+    }
+    for (const auto* list : {&bases, &result.references}) {
+        for (const auto& base : *list) {
+            if (auto refused = DesignSearch::refusal(base))
+                errors.push_back("search: " + *refused);
+        }
+    }
+    if (request.taskset.empty()) {
+        errors.push_back("search: give the tasks with --taskset NAME|FILE");
+    } else {
+        auto tasks = ExperimentSetup::taskSet(request.taskset, resourcesDir, errors, result.warnings);
+        if (tasks) {
+            result.tasks = std::make_shared<const TaskSet>(std::move(*tasks));
+            result.tasksetName = request.taskset;
+        }
+    }
+    if (!errors.empty())
+        return result;
+    std::string error;
+    if (!request.spaceFile.empty()) {
+        result.space = SearchSpace::load(request.spaceFile, std::move(bases), error);
+    } else {
+        result.space = SearchSpace::fromFlags(request.parameters, std::move(bases), error);
+        if (!result.space)
+            error = "search space: " + error;
+    }
+    if (!result.space)
+        errors.push_back(error);
+    return result;
+}
+
+} // namespace conclave

@@ -1,0 +1,42 @@
+#pragma once
+
+#include "conclave/local/TaskSet.h"
+#include "conclave/search/SearchSpace.h"
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace conclave {
+
+// What a user asks a design search for, before anything is loaded.
+struct SearchRequest {
+    std::vector<Team> baseTeams;         // teams not from a file (the studio's open team), first
+    std::vector<std::string> baseFiles;  // team files
+    std::string spaceFile;               // a space file, or
+    std::vector<std::string> parameters; // --vary flags (the studio's table)
+    std::string taskset;                 // a bundled set's name or a file
+    std::vector<std::string> referenceFiles;
+};
+
+struct SearchSetupResult {
+    std::optional<SearchSpace> space;
+    std::shared_ptr<const TaskSet> tasks;
+    std::string tasksetName;
+    std::vector<SearchBase> references;
+    std::vector<std::string> errors; // space unset when any
+    std::vector<std::string> warnings;
+};
+
+// Loads a search's bases (each must load and validate, and call no paid
+// endpoint), its space, its task set and its references. Never half a setup.
+class SearchSetup {
+public:
+    static SearchSetupResult build(const SearchRequest& request, const std::filesystem::path& resourcesDir);
+    // A team file as a base: loaded and validated; unset with its problems in `errors`.
+    static std::optional<SearchBase> loadBase(const std::string& file, std::vector<std::string>& errors);
+};
+
+} // namespace conclave

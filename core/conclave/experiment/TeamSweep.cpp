@@ -142,6 +142,7 @@ std::optional<std::string> TeamSweep::problemOf(const Team& team, const std::str
 {
     ValidationContext context;
     context.teamFolder = m_folder;
+    context.localModels = m_localModels;
     for (const auto& problem : validate(team, context)) {
         if (problem.isError())
             return formatProblem(problem, variant);

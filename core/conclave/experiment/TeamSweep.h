@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,8 @@ public:
     // `label` is what messages call the team (its file as typed); `folder` is
     // where its relative files are (a models_file), for validation.
     TeamSweep(const Team& base, std::string label, std::filesystem::path folder);
+    // The local models a variant may name (the catalog's); empty: model names are not checked.
+    void setLocalModels(std::set<std::string> models) { m_localModels = std::move(models); }
 
     // The node a PATH names a field of (the longest prefix of PATH that is one of
     // the team's node ids, followed by a dot); unset for backends.…, defaults.… or no node.
@@ -62,6 +65,7 @@ private:
     nlohmann::json m_doc;
     std::string m_label;
     std::filesystem::path m_folder;
+    std::set<std::string> m_localModels;
 };
 
 } // namespace conclave

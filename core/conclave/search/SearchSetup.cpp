@@ -3,6 +3,7 @@
 #include "conclave/diagnostics/Problem.h"
 #include "conclave/experiment/ExperimentSetup.h"
 #include "conclave/io/TeamFile.h"
+#include "conclave/resources/LocalModelCatalog.h"
 #include "conclave/search/DesignSearch.h"
 #include "conclave/validate/Validator.h"
 
@@ -12,9 +13,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool validates(const SearchBase& base, std::vector<std::string>& errors)
+bool validates(const SearchBase& base, const std::set<std::string>& localModels, std::vector<std::string>& errors)
 {
     ValidationContext context;
+    context.localModels = localModels;
     context.teamFolder = base.path.empty() ? fs::path() : fs::path(base.path).parent_path();
     bool ok = true;
     for (const auto& problem : validate(base.team, context)) {
@@ -28,7 +30,8 @@ bool validates(const SearchBase& base, std::vector<std::string>& errors)
 
 } // namespace
 
-std::optional<SearchBase> SearchSetup::loadBase(const std::string& file, std::vector<std::string>& errors)
+std::optional<SearchBase> SearchSetup::loadBase(const std::string& file, const std::set<std::string>& localModels,
+                                                std::vector<std::string>& errors)
 {
     auto loaded = loadTeamFile(file);
     bool failed = !loaded.team;
@@ -43,7 +46,7 @@ std::optional<SearchBase> SearchSetup::loadBase(const std::string& file, std::ve
     std::error_code ec;
     const auto absolute = fs::absolute(file, ec);
     SearchBase base{file, ec ? file : absolute.lexically_normal().string(), std::move(*loaded.team)};
-    if (!validates(base, errors))
+    if (!validates(base, localModels, errors))
         return std::nullopt;
     return base;
 }
@@ -52,20 +55,23 @@ SearchSetupResult SearchSetup::build(const SearchRequest& request, const fs::pat
 {
     SearchSetupResult result;
     auto& errors = result.errors;
+    std::set<std::string> localModels;
+    if (const auto catalog = LocalModelCatalog::load(resourcesDir / "models" / "local-models.json"); catalog.catalog)
+        localModels = catalog.catalog->names();
     std::vector<SearchBase> bases;
     for (const auto& team : request.baseTeams) {
         SearchBase base{"", "", team};
-        if (validates(base, errors))
+        if (validates(base, localModels, errors))
             bases.push_back(std::move(base));
     }
     for (const auto& file : request.baseFiles) {
-        if (auto base = loadBase(file, errors))
+        if (auto base = loadBase(file, localModels, errors))
             bases.push_back(std::move(*base));
     }
     if (request.baseTeams.empty() && request.baseFiles.empty())
         errors.push_back("search: give the team to start from (a team file)");
     for (const auto& file : request.referenceFiles) {
-        if (auto reference = loadBase(file, errors))
+        if (auto reference = loadBase(file, localModels, errors))
             result.references.push_back(std::move(*reference));
     }
     for (const auto* list : {&bases, &result.references}) {
@@ -87,9 +93,9 @@ SearchSetupResult SearchSetup::build(const SearchRequest& request, const fs::pat
         return result;
     std::string error;
     if (!request.spaceFile.empty()) {
-        result.space = SearchSpace::load(request.spaceFile, std::move(bases), error);
+        result.space = SearchSpace::load(request.spaceFile, std::move(bases), error, localModels);
     } else {
-        result.space = SearchSpace::fromFlags(request.parameters, std::move(bases), error);
+        result.space = SearchSpace::fromFlags(request.parameters, std::move(bases), error, localModels);
         if (!result.space)
             error = "search space: " + error;
     }

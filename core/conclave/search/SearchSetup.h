@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -35,8 +36,10 @@ struct SearchSetupResult {
 class SearchSetup {
 public:
     static SearchSetupResult build(const SearchRequest& request, const std::filesystem::path& resourcesDir);
-    // A team file as a base: loaded and validated; unset with its problems in `errors`.
-    static std::optional<SearchBase> loadBase(const std::string& file, std::vector<std::string>& errors);
+    // A team file as a base: loaded and validated (its local models among `localModels`, when given);
+    // unset with its problems in `errors`.
+    static std::optional<SearchBase> loadBase(const std::string& file, const std::set<std::string>& localModels,
+                                              std::vector<std::string>& errors);
 };
 
 } // namespace conclave

@@ -36,7 +36,7 @@ bool orderedAxis(const SweepAxis& axis)
 } // namespace
 
 std::optional<SearchSpace> SearchSpace::fromFlags(const std::vector<std::string>& flags, std::vector<SearchBase> bases,
-                                                  std::string& error)
+                                                  std::string& error, const std::set<std::string>& localModels)
 {
     if (bases.empty()) {
         error = "a search needs at least one team to start from";
@@ -46,6 +46,7 @@ std::optional<SearchSpace> SearchSpace::fromFlags(const std::vector<std::string>
     for (const auto& base : bases) {
         const auto folder = base.path.empty() ? fs::path() : fs::path(base.path).parent_path();
         space.m_sweeps.emplace_back(base.team, base.file.empty() ? base.team.name : base.file, folder);
+        space.m_sweeps.back().setLocalModels(localModels);
     }
     space.m_bases = std::move(bases);
     for (size_t i = 0; i < flags.size(); ++i) {
@@ -100,7 +101,7 @@ std::optional<SearchSpace> SearchSpace::fromFlags(const std::vector<std::string>
 
 std::optional<SearchSpace> SearchSpace::fromJsonText(std::string_view text, const std::string& label,
                                                      const fs::path& folder, std::vector<SearchBase> bases,
-                                                     std::string& error)
+                                                     std::string& error, const std::set<std::string>& localModels)
 {
     const auto fail = [&](const std::string& what) {
         error = label + ": " + what;
@@ -155,20 +156,21 @@ std::optional<SearchSpace> SearchSpace::fromJsonText(std::string_view text, cons
     }
     if (flags.empty() && bases.size() < 2)
         return fail("/parameters: nothing to search (no parameter, and no alternative base)");
-    auto space = fromFlags(flags, std::move(bases), error);
+    auto space = fromFlags(flags, std::move(bases), error, localModels);
     if (!space)
         error = label + ": " + error;
     return space;
 }
 
-std::optional<SearchSpace> SearchSpace::load(const fs::path& file, std::vector<SearchBase> bases, std::string& error)
+std::optional<SearchSpace> SearchSpace::load(const fs::path& file, std::vector<SearchBase> bases, std::string& error,
+                                             const std::set<std::string>& localModels)
 {
     const auto read = readFileText(file, size_t(4) << 20);
     if (!read.text) {
         error = file.string() + ": " + read.error;
         return std::nullopt;
     }
-    return fromJsonText(*read.text, file.string(), file.parent_path(), std::move(bases), error);
+    return fromJsonText(*read.text, file.string(), file.parent_path(), std::move(bases), error, localModels);
 }
 
 double SearchSpace::size() const

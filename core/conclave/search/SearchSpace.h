@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <filesystem>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -53,14 +54,15 @@ public:
 
     // The space of `text` (a space file's content; `folder` is where its bases are found from) over
     // `bases`; unset with "SPACE: /pointer: what is wrong" (SPACE the label) on any problem.
+    // `localModels`: the model names a variant may use (the catalog's); empty: not checked.
     static std::optional<SearchSpace> fromJsonText(std::string_view text, const std::string& label,
                                                    const std::filesystem::path& folder, std::vector<SearchBase> bases,
-                                                   std::string& error);
+                                                   std::string& error, const std::set<std::string>& localModels = {});
     static std::optional<SearchSpace> load(const std::filesystem::path& file, std::vector<SearchBase> bases,
-                                           std::string& error);
+                                           std::string& error, const std::set<std::string>& localModels = {});
     // A space of `flags` alone over `bases` (the studio's table, tests).
     static std::optional<SearchSpace> fromFlags(const std::vector<std::string>& flags, std::vector<SearchBase> bases,
-                                                std::string& error);
+                                                std::string& error, const std::set<std::string>& localModels = {});
 
     const std::vector<SearchBase>& bases() const { return m_bases; }
     const std::vector<Parameter>& parameters() const { return m_parameters; }

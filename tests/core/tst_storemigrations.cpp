@@ -12,6 +12,7 @@
 #include "support/StoreRows.h"
 
 #include "conclave/store/RunStore.h"
+#include "conclave/store/SearchStore.h"
 #include "conclave/store/SqliteDb.h"
 #include "conclave/store/StoreSchema.h"
 
@@ -135,6 +136,61 @@ private slots:
     }
 
     // eval --store summaries: trial rows with no run read back, export, and go with their experiment.
+
+    // 9: design searches, beside everything a version 8 store held.
+    void migratesAVersion8FileForSearches()
+    {
+        const auto path = file("v8.sqlite");
+        {
+            SqliteDb db;
+            QVERIFY(!db.open(path, SqliteDb::Mode::Create));
+            QVERIFY(!StoreSchema::migrate(db, 8));
+            QVERIFY(!db.exec("INSERT INTO runs (id, team_name, team_json, input, seed, status, started_at_ms) "
+                             "VALUES ('00000000000b', 'old', '{}', 'q', 1, 'ok', 5)"));
+        }
+        std::string error;
+        // A reader that only reads upgrades it (the file is writable), and finds no search.
+        auto reading = SearchStore::open(path, false, error);
+        QVERIFY2(reading, error.c_str());
+        QCOMPARE(rows(path, "PRAGMA user_version"), int64_t(9));
+        QCOMPARE(reading->list(error)->size(), size_t(0));
+        QVERIFY(reading->begin(SearchRecord{}).has_value()); // opened for reading: refused
+        auto store = SearchStore::open(path, true, error);
+        QVERIFY2(store, error.c_str());
+        SearchRecord search;
+        search.id = "s-000000000001";
+        search.name = "search of old";
+        search.specJson = "{}";
+        QVERIFY(!store->begin(search));
+        SearchCandidateRow candidate;
+        candidate.candidate = 1;
+        candidate.key = "b0:-";
+        candidate.name = "old";
+        candidate.teamJson = "{}";
+        candidate.status = "alive";
+        QVERIFY(!store->saveCandidates(search.id, {candidate}));
+        SearchTrialRow trial;
+        trial.candidate = 1;
+        trial.part = "search";
+        trial.task = "t1";
+        trial.seed = 1;
+        trial.scored = trial.correct = true;
+        trial.wallUs = 1500;
+        trial.costUsd = 0.25;
+        QVERIFY(!store->addTrials(search.id, {trial}));
+        QVERIFY(!store->end(search.id, "finished", "", "{}", 1, 0.5));
+        const auto listed = store->list(error);
+        QCOMPARE(listed->size(), size_t(1));
+        QCOMPARE(q(listed->front().status), QString("finished"));
+        QCOMPARE(listed->front().candidates, int64_t(1));
+        const auto trials = store->trials(search.id, error);
+        QCOMPARE(trials->size(), size_t(1));
+        QCOMPARE(trials->front().wallUs, int64_t(1500));
+        QCOMPARE(trials->front().costUsd, 0.25);
+        QCOMPARE(rows(path, "SELECT count(*) FROM runs"), int64_t(1));
+        QCOMPARE(store->remove(search.id).candidates, int64_t(1));
+        QCOMPARE(q(store->remove(search.id).error), QString("no search \"s-000000000001\""));
+    }
 
     void refusesANewerFile()
     {

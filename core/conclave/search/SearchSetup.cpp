@@ -59,6 +59,10 @@ SearchSetupResult SearchSetup::build(const SearchRequest& request, const fs::pat
     if (const auto catalog = LocalModelCatalog::load(resourcesDir / "models" / "local-models.json"); catalog.catalog)
         localModels = catalog.catalog->names();
     std::vector<SearchBase> bases;
+    for (const auto& base : request.bases) {
+        if (validates(base, errors))
+            bases.push_back(base);
+    }
     for (const auto& team : request.baseTeams) {
         SearchBase base{"", "", team};
         if (validates(base, localModels, errors))
@@ -68,7 +72,7 @@ SearchSetupResult SearchSetup::build(const SearchRequest& request, const fs::pat
         if (auto base = loadBase(file, localModels, errors))
             bases.push_back(std::move(*base));
     }
-    if (request.baseTeams.empty() && request.baseFiles.empty())
+    if (request.bases.empty() && request.baseTeams.empty() && request.baseFiles.empty())
         errors.push_back("search: give the team to start from (a team file)");
     for (const auto& file : request.referenceFiles) {
         if (auto reference = loadBase(file, localModels, errors))

@@ -643,8 +643,10 @@ struct DesignSearch::State {
         p.trials = result.searchTrials + result.validationTrials + result.testTrials;
         p.seconds = elapsed();
         p.candidates = result.candidates.size();
-        for (const auto& c : result.candidates)
+        for (const auto& c : result.candidates) {
             (c.status == CandidateStatus::Dropped ? p.dropped : p.alive) += 1;
+            p.twins += c.status != CandidateStatus::Dropped && c.twinOf != 0 ? 1 : 0;
+        }
         p.front = frontPoints(currentSearchFront(), result.parts.search);
         onProgress(p);
     }

@@ -60,7 +60,7 @@ SearchSetupResult SearchSetup::build(const SearchRequest& request, const fs::pat
         localModels = catalog.catalog->names();
     std::vector<SearchBase> bases;
     for (const auto& base : request.bases) {
-        if (validates(base, errors))
+        if (validates(base, localModels, errors))
             bases.push_back(base);
     }
     for (const auto& team : request.baseTeams) {

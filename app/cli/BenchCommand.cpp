@@ -185,6 +185,10 @@ int runBench(const CliContext& context, const BenchArgs& args)
             if (const int code = fidelityBench(context, args); code != kExitOk)
                 return code;
         }
+        if (args.which == "search") { // long: only when asked for
+            if (const int code = searchBench(context, engine, args); code != kExitOk)
+                return code;
+        }
         if (args.which == "eval") { // long: only when asked for
             if (const int code = evalBench(context, engine, args); code != kExitOk)
                 return code;

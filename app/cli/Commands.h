@@ -309,6 +309,9 @@ int fidelityBench(const CliContext& context, const BenchArgs& args);
 // `conclave bench [all|fanout|chain|early]`: the engine's performance figures.
 int runBench(const CliContext& context, const BenchArgs& args);
 
+// `conclave bench search`: issue 33's targets for the design search, on the simulator.
+int searchBench(const CliContext& context, Engine& engine, const BenchArgs& args);
+
 // `conclave bench eval`: an experiment of the six examples on every bundled task, and one against a test server.
 int evalBench(const CliContext& context, Engine& engine, const BenchArgs& args);
 

@@ -416,9 +416,9 @@ int main(int argc, char** argv)
     bench
         ->add_option("which", benchArgs.which,
                      "all, fanout, chain, early, clock, store, sim, eval, calibrate, fidelity, whatif, routing "
-                     "(routing-speed: its timings alone), http or serve")
+                     "(routing-speed: its timings alone), http, serve or search")
         ->check(CLI::IsMember({"all", "fanout", "chain", "early", "clock", "store", "sim", "eval", "calibrate",
-                               "fidelity", "whatif", "routing", "routing-speed", "http", "serve"}));
+                               "fidelity", "whatif", "routing", "routing-speed", "http", "serve", "search"}));
     bench->add_option("--world", benchArgs.worlds,
                       "fidelity: a ground-truth world file; repeat for more (default: "
                       "every bundled world)");

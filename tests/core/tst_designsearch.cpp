@@ -41,7 +41,8 @@ const char* kSolo = R"({
 })";
 
 const std::vector<std::string> kModels{
-    "e.model=local/tiny-1b,local/generalist-7b,local/math-13b,local/reasoner-34b,local/frontier-70b",
+    "e.model=local/tiny-1b,local/generalist-7b,local/code-13b,local/math-13b,local/writer-7b,local/reasoner-34b,"
+    "local/frontier-70b",
     "e.params.temperature=0,0.7"};
 
 std::shared_ptr<const TaskSet> bundled(std::initializer_list<const char*> names)
@@ -237,41 +238,45 @@ private slots:
     {
         const auto s = space(kModels);
         DesignSearch::Options options;
-        options.budgetTrials = 3000;
-        DesignSearch search(*m_engine, s, bundled({"math", "reasoning"}), options);
+        options.budgetTrials = 4000;
+        DesignSearch search(*m_engine, s, bundled({"math", "reasoning", "facts"}), options);
         const auto result = search.run();
         QVERIFY2(result.status == DesignSearch::Status::Finished, result.error.c_str());
-        QCOMPARE(result.parts.search.size(), size_t(79));
-        QCOMPARE(result.parts.validation.size(), size_t(42));
-        QCOMPARE(result.parts.test.size(), size_t(35));
-        QCOMPARE(result.rungTasks, (std::vector<size_t>{27, 79}));
+        QCOMPARE(result.parts.search.size(), size_t(127));
+        QCOMPARE(result.parts.validation.size(), size_t(63));
+        QCOMPARE(result.parts.test.size(), size_t(54));
+        QCOMPARE(result.rungTasks, (std::vector<size_t>{43, 127}));
         QCOMPARE(result.level, 0.975);
-        QCOMPARE(result.candidates.size(), size_t(18));
+        QCOMPARE(result.candidates.size(), size_t(24));
         QVERIFY(result.exhausted);
         QCOMPARE(qlist(names(result, result.front)),
                  (QStringList{"#8 solo [e.model=local/frontier-70b, e.params.temperature=0.7]",
+                              "#4 solo [e.model=local/reasoner-34b, e.params.temperature=0]",
                               "#2 solo [e.model=local/math-13b, e.params.temperature=0]",
                               "#3 solo [e.model=local/generalist-7b, e.params.temperature=0.7]", "#1 solo"}));
-        QCOMPARE(result.searchTrials, int64_t(694));
-        QCOMPARE(result.validationTrials, int64_t(168));
-        QCOMPARE(result.testTrials, int64_t(140));
-        // Dropped with its evidence: reasoner-34b costs more than math-13b for no better answers.
-        const auto& dropped = result.candidates[3];
-        QVERIFY(dropped.status == CandidateStatus::Dropped);
-        QCOMPARE(dropped.droppedBy, 2);
-        QCOMPARE(q(dropped.why), QString("rung 0: #2 cost x0.388 [0.273, 0.551] at 97.5 % over 27 tasks"));
-        // Measured once on test beside the base as drawn, the baseline of every Δ.
+        QCOMPARE(result.searchTrials, int64_t(2544));
+        QCOMPARE(result.validationTrials, int64_t(315));
+        QCOMPARE(result.testTrials, int64_t(270));
+        // Dropped with its evidence: writer-7b answers fewer right than generalist-7b at rung 0, code-13b
+        // no more than it, at six times its cost.
+        const auto& writer = result.candidates[5];
+        QVERIFY(writer.status == CandidateStatus::Dropped);
+        QCOMPARE(writer.droppedBy, 3);
+        QCOMPARE(q(writer.why), QString("rung 0: #3 accuracy +23.3 pt [8.1, 38.4] at 97.5 % over 43 tasks"));
+        QCOMPARE(q(result.candidates[6].why), QString("rung 0: #3 cost x0.165 [0.128, 0.216] at 97.5 % over 43 tasks"));
+        // Measured once on test beside the base as drawn, the baseline of every delta.
         QVERIFY(result.test);
         QCOMPARE(qlist(result.testDesigns),
                  (QStringList{"solo (as drawn)", "solo [e.model=local/frontier-70b, e.params.temperature=0.7]",
+                              "solo [e.model=local/reasoner-34b, e.params.temperature=0]",
                               "solo [e.model=local/math-13b, e.params.temperature=0]",
                               "solo [e.model=local/generalist-7b, e.params.temperature=0.7]"}));
         const auto& frontier = result.test->designs[1];
-        QCOMPARE(frontier.overall.correct, int64_t(33));
-        QCOMPARE(frontier.overall.scored, int64_t(35));
-        QCOMPARE(QString::number(frontier.vsBaseline->accuracyDelta, 'f', 4), QString("0.6857"));
-        QCOMPARE(QString::number(frontier.vsBaseline->accuracyDeltaCi.lo, 'f', 4), QString("0.5239"));
-        QCOMPARE(QString::number(frontier.vsBaseline->accuracyDeltaCi.hi, 'f', 4), QString("0.8475"));
+        QCOMPARE(frontier.overall.correct, int64_t(49));
+        QCOMPARE(frontier.overall.scored, int64_t(54));
+        QCOMPARE(QString::number(frontier.vsBaseline->accuracyDelta, 'f', 4), QString("0.6111"));
+        QCOMPARE(QString::number(frontier.vsBaseline->accuracyDeltaCi.lo, 'f', 4), QString("0.4768"));
+        QCOMPARE(QString::number(frontier.vsBaseline->accuracyDeltaCi.hi, 'f', 4), QString("0.7454"));
     }
 
     void aCandidateTiedWithTheBestIsNeverDropped()
@@ -279,19 +284,23 @@ private slots:
         // Temperature changes nothing the simulator draws: each model's two temperatures tie exactly.
         const auto s = space(kModels);
         DesignSearch::Options options;
-        options.budgetTrials = 3000;
-        DesignSearch search(*m_engine, s, bundled({"math", "reasoning"}), options);
+        options.budgetTrials = 4000;
+        DesignSearch search(*m_engine, s, bundled({"math", "reasoning", "facts"}), options);
         const auto result = search.run();
         const auto& frontier = result.candidates[7];
         QVERIFY(frontier.status == CandidateStatus::Front);
         for (const auto& c : result.candidates) {
-            if (c.twinOf == 0)
+            if (c.twinOf == 0 || result.candidates[size_t(c.twinOf - 1)].status == CandidateStatus::Dropped)
                 continue;
             QVERIFY(c.status == CandidateStatus::Alive);
             QCOMPARE(c.droppedBy, 0);
             QVERIFY(q(c.why).startsWith("came out exactly as #"));
         }
-        QCOMPARE(result.candidates[10].twinOf, 8); // frontier-70b at temperature 0
+        QCOMPARE(result.candidates[15].twinOf, 8); // frontier-70b at temperature 0
+        // A twin of a dropped candidate goes with it.
+        QVERIFY(result.candidates[11].status == CandidateStatus::Dropped);
+        QCOMPARE(q(result.candidates[11].why),
+                 QString("came out exactly as #6, dropped: rung 0: #3 accuracy +23.3 pt [8.1, 38.4] at 97.5 % over 43 tasks"));
         // Equal figures from different trials: neither is shown better, either way.
         const auto a = trialsOf({{true, 1}, {false, 1}, {true, 1}, {false, 1}});
         const auto b = trialsOf({{false, 1}, {true, 1}, {false, 1}, {true, 1}});
@@ -320,7 +329,7 @@ private slots:
     void aJournaledSearchResumesToTheSameFront()
     {
         const auto s = space(kModels);
-        const auto tasks = bundled({"math", "reasoning"});
+        const auto tasks = bundled({"math", "reasoning", "facts"});
         DesignSearch::Options options;
         options.budgetTrials = 3000;
         DesignSearch whole(*m_engine, s, tasks, options);

@@ -23,7 +23,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-constexpr size_t kMinRungTasks = 12;
+constexpr size_t kMinRungTasks = 30;
 constexpr int kMaxRungs = 4;
 constexpr double kFamilyAlpha = 0.05;
 
@@ -389,18 +389,21 @@ struct DesignSearch::State {
         return DeterministicRandom::mix(options.seed ^ (uint64_t(a) << 40) ^ (uint64_t(b) << 16) ^ rung);
     }
 
-    bool halve(std::vector<int> batch)
+    // Takes `batch` through the rungs from `from` on; false when the budget or a stop ended it first.
+    bool halve(std::vector<int> batch, size_t from = 0)
     {
         const size_t rungs = result.rungTasks.size();
-        for (size_t r = 0; r < rungs && !batch.empty(); ++r) {
+        for (size_t r = from; r < rungs && !batch.empty(); ++r) {
             const auto taskList = prefix(r);
             if (!evaluate(batch, taskList, "search", &result.searchTrials))
                 return false;
             for (const int id : batch) {
-                candidate(id).rung = int(r);
+                auto& c = candidate(id);
+                c.rung = std::max(c.rung, int(r));
                 dirty[size_t(id - 1)] = true;
                 auto& f = rungFigures[size_t(id - 1)];
-                f.resize(r + 1);
+                if (f.size() < r + 1)
+                    f.resize(r + 1);
                 f[r] = trials[size_t(id - 1)].figures(taskList);
             }
             const auto figureAt = [&](int id) -> const ObjectiveFigures& { return rungFigures[size_t(id - 1)][r]; };
@@ -458,39 +461,99 @@ struct DesignSearch::State {
                     }
                 }
             }
+            // A twin goes with its original: shown worse alike.
+            for (auto& c : result.candidates) {
+                if (c.twinOf == 0 || c.status == CandidateStatus::Dropped)
+                    continue;
+                const auto& original = candidate(c.twinOf);
+                if (original.status == CandidateStatus::Dropped) {
+                    const int by = original.droppedBy;
+                    const std::string why = "came out exactly as #" + std::to_string(original.id) + ", dropped: " +
+                                            original.why;
+                    drop(c.id, by, why);
+                }
+            }
             flushJournal();
             report("generation " + std::to_string(generation) + ", rung " + std::to_string(r + 1) + " of " +
                    std::to_string(rungs));
             if (r + 1 == rungs)
                 break;
-            // Promotion: the survivors nobody beats on point estimates, and the best 1/η by rank and crowding.
-            pool = atRung(int(r));
-            std::vector<ObjectiveFigures> poolFigures;
-            for (const int id : pool)
-                poolFigures.push_back(figureAt(id));
-            const auto [front, crowding] = rank(poolFigures);
-            std::vector<size_t> survivors;
-            for (size_t i = 0; i < pool.size(); ++i) {
-                if (std::find(batch.begin(), batch.end(), pool[i]) != batch.end())
-                    survivors.push_back(i);
-            }
-            std::sort(survivors.begin(), survivors.end(), [&](size_t a, size_t b) {
-                if (front[a] != front[b])
-                    return front[a] < front[b];
-                if (crowding[a] != crowding[b])
-                    return crowding[a] > crowding[b];
-                return pool[a] < pool[b];
-            });
-            const size_t keep = (survivors.size() + size_t(options.eta) - 1) / size_t(options.eta);
-            std::vector<int> promoted;
-            for (size_t k = 0; k < survivors.size(); ++k) {
-                if (k < keep || front[survivors[k]] == 0)
-                    promoted.push_back(pool[survivors[k]]);
-            }
-            std::sort(promoted.begin(), promoted.end());
-            batch = std::move(promoted);
+            batch = promote(batch, r);
         }
         return true;
+    }
+
+    // Of `batch` (evaluated at rung r), those going on to rung r + 1: the ones no candidate at r beats on
+    // point estimates, and the best 1/η by NSGA-II rank and crowding among them (at least one), by id.
+    std::vector<int> promote(const std::vector<int>& batch, size_t r) const
+    {
+        const auto pool = atRung(int(r));
+        std::vector<ObjectiveFigures> poolFigures;
+        for (const int id : pool)
+            poolFigures.push_back(rungFigures[size_t(id - 1)][r]);
+        const auto [front, crowding] = rank(poolFigures);
+        std::vector<size_t> survivors;
+        for (size_t i = 0; i < pool.size(); ++i) {
+            if (std::find(batch.begin(), batch.end(), pool[i]) != batch.end())
+                survivors.push_back(i);
+        }
+        std::sort(survivors.begin(), survivors.end(), [&](size_t a, size_t b) {
+            if (front[a] != front[b])
+                return front[a] < front[b];
+            if (crowding[a] != crowding[b])
+                return crowding[a] > crowding[b];
+            return pool[a] < pool[b];
+        });
+        const size_t keep = (survivors.size() + size_t(options.eta) - 1) / size_t(options.eta);
+        std::vector<int> promoted;
+        for (size_t k = 0; k < survivors.size(); ++k) {
+            if (k < keep || front[survivors[k]] == 0)
+                promoted.push_back(pool[survivors[k]]);
+        }
+        std::sort(promoted.begin(), promoted.end());
+        return promoted;
+    }
+
+    // When every point was proposed: the parked candidates of the highest rung any is parked at, promoted
+    // as if that rung had just been measured (at least one goes on, so the search always moves), and the
+    // rung they go on to. Empty when none is parked.
+    std::pair<std::vector<int>, size_t> parkedBatch()
+    {
+        int highest = -1;
+        const auto waiting = parked();
+        for (const int id : waiting)
+            highest = std::max(highest, result.candidates[size_t(id - 1)].rung);
+        std::vector<int> batch;
+        for (const int id : waiting) {
+            auto& c = candidate(id);
+            if (c.rung != highest)
+                continue;
+            // A twin is measured again on its own: it may part from its original on the next rung's tasks.
+            if (c.twinOf != 0) {
+                c.twinOf = 0;
+                c.why.clear();
+                dirty[size_t(id - 1)] = true;
+            }
+            batch.push_back(id);
+        }
+        if (batch.empty())
+            return {};
+        return {promote(batch, size_t(highest)), size_t(highest) + 1};
+    }
+
+    // The candidates still searched that stopped below the top rung, not promoted, and the twins whose
+    // original went further (a field may change nothing on some tasks and something on others).
+    std::vector<int> parked() const
+    {
+        std::vector<int> out;
+        const int top = int(result.rungTasks.size()) - 1;
+        for (const auto& c : result.candidates) {
+            if (c.status == CandidateStatus::Dropped || c.rung < 0 || c.rung >= top || !designs[size_t(c.id - 1)])
+                continue;
+            if (c.twinOf == 0 || result.candidates[size_t(c.twinOf - 1)].rung > c.rung)
+                out.push_back(c.id);
+        }
+        return out;
     }
 
     // ---- proposals ----
@@ -778,6 +841,7 @@ struct DesignSearch::State {
         }
         result.testDesigns = names;
         result.test = ExperimentStats::summarize(names, 0, records);
+        result.testRecords = std::move(records);
         report("test");
     }
 
@@ -816,6 +880,7 @@ struct DesignSearch::State {
             if (const int id = propose(haltonPoint()); id > 0)
                 batch.push_back(id);
         }
+        size_t from = 0;
         while (true) {
             std::vector<int> runnable;
             for (const int id : batch) {
@@ -823,22 +888,25 @@ struct DesignSearch::State {
                     runnable.push_back(id);
             }
             flushJournal();
-            if (!halve(runnable))
+            if (!halve(runnable, from))
                 break;
+            from = 0;
             result.generations = generation + 1;
-            if (double(result.candidates.size()) >= space.size()) {
-                result.exhausted = true;
-                break;
-            }
             ++generation;
             batch.clear();
-            for (const auto& point : offspring(population)) {
-                if (const int id = propose(point); id > 0)
-                    batch.push_back(id);
+            if (double(result.candidates.size()) < space.size()) {
+                for (const auto& point : offspring(population)) {
+                    if (const int id = propose(point); id > 0)
+                        batch.push_back(id);
+                }
             }
             if (batch.empty()) {
-                result.exhausted = true;
-                break;
+                // Every point proposed: what budget is left takes the candidates parked below the top rung
+                // further, the best 1/η of them a rung at a time, as successive halving would have.
+                result.exhausted = double(result.candidates.size()) >= space.size();
+                std::tie(batch, from) = parkedBatch();
+                if (batch.empty())
+                    break;
             }
         }
         flushJournal();

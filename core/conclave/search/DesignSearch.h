@@ -104,6 +104,7 @@ public:
         std::vector<std::string> testDesigns;
         std::vector<int> testCandidates; // per test design: its candidate, 0 for a reference
         std::optional<ExperimentSummary> test;
+        std::vector<TrialRecord> testRecords; // its trials, design by design as testDesigns
         int64_t searchTrials = 0; // counted against the budget (kept ones included)
         int64_t keptTrials = 0;   // read back from the journal instead of run
         int64_t validationTrials = 0;

@@ -198,6 +198,7 @@ int runWhatIf(const CliContext& context, const WhatIfArgs& args);
 struct SearchArgs {
     std::vector<std::string> bases; // team files
     std::string space;              // --space FILE
+    std::string proposeSpace;       // --propose-space FILE: write SpaceProposal's flags there and stop
     std::string taskset;
     std::optional<int64_t> budgetTrials;
     std::optional<double> budgetSeconds;

@@ -6,6 +6,8 @@
 #include "conclave/search/SearchOutput.h"
 #include "conclave/search/SearchReport.h"
 #include "conclave/search/SearchSetup.h"
+#include "conclave/search/SpaceProposal.h"
+#include "conclave/io/FileIo.h"
 #include "conclave/search/StoreSearchJournal.h"
 #include "conclave/store/RunStore.h"
 #include "conclave/store/SearchStore.h"
@@ -71,6 +73,42 @@ std::string commandOf(const SearchArgs& args)
     return text;
 }
 
+// `--propose-space FILE`: the first team's proposed space, written as a space file.
+int proposeSpace(const CliContext& context, const SearchArgs& args)
+{
+    const auto fail = [&](const std::string& message) {
+        context.err << "search: " << message << '\n';
+        return kExitBadInput;
+    };
+    auto resources = context.engineResources();
+    if (!resources)
+        return kExitBadInput;
+    std::vector<std::string> errors;
+    auto base = SearchSetup::loadBase(args.bases.front(), {}, errors);
+    if (!base) {
+        for (const auto& e : errors)
+            context.err << e << '\n';
+        return kExitBadInput;
+    }
+    const auto flags =
+        SpaceProposal::flags(base->team, std::filesystem::path(base->path).parent_path(), resources->localModels);
+    std::string error;
+    const auto space = SearchSpace::fromFlags(flags, {*base}, error);
+    if (!space)
+        return fail(error);
+    if (std::filesystem::exists(args.proposeSpace) && !args.force)
+        return fail(args.proposeSpace + ": exists; give --force to replace it");
+    nlohmann::ordered_json file;
+    file["format"] = SearchSpace::kFormat;
+    file["parameters"] = flags;
+    if (auto e = writeFileAtomically(args.proposeSpace, file.dump(2) + "\n"))
+        return fail(args.proposeSpace + ": " + *e);
+    context.out << "wrote " << args.proposeSpace << ": " << flags.size() << " fields of " << base->team.name << ", "
+                << std::to_string(int64_t(space->size())) << " points; edit it, then search with --space "
+                << args.proposeSpace << '\n';
+    return kExitOk;
+}
+
 } // namespace
 
 int runSearch(const CliContext& context, const SearchArgs& args)
@@ -83,6 +121,14 @@ int runSearch(const CliContext& context, const SearchArgs& args)
         return kExitBadInput;
     };
 
+    if (!args.proposeSpace.empty())
+        return proposeSpace(context, args);
+    if (args.space.empty())
+        return fail("give the space with --space FILE (--propose-space FILE writes one from the team's fields)");
+    if (args.taskset.empty())
+        return fail("give the tasks with --taskset NAME|FILE");
+    if (args.output.empty())
+        return fail("give the folder the front is written to with -o DIR");
     DesignSearch::Options options;
     std::string error;
     auto objectives = SearchObjectives::parse(args.objectives, error);
@@ -191,10 +237,13 @@ int runSearch(const CliContext& context, const SearchArgs& args)
     auto report = SearchReport::toJson(result, options, id, command);
     std::vector<std::string> files;
     if (result.status == DesignSearch::Status::Finished && !result.front.empty()) {
-        files = SearchOutput::fileNames(args.output, report);
         std::vector<std::string> baseFiles;
-        for (const auto& b : space.bases())
+        std::vector<std::string> baseNames;
+        for (const auto& b : space.bases()) {
             baseFiles.push_back(b.path);
+            baseNames.push_back(b.team.name);
+        }
+        files = SearchOutput::fileNames(args.output, report, baseFiles, baseNames);
         report = SearchReport::toJson(result, options, id, command, files);
         if (auto e = SearchOutput::write(args.output, report, baseFiles)) {
             context.err << "search: " << *e << '\n';

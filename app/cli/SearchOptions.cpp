@@ -14,9 +14,11 @@ CLI::App* addSearchCommand(CLI::App& app, SearchArgs& args)
                   "(docs/search.md)");
     search->add_option("bases", args.bases, "The team files to start from (*.team.json)")->required();
     search->add_option("--space", args.space,
-                       "The space file: the fields to vary (--vary flags) and alternative bases")
-        ->required();
-    search->add_option("--taskset", args.taskset, "A bundled task set's name or a file (JSONL or CSV)")->required();
+                       "The space file: the fields to vary (--vary flags) and alternative bases");
+    search->add_option("--propose-space", args.proposeSpace,
+                       "Write the space Conclave proposes from the first team's fields to FILE, and stop");
+    search->add_option("--taskset", args.taskset,
+                       "A bundled task set's name or a file (JSONL or CSV); several, comma-separated, as one");
     auto* trials = search->add_option_function<int64_t>(
         "--budget-trials", [&args](int64_t n) { args.budgetTrials = n; },
         "Stop proposing after N search trials (reproducible)");
@@ -38,7 +40,7 @@ CLI::App* addSearchCommand(CLI::App& app, SearchArgs& args)
         ->check(CLI::Range(2, 1000));
     search->add_option("--reference", args.references,
                        "A team measured on test beside the front (a model alone); repeatable");
-    search->add_option("-o,--output", args.output, "The folder the front's team files are written to")->required();
+    search->add_option("-o,--output", args.output, "The folder the front's team files are written to");
     search->add_flag("--force", args.force, "Write into a folder that is not empty");
     search->add_option("--confirm-on", args.confirmOn,
                        "A team file whose backends serve the front's models: measure the front on them");

@@ -400,7 +400,8 @@ private slots:
         const auto out = dir / "out" / "front";
         QVERIFY(!SearchOutput::prepare(out, false));
         auto report = SearchReport::toJson(result, options, "s-test", "conclave search ...");
-        const auto files = SearchOutput::fileNames(out, report);
+        const auto files = SearchOutput::fileNames(out, report, {baseFile}, {"solo"});
+        QCOMPARE(q(fs::path(files.front()).filename().string()), QString("01-solo-c2.team.json"));
         report = SearchReport::toJson(result, options, "s-test", "conclave search ...", files);
         QVERIFY(!SearchOutput::write(out, report, {baseFile}));
         for (const auto& file : files) {

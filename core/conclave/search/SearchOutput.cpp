@@ -71,14 +71,25 @@ std::optional<std::string> SearchOutput::prepare(const fs::path& dir, bool force
     return std::nullopt;
 }
 
-std::vector<std::string> SearchOutput::fileNames(const fs::path& dir, const nlohmann::ordered_json& report)
+std::vector<std::string> SearchOutput::fileNames(const fs::path& dir, const nlohmann::ordered_json& report,
+                                                 const std::vector<std::string>& baseFiles,
+                                                 const std::vector<std::string>& baseNames)
 {
     std::vector<std::string> names;
     size_t index = 0;
     for (const auto& d : report["front"]) {
         ++index;
         const std::string prefix = index < 10 ? "0" + std::to_string(index) : std::to_string(index);
-        names.push_back((dir / (prefix + "-" + slug(d["name"].get<std::string>()) + ".team.json")).string());
+        const size_t base = d.value("base", size_t(0));
+        std::string stem = base < baseNames.size() ? baseNames[base] : std::string("design");
+        if (base < baseFiles.size() && !baseFiles[base].empty()) {
+            stem = fs::path(baseFiles[base]).filename().string();
+            if (stem.ends_with(".team.json"))
+                stem.resize(stem.size() - 10);
+        }
+        names.push_back((dir / (prefix + "-" + slug(stem) + "-c" + std::to_string(d["candidate"].get<int>()) +
+                                ".team.json"))
+                            .string());
     }
     return names;
 }
@@ -132,7 +143,7 @@ Team SearchOutput::relocated(Team team, const fs::path& from, const fs::path& to
 std::optional<std::string> SearchOutput::write(const fs::path& dir, const nlohmann::ordered_json& report,
                                                const std::vector<std::string>& baseFiles)
 {
-    const auto names = fileNames(dir, report);
+    const auto names = fileNames(dir, report, baseFiles, {});
     size_t index = 0;
     for (const auto& d : report["front"]) {
         const auto& file = names[index++];

@@ -21,8 +21,11 @@ class SearchOutput {
 public:
     // Makes DIR when missing; refuses one with files in it unless `force`.
     static std::optional<std::string> prepare(const std::filesystem::path& dir, bool force);
-    // The file names the report's front designs get, in order (DIR joined).
-    static std::vector<std::string> fileNames(const std::filesystem::path& dir, const nlohmann::ordered_json& report);
+    // The file names the report's front designs get, in order (DIR joined): "01-triage-c28.team.json",
+    // from its base's file name (its team's name for a base not from a file) and its candidate id.
+    static std::vector<std::string> fileNames(const std::filesystem::path& dir, const nlohmann::ordered_json& report,
+                                              const std::vector<std::string>& baseFiles,
+                                              const std::vector<std::string>& baseNames);
     // Writes them; an error names the file that could not be written.
     static std::optional<std::string> write(const std::filesystem::path& dir, const nlohmann::ordered_json& report,
                                             const std::vector<std::string>& baseFiles);

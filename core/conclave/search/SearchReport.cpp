@@ -307,7 +307,7 @@ std::string SearchReport::text(const Json& r)
             text += (text.empty() ? "" : ", ") + path + "=" + (value.is_string() ? value.get<std::string>() : value.dump());
         text = text.empty() ? "the base as drawn" : text;
         if (d.contains("twins") && !d["twins"].empty())
-            text += " (and " + std::to_string(d["twins"].size()) + " twins)";
+            text += " (and " + std::to_string(d["twins"].size()) + (d["twins"].size() == 1 ? " twin)" : " twins)");
         return text;
     };
     if (!tested) {

@@ -87,9 +87,28 @@ SearchSetupResult SearchSetup::build(const SearchRequest& request, const fs::pat
     if (request.taskset.empty()) {
         errors.push_back("search: give the tasks with --taskset NAME|FILE");
     } else {
-        auto tasks = ExperimentSetup::taskSet(request.taskset, resourcesDir, errors, result.warnings);
-        if (tasks) {
-            result.tasks = std::make_shared<const TaskSet>(std::move(*tasks));
+        // Several sets, comma-separated, are searched as one (a task is known by its id: two sets must not share one).
+        std::optional<TaskSet> all;
+        size_t start = 0;
+        while (start <= request.taskset.size()) {
+            const auto comma = request.taskset.find(',', start);
+            const auto name = request.taskset.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+            auto tasks = ExperimentSetup::taskSet(name, resourcesDir, errors, result.warnings);
+            if (tasks && !all) {
+                all = std::move(*tasks);
+            } else if (tasks) {
+                const size_t before = all->tasks().size();
+                all->merge(*tasks);
+                if (all->tasks().size() != before + tasks->tasks().size())
+                    errors.push_back("--taskset: " + name + " has task ids another set of " + request.taskset +
+                                     " already has");
+            }
+            if (comma == std::string::npos)
+                break;
+            start = comma + 1;
+        }
+        if (all && errors.empty()) {
+            result.tasks = std::make_shared<const TaskSet>(std::move(*all));
             result.tasksetName = request.taskset;
         }
     }

@@ -21,7 +21,7 @@ struct SearchRequest {
     std::vector<std::string> baseFiles;  // team files
     std::string spaceFile;               // a space file, or
     std::vector<std::string> parameters; // --vary flags (the studio's table)
-    std::string taskset;                 // a bundled set's name or a file
+    std::string taskset;                 // a bundled set's name or a file; several, comma-separated, as one
     std::vector<std::string> referenceFiles;
 };
 

@@ -212,6 +212,7 @@ struct SearchArgs {
     bool force = false;
     std::vector<std::string> references;
     std::string confirmOn; // --confirm-on BACKENDS.team.json
+    bool yes = false;      // --yes: confirm on paid endpoints without asking
     std::optional<std::string> db;
     bool json = false;
 };

@@ -7,6 +7,13 @@
 #include "conclave/search/SearchReport.h"
 #include "conclave/search/SearchSetup.h"
 #include "conclave/search/SpaceProposal.h"
+#include "conclave/search/FrontConfirmation.h"
+#include "conclave/experiment/ExperimentRunner.h"
+#include "conclave/experiment/StoredTrials.h"
+#include "conclave/experiment/TrialPlan.h"
+#include "conclave/io/TeamFile.h"
+#include "conclave/io/TeamJson.h"
+#include "conclave/diagnostics/Problem.h"
 #include "conclave/io/FileIo.h"
 #include "conclave/search/StoreSearchJournal.h"
 #include "conclave/store/RunStore.h"
@@ -19,6 +26,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <iostream>
 #include <thread>
 
 namespace conclave::cli {
@@ -70,7 +78,152 @@ std::string commandOf(const SearchArgs& args)
     for (const auto& r : args.references)
         text += " --reference " + quoted(r);
     text += " -o " + quoted(args.output);
+    if (!args.confirmOn.empty())
+        text += " --confirm-on " + quoted(args.confirmOn);
     return text;
+}
+
+// The --confirm-on file, checked before the search: every model any candidate may call is served there
+// (the bases rebound, and every value of a parameter naming a model).
+std::optional<Team> loadConfirmTeam(const CliContext& context, const std::string& file, const SearchSpace& space)
+{
+    auto loaded = loadTeamFile(file);
+    if (!loaded.team) {
+        for (const auto& p : loaded.problems)
+            context.err << formatProblem(p, file) << '\n';
+        return std::nullopt;
+    }
+    std::string error;
+    for (const auto& base : space.bases()) {
+        if (!FrontConfirmation::rebind(base.team, *loaded.team, file, error)) {
+            context.err << "search: --confirm-on " << error << '\n';
+            return std::nullopt;
+        }
+    }
+    for (size_t p = 0; p < space.parameters().size(); ++p) {
+        const auto& axis = space.parameters()[p].axis;
+        if (!axis.path.ends_with(".model") && !axis.path.ends_with(".fallback_model"))
+            continue;
+        for (const auto& value : axis.values) {
+            for (size_t b = 0; b < space.bases().size(); ++b) {
+                if (!space.parameters()[p].appliesTo[b])
+                    continue;
+                SearchSpace::Point point{b, std::vector<int>(space.parameters().size(), SearchSpace::kBaseValue)};
+                point.choice[p] = int(&value - axis.values.data());
+                auto variant = space.variant(point, error);
+                if (variant && !FrontConfirmation::rebind(variant->team, *loaded.team, file, error)) {
+                    context.err << "search: --confirm-on " << error << '\n';
+                    return std::nullopt;
+                }
+            }
+        }
+    }
+    return std::move(*loaded.team);
+}
+
+// The front measured on the --confirm-on backends, on the test tasks, as eval measures (its cost confirmed
+// first); the comparison printed, and returned for the report.
+std::optional<nlohmann::ordered_json> confirmFront(const CliContext& context, const SearchArgs& args,
+                                                   const Team& backends, const DesignSearch::Result& result,
+                                                   const SearchSetupResult& setup, const std::filesystem::path& dbPath,
+                                                   const std::vector<Objective>& objectives)
+{
+    ExperimentSpec spec;
+    spec.name = "search front confirmed on " + args.confirmOn;
+    std::vector<std::pair<std::string, std::string>> named;
+    std::vector<Team> teams;
+    std::string error;
+    for (const int id : result.front) {
+        const auto& c = result.candidates[size_t(id - 1)];
+        auto team = teamFromJsonText(c.teamJson).team;
+        auto rebound = team ? FrontConfirmation::rebind(*team, backends, args.confirmOn, error) : std::nullopt;
+        if (!rebound) {
+            context.err << "search: --confirm-on " << error << '\n';
+            return std::nullopt;
+        }
+        rebound->name = c.name;
+        named.emplace_back(c.name, "#" + std::to_string(id));
+        teams.push_back(std::move(*rebound));
+    }
+    const auto names = nameDesigns(named);
+    for (size_t i = 0; i < teams.size(); ++i)
+        spec.designs.push_back(makeDesign(names[i], "", std::move(teams[i])));
+    std::vector<const Task*> selected;
+    for (const size_t t : result.parts.test)
+        selected.push_back(&setup.tasks->tasks()[t]);
+    spec.tasksetName = setup.tasksetName;
+    spec.tasks = std::make_shared<const TaskSet>(setup.tasks->subset(selected));
+    for (int s = 1; s <= args.seeds; ++s)
+        spec.seeds.push_back(uint64_t(s));
+    const auto bound = ExperimentSetup::costBound(spec);
+    context.err << "search: confirming the front's " << spec.designs.size() << " designs on " << args.confirmOn
+                << ": " << planTrials(spec).size() << " trials on the " << selected.size() << " test tasks; "
+                << (bound.paidTrials == 0 ? std::string("no paid endpoint")
+                                          : "typically " + moneyText(bound.typicalUsd) + ", at most " +
+                                                moneyText(bound.upperUsd))
+                << '\n';
+    if (bound.paidTrials > 0 && !args.yes && ::isatty(STDIN_FILENO)) {
+        context.err << "Go on? [y/N] " << std::flush;
+        std::string answer;
+        if (!std::getline(std::cin, answer) || (answer != "y" && answer != "Y" && answer != "yes")) {
+            context.err << "search: the front was not confirmed\n";
+            return std::nullopt;
+        }
+    }
+    auto opened = RunStore::open(dbPath);
+    if (!opened.store) {
+        context.err << "search: " << opened.error << '\n';
+        return std::nullopt;
+    }
+    auto resources = context.engineResources();
+    if (!resources)
+        return std::nullopt;
+    Engine engine(std::move(*resources));
+    engine.setStore(dbPath);
+    StoredTrials sink(*opened.store, StoredTrials::Keep::Runs);
+    ExperimentRunner runner(engine, sink, spec, ExperimentRunner::Options{});
+    const auto outcome = runner.run();
+    opened.store->flush();
+    if (!outcome.error.empty()) {
+        context.err << "search: --confirm-on: " << outcome.error << '\n';
+        return std::nullopt;
+    }
+    auto reader = opened.store->reader(error);
+    auto trials = reader ? reader->trials(runner.id(), error) : std::nullopt;
+    if (!trials) {
+        context.err << "search: " << error << '\n';
+        return std::nullopt;
+    }
+    const auto summary = ExperimentStats::summarize(spec.designNames(), 0, *trials);
+    std::vector<FrontConfirmation::Row> rows;
+    auto json = nlohmann::ordered_json::array();
+    for (size_t i = 0; i < result.front.size(); ++i) {
+        FrontConfirmation::Row row;
+        row.name = "#" + std::to_string(result.front[i]) + " " + names[i];
+        row.predicted = result.testFigures.at(result.front[i]);
+        row.measured = &summary.designs[i];
+        const auto& ci = summary.designs[i].overall.ci;
+        row.accuracyInside = row.predicted[Objective::Accuracy] >= ci.lo && row.predicted[Objective::Accuracy] <= ci.hi;
+        json.push_back({{"candidate", result.front[i]},
+                        {"predicted_accuracy", row.predicted[Objective::Accuracy]},
+                        {"measured_accuracy", summary.designs[i].overall.accuracy},
+                        {"measured_accuracy_ci", {ci.lo, ci.hi}},
+                        {"inside", row.accuracyInside},
+                        {"predicted_cost_usd", row.predicted[Objective::Cost]},
+                        {"measured_cost_usd", summary.designs[i].meanCostUsd},
+                        {"predicted_p95_wall_ms", row.predicted[Objective::P95Wall]},
+                        {"measured_p95_wall_ms", summary.designs[i].wallMs.p95}});
+        rows.push_back(row);
+    }
+    std::vector<std::string> taskIds;
+    for (const auto* t : selected)
+        taskIds.push_back(t->id);
+    FrontConfirmation::markDominated(rows, *trials, taskIds, spec.seeds, objectives);
+    for (size_t i = 0; i < rows.size(); ++i)
+        json[i]["dominated_by"] = rows[i].dominatedBy;
+    context.out << FrontConfirmation::text(rows, selected.size()) << "  stored as experiment " << runner.id()
+                << " (conclave experiments show " << runner.id() << ")\n\n";
+    return nlohmann::ordered_json{{"experiment", runner.id()}, {"backends", args.confirmOn}, {"designs", json}};
 }
 
 // `--propose-space FILE`: the first team's proposed space, written as a space file.
@@ -154,8 +307,6 @@ int runSearch(const CliContext& context, const SearchArgs& args)
     options.population = size_t(args.population);
     if (!args.budgetTrials && !args.budgetSeconds)
         return fail("give a budget: --budget-trials N (reproducible) or --budget-seconds S");
-    if (!args.confirmOn.empty())
-        return fail("--confirm-on is not available yet: measure the written team files with conclave eval");
 
     SearchRequest request;
     request.baseFiles = args.bases;
@@ -171,6 +322,12 @@ int runSearch(const CliContext& context, const SearchArgs& args)
         return kExitBadInput;
     options.references = setup.references;
     const auto& space = *setup.space;
+    std::optional<Team> confirmOn;
+    if (!args.confirmOn.empty()) {
+        confirmOn = loadConfirmTeam(context, args.confirmOn, space);
+        if (!confirmOn)
+            return kExitBadInput;
+    }
 
     if (auto problem = SearchOutput::prepare(args.output, args.force))
         return fail(*problem);
@@ -249,6 +406,12 @@ int runSearch(const CliContext& context, const SearchArgs& args)
             context.err << "search: " << *e << '\n';
             report = SearchReport::toJson(result, options, id, command);
         }
+    }
+    if (confirmOn && result.status == DesignSearch::Status::Finished && !result.front.empty()) {
+        auto confirmed = confirmFront(context, args, *confirmOn, result, setup, dbPath, options.objectives);
+        if (!confirmed)
+            return kExitFailed;
+        report["confirmed"] = std::move(*confirmed);
     }
     const std::string status = report["status"].get<std::string>();
     if (auto e = store->end(id, status, result.status == DesignSearch::Status::Failed ? result.error : result.note,

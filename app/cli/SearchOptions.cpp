@@ -43,7 +43,10 @@ CLI::App* addSearchCommand(CLI::App& app, SearchArgs& args)
     search->add_option("-o,--output", args.output, "The folder the front's team files are written to");
     search->add_flag("--force", args.force, "Write into a folder that is not empty");
     search->add_option("--confirm-on", args.confirmOn,
-                       "A team file whose backends serve the front's models: measure the front on them");
+                       "A team file whose backends serve the front's models (openai: the models its prices name; "
+                       "recorded: every model): the front measured on them, on the test tasks, against the "
+                       "prediction");
+    search->add_flag("--yes", args.yes, "With --confirm-on: spend on paid endpoints without asking");
     search->add_option_function<std::string>(
         "--db", [&args](const std::string& db) { args.db = db; },
         "The run store (default: $CONCLAVE_DB, else $XDG_DATA_HOME/conclave/runs.sqlite)");

@@ -221,8 +221,9 @@ std::optional<nlohmann::ordered_json> confirmFront(const CliContext& context, co
     FrontConfirmation::markDominated(rows, *trials, taskIds, spec.seeds, objectives);
     for (size_t i = 0; i < rows.size(); ++i)
         json[i]["dominated_by"] = rows[i].dominatedBy;
-    context.out << FrontConfirmation::text(rows, selected.size()) << "  stored as experiment " << runner.id()
-                << " (conclave experiments show " << runner.id() << ")\n\n";
+    if (!args.json)
+        context.out << FrontConfirmation::text(rows, selected.size()) << "  stored as experiment " << runner.id()
+                    << " (conclave experiments show " << runner.id() << ")\n\n";
     return nlohmann::ordered_json{{"experiment", runner.id()}, {"backends", args.confirmOn}, {"designs", json}};
 }
 

@@ -249,6 +249,86 @@ private slots:
         QVERIFY(!QFile::exists(path("paid")));
     }
 
+    // Calibrated on a ground-truth world (not the simulator), searched on the simulator, confirmed in the world.
+    void confirmsTheFrontInAGroundTruthWorld()
+    {
+        QProcess world;
+        world.start(QStringLiteral(CONCLAVE_BIN_DIR "/conclave"),
+                    {"world", "serve", QStringLiteral(CONCLAVE_RESOURCES "/bench/worlds/lab-a.json"), "--port", "0",
+                     "--time-scale", "0.02"});
+        QVERIFY(world.waitForStarted(10000));
+        QString said;
+        for (int i = 0; i < 100 && !said.contains("http://127.0.0.1:"); ++i) {
+            world.waitForReadyRead(100);
+            said += QString::fromUtf8(world.readAllStandardOutput());
+        }
+        const auto at = said.indexOf("http://127.0.0.1:");
+        QVERIFY(at >= 0);
+        const auto port = said.mid(at + 17).section('/', 0, 0);
+        const auto db = path("world.sqlite");
+        // The world's three models as single-model designs on its endpoint; prices name what it serves.
+        const QString backends = "{\"world\": {\"kind\": \"openai\", \"base_url\": \"http://127.0.0.1:" + port +
+                                 "/v1\", \"max_concurrency\": 64, \"prices\": {\"alpha\": {\"input\": 0.5, \"output\": 1.5}, "
+                                 "\"beta\": {\"input\": 0.15, \"output\": 0.6}, \"gamma\": {\"input\": 0.05, \"output\": 0.2}}}}";
+        const auto single = [&](const QString& model) {
+            const auto file = path(model + ".team.json");
+            write(file, ("{\"conclave\": 3, \"name\": \"" + model + "\", \"backends\": " + backends +
+                         ", \"defaults\": {\"backend\": \"world\", \"retries\": 0}, \"nodes\": [{\"id\": \"in\", "
+                         "\"kind\": \"input\"}, {\"id\": \"e\", \"kind\": \"expert\", \"model\": \"" + model +
+                         "\"}, {\"id\": \"out\", \"kind\": \"output\"}], \"edges\": [{\"from\": \"in\", \"to\": \"e\"}, "
+                         "{\"from\": \"e\", \"to\": \"out\"}]}").toUtf8());
+            return file;
+        };
+        const auto measured = cli({"eval", single("alpha"), single("beta"), single("gamma"), "--taskset", "facts",
+                                   "--yes", "--db", db, "--json"});
+        QVERIFY2(measured.exitCode == 0, qPrintable(measured.err));
+        const auto experiment = object(measured.out)["experiment_id"].toString();
+        QVERIFY(!experiment.isEmpty());
+        const auto models = path("world-models.json");
+        QCOMPARE(cli({"calibrate", experiment, "--db", db, "-o", models}).exitCode, 0);
+        // A vote of two experts on the calibrated simulator.
+        write(path("pair.team.json"),
+              "{\"conclave\": 3, \"name\": \"pair\", \"backends\": {\"local\": {\"kind\": \"local-moe\", "
+              "\"models_file\": \"world-models.json\"}}, \"defaults\": {\"backend\": \"local\", \"retries\": 0}, "
+              "\"nodes\": [{\"id\": \"in\", \"kind\": \"input\"}, {\"id\": \"a\", \"kind\": \"expert\", \"model\": "
+              "\"alpha\"}, {\"id\": \"b\", \"kind\": \"expert\", \"model\": \"beta\"}, {\"id\": \"vote\", \"kind\": "
+              "\"aggregator\", \"strategy\": \"majority\"}, {\"id\": \"out\", \"kind\": \"output\"}], \"edges\": "
+              "[{\"from\": \"in\", \"to\": \"a\"}, {\"from\": \"in\", \"to\": \"b\"}, {\"from\": \"a\", \"to\": \"vote\"}, "
+              "{\"from\": \"b\", \"to\": \"vote\"}, {\"from\": \"vote\", \"to\": \"out\"}]}");
+        write(path("pair.space.json"), "{\"parameters\": [\"a.model=alpha,beta,gamma\", \"b.model=alpha,beta,gamma\"]}");
+        // A confirmation file that serves only alpha is refused before anything runs.
+        write(path("alpha-only.team.json"), read(single("alpha")).replace("\"beta\": {\"input\": 0.15, \"output\": 0.6}, ", "").replace(", \"gamma\": {\"input\": 0.05, \"output\": 0.2}", ""));
+        const auto refused = cli({"search", path("pair.team.json"), "--space", path("pair.space.json"), "--taskset", "facts",
+                                  "--budget-trials", "2000", "-o", path("pair-refused"), "--db", db, "--confirm-on",
+                                  path("alpha-only.team.json")});
+        QCOMPARE(refused.exitCode, 2);
+        QCOMPARE(refused.err, "search: --confirm-on " + path("alpha-only.team.json") +
+                                  ": no backend serves beta, which b of pair calls (its backends serve: alpha)\n");
+        const auto r = cli({"search", path("pair.team.json"), "--space", path("pair.space.json"), "--taskset", "facts",
+                            "--budget-trials", "2000", "-o", path("pair-front"), "--db", db, "--confirm-on",
+                            single("alpha"), "--json"});
+        world.kill();
+        world.waitForFinished();
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const auto report = object(r.out);
+        const auto confirmed = report["confirmed"].toObject();
+        const auto designs = confirmed["designs"].toArray();
+        QCOMPARE(designs.size(), report["front"].toArray().size());
+        for (const auto& d : designs) {
+            const auto row = d.toObject();
+            const auto ci = row["measured_accuracy_ci"].toArray();
+            QVERIFY(ci[0].toDouble() <= row["measured_accuracy"].toDouble());
+            QCOMPARE(row["inside"].toBool(), row["predicted_accuracy"].toDouble() >= ci[0].toDouble() &&
+                                                 row["predicted_accuracy"].toDouble() <= ci[1].toDouble());
+            QVERIFY(row["measured_cost_usd"].toDouble() > 0);
+        }
+        // Measured in the world: stored as an experiment of the front on the test tasks.
+        QVERIFY(!designs.isEmpty());
+        const auto shown = cli({"experiments", "show", confirmed["experiment"].toString(), "--db", db, "--json"});
+        QCOMPARE(shown.exitCode, 0);
+        QCOMPARE(object(shown.out)["designs"].toArray().size(), designs.size());
+    }
+
     void readOnlyCommandsCreateNoStore()
     {
         const auto db = path("none.sqlite");

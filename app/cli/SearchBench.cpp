@@ -320,7 +320,7 @@ int searchBench(const CliContext& context, Engine& engine, const BenchArgs&)
             return code;
     }
     context.out << '\n';
-    return kExitOk;
+    return searchWorldBench(context, engine.resources());
 }
 
 } // namespace conclave::cli

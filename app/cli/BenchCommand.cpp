@@ -189,6 +189,10 @@ int runBench(const CliContext& context, const BenchArgs& args)
             if (const int code = searchBench(context, engine, args); code != kExitOk)
                 return code;
         }
+        if (args.which == "search-worlds") { // the search's part on ground-truth worlds alone
+            if (const int code = searchWorldBench(context, engine.resources(), args); code != kExitOk)
+                return code;
+        }
         if (args.which == "eval") { // long: only when asked for
             if (const int code = evalBench(context, engine, args); code != kExitOk)
                 return code;

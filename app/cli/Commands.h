@@ -314,7 +314,7 @@ int runBench(const CliContext& context, const BenchArgs& args);
 // `conclave bench search`: issue 33's targets for the design search, on the simulator.
 int searchBench(const CliContext& context, Engine& engine, const BenchArgs& args);
 // Its part on ground-truth worlds: calibrate, search on the simulator, measure the front in the world.
-int searchWorldBench(const CliContext& context, const EngineResources& resources);
+int searchWorldBench(const CliContext& context, const EngineResources& resources, const BenchArgs& args);
 
 // `conclave bench eval`: an experiment of the six examples on every bundled task, and one against a test server.
 int evalBench(const CliContext& context, Engine& engine, const BenchArgs& args);

@@ -234,7 +234,7 @@ int gridBench(const CliContext& context, Engine& engine, const std::string& name
 
 } // namespace
 
-int searchBench(const CliContext& context, Engine& engine, const BenchArgs&)
+int searchBench(const CliContext& context, Engine& engine, const BenchArgs& args)
 {
     std::string error;
     const auto tasks = bundledTasks(*context.resources, error);
@@ -320,7 +320,7 @@ int searchBench(const CliContext& context, Engine& engine, const BenchArgs&)
             return code;
     }
     context.out << '\n';
-    return searchWorldBench(context, engine.resources());
+    return searchWorldBench(context, engine.resources(), args);
 }
 
 } // namespace conclave::cli

@@ -61,7 +61,7 @@ struct WorldOutcome {
 
 // One world: calibrate on its search part, search each base there, measure each front in the world.
 WorldOutcome oneWorld(const CliContext& context, const EngineResources& resources,
-                      std::shared_ptr<const GroundTruthWorld> world, const fs::path& stem)
+                      std::shared_ptr<const GroundTruthWorld> world, const fs::path& stem, const BenchArgs& args)
 {
     WorldOutcome out;
     const auto tasks = std::make_shared<const TaskSet>(world->tasks());
@@ -139,7 +139,8 @@ WorldOutcome oneWorld(const CliContext& context, const EngineResources& resource
             continue;
         team.backends.begin()->second.modelsFile = modelsFile.string();
         SearchBase base{"", "", team};
-        const auto flags = SpaceProposal::flags(team, {}, resources.localModels);
+        // Only the world's models: the catalog's are not served there.
+        const auto flags = SpaceProposal::flags(team, {}, {});
         auto space = SearchSpace::fromFlags(flags, {base}, error);
         if (!space) {
             out.error = team.name + ": " + error;
@@ -180,6 +181,13 @@ WorldOutcome oneWorld(const CliContext& context, const EngineResources& resource
             return out;
         }
         FrontConfirmation::markDominated(rows, trials, testIds, front.seeds, options.objectives);
+        if (args.verbose) {
+            for (size_t i = 0; i < rows.size(); ++i)
+                context.out << "    " << rows[i].name << ": predicted " << fixed(100 * rows[i].predicted[Objective::Accuracy], 1)
+                            << " %, measured " << fixed(100 * measured->designs[i].overall.accuracy, 1) << " %"
+                            << (rows[i].dominatedBy.empty() ? std::string() : "; shown worse than " + rows[i].dominatedBy)
+                            << '\n';
+        }
         size_t kept = 0;
         size_t inside = 0;
         for (size_t i = 0; i < rows.size(); ++i) {
@@ -204,14 +212,16 @@ WorldOutcome oneWorld(const CliContext& context, const EngineResources& resource
 
 } // namespace
 
-int searchWorldBench(const CliContext& context, const EngineResources& resources)
+int searchWorldBench(const CliContext& context, const EngineResources& resources, const BenchArgs& args)
 {
-    std::vector<fs::path> files;
-    for (const auto& entry : fs::directory_iterator(*context.resources / "bench" / "worlds")) {
-        if (entry.path().extension() == ".json")
-            files.push_back(entry.path());
+    std::vector<fs::path> files(args.worlds.begin(), args.worlds.end());
+    if (files.empty()) {
+        for (const auto& entry : fs::directory_iterator(*context.resources / "bench" / "worlds")) {
+            if (entry.path().extension() == ".json")
+                files.push_back(entry.path());
+        }
+        std::sort(files.begin(), files.end());
     }
-    std::sort(files.begin(), files.end());
     context.out << "search on ground-truth worlds (not the simulator): the simulator calibrated on each world's "
                    "search part (each model alone, 3 seeds), then the world's cascade and vote searched on it ("
                 << kWorldBudget << " trials), each front measured in the world on the test part; a design stays on "
@@ -224,10 +234,12 @@ int searchWorldBench(const CliContext& context, const EngineResources& resources
             context.err << "bench search: " << file.string() << " does not load\n";
             return kExitFailed;
         }
+        if (args.worldSeed)
+            loaded.world = loaded.world->withSeed(loaded.world->seedUnder(*args.worldSeed));
         const fs::path stem =
             fs::temp_directory_path() / ("conclave-bench-search-" + std::to_string(::getpid()) + "-" +
                                          loaded.world->spec().name);
-        const auto outcome = oneWorld(context, resources, loaded.world, stem);
+        const auto outcome = oneWorld(context, resources, loaded.world, stem, args);
         if (!outcome.error.empty()) {
             context.err << "bench search: " << loaded.world->spec().name << ": " << outcome.error << '\n';
             return kExitFailed;

@@ -416,14 +416,15 @@ int main(int argc, char** argv)
     bench
         ->add_option("which", benchArgs.which,
                      "all, fanout, chain, early, clock, store, sim, eval, calibrate, fidelity, whatif, routing "
-                     "(routing-speed: its timings alone), http, serve or search")
+                     "(routing-speed: its timings alone), http, serve or search (search-worlds: its part on "
+                     "ground-truth worlds alone)")
         ->check(CLI::IsMember({"all", "fanout", "chain", "early", "clock", "store", "sim", "eval", "calibrate",
-                               "fidelity", "whatif", "routing", "routing-speed", "http", "serve", "search"}));
+                               "fidelity", "whatif", "routing", "routing-speed", "http", "serve", "search", "search-worlds"}));
     bench->add_option("--world", benchArgs.worlds,
-                      "fidelity: a ground-truth world file; repeat for more (default: "
+                      "fidelity, search: a ground-truth world file; repeat for more (default: "
                       "every bundled world)");
     uint64_t worldSeed = 0;
-    auto* worldSeedOption = bench->add_option("--world-seed", worldSeed, "fidelity: draw the worlds under this seed");
+    auto* worldSeedOption = bench->add_option("--world-seed", worldSeed, "fidelity, search: draw the worlds under this seed");
     bench
         ->add_option("--folds", benchArgs.folds,
                      "fidelity: cross-fit over K parts of the tasks (default 2; 1: one split, half held out)")

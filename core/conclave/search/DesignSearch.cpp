@@ -491,7 +491,9 @@ struct DesignSearch::State {
         std::vector<ObjectiveFigures> poolFigures;
         for (const int id : pool)
             poolFigures.push_back(rungFigures[size_t(id - 1)][r]);
-        const auto [front, crowding] = rank(poolFigures);
+        const auto ranked = rank(poolFigures);
+        const auto& front = ranked.first;
+        const auto& crowding = ranked.second;
         std::vector<size_t> survivors;
         for (size_t i = 0; i < pool.size(); ++i) {
             if (std::find(batch.begin(), batch.end(), pool[i]) != batch.end())
@@ -639,7 +641,9 @@ struct DesignSearch::State {
                 const auto& f = rungFigures[size_t(id - 1)];
                 figures.push_back(f.back());
             }
-            const auto [front, crowding] = rank(figures);
+            const auto ranked = rank(figures);
+            const auto& front = ranked.first;
+            const auto& crowding = ranked.second;
             const auto tournament = [&]() {
                 const size_t a = draws.below(pool.size());
                 const size_t b = draws.below(pool.size());

@@ -198,6 +198,30 @@ private slots:
         QCOMPARE(rows(db, "SELECT count(*) FROM searches WHERE status = 'finished'"), int64_t(1));
     }
 
+    void ctrlCKeepsAndPrintsTheFrontSoFar()
+    {
+        const auto db = path("interrupted.sqlite");
+        QProcess search;
+        search.start(QStringLiteral(CONCLAVE_BIN_DIR "/conclave"), triageSearch(db, path("interrupted"), "30000"));
+        QVERIFY(search.waitForStarted(10000));
+        QDeadlineTimer deadline(std::chrono::minutes(2));
+        while (!deadline.hasExpired() && search.state() == QProcess::Running &&
+               rows(db, "SELECT count(*) FROM search_trials") < 1500)
+            search.waitForFinished(10);
+        QVERIFY2(search.state() == QProcess::Running, "the search ended before it could be interrupted");
+        ::kill(pid_t(search.processId()), SIGINT);
+        QVERIFY(search.waitForFinished(60000));
+        QCOMPARE(search.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(search.exitCode(), 1);
+        const auto out = QString::fromUtf8(search.readAllStandardOutput());
+        QVERIFY2(out.contains(": stopped (stopped by Ctrl+C: the front so far is kept; the same command resumes it)"),
+                 qPrintable(out));
+        QVERIFY(out.contains("front so far, on the search part (not measured on validation or test):"));
+        QVERIFY(!QFile::exists(path("interrupted") + "/01-triage-c1.team.json"));
+        QCOMPARE(rows(db, "SELECT count(*) FROM searches WHERE status = 'stopped'"), int64_t(1));
+        QVERIFY(rows(db, "SELECT count(*) FROM search_trials") >= 1500);
+    }
+
     void refusals_data()
     {
         QTest::addColumn<QStringList>("args");

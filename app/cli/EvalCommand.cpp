@@ -1,5 +1,6 @@
 // `conclave eval`: runs an experiment and prints its summary. The rules are in core/conclave/experiment.
 #include "Commands.h"
+#include "CtrlCWatcher.h"
 #include "ExperimentOutput.h"
 
 #include "conclave/experiment/CalibrationUncertainty.h"
@@ -11,25 +12,14 @@
 #include "conclave/store/RunStore.h"
 #include "conclave/util/MoneyText.h"
 
-#include <atomic>
 #include <chrono>
-#include <csignal>
 #include <cstdio>
 #include <iostream>
-#include <thread>
 #include <unistd.h>
 
 namespace conclave::cli {
 
 namespace {
-
-std::atomic<bool> g_interrupted{false};
-
-void onEvalInterrupt(int)
-{
-    g_interrupted.store(true);
-    std::signal(SIGINT, SIG_DFL); // a second Ctrl+C ends the process at once
-}
 
 std::string progressText(const ExperimentRunner::Progress& p, const std::vector<std::string>& designs)
 {
@@ -158,20 +148,10 @@ int runEval(const CliContext& context, const EvalArgs& args)
         std::fflush(stderr);
     });
 
-    g_interrupted.store(false);
-    std::signal(SIGINT, onEvalInterrupt);
-    std::atomic<bool> done{false};
-    std::thread watcher([&] {
-        while (!done.load()) {
-            if (g_interrupted.exchange(false))
-                runner.stop("stopped by Ctrl+C: the trials in flight were cancelled");
-            std::this_thread::sleep_for(std::chrono::milliseconds(20));
-        }
-    });
-    const auto outcome = runner.run();
-    done.store(true);
-    watcher.join();
-    std::signal(SIGINT, SIG_DFL);
+    const auto outcome = [&] {
+        const CtrlCWatcher ctrlC([&] { runner.stop("stopped by Ctrl+C: the trials in flight were cancelled"); });
+        return runner.run();
+    }();
     if (live)
         std::fprintf(stderr, "\r\033[K");
     if (!outcome.error.empty()) {

@@ -1,5 +1,6 @@
 // `conclave experiments`: list, show, export, delete and merge stored experiments.
 #include "Commands.h"
+#include "LocalTime.h"
 #include "ExperimentOutput.h"
 
 #include "conclave/experiment/ExperimentReport.h"
@@ -13,16 +14,6 @@
 namespace conclave::cli {
 
 namespace {
-
-std::string localTime(int64_t unixMs)
-{
-    const std::time_t seconds = std::time_t(unixMs / 1000);
-    std::tm tm{};
-    localtime_r(&seconds, &tm);
-    char text[32];
-    std::strftime(text, sizeof text, "%Y-%m-%d %H:%M", &tm);
-    return text;
-}
 
 int list(const CliContext& context, RunStore& store, bool json)
 {

@@ -1,5 +1,6 @@
 // `conclave search`: a design search on the simulator. The rules are in core/conclave/search.
 #include "Commands.h"
+#include "CtrlCWatcher.h"
 
 #include "conclave/experiment/TaskSplit.h"
 #include "conclave/search/DesignSearch.h"
@@ -22,24 +23,13 @@
 
 #include <unistd.h>
 
-#include <atomic>
 #include <chrono>
-#include <csignal>
 #include <cstdio>
 #include <iostream>
-#include <thread>
 
 namespace conclave::cli {
 
 namespace {
-
-std::atomic<bool> g_interrupted{false};
-
-void onSearchInterrupt(int)
-{
-    g_interrupted.store(true);
-    std::signal(SIGINT, SIG_DFL); // a second Ctrl+C ends the process at once
-}
 
 std::string quoted(const std::string& word)
 {
@@ -375,20 +365,11 @@ int runSearch(const CliContext& context, const SearchArgs& args)
         std::fflush(stderr);
     });
 
-    g_interrupted.store(false);
-    std::signal(SIGINT, onSearchInterrupt);
-    std::atomic<bool> done{false};
-    std::thread watcher([&] {
-        while (!done.load()) {
-            if (g_interrupted.exchange(false))
-                search.stop("stopped by Ctrl+C: the front so far is kept; the same command resumes it");
-            std::this_thread::sleep_for(std::chrono::milliseconds(20));
-        }
-    });
-    const auto result = search.run();
-    done.store(true);
-    watcher.join();
-    std::signal(SIGINT, SIG_DFL);
+    const auto result = [&] {
+        const CtrlCWatcher ctrlC(
+            [&] { search.stop("stopped by Ctrl+C: the front so far is kept; the same command resumes it"); });
+        return search.run();
+    }();
     if (live)
         std::fprintf(stderr, "\r\033[K");
 

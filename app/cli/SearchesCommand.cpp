@@ -1,5 +1,6 @@
 // `conclave searches`: list, show, export and delete stored design searches.
 #include "Commands.h"
+#include "LocalTime.h"
 
 #include "conclave/io/FileIo.h"
 #include "conclave/search/SearchReport.h"
@@ -16,16 +17,6 @@ namespace conclave::cli {
 namespace {
 
 using Json = nlohmann::ordered_json;
-
-std::string localTime(int64_t unixMs)
-{
-    const std::time_t seconds = std::time_t(unixMs / 1000);
-    std::tm tm{};
-    localtime_r(&seconds, &tm);
-    char text[32];
-    std::strftime(text, sizeof text, "%Y-%m-%d %H:%M", &tm);
-    return text;
-}
 
 Json recordJson(const SearchRecord& r)
 {

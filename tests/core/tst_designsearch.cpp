@@ -5,6 +5,7 @@
 #include <QtTest>
 
 #include "support/QtStrings.h"
+#include "support/SoloTeam.h"
 
 #undef emit
 
@@ -32,13 +33,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const char* kSolo = R"({
-  "conclave": 1, "name": "solo",
-  "backends": {"local": {"kind": "local-moe"}},
-  "defaults": {"backend": "local", "model": "local/tiny-1b"},
-  "nodes": [{"id": "in", "kind": "input"}, {"id": "e", "kind": "expert"}, {"id": "out", "kind": "output"}],
-  "edges": [{"from": "in", "to": "e"}, {"from": "e", "to": "out"}]
-})";
+const char* kSolo = testsupport::kSoloTeam;
 
 const std::vector<std::string> kModels{
     "e.model=local/tiny-1b,local/generalist-7b,local/code-13b,local/math-13b,local/writer-7b,local/reasoner-34b,"

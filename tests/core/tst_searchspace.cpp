@@ -4,6 +4,7 @@
 #include <QtTest>
 
 #include "support/QtStrings.h"
+#include "support/SoloTeam.h"
 
 #include "conclave/io/TeamJson.h"
 #include "conclave/search/SearchObjectives.h"
@@ -19,13 +20,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const char* kSolo = R"({
-  "conclave": 1, "name": "solo",
-  "backends": {"local": {"kind": "local-moe"}},
-  "defaults": {"backend": "local", "model": "local/tiny-1b"},
-  "nodes": [{"id": "in", "kind": "input"}, {"id": "e", "kind": "expert"}, {"id": "out", "kind": "output"}],
-  "edges": [{"from": "in", "to": "e"}, {"from": "e", "to": "out"}]
-})";
+const char* kSolo = testsupport::kSoloTeam;
 
 const char* kPair = R"({
   "conclave": 1, "name": "pair",

@@ -74,6 +74,24 @@ std::unique_ptr<SearchStore> SearchStore::open(const std::filesystem::path& file
 
 SearchStore::~SearchStore() = default;
 
+std::optional<std::string> SearchStore::inTransaction(const std::function<bool()>& write)
+{
+    if (auto refused = refuseWrite())
+        return refused;
+    if (auto e = m_db.exec("BEGIN IMMEDIATE"))
+        return m_path.string() + ": " + *e;
+    if (!write()) {
+        const auto error = m_db.lastError();
+        m_db.exec("ROLLBACK");
+        return m_path.string() + ": " + error;
+    }
+    if (auto e = m_db.exec("COMMIT")) {
+        m_db.exec("ROLLBACK");
+        return m_path.string() + ": " + *e;
+    }
+    return std::nullopt;
+}
+
 std::optional<std::string> SearchStore::refuseWrite() const
 {
     if (!m_writable)
@@ -107,74 +125,56 @@ std::optional<std::string> SearchStore::begin(const SearchRecord& search)
 std::optional<std::string> SearchStore::saveCandidates(const std::string& searchId,
                                                        const std::vector<SearchCandidateRow>& rows)
 {
-    if (auto refused = refuseWrite())
-        return refused;
-    if (auto e = m_db.exec("BEGIN IMMEDIATE"))
-        return m_path.string() + ": " + *e;
-    auto s = m_db.prepare("INSERT OR REPLACE INTO search_candidates (search_id, candidate, key, name, team_json, "
-                          "parameters_json, generation, rung, status, dropped_by, why) "
-                          "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)");
-    for (const auto& r : rows) {
-        s.bind(1, std::string_view(searchId))
-            .bind(2, int64_t(r.candidate))
-            .bind(3, std::string_view(r.key))
-            .bind(4, std::string_view(r.name))
-            .bind(5, std::string_view(r.teamJson))
-            .bind(6, std::string_view(r.parametersJson))
-            .bind(7, int64_t(r.generation))
-            .bind(8, int64_t(r.rung))
-            .bind(9, std::string_view(r.status));
-        if (r.droppedBy > 0)
-            s.bind(10, int64_t(r.droppedBy));
-        else
-            s.bindNull(10);
-        s.bind(11, std::string_view(r.why));
-        if (!s.execute()) {
-            const auto error = m_db.lastError();
-            m_db.exec("ROLLBACK");
-            return m_path.string() + ": " + error;
+    return inTransaction([&] {
+        auto s = m_db.prepare("INSERT OR REPLACE INTO search_candidates (search_id, candidate, key, name, team_json, "
+                              "parameters_json, generation, rung, status, dropped_by, why) "
+                              "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)");
+        for (const auto& r : rows) {
+            s.bind(1, std::string_view(searchId))
+                .bind(2, int64_t(r.candidate))
+                .bind(3, std::string_view(r.key))
+                .bind(4, std::string_view(r.name))
+                .bind(5, std::string_view(r.teamJson))
+                .bind(6, std::string_view(r.parametersJson))
+                .bind(7, int64_t(r.generation))
+                .bind(8, int64_t(r.rung))
+                .bind(9, std::string_view(r.status));
+            if (r.droppedBy > 0)
+                s.bind(10, int64_t(r.droppedBy));
+            else
+                s.bindNull(10);
+            s.bind(11, std::string_view(r.why));
+            if (!s.execute())
+                return false;
         }
-    }
-    if (auto e = m_db.exec("COMMIT")) {
-        m_db.exec("ROLLBACK");
-        return m_path.string() + ": " + *e;
-    }
-    return std::nullopt;
+        return true;
+    });
 }
 
 std::optional<std::string> SearchStore::addTrials(const std::string& searchId, const std::vector<SearchTrialRow>& rows)
 {
-    if (auto refused = refuseWrite())
-        return refused;
-    if (auto e = m_db.exec("BEGIN IMMEDIATE"))
-        return m_path.string() + ": " + *e;
-    auto s = m_db.prepare("INSERT OR REPLACE INTO search_trials (search_id, candidate, part, task, seed, scored, "
-                          "correct, failed, wall_us, cost_usd, tokens, calls) "
-                          "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)");
-    for (const auto& r : rows) {
-        s.bind(1, std::string_view(searchId))
-            .bind(2, int64_t(r.candidate))
-            .bind(3, std::string_view(r.part))
-            .bind(4, std::string_view(r.task))
-            .bind(5, int64_t(r.seed))
-            .bind(6, int64_t(r.scored))
-            .bind(7, int64_t(r.correct))
-            .bind(8, int64_t(r.failed))
-            .bind(9, r.wallUs)
-            .bind(10, r.costUsd)
-            .bind(11, r.tokens)
-            .bind(12, r.calls);
-        if (!s.execute()) {
-            const auto error = m_db.lastError();
-            m_db.exec("ROLLBACK");
-            return m_path.string() + ": " + error;
+    return inTransaction([&] {
+        auto s = m_db.prepare("INSERT OR REPLACE INTO search_trials (search_id, candidate, part, task, seed, scored, "
+                              "correct, failed, wall_us, cost_usd, tokens, calls) "
+                              "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)");
+        for (const auto& r : rows) {
+            s.bind(1, std::string_view(searchId))
+                .bind(2, int64_t(r.candidate))
+                .bind(3, std::string_view(r.part))
+                .bind(4, std::string_view(r.task))
+                .bind(5, int64_t(r.seed))
+                .bind(6, int64_t(r.scored))
+                .bind(7, int64_t(r.correct))
+                .bind(8, int64_t(r.failed))
+                .bind(9, r.wallUs)
+                .bind(10, r.costUsd)
+                .bind(11, r.tokens)
+                .bind(12, r.calls);
+            if (!s.execute())
+                return false;
         }
-    }
-    if (auto e = m_db.exec("COMMIT")) {
-        m_db.exec("ROLLBACK");
-        return m_path.string() + ": " + *e;
-    }
-    return std::nullopt;
+        return true;
+    });
 }
 
 std::optional<std::string> SearchStore::end(const std::string& searchId, const std::string& status,

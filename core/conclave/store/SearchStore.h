@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -92,6 +93,8 @@ public:
 private:
     SearchStore() = default;
     std::optional<std::string> refuseWrite() const;
+    // Runs `write` in one write transaction: committed when it returns true, rolled back (with SQLite's error) if not.
+    std::optional<std::string> inTransaction(const std::function<bool()>& write);
 
     std::unique_ptr<RunStore> m_runStore; // holds the file as RunStore opened it
     SqliteDb m_db;

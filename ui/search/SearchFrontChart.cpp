@@ -1,0 +1,240 @@
+#include "search/SearchFrontChart.h"
+
+#include "experiment/PointLabels.h"
+#include "timeline/ChartAxes.h"
+#include "timeline/ChartStyle.h"
+
+#include "conclave/experiment/ReportText.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QCursor>
+#include <QGraphicsSimpleTextItem>
+#include <QLabel>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QScatterSeries>
+#include <QToolTip>
+#include <QVBoxLayout>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace conclave::ui {
+
+namespace {
+
+// Low to high: cool to warm, readable on the light and the dark theme.
+QColor bandColour(int band)
+{
+    static const QColor colours[SearchFrontChart::kBins] = {QColor(0x1e, 0x88, 0xe5), QColor(0x00, 0x89, 0x7b),
+                                                            QColor(0xf9, 0xa8, 0x25), QColor(0xe5, 0x39, 0x35)};
+    return colours[std::clamp(band, 0, SearchFrontChart::kBins - 1)];
+}
+
+// A band's bound, short enough for a legend entry.
+QString bound(Objective objective, double value)
+{
+    if (objective == Objective::P50Wall || objective == Objective::P95Wall)
+        return QString::fromStdString(ReportText::duration(value));
+    if (objective == Objective::Accuracy)
+        return QString::fromStdString(ReportText::percent(value));
+    if (objective == Objective::Calls)
+        return QString::number(value, 'f', 1);
+    return QString::fromStdString(SearchObjectives::format(objective, value));
+}
+
+} // namespace
+
+SearchFrontChart::SearchFrontChart(QWidget* parent)
+    : QWidget(parent), m_caption(new QLabel(this)), m_x(new QLogValueAxis), m_y(new QValueAxis),
+      m_bases(new QScatterSeries)
+{
+    m_caption->setObjectName("searchFrontCaption");
+    m_caption->setWordWrap(true);
+    auto* chart = new QChart;
+    chart->setAnimationOptions(QChart::NoAnimation);
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    chart->addAxis(m_x, Qt::AlignBottom);
+    chart->addAxis(m_y, Qt::AlignLeft);
+    m_x->setTitleText(tr("mean cost per trial (USD, log scale)"));
+    m_x->setBase(10);
+    m_x->setLabelFormat(QStringLiteral("$%g"));
+    m_x->setMinorTickCount(0);
+    m_y->setTitleText(tr("accuracy (%)"));
+    m_view = new QChartView(chart, this);
+    m_view->setObjectName("searchFrontView");
+    m_view->setRenderHint(QPainter::Antialiasing);
+    m_view->setMinimumSize(360, 240);
+    const auto attach = [&](QScatterSeries* s) {
+        chart->addSeries(s);
+        s->attachAxis(m_x);
+        s->attachAxis(m_y);
+    };
+    for (int b = 0; b < kBins; ++b) {
+        auto* band = new QScatterSeries;
+        band->setColor(bandColour(b));
+        band->setBorderColor(bandColour(b));
+        band->setMarkerSize(11);
+        attach(band);
+        m_bands.push_back(band);
+    }
+    m_bases->setName(tr("as drawn"));
+    m_bases->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+    m_bases->setMarkerSize(14);
+    attach(m_bases);
+    for (auto* series : m_bands) {
+        connect(series, &QScatterSeries::hovered, this, [this](const QPointF& at, bool state) {
+            if (!state) {
+                QToolTip::hideText();
+                return;
+            }
+            for (const auto& d : m_dots) {
+                if (std::abs(xOf(d) - at.x()) < 1e-12 && std::abs(d.accuracy * 100 - at.y()) < 1e-9) {
+                    QToolTip::showText(QCursor::pos(), d.text, m_view);
+                    return;
+                }
+            }
+        });
+    }
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_caption);
+    layout->addWidget(m_view, 1);
+    connect(chart, &QChart::plotAreaChanged, this, &SearchFrontChart::placeLabels);
+    setDots({}, std::nullopt, tr("No design has been measured on the whole search part yet."));
+}
+
+double SearchFrontChart::xOf(const Dot& dot) const
+{
+    return std::max(dot.costUsd, m_xFloor);
+}
+
+QChart* SearchFrontChart::chart() const
+{
+    return m_view->chart();
+}
+
+QLineSeries* SearchFrontChart::bar(size_t index)
+{
+    while (m_bars.size() <= index) {
+        auto* line = new QLineSeries;
+        chart()->addSeries(line);
+        line->attachAxis(m_x);
+        line->attachAxis(m_y);
+        for (auto* marker : chart()->legend()->markers(line))
+            marker->setVisible(false);
+        m_bars.push_back(line);
+    }
+    return m_bars[index];
+}
+
+void SearchFrontChart::setDots(std::vector<Dot> dots, std::optional<Objective> colour, const QString& caption)
+{
+    m_dots = std::move(dots);
+    m_caption->setText(colour ? tr("%1; colour: %2, low to high").arg(caption,
+                                                                     QString::fromStdString(std::string(toString(*colour))))
+                              : caption);
+    double lo = 0, hi = 0;
+    bool any = false;
+    for (const auto& d : m_dots) {
+        if (d.base)
+            continue;
+        lo = any ? std::min(lo, d.third) : d.third;
+        hi = any ? std::max(hi, d.third) : d.third;
+        any = true;
+    }
+    const auto bandOf = [&](double v) {
+        if (!colour || hi <= lo)
+            return 0;
+        return std::clamp(int((v - lo) / (hi - lo) * kBins), 0, kBins - 1);
+    };
+    std::vector<QList<QPointF>> bands(kBins);
+    QList<QPointF> bases;
+    double xMax = 0, xMin = std::numeric_limits<double>::infinity(), yLo = 100;
+    for (const auto& d : m_dots) {
+        xMax = std::max(xMax, d.costUsd);
+        if (d.costUsd > 0)
+            xMin = std::min(xMin, d.costUsd);
+    }
+    // Whole decades around the costs drawn; a free design sits on the axis.
+    const double low = xMin > 0 && std::isfinite(xMin) ? xMin : 1e-6;
+    m_xFloor = std::pow(10.0, std::floor(std::log10(low)));
+    m_x->setRange(m_xFloor, std::pow(10.0, std::ceil(std::log10(std::max(xMax, low) * 1.5))));
+    size_t bars = 0;
+    for (const auto& d : m_dots) {
+        const QPointF at(xOf(d), d.accuracy * 100);
+        (d.base ? bases : bands[size_t(bandOf(d.third))]).append(at);
+        yLo = std::min(yLo, d.accuracy * 100);
+        if (d.ci && std::isfinite(d.ci->first) && std::isfinite(d.ci->second)) {
+            auto* line = bar(bars++);
+            line->replace(QList<QPointF>{{xOf(d), d.ci->first * 100}, {xOf(d), d.ci->second * 100}});
+            line->setPen(QPen(d.base ? palette().color(QPalette::Text) : bandColour(bandOf(d.third)), 2));
+            line->setVisible(true);
+            yLo = std::min(yLo, d.ci->first * 100);
+        }
+    }
+    for (size_t b = bars; b < m_bars.size(); ++b)
+        m_bars[b]->setVisible(false);
+    for (int b = 0; b < kBins; ++b) {
+        auto* series = m_bands[size_t(b)];
+        series->replace(bands[size_t(b)]);
+        // The legend is the colour scale: each band its range of the colour objective.
+        const double from = lo + (hi - lo) * b / kBins, to = lo + (hi - lo) * (b + 1) / kBins;
+        QString name = tr("front designs");
+        if (colour && hi > lo)
+            name = QStringLiteral("%1–%2").arg(bound(*colour, from), bound(*colour, to));
+        else if (colour && any)
+            name = bound(*colour, lo);
+        series->setName(name);
+        for (auto* marker : chart()->legend()->markers(series))
+            marker->setVisible(!bands[size_t(b)].isEmpty());
+    }
+    m_bases->replace(bases);
+    m_bases->setColor(palette().color(QPalette::Base));
+    m_bases->setBorderColor(palette().color(QPalette::Text));
+    for (auto* marker : chart()->legend()->markers(m_bases))
+        marker->setVisible(!bases.isEmpty());
+
+    const double yBottom = std::max(0.0, std::floor(yLo / 10) * 10);
+    const double yStep = ChartAxes::roundStep(100 - yBottom);
+    ChartAxes::roundTicks(m_y, yBottom, 100 + yStep * 0.5, yStep, {}, QStringLiteral("%"));
+    ChartStyle::apply(chart(), palette());
+
+    for (auto* label : m_labels)
+        delete label;
+    m_labels.clear();
+    m_labelAt.clear();
+    for (const auto& d : m_dots) {
+        auto* label = new QGraphicsSimpleTextItem(d.label, chart());
+        label->setZValue(10);
+        label->setBrush(palette().color(QPalette::Text));
+        label->setFont(m_x->labelsFont());
+        m_labels.push_back(label);
+        m_labelAt.emplace_back(xOf(d), d.accuracy * 100);
+    }
+    placeLabels();
+}
+
+QStringList SearchFrontChart::bandNames() const
+{
+    QStringList names;
+    for (auto* series : m_bands) {
+        if (series->count() > 0)
+            names << series->name();
+    }
+    return names;
+}
+
+void SearchFrontChart::placeLabels()
+{
+    std::vector<QPointF> at;
+    for (const auto& value : m_labelAt)
+        at.push_back(chart()->mapToPosition(value, m_bands.front()));
+    PointLabels::place(m_labels, at, chart()->plotArea());
+}
+
+} // namespace conclave::ui

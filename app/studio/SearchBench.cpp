@@ -33,6 +33,7 @@ constexpr double kTargetMs = 50;
 
 struct Measured {
     double longestStallMs = 0;
+    double longestAtMs = 0; // when it ended, after the search was started
     double p99StallMs = 0;
     int ticks = 0;
     int progressUpdates = 0;
@@ -72,6 +73,7 @@ Measured runOnce(int repeat)
     QObject::connect(controller, &ui::SearchController::progressed, &loop, [&m] { ++m.progressUpdates; });
 
     std::vector<double> stalls;
+    std::vector<double> at;
     QElapsedTimer clock;
     qint64 lastTick = 0;
     QTimer ticker;
@@ -80,6 +82,7 @@ Measured runOnce(int repeat)
     QObject::connect(&ticker, &QTimer::timeout, &loop, [&] {
         const qint64 now = clock.nsecsElapsed();
         stalls.push_back(std::max(0.0, double(now - lastTick) / 1e6 - kTickMs));
+        at.push_back(double(now) / 1e6);
         lastTick = now;
     });
 
@@ -99,6 +102,8 @@ Measured runOnce(int repeat)
     m.trials = result ? result->searchTrials + result->validationTrials + result->testTrials : 0;
     m.front = result ? result->front.size() : 0;
     m.ticks = int(stalls.size());
+    if (!stalls.empty())
+        m.longestAtMs = at[size_t(std::max_element(stalls.begin(), stalls.end()) - stalls.begin())];
     std::sort(stalls.begin(), stalls.end());
     m.longestStallMs = stalls.empty() ? 0 : stalls.back();
     m.p99StallMs = Quantile::of(stalls, 0.99);
@@ -127,9 +132,10 @@ int runSearchBench(int repeats)
             std::fprintf(stderr, "conclave-studio: bench: repeat %d did not finish with a front\n", r + 1);
             return 1;
         }
-        std::printf("  run %d: longest GUI stall %.1f ms, p99 %.1f ms over %d ticks; %d progress updates drawn; "
-                    "%lld trials (search, validation, test) in %.2f s (%.0f trials/s); %zu designs on the front\n",
-                    r + 1, m.longestStallMs, m.p99StallMs, m.ticks, m.progressUpdates,
+        std::printf("  run %d: longest GUI stall %.1f ms (ending %.0f ms in), p99 %.1f ms over %d ticks; %d progress "
+                    "updates drawn; %lld trials (search, validation, test) in %.2f s (%.0f trials/s); %zu designs on "
+                    "the front\n",
+                    r + 1, m.longestStallMs, m.longestAtMs, m.p99StallMs, m.ticks, m.progressUpdates,
                     static_cast<long long>(m.trials), m.wallS, double(m.trials) / m.wallS, m.front);
         longest.push_back(m.longestStallMs);
         p99.push_back(m.p99StallMs);

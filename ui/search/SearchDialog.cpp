@@ -225,7 +225,8 @@ void SearchDialog::setOpenTeam(const QString& name, const QString& file, std::fu
     std::error_code ec;
     const auto absolute = file.isEmpty() ? std::filesystem::path() : std::filesystem::absolute(path, ec);
     m_space->setBases({SearchBase{file.toStdString(), absolute.lexically_normal().string(), team}});
-    if (!m_proposedFor || !(*m_proposedFor == team)) {
+    // A team that changed gets a new proposal, unless the user has made the table their own.
+    if (!m_proposedFor || (!(*m_proposedFor == team) && !m_space->edited())) {
         m_space->setProposal(SpaceProposal::flags(team, absolute.parent_path(), m_catalog));
         m_proposedFor = std::move(team);
     }
@@ -275,8 +276,7 @@ bool SearchDialog::start()
         showErrors({error});
         return false;
     }
-    m_space->check();
-    if (!m_space->space()) {
+    if (!m_space->space()) { // checked after every edit
         showErrors({tr("space: %1").arg(m_space->error())});
         return false;
     }
@@ -293,6 +293,12 @@ bool SearchDialog::start()
         for (const auto& e : setup.errors)
             lines << qstr(e);
         showErrors(lines);
+        return false;
+    }
+    // The split's parts as the search will cut them (DesignSearch::split): each needs its tasks.
+    std::string e;
+    if (!DesignSearch::split(*setup.tasks, options->split, options->seed, {}, e)) {
+        showErrors({tr("split: %1").arg(qstr(e))});
         return false;
     }
     QStringList warnings;

@@ -48,7 +48,7 @@ public:
                  std::map<std::string, ModelProfile> catalog, QWidget* parent = nullptr);
 
     // The open team: `snapshot` gives it as it is on screen; `file` is where it was opened from (empty: unsaved).
-    // The space is proposed afresh when the team differs from the one last proposed for.
+    // The space is proposed afresh when the team differs from the one last proposed for and the table is not edited.
     void setOpenTeam(const QString& name, const QString& file, std::function<Team()> snapshot);
     // Checks the form and starts the search; false (errors shown) when it cannot start.
     bool start();

@@ -100,6 +100,9 @@ SearchFrontChart::SearchFrontChart(QWidget* parent)
             }
         });
     }
+    // CI bars for a front of this many made now: a live front grows without new series.
+    for (size_t b = 0; b < kPooledBars; ++b)
+        bar(b)->setVisible(false);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_caption);

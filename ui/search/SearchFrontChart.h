@@ -5,6 +5,7 @@
 #include <QString>
 #include <QWidget>
 
+#include <cstddef>
 #include <optional>
 #include <vector>
 
@@ -34,6 +35,7 @@ class SearchFrontChart : public QWidget {
 
 public:
     static constexpr int kBins = 4;
+    static constexpr size_t kPooledBars = 32;
 
     struct Dot {
         int candidate = 0;

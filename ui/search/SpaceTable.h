@@ -37,6 +37,8 @@ public:
     // Rows for `flags`, all checked; they are also what Reset restores.
     void setProposal(const std::vector<std::string>& flags);
     std::vector<std::string> flags() const;
+    // Whether the rows differ from the proposal (an edit, a row added, removed or unchecked).
+    bool edited() const { return flags() != m_proposal; }
     // Checks the table now (edits check it at once too).
     void check();
     const std::optional<SearchSpace>& space() const { return m_space; }

@@ -52,6 +52,10 @@ SearchDialog* SearchActions::dialog()
         m_dialog = new SearchDialog(m_controller, m_runs->resourcesDir(), std::move(catalog), m_window);
         connect(m_dialog, &SearchDialog::openDesign, this, &SearchActions::openDesign);
         connect(m_dialog, &SearchDialog::compareDesign, this, &SearchActions::compareDesign);
+        // The open team's snapshot follows the document while the dialog stays open.
+        connect(m_document, &TeamDocument::modifiedChanged, m_dialog, [this] { offerOpenTeam(); });
+        connect(m_document, &TeamDocument::teamReset, m_dialog, [this] { offerOpenTeam(); });
+        connect(m_document, &TeamDocument::settingsChanged, m_dialog, [this] { offerOpenTeam(); });
     }
     offerOpenTeam();
     return m_dialog;

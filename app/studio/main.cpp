@@ -134,8 +134,10 @@ int showServe(conclave::ui::MainWindow& window, const QString& out, const QStrin
 
 // Run > Search Designs… on the open team, searching `taskset` with `budget` search trials when given. With a
 // screenshot, saves the window and the dialog once the search has ended (or `shootAt` ms after it started, then
-// stops it), or at once when it does not start: 0 when the picture is written.
-int showSearch(conclave::ui::MainWindow& window, const QString& out, const QString& taskset, int budget, int shootAt)
+// stops it), or at once when it does not start: 0 when the picture is written. With `openDesign` (>= 0), that front
+// design opens as a tab once the search has ended, and the window is saved without the dialog.
+int showSearch(conclave::ui::MainWindow& window, const QString& out, const QString& taskset, int budget, int shootAt,
+               int openDesign)
 {
     auto* searches = window.searches();
     auto* dialog = searches->dialog();
@@ -146,10 +148,16 @@ int showSearch(conclave::ui::MainWindow& window, const QString& out, const QStri
         dialog->budget()->setValue(budget);
     if (out.isEmpty())
         return QApplication::exec();
-    const auto shoot = [&window, dialog, out] {
+    const auto shoot = [&window, dialog, out, openDesign] {
         window.fitToTeam();
+        if (openDesign >= 0 && !dialog->controller()->isRunning()) {
+            dialog->hide();
+            window.searches()->openDesign(openDesign);
+            QApplication::processEvents();
+            QApplication::processEvents();
+        }
         QApplication::processEvents();
-        const bool ok = withDialog(window, *dialog).save(out);
+        const bool ok = (openDesign >= 0 ? window.grab() : withDialog(window, *dialog)).save(out);
         if (!ok)
             std::fprintf(stderr, "conclave-studio: cannot write %s\n", qPrintable(out));
         dialog->controller()->halt(QStringLiteral("the screenshot was taken"));
@@ -200,6 +208,10 @@ int main(int argc, char** argv)
                                         "search, and with --screenshot render the window and the dialog once it ends.");
     QCommandLineOption searchTaskset("search-taskset", "With --search, the task set to search on.", "NAME");
     QCommandLineOption searchBudget("search-budget", "With --search, start a search of N search trials.", "N");
+    QCommandLineOption searchOpen("search-open",
+                                  "With --search and --screenshot, open front design N (from 0) as a tab once the "
+                                  "search has ended, and render the window.",
+                                  "N");
     QCommandLineOption sizeOption("size", "The window's size for --screenshot, e.g. 1280x800.", "WxH");
     QCommandLineOption evaluate("evaluate",
                                 "Open Run > Evaluate Designs… after loading; with --screenshot, render the dialog.");
@@ -244,6 +256,7 @@ int main(int argc, char** argv)
     parser.addOption(search);
     parser.addOption(searchTaskset);
     parser.addOption(searchBudget);
+    parser.addOption(searchOpen);
     parser.addOption(sizeOption);
     parser.addOption(evaluate);
     parser.addOption(trainRouter);
@@ -328,7 +341,8 @@ int main(int argc, char** argv)
 
     if (parser.isSet(search))
         return showSearch(window, headless ? parser.value(screenshot) : QString(), parser.value(searchTaskset),
-                          parser.value(searchBudget).toInt(), parser.isSet(shootAt) ? parser.value(shootAt).toInt() : -1);
+                          parser.value(searchBudget).toInt(), parser.isSet(shootAt) ? parser.value(shootAt).toInt() : -1,
+                          parser.isSet(searchOpen) ? parser.value(searchOpen).toInt() : -1);
 
     if (parser.isSet(serve))
         return showServe(window, headless ? parser.value(screenshot) : QString(), parser.value(serveCall));

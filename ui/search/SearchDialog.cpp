@@ -32,6 +32,8 @@ constexpr std::array<Objective, kObjectiveCount> kObjectives = {Objective::Accur
                                                                Objective::P50Wall,  Objective::P95Wall,
                                                                Objective::Calls,    Objective::Tokens};
 
+constexpr char kDefaultTaskset[] = "mixed-small";
+
 QString qstr(const std::string& text)
 {
     return QString::fromStdString(text);
@@ -100,6 +102,7 @@ SearchDialog::SearchDialog(SearchController* controller, std::filesystem::path r
     layout->addWidget(m_errors);
     layout->addWidget(buttons);
 
+    m_resultsBox->setTitle(tr("The front (simulated)"));
     connect(m_controller, &SearchController::started, this, &SearchDialog::onStarted);
     connect(m_controller, &SearchController::progressed, this, &SearchDialog::showProgress);
     connect(m_controller, &SearchController::finished, this, &SearchDialog::onFinished);
@@ -119,6 +122,11 @@ QWidget* SearchDialog::buildSetup()
     m_tasks = new TaskSetPicker(m_resourcesDir, runBox);
     m_tasks->setSubsetShown(false); // a search splits the whole set
     m_tasks->preview()->hide();
+    // A mixed set by default: a team of specialists is searched on what they specialise in.
+    for (const auto& name : TaskSet::bundledNames(m_resourcesDir)) {
+        if (name == kDefaultTaskset)
+            m_tasks->select(QString::fromStdString(name));
+    }
     m_budget = new QSpinBox(runBox);
     m_budget->setObjectName("searchBudget");
     m_budget->setRange(10, 10000000);
@@ -184,7 +192,8 @@ QWidget* SearchDialog::buildLive()
 
 QWidget* SearchDialog::buildResults()
 {
-    auto* box = new QGroupBox(tr("Result: the front measured once on the test part (simulated)"), this);
+    auto* box = new QGroupBox(this);
+    m_resultsBox = box;
     m_table = new SearchFrontTable(box);
     m_table->setMinimumHeight(120);
     m_open = new QPushButton(tr("Open as Team Tab"), box);
@@ -196,7 +205,14 @@ QWidget* SearchDialog::buildResults()
     buttons->addWidget(m_open);
     buttons->addWidget(m_compare);
     buttons->addStretch(1);
+    m_emptyNote = new QLabel(tr("No search yet: Start Search lists its front here as it goes, then measures it "
+                                "once on the test part, beside the team as drawn."),
+                             box);
+    m_emptyNote->setObjectName("searchEmptyNote");
+    m_emptyNote->setAlignment(Qt::AlignCenter);
+    m_emptyNote->setWordWrap(true);
     auto* layout = new QVBoxLayout(box);
+    layout->addWidget(m_emptyNote, 1);
     layout->addWidget(m_table, 1);
     layout->addLayout(buttons);
     connect(m_open, &QPushButton::clicked, this, [this] {
@@ -339,6 +355,9 @@ std::optional<Objective> SearchDialog::colourObjective() const
 void SearchDialog::updateButtons()
 {
     const bool running = m_controller->isRunning();
+    const bool listed = running || m_controller->result().has_value();
+    m_table->setVisible(listed);
+    m_emptyNote->setVisible(!listed);
     m_start->setEnabled(!running && m_space->space().has_value());
     m_stopButton->setEnabled(running);
     const int front = m_table->selectedFront();
@@ -355,6 +374,7 @@ void SearchDialog::updateButtons()
 void SearchDialog::onStarted()
 {
     m_table->setReport({});
+    m_resultsBox->setTitle(tr("The front so far, on the search part (simulated)"));
     m_status->setText(tr("Search %1 started").arg(m_controller->searchId()));
     m_counts->clear();
     m_chart->setDots({}, colourObjective(), tr("No design has been measured on the whole search part yet."));
@@ -401,6 +421,9 @@ void SearchDialog::showProgress()
     m_chart->setDots(std::move(dots), colour,
                      tr("Front so far on the search part (%1 tasks), simulated: accuracy against cost, 95 % CI bars")
                          .arg(p.front.empty() ? 0 : p.front.front().figures.tasks));
+    m_table->setLiveFront(p.front, m_controller->space()->bases().front().team.name);
+    m_resultsBox->setTitle(tr("The front so far, on the search part (simulated); measured once on the test part when "
+                              "the search finishes"));
 }
 
 void SearchDialog::onFinished(DesignSearch::Status status)
@@ -408,6 +431,9 @@ void SearchDialog::onFinished(DesignSearch::Status status)
     const auto& report = m_controller->report();
     const auto& result = *m_controller->result();
     m_table->setReport(report);
+    m_resultsBox->setTitle(result.test ? tr("Result: the front measured once on the test part (simulated)")
+                                       : tr("Result: the front so far, on the search part (simulated; not measured "
+                                            "on validation or test)"));
     QString text;
     if (status == DesignSearch::Status::Failed) {
         text = tr("Search %1 failed").arg(m_controller->searchId());

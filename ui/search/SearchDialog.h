@@ -13,6 +13,7 @@
 #include <optional>
 
 class QCheckBox;
+class QGroupBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
@@ -100,6 +101,8 @@ private:
     QString m_file;
     std::optional<Team> m_proposedFor;
     QLabel* m_header = nullptr;
+    QGroupBox* m_resultsBox = nullptr;
+    QLabel* m_emptyNote = nullptr; // before the first search, in the front table's place
     SpaceTable* m_space = nullptr;
     TaskSetPicker* m_tasks = nullptr;
     QSpinBox* m_budget = nullptr;

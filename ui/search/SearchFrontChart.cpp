@@ -102,7 +102,7 @@ SearchFrontChart::SearchFrontChart(QWidget* parent)
     }
     // CI bars for a front of this many made now: a live front grows without new series.
     for (size_t b = 0; b < kPooledBars; ++b)
-        bar(b)->setVisible(false);
+        bar(b);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_caption);
@@ -166,7 +166,9 @@ void SearchFrontChart::setDots(std::vector<Dot> dots, std::optional<Objective> c
     // Whole decades around the costs drawn; a free design sits on the axis.
     const double low = xMin > 0 && std::isfinite(xMin) ? xMin : 1e-6;
     m_xFloor = std::pow(10.0, std::floor(std::log10(low)));
-    m_x->setRange(m_xFloor, std::pow(10.0, std::ceil(std::log10(std::max(xMax, low) * 1.5))));
+    if (m_dots.empty()) // nothing measured yet: a cent down to a thousandth of one, as simulated designs cost
+        m_xFloor = 1e-5;
+    m_x->setRange(m_xFloor, m_dots.empty() ? 1e-2 : std::pow(10.0, std::ceil(std::log10(std::max(xMax, low) * 1.5))));
     size_t bars = 0;
     for (const auto& d : m_dots) {
         const QPointF at(xOf(d), d.accuracy * 100);
@@ -176,12 +178,12 @@ void SearchFrontChart::setDots(std::vector<Dot> dots, std::optional<Objective> c
             auto* line = bar(bars++);
             line->replace(QList<QPointF>{{xOf(d), d.ci->first * 100}, {xOf(d), d.ci->second * 100}});
             line->setPen(QPen(d.base ? palette().color(QPalette::Text) : bandColour(bandOf(d.third)), 2));
-            line->setVisible(true);
             yLo = std::min(yLo, d.ci->first * 100);
         }
     }
+    // Unused bars are emptied, never hidden: a series shown again shows its legend marker again.
     for (size_t b = bars; b < m_bars.size(); ++b)
-        m_bars[b]->setVisible(false);
+        m_bars[b]->clear();
     for (int b = 0; b < kBins; ++b) {
         auto* series = m_bands[size_t(b)];
         series->replace(bands[size_t(b)]);
@@ -202,7 +204,7 @@ void SearchFrontChart::setDots(std::vector<Dot> dots, std::optional<Objective> c
     for (auto* marker : chart()->legend()->markers(m_bases))
         marker->setVisible(!bases.isEmpty());
 
-    const double yBottom = std::max(0.0, std::floor(yLo / 10) * 10);
+    const double yBottom = m_dots.empty() ? 0 : std::max(0.0, std::floor(yLo / 10) * 10);
     const double yStep = ChartAxes::roundStep(100 - yBottom);
     ChartAxes::roundTicks(m_y, yBottom, 100 + yStep * 0.5, yStep, {}, QStringLiteral("%"));
     ChartStyle::apply(chart(), palette());
@@ -212,6 +214,14 @@ void SearchFrontChart::setDots(std::vector<Dot> dots, std::optional<Objective> c
     m_labels.clear();
     m_labelAt.clear();
     for (const auto& d : m_dots) {
+        // A crowded front names only its accuracy-cost frontier (and the bases); hovering names any point.
+        const bool crowded = m_dots.size() > kMaxLabels;
+        const bool frontier = std::none_of(m_dots.begin(), m_dots.end(), [&](const Dot& o) {
+            return o.costUsd <= d.costUsd && o.accuracy >= d.accuracy &&
+                   (o.costUsd < d.costUsd || o.accuracy > d.accuracy);
+        });
+        if (crowded && !d.base && !frontier)
+            continue;
         auto* label = new QGraphicsSimpleTextItem(d.label, chart());
         label->setZValue(10);
         label->setBrush(palette().color(QPalette::Text));

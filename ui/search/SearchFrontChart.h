@@ -25,7 +25,8 @@ namespace conclave::ui {
 // (p95 wall, calls…) in kBins bands from the front's lowest to its highest
 // value, each band's range named in the legend (the colour scale, the
 // objective named in the caption); the bases as drawn
-// are squares. Each point is labelled "#ID" beside it (PointLabels).
+// are squares. Each point is labelled "#ID" beside it (PointLabels); past
+// kMaxLabels points, only those no other is both cheaper and more accurate.
 //
 // Promises: drawing a front reuses the chart's series (points are replaced,
 // never series re-made but for CI bars beyond the most drawn so far), so a
@@ -36,6 +37,7 @@ class SearchFrontChart : public QWidget {
 public:
     static constexpr int kBins = 4;
     static constexpr size_t kPooledBars = 32;
+    static constexpr size_t kMaxLabels = 12; // more points: only the accuracy-cost frontier is labelled
 
     struct Dot {
         int candidate = 0;
@@ -57,6 +59,7 @@ public:
     QLabel* caption() const { return m_caption; }
     // The legend's band names, lowest first (empty bands left out).
     QStringList bandNames() const;
+    // The names drawn beside the points.
     const std::vector<QGraphicsSimpleTextItem*>& labels() const { return m_labels; }
 
 private:

@@ -119,6 +119,47 @@ void SearchFrontTable::setReport(const Json& report)
         selectRow(rowOfFront(0));
 }
 
+void SearchFrontTable::setLiveFront(const std::vector<DesignSearch::FrontPoint>& front, const std::string& base)
+{
+    // "BASE [a=1, b=2]" (SearchSpace::variant's name) as "a=1, b=2".
+    const auto changed = [&](const std::string& name) {
+        const std::string prefix = base + " [";
+        if (name == base)
+            return tr("the base as drawn");
+        if (name.starts_with(prefix) && name.ends_with("]"))
+            return qstr(name.substr(prefix.size(), name.size() - prefix.size() - 1));
+        return qstr(name);
+    };
+    setUpdatesEnabled(false);
+    clearContents();
+    setRowCount(int(front.size()));
+    m_front = 0;
+    for (int r = 0; r < int(front.size()); ++r) {
+        const auto& f = front[size_t(r)];
+        const QStringList cells{QStringLiteral("#%1").arg(f.candidate),
+                                changed(f.name),
+                                qstr(ReportText::percent(f.figures[Objective::Accuracy])),
+                                qstr(ReportText::ciText(f.accuracyCi)),
+                                QStringLiteral("–"),
+                                QStringLiteral("–"),
+                                qstr(moneyText(f.figures[Objective::Cost])),
+                                QStringLiteral("–"),
+                                qstr(ReportText::duration(f.figures[Objective::P95Wall])),
+                                QStringLiteral("–")};
+        for (int c = 0; c < cells.size(); ++c) {
+            auto* item = new QTableWidgetItem(cells[c]);
+            if (c != IdColumn && c != DesignColumn)
+                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            if (c == IdColumn)
+                item->setData(kFrontRole, -1);
+            if (c == DesignColumn)
+                item->setToolTip(qstr(f.name));
+            setItem(r, c, item);
+        }
+    }
+    setUpdatesEnabled(true);
+}
+
 int SearchFrontTable::selectedFront() const
 {
     const auto rows = selectionModel() ? selectionModel()->selectedRows() : QModelIndexList{};

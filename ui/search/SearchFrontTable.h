@@ -1,5 +1,7 @@
 #pragma once
 
+#include "conclave/search/DesignSearch.h"
+
 #include <nlohmann/json.hpp>
 
 #include <QTableWidget>
@@ -12,7 +14,7 @@ namespace conclave::ui {
 // and its test figures — accuracy and 95 % CI, Δ against the first base with
 // its paired CI, cost per trial, × cost, p95 wall, the drop from validation
 // to test. A search stopped before its test shows its front on the search
-// part instead, the test columns empty.
+// part instead, the test columns empty, as does a running search's front so far.
 class SearchFrontTable : public QTableWidget {
     Q_OBJECT
 
@@ -24,6 +26,10 @@ public:
     explicit SearchFrontTable(QWidget* parent = nullptr);
 
     void setReport(const nlohmann::ordered_json& report);
+    // While a search runs: its front so far on the search part (point estimates and the accuracy CI), the
+    // test columns empty; no row is a front design to open yet.
+    // A design is named by what it changed in `base` (the searched team's name), as the result names it.
+    void setLiveFront(const std::vector<DesignSearch::FrontPoint>& front, const std::string& base);
     // How many front designs are listed.
     int frontCount() const { return m_front; }
     // The selected front design (its index in the report's "front"), or -1.

@@ -341,7 +341,8 @@ int main(int argc, char** argv)
 
     if (parser.isSet(search))
         return showSearch(window, headless ? parser.value(screenshot) : QString(), parser.value(searchTaskset),
-                          parser.value(searchBudget).toInt(), parser.isSet(shootAt) ? parser.value(shootAt).toInt() : -1,
+                          parser.value(searchBudget).toInt(),
+                          parser.isSet(shootAt) ? parser.value(shootAt).toInt() : -1,
                           parser.isSet(searchOpen) ? parser.value(searchOpen).toInt() : -1);
 
     if (parser.isSet(serve))

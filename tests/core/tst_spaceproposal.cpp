@@ -143,12 +143,13 @@ private slots:
         QTest::addColumn<std::string>("name");
         QTest::addColumn<QStringList>("flags");
         QTest::newRow("scored-cascade") << std::string("scored-cascade")
-                                        << QStringList{"cascade.threshold=0.5:0.95:0.05",
-                                                       "tiny.model=local/tiny-1b,local/generalist-7b,local/frontier-70b",
-                                                       "generalist.model=local/tiny-1b,local/generalist-7b,"
-                                                       "local/frontier-70b",
-                                                       "frontier.model=local/tiny-1b,local/generalist-7b,"
-                                                       "local/frontier-70b"};
+                                        << QStringList{
+                                               "cascade.threshold=0.5:0.95:0.05",
+                                               "tiny.model=local/tiny-1b,local/generalist-7b,local/frontier-70b",
+                                               "generalist.model=local/tiny-1b,local/generalist-7b,"
+                                               "local/frontier-70b",
+                                               "frontier.model=local/tiny-1b,local/generalist-7b,"
+                                               "local/frontier-70b"};
         QTest::newRow("learned-router") << std::string("learned-router")
                                         << QStringList{"route.threshold=0.1:0.9:0.1",
                                                        "generalist.model=local/generalist-7b,local/frontier-70b",

@@ -25,6 +25,7 @@
 #include "conclave/search/SpaceProposal.h"
 
 #include <QAction>
+#include <QGraphicsSimpleTextItem>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
@@ -270,6 +271,9 @@ private slots:
         QCOMPARE(table->item(0, ui::SearchFrontTable::DeltaColumn)->text(), QStringLiteral("base"));
         QCOMPARE(table->selectedFront(), 0);
         QCOMPARE(int(dialog->frontChart()->dots().size()), kSmallFront + 1);
+        QCOMPARE(int(dialog->frontChart()->labels().size()), kSmallFront + 1);
+        QCOMPARE(dialog->frontChart()->labels().front()->text(), QStringLiteral("base"));
+        QVERIFY(dialog->frontChart()->dots().front().base);
         QVERIFY(dialog->frontChart()->caption()->text().startsWith(
             QStringLiteral("Front measured once on the %1 test tasks, simulated").arg(result->parts.test.size())));
         QVERIFY(dialog->status()->text().contains(QStringLiteral("(simulated)")));
@@ -308,7 +312,8 @@ private slots:
         QCOMPARE(finished.count(), 1);
         QVERIFY(finished.first().first().value<DesignSearch::Status>() == DesignSearch::Status::Stopped);
         const auto& result = *s.controller()->result();
-        QCOMPARE(QString::fromStdString(result.note), QStringLiteral("stopped in the studio: the front so far is kept"));
+        QCOMPARE(QString::fromStdString(result.note),
+                 QStringLiteral("stopped in the studio: the front so far is kept"));
         QVERIFY(result.front.empty());
         QVERIFY(result.searchTrials < 5000000);
         QCOMPARE(dialog->frontTable()->frontCount(), int(result.searchFront.size()));

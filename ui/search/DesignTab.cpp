@@ -15,7 +15,8 @@ namespace conclave::ui {
 DesignTab::DesignTab(std::set<std::string> localModels, QWidget* parent)
     : QWidget(parent), m_document(new TeamDocument(this)), m_scene(new TeamScene(m_document, this)),
       m_view(new CanvasView(m_scene, this)), m_summary(new QLabel(this)),
-      m_open(new QPushButton(tr("Open in Editor"), this)), m_compare(new QPushButton(tr("Compare with Open Team"), this))
+      m_open(new QPushButton(tr("Open in Editor"), this)),
+      m_compare(new QPushButton(tr("Compare with Open Team"), this))
 {
     setObjectName("designTab");
     m_document->setLocalModels(std::move(localModels));

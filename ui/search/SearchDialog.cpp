@@ -28,23 +28,14 @@ namespace conclave::ui {
 
 namespace {
 
-constexpr std::array<Objective, kObjectiveCount> kObjectives = {Objective::Accuracy, Objective::Cost,
-                                                               Objective::P50Wall,  Objective::P95Wall,
-                                                               Objective::Calls,    Objective::Tokens};
+constexpr std::array<Objective, kObjectiveCount> kObjectives = {
+    Objective::Accuracy, Objective::Cost, Objective::P50Wall, Objective::P95Wall, Objective::Calls, Objective::Tokens};
 
 constexpr char kDefaultTaskset[] = "mixed-small";
 
 QString qstr(const std::string& text)
 {
     return QString::fromStdString(text);
-}
-
-// A test figure of the report, by objective.
-double testFigure(const nlohmann::ordered_json& test, Objective objective)
-{
-    static const char* keys[] = {"accuracy", "cost_usd", "p50_wall_ms", "p95_wall_ms", "calls", "tokens"};
-    const auto* key = keys[size_t(objective)];
-    return test.contains(key) && test[key].is_number() ? test[key].get<double>() : 0;
 }
 
 } // namespace
@@ -399,25 +390,7 @@ void SearchDialog::showProgress()
     if (!m_controller->isRunning() && m_controller->result() && m_controller->result()->test)
         return; // the end draws the front measured on test
     const auto colour = colourObjective();
-    std::vector<SearchFrontChart::Dot> dots;
-    for (const auto& f : p.front) {
-        SearchFrontChart::Dot d;
-        d.candidate = f.candidate;
-        d.label = QStringLiteral("#%1").arg(f.candidate);
-        d.accuracy = f.figures[Objective::Accuracy];
-        d.ci = std::make_pair(f.accuracyCi.lo, f.accuracyCi.hi);
-        d.costUsd = f.figures[Objective::Cost];
-        d.third = colour ? f.figures[*colour] : 0;
-        d.text = tr("#%1 %2\naccuracy %3 %4 on the search part (simulated)")
-                     .arg(f.candidate)
-                     .arg(qstr(f.name), qstr(ReportText::percent(d.accuracy)), qstr(ReportText::ciText(f.accuracyCi)));
-        for (const auto o : m_controller->options().objectives) {
-            if (o != Objective::Accuracy)
-                d.text += QStringLiteral("\n%1 %2").arg(qstr(std::string(toString(o))),
-                                                          qstr(SearchObjectives::format(o, f.figures[o])));
-        }
-        dots.push_back(std::move(d));
-    }
+    auto dots = SearchFrontChart::dotsOf(p.front, m_controller->options().objectives, colour);
     m_chart->setDots(std::move(dots), colour,
                      tr("Front so far on the search part (%1 tasks), simulated: accuracy against cost, 95 % CI bars")
                          .arg(p.front.empty() ? 0 : p.front.front().figures.tasks));
@@ -455,28 +428,7 @@ void SearchDialog::onFinished(DesignSearch::Status status)
     // The chart: the front as measured on test beside the bases, else (stopped) the front so far.
     if (report.is_object() && !report.value("baselines", nlohmann::ordered_json::array()).empty()) {
         const auto colour = colourObjective();
-        std::vector<SearchFrontChart::Dot> dots;
-        const auto add = [&](const nlohmann::ordered_json& test, const QString& label, const QString& name, bool base) {
-            SearchFrontChart::Dot d;
-            d.label = label;
-            d.base = base;
-            d.accuracy = testFigure(test, Objective::Accuracy);
-            if (test["accuracy_ci"].is_array())
-                d.ci = std::make_pair(test["accuracy_ci"][0].get<double>(), test["accuracy_ci"][1].get<double>());
-            d.costUsd = testFigure(test, Objective::Cost);
-            d.third = colour ? testFigure(test, *colour) : 0;
-            d.text = tr("%1\naccuracy %2 on the test part (simulated)")
-                         .arg(name, qstr(ReportText::percent(d.accuracy)));
-            dots.push_back(std::move(d));
-        };
-        for (const auto& b : report["baselines"])
-            add(b["test"], b["kind"] == "reference" ? tr("ref") : tr("base"), qstr(b["name"].get<std::string>()),
-                true);
-        for (const auto& d : report["front"]) {
-            if (d.contains("test"))
-                add(d["test"], QStringLiteral("#%1").arg(d["candidate"].get<int>()), qstr(d["name"].get<std::string>()),
-                    false);
-        }
+        auto dots = SearchFrontChart::dotsOf(report, colour);
         m_chart->setDots(std::move(dots), colour,
                          tr("Front measured once on the %1 test tasks, simulated: accuracy against cost, 95 % CI bars; "
                             "squares are the team as drawn")

@@ -47,7 +47,83 @@ QString bound(Objective objective, double value)
     return QString::fromStdString(SearchObjectives::format(objective, value));
 }
 
+QString qstr(const std::string& text)
+{
+    return QString::fromStdString(text);
+}
+
+// A test figure of a report, by objective.
+double testFigure(const nlohmann::ordered_json& test, Objective objective)
+{
+    static const char* keys[] = {"accuracy", "cost_usd", "p50_wall_ms", "p95_wall_ms", "calls", "tokens"};
+    const auto* key = keys[size_t(objective)];
+    return test.contains(key) && test[key].is_number() ? test[key].get<double>() : 0;
+}
+
 } // namespace
+
+std::vector<SearchFrontChart::Dot> SearchFrontChart::dotsOf(const std::vector<DesignSearch::FrontPoint>& front,
+                                                            const std::vector<Objective>& objectives,
+                                                            std::optional<Objective> colour)
+{
+    std::vector<Dot> dots;
+    for (const auto& f : front) {
+        Dot d;
+        d.candidate = f.candidate;
+        d.label = QStringLiteral("#%1").arg(f.candidate);
+        d.accuracy = f.figures[Objective::Accuracy];
+        d.ci = std::make_pair(f.accuracyCi.lo, f.accuracyCi.hi);
+        d.costUsd = f.figures[Objective::Cost];
+        d.third = colour ? f.figures[*colour] : 0;
+        d.text = tr("#%1 %2\naccuracy %3 %4 on the search part (simulated)")
+                     .arg(f.candidate)
+                     .arg(qstr(f.name), qstr(ReportText::percent(d.accuracy)), qstr(ReportText::ciText(f.accuracyCi)));
+        for (const auto o : objectives) {
+            if (o != Objective::Accuracy)
+                d.text += QStringLiteral("\n%1 %2").arg(qstr(std::string(toString(o))),
+                                                        qstr(SearchObjectives::format(o, f.figures[o])));
+        }
+        dots.push_back(std::move(d));
+    }
+    return dots;
+}
+
+std::vector<SearchFrontChart::Dot> SearchFrontChart::dotsOf(const nlohmann::ordered_json& report,
+                                                            std::optional<Objective> colour)
+{
+    std::vector<Dot> dots;
+    const auto add = [&](const nlohmann::ordered_json& test, const QString& label, const QString& name, bool base,
+                         int candidate) {
+        Dot d;
+        d.candidate = candidate;
+        d.label = label;
+        d.base = base;
+        d.accuracy = testFigure(test, Objective::Accuracy);
+        if (test["accuracy_ci"].is_array())
+            d.ci = std::make_pair(test["accuracy_ci"][0].get<double>(), test["accuracy_ci"][1].get<double>());
+        d.costUsd = testFigure(test, Objective::Cost);
+        d.third = colour ? testFigure(test, *colour) : 0;
+        d.text = tr("%1\naccuracy %2 %3 on the test part (simulated)\ncost %4 per trial")
+                     .arg(name, qstr(ReportText::percent(d.accuracy)),
+                          d.ci ? qstr(ReportText::ciText({d.ci->first, d.ci->second})) : QString(),
+                          qstr(SearchObjectives::format(Objective::Cost, d.costUsd)));
+        if (colour)
+            d.text += QStringLiteral("\n%1 %2").arg(qstr(std::string(toString(*colour))),
+                                                    qstr(SearchObjectives::format(*colour, d.third)));
+        dots.push_back(std::move(d));
+    };
+    if (!report.is_object())
+        return dots;
+    for (const auto& b : report.value("baselines", nlohmann::ordered_json::array()))
+        add(b["test"], b["kind"] == "reference" ? tr("ref") : tr("base"), qstr(b["name"].get<std::string>()), true,
+            b.value("candidate", 0));
+    for (const auto& d : report.value("front", nlohmann::ordered_json::array())) {
+        if (d.contains("test"))
+            add(d["test"], QStringLiteral("#%1").arg(d["candidate"].get<int>()), qstr(d["name"].get<std::string>()),
+                false, d["candidate"].get<int>());
+    }
+    return dots;
+}
 
 SearchFrontChart::SearchFrontChart(QWidget* parent)
     : QWidget(parent), m_caption(new QLabel(this)), m_x(new QLogValueAxis), m_y(new QValueAxis),
@@ -138,9 +214,9 @@ QLineSeries* SearchFrontChart::bar(size_t index)
 void SearchFrontChart::setDots(std::vector<Dot> dots, std::optional<Objective> colour, const QString& caption)
 {
     m_dots = std::move(dots);
-    m_caption->setText(colour ? tr("%1; colour: %2, low to high").arg(caption,
-                                                                     QString::fromStdString(std::string(toString(*colour))))
-                              : caption);
+    m_caption->setText(
+        colour ? tr("%1; colour: %2, low to high").arg(caption, QString::fromStdString(std::string(toString(*colour))))
+               : caption);
     double lo = 0, hi = 0;
     bool any = false;
     for (const auto& d : m_dots) {

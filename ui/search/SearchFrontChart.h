@@ -1,6 +1,9 @@
 #pragma once
 
+#include "conclave/search/DesignSearch.h"
 #include "conclave/search/SearchObjectives.h"
+
+#include <nlohmann/json.hpp>
 
 #include <QString>
 #include <QWidget>
@@ -51,6 +54,12 @@ public:
     };
 
     explicit SearchFrontChart(QWidget* parent = nullptr);
+
+    // A running search's front on the search part (its progress), its hover text naming `objectives`' figures.
+    static std::vector<Dot> dotsOf(const std::vector<DesignSearch::FrontPoint>& front,
+                                   const std::vector<Objective>& objectives, std::optional<Objective> colour);
+    // A search's report (SearchReport::toJson): the bases as drawn and the front, as measured on test.
+    static std::vector<Dot> dotsOf(const nlohmann::ordered_json& report, std::optional<Objective> colour);
 
     // The colour objective (none: one colour); `caption` says what is drawn ("front on the search part…").
     void setDots(std::vector<Dot> dots, std::optional<Objective> colour, const QString& caption);

@@ -44,17 +44,20 @@ SearchFrontTable::SearchFrontTable(QWidget* parent) : QTableWidget(0, ColumnCoun
     setWordWrap(false);
     horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     horizontalHeader()->setSectionResizeMode(DesignColumn, QHeaderView::Stretch);
-    horizontalHeaderItem(DeltaColumn)->setToolTip(tr("Paired accuracy difference against the first base as drawn, "
-                                                     "on the test tasks"));
-    horizontalHeaderItem(DropColumn)->setToolTip(tr("Test accuracy minus validation accuracy: how much of the "
-                                                    "validation score held on tasks the search never saw"));
+    horizontalHeaderItem(DeltaColumn)
+        ->setToolTip(tr("Paired accuracy difference against the first base as drawn, "
+                        "on the test tasks"));
+    horizontalHeaderItem(DropColumn)
+        ->setToolTip(tr("Test accuracy minus validation accuracy: how much of the "
+                        "validation score held on tasks the search never saw"));
 }
 
 QString SearchFrontTable::parametersText(const Json& design)
 {
     QStringList parts;
     for (const auto& [path, value] : design["parameters"].items())
-        parts << QStringLiteral("%1=%2").arg(qstr(path), qstr(value.is_string() ? value.get<std::string>() : value.dump()));
+        parts << QStringLiteral("%1=%2").arg(qstr(path),
+                                             qstr(value.is_string() ? value.get<std::string>() : value.dump()));
     return parts.isEmpty() ? tr("the base as drawn") : parts.join(QStringLiteral(", "));
 }
 
@@ -78,8 +81,7 @@ void SearchFrontTable::setReport(const Json& report)
         put(row, DeltaCiColumn, ciOf(t, "delta_ci"));
         put(row, CostColumn, qstr(moneyText(number(t, "cost_usd"))));
         const double ratio = number(t, "cost_ratio");
-        put(row, CostRatioColumn,
-            std::isfinite(ratio) ? qstr(ReportText::ratio(ratio)) : QStringLiteral("–"));
+        put(row, CostRatioColumn, std::isfinite(ratio) ? qstr(ReportText::ratio(ratio)) : QStringLiteral("–"));
         put(row, WallColumn, qstr(ReportText::duration(number(t, "p95_wall_ms"))));
         put(row, DropColumn,
             design && design->contains("validation_to_test")

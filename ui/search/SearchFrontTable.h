@@ -19,8 +19,19 @@ class SearchFrontTable : public QTableWidget {
     Q_OBJECT
 
 public:
-    enum Column { IdColumn, DesignColumn, AccuracyColumn, CiColumn, DeltaColumn, DeltaCiColumn, CostColumn,
-                  CostRatioColumn, WallColumn, DropColumn, ColumnCount };
+    enum Column {
+        IdColumn,
+        DesignColumn,
+        AccuracyColumn,
+        CiColumn,
+        DeltaColumn,
+        DeltaCiColumn,
+        CostColumn,
+        CostRatioColumn,
+        WallColumn,
+        DropColumn,
+        ColumnCount
+    };
     static constexpr int kFrontRole = Qt::UserRole; // a front row's index in the report's "front"; -1 for others
 
     explicit SearchFrontTable(QWidget* parent = nullptr);

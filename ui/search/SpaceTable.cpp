@@ -180,8 +180,8 @@ void SpaceTable::check()
         if (!path || !values || !count)
             continue;
         std::string ignored;
-        const auto axis = SweepSpec::parseAxis((path->text().trimmed() + '=' + values->text().trimmed()).toStdString(),
-                                               ignored);
+        const auto axis =
+            SweepSpec::parseAxis((path->text().trimmed() + '=' + values->text().trimmed()).toStdString(), ignored);
         count->setText(axis ? QString::number(axis->values.size()) : QStringLiteral("–"));
         const bool empty = path->text().trimmed().isEmpty() && values->text().trimmed().isEmpty();
         if (path->checkState() == Qt::Checked && !empty)

@@ -269,7 +269,8 @@ void MainWindow::connectWidgets()
 
 bool MainWindow::setRunStore(const QString& file)
 {
-    if (m_experiments->controller()->isRunning() || m_search->controller()->isRunning() || m_serve->isServing() || !m_runActions->setRunStore(file))
+    if (m_experiments->controller()->isRunning() || m_search->controller()->isRunning() || m_serve->isServing() ||
+        !m_runActions->setRunStore(file))
         return false;
     m_experimentHistory->refresh();
     return true;

@@ -29,9 +29,8 @@ QString qstr(const std::string& text)
 
 SearchActions::SearchActions(RunController* runs, TeamDocument* document, QTabWidget* centre, FileActions* files,
                              ExperimentActions* experiments, StudioFeedback* feedback, QWidget* window)
-    : QObject(window), m_runs(runs), m_document(document), m_centre(centre), m_files(files),
-      m_experiments(experiments), m_feedback(feedback), m_window(window),
-      m_controller(new SearchController(runs, this)),
+    : QObject(window), m_runs(runs), m_document(document), m_centre(centre), m_files(files), m_experiments(experiments),
+      m_feedback(feedback), m_window(window), m_controller(new SearchController(runs, this)),
       m_action(makeStudioAction(this, "actionSearchDesigns", tr("Search &Designs…"), QKeySequence(),
                                 &SearchActions::showDialog))
 {
@@ -137,8 +136,8 @@ bool SearchActions::compareDesign(int front)
         !report["front"][size_t(front)]["file"].is_string())
         return false;
     const auto& design = report["front"][size_t(front)];
-    return compareFile(qstr(design["file"].get<std::string>()), QStringLiteral("#%1").arg(design["candidate"].get<int>()),
-                       compareOn());
+    return compareFile(qstr(design["file"].get<std::string>()),
+                       QStringLiteral("#%1").arg(design["candidate"].get<int>()), compareOn());
 }
 
 bool SearchActions::compareFile(const QString& file, const QString& label, const CompareOn& on)

@@ -58,8 +58,7 @@ std::vector<std::string> modelChoices(const std::string& current, const Served& 
     }
     std::sort(front.begin(), front.end(), cheaperFirst);
     const auto own = std::find_if(pool.begin(), pool.end(), [&](const Choice& c) { return c.name == current; });
-    const bool onFront =
-        std::any_of(front.begin(), front.end(), [&](const Choice& c) { return c.name == current; });
+    const bool onFront = std::any_of(front.begin(), front.end(), [&](const Choice& c) { return c.name == current; });
     const size_t room = SpaceProposal::kMaxModels - (onFront || own == pool.end() ? 0 : 1);
     // Thin the front's interior: drop the model adding the least skill over the next cheaper one.
     while (front.size() > room && front.size() > 2) {
@@ -268,8 +267,8 @@ private:
         if (served == m_served.end())
             return;
         const auto allowed = m_allowed.find(n.id.str());
-        const auto names = modelChoices(call->model, served->second,
-                                        allowed == m_allowed.end() ? std::nullopt : allowed->second);
+        const auto names =
+            modelChoices(call->model, served->second, allowed == m_allowed.end() ? std::nullopt : allowed->second);
         if (names.size() >= 2)
             add(n, "model", joined(names));
     }

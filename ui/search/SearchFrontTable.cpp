@@ -42,7 +42,8 @@ SearchFrontTable::SearchFrontTable(QWidget* parent) : QTableWidget(0, ColumnCoun
     setSelectionBehavior(QAbstractItemView::SelectRows);
     setSelectionMode(QAbstractItemView::SingleSelection);
     setWordWrap(false);
-    horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // Sized once per fill (fitColumns), not per item: ResizeToContents measures every row on every change.
+    horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     horizontalHeader()->setSectionResizeMode(DesignColumn, QHeaderView::Stretch);
     horizontalHeaderItem(DeltaColumn)
         ->setToolTip(tr("Paired accuracy difference against the first base as drawn, "
@@ -59,6 +60,14 @@ QString SearchFrontTable::parametersText(const Json& design)
         parts << QStringLiteral("%1=%2").arg(qstr(path),
                                              qstr(value.is_string() ? value.get<std::string>() : value.dump()));
     return parts.isEmpty() ? tr("the base as drawn") : parts.join(QStringLiteral(", "));
+}
+
+void SearchFrontTable::fitColumns()
+{
+    for (int c = 0; c < ColumnCount; ++c) {
+        if (c != DesignColumn)
+            resizeColumnToContents(c);
+    }
 }
 
 void SearchFrontTable::setReport(const Json& report)
@@ -88,8 +97,10 @@ void SearchFrontTable::setReport(const Json& report)
                 ? qstr(ReportText::signedPoints((*design)["validation_to_test"].get<double>()))
                 : QStringLiteral("–"));
     };
-    if (!report.is_object())
+    if (!report.is_object()) {
+        fitColumns();
         return;
+    }
     for (const auto& b : report.value("baselines", Json::array())) {
         const int row = rowCount();
         insertRow(row);
@@ -117,6 +128,7 @@ void SearchFrontTable::setReport(const Json& report)
         }
         ++m_front;
     }
+    fitColumns();
     if (m_front > 0)
         selectRow(rowOfFront(0));
 }
@@ -159,6 +171,7 @@ void SearchFrontTable::setLiveFront(const std::vector<DesignSearch::FrontPoint>&
             setItem(r, c, item);
         }
     }
+    fitColumns();
     setUpdatesEnabled(true);
 }
 

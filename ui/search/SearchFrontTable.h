@@ -51,6 +51,8 @@ public:
     static QString parametersText(const nlohmann::ordered_json& design);
 
 private:
+    void fitColumns();
+
     int m_front = 0;
 };
 

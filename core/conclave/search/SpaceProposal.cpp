@@ -93,7 +93,8 @@ std::string joined(const std::vector<std::string>& values)
                            [](std::string all, const std::string& v) { return std::move(all) + "," + v; });
 }
 
-// The models a router or scorer file was trained on; unset when there is no such file or it cannot be read.
+// The models a router or scorer file was trained on: unset when the node names no file, empty when it cannot be
+// read (then its experts are offered no other model: any other would fail the run).
 template <class File>
 std::optional<std::set<std::string>> fileModels(const std::optional<std::string>& file,
                                                 const std::filesystem::path& folder)

@@ -25,6 +25,7 @@
 #include "conclave/search/SpaceProposal.h"
 
 #include <QAction>
+#include <QElapsedTimer>
 #include <QGraphicsSimpleTextItem>
 #include <QLabel>
 #include <QLineEdit>
@@ -291,6 +292,36 @@ private slots:
         QVERIFY(std::filesystem::exists(dir / "space.json"));
         QVERIFY(QString::fromStdString(s.controller()->command())
                     .startsWith(QStringLiteral("conclave search ") + example(QStringLiteral("triage"))));
+    }
+
+    // The search reports after every rung; the GUI hears of it at most once every kProgressMs (real clock), and
+    // hears the last one, with every trial counted, before finished().
+    void progressIsCoalesced()
+    {
+        Studio s;
+        QCOMPARE(s.prepare(), QString());
+        auto* dialog = s.openDialog();
+        QVERIFY(dialog);
+        QElapsedTimer clock;
+        std::vector<qint64> at;
+        int afterFinished = 0;
+        bool ended = false;
+        connect(s.controller(), &SearchController::progressed, this, [&] {
+            at.push_back(clock.elapsed());
+            afterFinished += ended ? 1 : 0;
+        });
+        connect(s.controller(), &SearchController::finished, this, [&] { ended = true; });
+        clock.start();
+        QCOMPARE(s.runToTheEnd(dialog, QStringLiteral("math"), 6000), QString());
+        QVERIFY(at.size() >= 2);
+        QCOMPARE(s.controller()->progressUpdates(), int(at.size()));
+        for (size_t i = 1; i + 1 < at.size(); ++i) // the last one comes with the end, held back or not
+            QVERIFY2(at[i] - at[i - 1] >= SearchController::kProgressMs,
+                     qPrintable(QString::number(at[i] - at[i - 1])));
+        QCOMPARE(afterFinished, 0);
+        const auto& result = *s.controller()->result();
+        QCOMPARE(s.controller()->progress().trials, result.searchTrials + result.validationTrials + result.testTrials);
+        QCOMPARE(s.controller()->progress().phase, std::string("test"));
     }
 
     // Stop ends a long search after the batch in flight: stopped, with its front so far and no team files.

@@ -43,6 +43,7 @@ std::string number(double value)
 SearchController::SearchController(RunController* runs, QObject* parent) : QObject(parent), m_runs(runs)
 {
     m_held.setSingleShot(true);
+    m_held.setTimerType(Qt::PreciseTimer); // a coarse timer may fire 5 % early
     connect(&m_held, &QTimer::timeout, this, &SearchController::emitProgress);
     // The search's thread journals into the controller's store: it ends before the store does.
     connect(runs, &RunController::storeClosing, this, &SearchController::halt);

@@ -15,6 +15,7 @@
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QScatterSeries>
+#include <QSet>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <QValueAxis>
@@ -58,6 +59,15 @@ double testFigure(const nlohmann::ordered_json& test, Objective objective)
     static const char* keys[] = {"accuracy", "cost_usd", "p50_wall_ms", "p95_wall_ms", "calls", "tokens"};
     const auto* key = keys[size_t(objective)];
     return test.contains(key) && test[key].is_number() ? test[key].get<double>() : 0;
+}
+
+// "2.68–8.6 s": a legend entry as short as it reads, the unit said once when both bounds share it.
+QString range(QString from, const QString& to)
+{
+    const auto space = to.lastIndexOf(QLatin1Char(' '));
+    if (space > 0 && from.endsWith(to.mid(space)))
+        from.chop(to.size() - space);
+    return QStringLiteral("%1–%2").arg(from, to);
 }
 
 } // namespace
@@ -134,6 +144,9 @@ SearchFrontChart::SearchFrontChart(QWidget* parent)
     auto* chart = new QChart;
     chart->setAnimationOptions(QChart::NoAnimation);
     chart->legend()->setAlignment(Qt::AlignBottom);
+    QFont small = chart->legend()->font();
+    small.setPointSizeF(small.pointSizeF() * 0.9); // four bands and the bases fit a narrow chart
+    chart->legend()->setFont(small);
     chart->addAxis(m_x, Qt::AlignBottom);
     chart->addAxis(m_y, Qt::AlignLeft);
     m_x->setTitleText(tr("mean cost per trial (USD, log scale)"));
@@ -267,7 +280,7 @@ void SearchFrontChart::setDots(std::vector<Dot> dots, std::optional<Objective> c
         const double from = lo + (hi - lo) * b / kBins, to = lo + (hi - lo) * (b + 1) / kBins;
         QString name = tr("front designs");
         if (colour && hi > lo)
-            name = QStringLiteral("%1–%2").arg(bound(*colour, from), bound(*colour, to));
+            name = range(bound(*colour, from), bound(*colour, to));
         else if (colour && any)
             name = bound(*colour, lo);
         series->setName(name);
@@ -289,14 +302,24 @@ void SearchFrontChart::setDots(std::vector<Dot> dots, std::optional<Objective> c
         delete label;
     m_labels.clear();
     m_labelAt.clear();
+    // A crowded front names only its accuracy-cost frontier (and the bases), at most kMaxLabels of it spread from
+    // the cheapest to the dearest; hovering names any point.
+    std::vector<const Dot*> frontier;
     for (const auto& d : m_dots) {
-        // A crowded front names only its accuracy-cost frontier (and the bases); hovering names any point.
-        const bool crowded = m_dots.size() > kMaxLabels;
-        const bool frontier = std::none_of(m_dots.begin(), m_dots.end(), [&](const Dot& o) {
+        const bool beaten = std::any_of(m_dots.begin(), m_dots.end(), [&](const Dot& o) {
             return o.costUsd <= d.costUsd && o.accuracy >= d.accuracy &&
                    (o.costUsd < d.costUsd || o.accuracy > d.accuracy);
         });
-        if (crowded && !d.base && !frontier)
+        if (!d.base && !beaten)
+            frontier.push_back(&d);
+    }
+    std::sort(frontier.begin(), frontier.end(), [](const Dot* a, const Dot* b) { return a->costUsd < b->costUsd; });
+    QSet<int> named;
+    for (size_t k = 0; k < std::min(frontier.size(), kMaxLabels); ++k)
+        named.insert(
+            frontier[frontier.size() <= kMaxLabels ? k : k * (frontier.size() - 1) / (kMaxLabels - 1)]->candidate);
+    for (const auto& d : m_dots) {
+        if (m_dots.size() > kMaxLabels && !d.base && !named.contains(d.candidate))
             continue;
         auto* label = new QGraphicsSimpleTextItem(d.label, chart());
         label->setZValue(10);

@@ -29,7 +29,8 @@ namespace conclave::ui {
 // value, each band's range named in the legend (the colour scale, the
 // objective named in the caption); the bases as drawn
 // are squares. Each point is labelled "#ID" beside it (PointLabels); past
-// kMaxLabels points, only those no other is both cheaper and more accurate.
+// kMaxLabels points, only those no other is both cheaper and more accurate,
+// at most kMaxLabels of them.
 //
 // Promises: drawing a front reuses the chart's series (points are replaced,
 // never series re-made but for CI bars beyond the most drawn so far), so a

@@ -81,7 +81,7 @@ public:
         size_t candidates = 0;
         size_t alive = 0;
         size_t dropped = 0;
-        size_t twins = 0;              // of the alive: twins of an earlier candidate, not run further
+        size_t twins = 0; // of the alive: twins of an earlier candidate, not run further
         std::vector<FrontPoint> front; // on the search part, of the candidates at the top rung
     };
 

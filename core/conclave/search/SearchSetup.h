@@ -14,7 +14,7 @@ namespace conclave {
 
 // What a user asks a design search for, before anything is loaded.
 struct SearchRequest {
-    std::vector<Team> baseTeams; // teams not from a file (the studio's open team), first
+    std::vector<Team> baseTeams;         // teams not from a file (the studio's open team), first
     // Teams as the studio holds them (unsaved edits included), each with the file it was opened from
     // (SearchBase::path, where its relative files are found; empty: none), before baseTeams.
     std::vector<SearchBase> bases;

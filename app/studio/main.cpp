@@ -1,10 +1,12 @@
 // conclave-studio: the desktop workbench. Parses its command line and shows the main window.
 #include "StudioBench.h"
 #include "studio/ExperimentBench.h"
+#include "studio/SearchBench.h"
 #include "studio/ServeCall.h"
 
 #include "editor/TeamScene.h"
 #include "experiment/EvaluateDialog.h"
+#include "experiment/TaskSetPicker.h"
 #include "experiment/TrainRouterController.h"
 #include "experiment/TrainRouterDialog.h"
 #include "inspector/Inspector.h"
@@ -12,6 +14,8 @@
 #include "run/RunToolBar.h"
 #include "run/ServeController.h"
 #include "run/ServeDialog.h"
+#include "search/SearchController.h"
+#include "search/SearchDialog.h"
 #include "studio/MainWindow.h"
 #include "studio/RunViewCommand.h"
 #include "studio/ThemeManager.h"
@@ -23,6 +27,7 @@
 #include <QCommandLineParser>
 #include <QElapsedTimer>
 #include <QPainter>
+#include <QSpinBox>
 #include <QTimer>
 
 #include <algorithm>
@@ -127,6 +132,53 @@ int showServe(conclave::ui::MainWindow& window, const QString& out, const QStrin
     return code;
 }
 
+// Run > Search Designs… on the open team, searching `taskset` with `budget` search trials when given. With a
+// screenshot, saves the window and the dialog once the search has ended (or `shootAt` ms after it started, then
+// stops it), or at once when it does not start: 0 when the picture is written. With `openDesign` (>= 0), that front
+// design opens as a tab once the search has ended, and the window is saved without the dialog.
+int showSearch(conclave::ui::MainWindow& window, const QString& out, const QString& taskset, int budget, int shootAt,
+               int openDesign)
+{
+    auto* searches = window.searches();
+    auto* dialog = searches->dialog();
+    searches->showDialog();
+    if (!taskset.isEmpty())
+        dialog->tasks()->select(taskset);
+    if (budget > 0)
+        dialog->budget()->setValue(budget);
+    if (out.isEmpty())
+        return QApplication::exec();
+    const auto shoot = [&window, dialog, out, openDesign] {
+        window.fitToTeam();
+        if (openDesign >= 0 && !dialog->controller()->isRunning()) {
+            dialog->hide();
+            window.searches()->openDesign(openDesign);
+            QApplication::processEvents();
+            QApplication::processEvents();
+        }
+        QApplication::processEvents();
+        const bool ok = (openDesign >= 0 ? window.grab() : withDialog(window, *dialog)).save(out);
+        if (!ok)
+            std::fprintf(stderr, "conclave-studio: cannot write %s\n", qPrintable(out));
+        dialog->controller()->halt(QStringLiteral("the screenshot was taken"));
+        QApplication::exit(ok ? 0 : 2);
+    };
+    if (budget <= 0) { // the dialog as it opens
+        QTimer::singleShot(0, dialog, shoot);
+        return QApplication::exec();
+    }
+    if (shootAt >= 0)
+        QTimer::singleShot(shootAt, dialog, shoot);
+    else
+        QObject::connect(dialog->controller(), &conclave::ui::SearchController::finished, dialog,
+                         [dialog, shoot] { QTimer::singleShot(100, dialog, shoot); });
+    QTimer::singleShot(0, dialog, [dialog, shoot] {
+        if (!dialog->start())
+            shoot();
+    });
+    return QApplication::exec();
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -150,6 +202,16 @@ int main(int argc, char** argv)
     QCommandLineOption bench("bench", "Time opening a 500-node team and auto layout, print medians and exit.");
     QCommandLineOption benchExperiment(
         "bench-experiment", "Measure the GUI's longest stall while a 7,000-trial experiment runs; print and exit.");
+    QCommandLineOption benchSearch(
+        "bench-search", "Measure the GUI's longest stall while a design search of triage runs; print and exit.");
+    QCommandLineOption search("search", "Open Run > Search Designs… after loading; with --search-budget, run the "
+                                        "search, and with --screenshot render the window and the dialog once it ends.");
+    QCommandLineOption searchTaskset("search-taskset", "With --search, the task set to search on.", "NAME");
+    QCommandLineOption searchBudget("search-budget", "With --search, start a search of N search trials.", "N");
+    QCommandLineOption searchOpen("search-open",
+                                  "With --search and --screenshot, open front design N (from 0) as a tab once the "
+                                  "search has ended, and render the window.",
+                                  "N");
     QCommandLineOption sizeOption("size", "The window's size for --screenshot, e.g. 1280x800.", "WxH");
     QCommandLineOption evaluate("evaluate",
                                 "Open Run > Evaluate Designs… after loading; with --screenshot, render the dialog.");
@@ -190,6 +252,11 @@ int main(int argc, char** argv)
     parser.addOption(theme);
     parser.addOption(bench);
     parser.addOption(benchExperiment);
+    parser.addOption(benchSearch);
+    parser.addOption(search);
+    parser.addOption(searchTaskset);
+    parser.addOption(searchBudget);
+    parser.addOption(searchOpen);
     parser.addOption(sizeOption);
     parser.addOption(evaluate);
     parser.addOption(trainRouter);
@@ -205,6 +272,8 @@ int main(int argc, char** argv)
         return conclave::studio::StudioBench::run(7);
     if (parser.isSet(benchExperiment))
         return conclave::studio::runExperimentBench(3);
+    if (parser.isSet(benchSearch))
+        return conclave::studio::runSearchBench(3);
 
     conclave::ui::MainWindow window;
     if (parser.isSet(theme))
@@ -269,6 +338,12 @@ int main(int argc, char** argv)
     if (parser.isSet(trainRouter))
         return showTrainRouter(window, parser.value(trainRouter).split(QLatin1Char(','), Qt::SkipEmptyParts),
                                headless ? parser.value(screenshot) : QString());
+
+    if (parser.isSet(search))
+        return showSearch(window, headless ? parser.value(screenshot) : QString(), parser.value(searchTaskset),
+                          parser.value(searchBudget).toInt(),
+                          parser.isSet(shootAt) ? parser.value(shootAt).toInt() : -1,
+                          parser.isSet(searchOpen) ? parser.value(searchOpen).toInt() : -1);
 
     if (parser.isSet(serve))
         return showServe(window, headless ? parser.value(screenshot) : QString(), parser.value(serveCall));

@@ -10,7 +10,10 @@
 #include "conclave/search/SearchSpace.h"
 #include "conclave/search/SpaceProposal.h"
 
+#include <QTemporaryDir>
+
 #include <filesystem>
+#include <fstream>
 
 using namespace conclave;
 namespace fs = std::filesystem;
@@ -143,12 +146,13 @@ private slots:
         QTest::addColumn<std::string>("name");
         QTest::addColumn<QStringList>("flags");
         QTest::newRow("scored-cascade") << std::string("scored-cascade")
-                                        << QStringList{"cascade.threshold=0.5:0.95:0.05",
-                                                       "tiny.model=local/tiny-1b,local/generalist-7b,local/frontier-70b",
-                                                       "generalist.model=local/tiny-1b,local/generalist-7b,"
-                                                       "local/frontier-70b",
-                                                       "frontier.model=local/tiny-1b,local/generalist-7b,"
-                                                       "local/frontier-70b"};
+                                        << QStringList{
+                                               "cascade.threshold=0.5:0.95:0.05",
+                                               "tiny.model=local/tiny-1b,local/generalist-7b,local/frontier-70b",
+                                               "generalist.model=local/tiny-1b,local/generalist-7b,"
+                                               "local/frontier-70b",
+                                               "frontier.model=local/tiny-1b,local/generalist-7b,"
+                                               "local/frontier-70b"};
         QTest::newRow("learned-router") << std::string("learned-router")
                                         << QStringList{"route.threshold=0.1:0.9:0.1",
                                                        "generalist.model=local/generalist-7b,local/frontier-70b",
@@ -167,6 +171,31 @@ private slots:
     {
         const auto flags = SpaceProposal::flags(example("learned-router"), fs::path("/nonexistent"), catalog());
         QCOMPARE(qlist(flags), QStringList{"route.threshold=0.1:0.9:0.1"});
+    }
+
+    // A backend's models_file (what conclave calibrate writes) adds its models to the catalog's: one cheaper and
+    // more skilled than all leaves only itself beside each node's own.
+    void aModelsFileJoinsTheCatalog()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const fs::path folder = dir.path().toStdString();
+        {
+            std::ofstream file(folder / "calibrated.json");
+            file << R"({"models": {"lab/cheap-strong": {"skills": {"math": 0.95, "code": 0.95, "facts": 0.95,)"
+                 << R"( "reasoning": 0.95, "writing": 0.95}, "price_per_mtok": {"input": 0.02, "output": 0.03}}}})";
+        }
+        Team team = example("cascade");
+        team.backends.begin()->second.modelsFile = "calibrated.json";
+        const QString cheap = "lab/cheap-strong,";
+        QCOMPARE(qlist(SpaceProposal::flags(team, folder, catalog())),
+                 (QStringList{"cascade.threshold=0.5:0.95:0.05", "tiny.model=" + cheap + "local/tiny-1b",
+                              "mid.model=" + cheap + "local/reasoner-34b",
+                              "frontier.model=" + cheap + "local/frontier-70b"}));
+        std::string error;
+        QVERIFY2(SearchSpace::fromFlags(SpaceProposal::flags(team, folder, catalog()),
+                                        {SearchBase{"", (folder / "cascade.team.json").string(), team}}, error),
+                 error.c_str());
     }
 
     void everyExampleBuildsItsSpace()

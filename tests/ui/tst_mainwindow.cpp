@@ -298,7 +298,8 @@ private slots:
                                                "actionAddCoordinator", "actionAddAggregator", "actionAddOutput"}));
         QCOMPARE(menu["&Run"],
                  (QStringList{"actionRun", "actionStop", "actionReplay", "actionWhatIf", "-", "actionEvaluate",
-                              "actionTrainRouter", "-", "actionServe", "-", "actionExportChart"}));
+                              "actionTrainRouter", "actionSearchDesigns", "-", "actionServe", "-",
+                              "actionExportChart"}));
         QCOMPARE(menu["&View"],
                  (QStringList{"actionZoomIn", "actionZoomOut", "actionFit", "actionActualSize", "-", "actionSnapToGrid",
                               "actionAutoLayout", "-", "[&Theme]", "-", "[&Panels]"}));

@@ -81,7 +81,7 @@ EvaluateDialog::EvaluateDialog(ExperimentController* controller, std::filesystem
     layout->addWidget(buttons);
     // The buttons act on their own: none of them closes the dialog but Close.
     disconnect(buttons, &QDialogButtonBox::accepted, this, nullptr);
-    connect(m_start, &QPushButton::clicked, this, &EvaluateDialog::evaluate);
+    connect(m_start, &QPushButton::clicked, this, qOverload<>(&EvaluateDialog::evaluate));
     connect(m_cancel, &QPushButton::clicked, this, &EvaluateDialog::cancelRun);
     connect(m_results, &QPushButton::clicked, this, [this] { emit openResults(m_controller->experimentId()); });
     connect(close, &QPushButton::clicked, this, &QDialog::close);
@@ -347,6 +347,15 @@ bool EvaluateDialog::evaluate()
         return false;
     }
     return start(m_controller->prepare(r));
+}
+
+bool EvaluateDialog::evaluate(const EvalRequest& request)
+{
+    if (m_controller->isRunning()) {
+        showErrors({tr("experiment %1 is still running").arg(m_controller->experimentId()).toStdString()});
+        return false;
+    }
+    return start(m_controller->prepare(request));
 }
 
 bool EvaluateDialog::resume(const QString& id)

@@ -53,6 +53,8 @@ public:
     QString trialCountText() const;
     // Checks and starts the form's request; false (errors shown) when it cannot start.
     bool evaluate();
+    // Checks and starts `request` as it is (another view's: a design search's comparison), showing its progress.
+    bool evaluate(const EvalRequest& request);
     // Resumes a stored experiment that did not finish, showing its progress.
     bool resume(const QString& id);
     void cancelRun();

@@ -54,6 +54,7 @@ TaskSetPicker::TaskSetPicker(std::filesystem::path resourcesDir, QWidget* parent
     m_sample->setToolTip(tr("A fixed sample of this many tasks of the domain (the same ones every time)"));
 
     auto* layout = new QFormLayout(this);
+    m_form = layout;
     layout->setContentsMargins(0, 0, 0, 0);
     auto* row = new QHBoxLayout;
     row->addWidget(m_set, 1);
@@ -154,6 +155,12 @@ void TaskSetPicker::showTasks()
     }
     m_preview->resizeColumnToContents(0);
     m_preview->resizeColumnToContents(1);
+}
+
+void TaskSetPicker::setSubsetShown(bool shown)
+{
+    m_form->setRowVisible(m_domain, shown);
+    m_form->setRowVisible(m_sample, shown);
 }
 
 QString TaskSetPicker::domain() const

@@ -8,6 +8,7 @@
 #include <optional>
 
 class QComboBox;
+class QFormLayout;
 class QLabel;
 class QPushButton;
 class QSpinBox;
@@ -39,6 +40,8 @@ public:
     QString domain() const;               // empty: every domain
     std::optional<size_t> sample() const; // unset: every task of the domain
     int64_t selectedCount() const;
+    // Whether the domain and sample rows show (a design search splits the whole set: it hides them).
+    void setSubsetShown(bool shown);
     const QString& error() const { return m_error; }
 
     QComboBox* setBox() const { return m_set; }
@@ -66,6 +69,7 @@ private:
     QTableWidget* m_preview;
     QComboBox* m_domain;
     QSpinBox* m_sample;
+    QFormLayout* m_form;
 };
 
 } // namespace conclave::ui

@@ -18,6 +18,7 @@
 #include "run/RunOutputPanel.h"
 #include "run/RunToolBar.h"
 #include "run/ServeController.h"
+#include "search/SearchController.h"
 
 #include "conclave/resources/LocalModelCatalog.h"
 #include "conclave/resources/ResourceLocator.h"
@@ -167,6 +168,7 @@ void MainWindow::buildRunUi()
     m_experiments =
         new ExperimentActions(m_runs, m_document, m_centre, m_runTabs, m_experimentHistory, m_feedback, this);
     m_whatIf = new WhatIfActions(m_runs, m_document, m_runTabs, m_feedback, this);
+    m_search = new SearchActions(m_runs, m_document, m_centre, m_files, m_experiments, m_feedback, this);
     m_serve = new ServeActions(m_runs, m_document, m_runBar, m_history, m_runTabs, m_feedback, this);
     connect(m_serve->controller(), &ServeController::stopped, this, [this] {
         if (m_closeWhenServed)
@@ -224,7 +226,7 @@ void MainWindow::buildMenus()
     menuBar()->insertMenu(view->menuAction(), run); // after Insert, before View
     addNamedActions(run, *this,
                     {"actionRun", "actionStop", "actionReplay", "actionWhatIf", "", "actionEvaluate",
-                     "actionTrainRouter", "", "actionServe", "", "actionExportChart"});
+                     "actionTrainRouter", "actionSearchDesigns", "", "actionServe", "", "actionExportChart"});
     addToolBar(m_runBar); // after the main toolbar
 }
 
@@ -267,7 +269,8 @@ void MainWindow::connectWidgets()
 
 bool MainWindow::setRunStore(const QString& file)
 {
-    if (m_experiments->controller()->isRunning() || m_serve->isServing() || !m_runActions->setRunStore(file))
+    if (m_experiments->controller()->isRunning() || m_search->controller()->isRunning() || m_serve->isServing() ||
+        !m_runActions->setRunStore(file))
         return false;
     m_experimentHistory->refresh();
     return true;

@@ -5,6 +5,7 @@
 #include "studio/FileActions.h"
 #include "studio/RunActions.h"
 #include "studio/RunTabs.h"
+#include "studio/SearchActions.h"
 #include "studio/ServeActions.h"
 #include "studio/StudioFeedback.h"
 #include "studio/ViewActions.h"
@@ -104,6 +105,8 @@ public:
     ExperimentHistoryPanel* experimentHistory() const { return m_experimentHistory; }
     QTabWidget* centreTabs() const { return m_centre; }
     bool openExperimentTab(const QString& id) { return m_experiments->openExperimentTab(id); }
+    // Run > Search Designs…: a design search of the open team; its designs as tabs beside the canvas.
+    SearchActions* searches() const { return m_search; }
     // Run > Serve This Team…: the open team as an OpenAI-compatible endpoint.
     ServeActions* serving() const { return m_serve; }
     // The current run tab's view as PNG or SVG (by suffix).
@@ -166,6 +169,7 @@ private:
     ExperimentActions* m_experiments = nullptr;
     WhatIfActions* m_whatIf = nullptr;
     ServeActions* m_serve = nullptr;
+    SearchActions* m_search = nullptr;
     bool m_closeWhenServed = false; // the user closed the window while serving: it closes once the drain ends
 };
 

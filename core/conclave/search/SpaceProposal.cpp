@@ -58,8 +58,7 @@ std::vector<std::string> modelChoices(const std::string& current, const Served& 
     }
     std::sort(front.begin(), front.end(), cheaperFirst);
     const auto own = std::find_if(pool.begin(), pool.end(), [&](const Choice& c) { return c.name == current; });
-    const bool onFront =
-        std::any_of(front.begin(), front.end(), [&](const Choice& c) { return c.name == current; });
+    const bool onFront = std::any_of(front.begin(), front.end(), [&](const Choice& c) { return c.name == current; });
     const size_t room = SpaceProposal::kMaxModels - (onFront || own == pool.end() ? 0 : 1);
     // Thin the front's interior: drop the model adding the least skill over the next cheaper one.
     while (front.size() > room && front.size() > 2) {
@@ -94,7 +93,8 @@ std::string joined(const std::vector<std::string>& values)
                            [](std::string all, const std::string& v) { return std::move(all) + "," + v; });
 }
 
-// The models a router or scorer file was trained on; unset when there is no such file or it cannot be read.
+// The models a router or scorer file was trained on: unset when the node names no file, empty when it cannot be
+// read (then its experts are offered no other model: any other would fail the run).
 template <class File>
 std::optional<std::set<std::string>> fileModels(const std::optional<std::string>& file,
                                                 const std::filesystem::path& folder)
@@ -268,8 +268,8 @@ private:
         if (served == m_served.end())
             return;
         const auto allowed = m_allowed.find(n.id.str());
-        const auto names = modelChoices(call->model, served->second,
-                                        allowed == m_allowed.end() ? std::nullopt : allowed->second);
+        const auto names =
+            modelChoices(call->model, served->second, allowed == m_allowed.end() ? std::nullopt : allowed->second);
         if (names.size() >= 2)
             add(n, "model", joined(names));
     }

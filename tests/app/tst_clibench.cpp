@@ -164,7 +164,7 @@ private slots:
         const auto r = bench({"nope"});
         QCOMPARE(r.exitCode, 2);
         QCOMPARE(r.out, QString());
-        QCOMPARE(r.err, QStringLiteral("which: nope not in {all,fanout,chain,early,clock,store,sim,eval,calibrate,fidelity,whatif,routing,routing-speed,http,serve}\n"
+        QCOMPARE(r.err, QStringLiteral("which: nope not in {all,fanout,chain,early,clock,store,sim,eval,calibrate,fidelity,whatif,routing,routing-speed,http,serve,search,search-worlds}\n"
                                        "Run with --help for more information.\n"));
     }
 };

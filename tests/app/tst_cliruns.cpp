@@ -351,7 +351,7 @@ private slots:
         const auto refused = cli({"runs", "show", "00000000000a", "--db", readOnly});
         QCOMPARE(refused.exitCode, 2);
         QCOMPARE(refused.err, "conclave: " + readOnly +
-                                  ": store schema version 4 needs upgrading to 8, but the file is read-only; make it "
+                                  ": store schema version 4 needs upgrading to 9, but the file is read-only; make it "
                                   "writable and run conclave runs list --db " +
                                   readOnly + " once to upgrade it\n");
         QCOMPARE(bytes(readOnly), before);

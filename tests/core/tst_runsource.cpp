@@ -191,8 +191,8 @@ private slots:
         const auto trial = withACall(store, RunOrigin{RunSource::Eval, "e-000000000001", {}}, 0.5, 50);
         for (const auto& id : {served[0], served[1], served[2], served[3], running, olderRun, newerRun, trial})
             QVERIFY2(id.rfind("error: ", 0) != 0, id.c_str());
-        QCOMPARE(count(path, "SELECT count(*) FROM runs"), int64_t(9));
-        QCOMPARE(count(path, "SELECT count(*) FROM span_text"), int64_t(9));
+        QCOMPARE(count(path, "SELECT count(*) FROM runs"), int64_t(8));
+        QCOMPARE(count(path, "SELECT count(*) FROM span_text"), int64_t(8));
         QCOMPARE(count(path, "SELECT count(*) FROM node_results"), int64_t(7)); // the running run's node never ended
 
         const auto pruned = store.pruneSource(RunSource::Serve, 2);

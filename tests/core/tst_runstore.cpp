@@ -360,7 +360,7 @@ private slots:
         auto opened = RunStore::openForReading(path);
         QVERIFY(!opened.store);
         QCOMPARE(q(opened.error), q(path +
-                                    ": store schema version 4 needs upgrading to 8, but the file is read-only; "
+                                    ": store schema version 4 needs upgrading to 9, but the file is read-only; "
                                     "make it writable and run conclave runs list --db " +
                                     path + " once to upgrade it"));
         QVERIFY(readBytes(path) == before);

@@ -680,7 +680,9 @@ struct DesignSearch::State {
                 if (!std::isnan(a))
                     accuracies.push_back(a);
             }
+            // A mean of accuracies: its interval stays within [0, 1].
             p.accuracyCi = ExperimentStats::meanWithCi(accuracies).second;
+            p.accuracyCi = {std::clamp(p.accuracyCi.lo, 0.0, 1.0), std::clamp(p.accuracyCi.hi, 0.0, 1.0)};
             out.push_back(std::move(p));
         }
         return out;

@@ -5,6 +5,7 @@
 #include "conclave/experiment/TaskSplit.h"
 #include "conclave/search/DesignSearch.h"
 #include "conclave/search/SearchOutput.h"
+#include "conclave/search/SearchCommandLine.h"
 #include "conclave/search/SearchReport.h"
 #include "conclave/search/SearchSetup.h"
 #include "conclave/search/SpaceProposal.h"
@@ -30,48 +31,6 @@
 namespace conclave::cli {
 
 namespace {
-
-std::string quoted(const std::string& word)
-{
-    if (!word.empty() && word.find_first_of(" \t'\"$\\*?[]<>|&;()") == std::string::npos)
-        return word;
-    std::string out = "'";
-    for (const char c : word)
-        out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return out + "'";
-}
-
-// The command that reproduces the search, every option spelled out.
-std::string commandOf(const SearchArgs& args)
-{
-    std::string text = "conclave search";
-    for (const auto& b : args.bases)
-        text += " " + quoted(b);
-    if (!args.space.empty())
-        text += " --space " + quoted(args.space);
-    text += " --taskset " + quoted(args.taskset);
-    if (args.budgetTrials)
-        text += " --budget-trials " + std::to_string(*args.budgetTrials);
-    if (args.budgetSeconds) {
-        char number[32];
-        std::snprintf(number, sizeof number, "%g", *args.budgetSeconds);
-        text += std::string(" --budget-seconds ") + number;
-    }
-    text += " --objectives " + args.objectives;
-    for (const auto& c : args.constraints)
-        text += " --constraint " + quoted(c);
-    text += " --split " + args.split + " --seed " + std::to_string(args.seed);
-    if (args.seeds != 1)
-        text += " --seeds " + std::to_string(args.seeds);
-    if (args.population > 0)
-        text += " --population " + std::to_string(args.population);
-    for (const auto& r : args.references)
-        text += " --reference " + quoted(r);
-    text += " -o " + quoted(args.output);
-    if (!args.confirmOn.empty())
-        text += " --confirm-on " + quoted(args.confirmOn);
-    return text;
-}
 
 // The --confirm-on file, checked before the search: every model any candidate may call is served there
 // (the bases rebound, and every value of a parameter naming a model).
@@ -325,7 +284,8 @@ int runSearch(const CliContext& context, const SearchArgs& args)
 
     const auto spec = SearchReport::specJson(space, setup.tasksetName, *setup.tasks, options);
     const auto id = SearchReport::idOf(spec);
-    const auto command = commandOf(args);
+    const auto command = SearchCommandLine::of(
+        {args.bases, args.space, args.taskset, args.output, args.references, args.confirmOn, args.force}, options);
     const auto dbPath = RunStore::resolvePath(args.db);
     auto store = SearchStore::open(dbPath, true, error);
     if (!store)

@@ -2,6 +2,7 @@
 #include "Commands.h"
 #include "LocalTime.h"
 
+#include "conclave/io/CsvField.h"
 #include "conclave/io/FileIo.h"
 #include "conclave/search/SearchReport.h"
 #include "conclave/store/RunStore.h"
@@ -24,16 +25,6 @@ Json recordJson(const SearchRecord& r)
                 {"note", r.note},        {"trials", r.trials},     {"seconds", r.seconds},
                 {"candidates", r.candidates}, {"front", r.front},  {"started_at", r.startedAtMs},
                 {"ended_at", r.endedAtMs < 0 ? Json(nullptr) : Json(r.endedAtMs)}, {"command", r.command}};
-}
-
-std::string csvField(const std::string& text)
-{
-    if (text.find_first_of(",\"\n") == std::string::npos)
-        return text;
-    std::string out = "\"";
-    for (const char c : text)
-        out += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return out + "\"";
 }
 
 int list(const CliContext& context, SearchStore& store, bool json)

@@ -4,6 +4,7 @@
 
 #include "conclave/io/FileIo.h"
 #include "conclave/search/SearchOutput.h"
+#include "conclave/search/SearchCommandLine.h"
 #include "conclave/search/SearchReport.h"
 #include "conclave/search/StoreSearchJournal.h"
 #include "conclave/session/Engine.h"
@@ -20,23 +21,6 @@ namespace {
 
 constexpr char kSpaceFile[] = "space.json";
 constexpr char kReportFile[] = "report.json";
-
-std::string quoted(const std::string& word)
-{
-    if (!word.empty() && word.find_first_of(" \t'\"$\\*?[]<>|&;()") == std::string::npos)
-        return word;
-    std::string out = "'";
-    for (const char c : word)
-        out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return out + "'";
-}
-
-std::string number(double value)
-{
-    char text[32];
-    std::snprintf(text, sizeof text, "%g", value);
-    return text;
-}
 
 } // namespace
 
@@ -80,20 +64,13 @@ std::string SearchController::commandOf() const
 {
     const auto& base = m_space->bases().front();
     const auto dir = outputDir();
-    std::string text = "conclave search " + (base.path.empty() ? std::string("TEAM.team.json") : quoted(base.path));
-    text += " --space " + quoted((dir / kSpaceFile).string()) + " --taskset " + quoted(m_tasksetName);
-    if (m_options.budgetTrials)
-        text += " --budget-trials " + std::to_string(*m_options.budgetTrials);
-    std::string objectives;
-    for (const auto o : m_options.objectives)
-        objectives += (objectives.empty() ? "" : ",") + std::string(toString(o));
-    std::string split;
-    for (const double f : m_options.split)
-        split += (split.empty() ? "" : "/") + number(f);
-    text += " --objectives " + objectives + " --split " + split + " --seed " + std::to_string(m_options.seed);
-    if (m_options.trialSeeds.size() != 1)
-        text += " --seeds " + std::to_string(m_options.trialSeeds.size());
-    return text + " -o " + quoted(dir.string()) + " --force";
+    SearchCommandLine::Files files;
+    files.bases = {base.path.empty() ? std::string("TEAM.team.json") : base.path};
+    files.space = (dir / kSpaceFile).string();
+    files.taskset = m_tasksetName;
+    files.output = dir.string();
+    files.force = true;
+    return SearchCommandLine::of(files, m_options);
 }
 
 bool SearchController::start(SearchSetupResult setup, DesignSearch::Options options, QString* error)

@@ -479,9 +479,16 @@ void HttpMultiLoop::Impl::detach(Transfer& t)
         // ready for it (a request's few kilobytes leave in one write). Asked
         // of libcurl, not seen from a callback: its progress callback only
         // runs when the socket wakes the transfer again, with the answer.
+        // libcurl times both from its own start, which may be a "now" it
+        // cached before the handle was added; the span from pretransfer to
+        // the end does not depend on it, so the moment is counted back from
+        // the end (never before the transfer was added).
         curl_off_t pretransferUs = 0;
-        if (curl_easy_getinfo(t.easy, CURLINFO_PRETRANSFER_TIME_T, &pretransferUs) == CURLE_OK && pretransferUs > 0)
-            t.response.requestSent = t.started + std::chrono::microseconds(pretransferUs);
+        curl_off_t totalUs = 0;
+        if (curl_easy_getinfo(t.easy, CURLINFO_PRETRANSFER_TIME_T, &pretransferUs) == CURLE_OK && pretransferUs > 0 &&
+            curl_easy_getinfo(t.easy, CURLINFO_TOTAL_TIME_T, &totalUs) == CURLE_OK && totalUs >= pretransferUs)
+            t.response.requestSent =
+                std::max(t.started, t.response.ended - std::chrono::microseconds(totalUs - pretransferUs));
         curl_multi_remove_handle(multi, t.easy);
         curl_easy_cleanup(t.easy);
         t.easy = nullptr;

@@ -1,6 +1,7 @@
 // `conclave-studio --bench-experiment`: the GUI thread's longest stall while a
 // 7,000-trial experiment runs through the evaluation dialog. See ExperimentBench.h.
 #include "studio/ExperimentBench.h"
+#include "studio/GuiStallProbe.h"
 
 #include "experiment/EvaluateDialog.h"
 #include "experiment/ExperimentController.h"
@@ -77,35 +78,22 @@ Measured runOnce(int repeat)
     QObject::connect(controller, &ui::ExperimentController::finished, &loop, &QEventLoop::quit);
     QObject::connect(controller, &ui::ExperimentController::progressed, &loop, [&m] { ++m.progressUpdates; });
 
-    std::vector<double> stalls;
-    QElapsedTimer clock;
-    qint64 lastTick = 0;
-    QTimer ticker;
-    ticker.setTimerType(Qt::PreciseTimer);
-    ticker.setInterval(kTickMs);
-    QObject::connect(&ticker, &QTimer::timeout, &loop, [&] {
-        const qint64 now = clock.nsecsElapsed();
-        stalls.push_back(std::max(0.0, double(now - lastTick) / 1e6 - kTickMs));
-        lastTick = now;
-    });
-
+    studio::GuiStallProbe probe(kTickMs);
     QElapsedTimer wall;
     wall.start();
-    clock.start();
-    ticker.start();
+    probe.start();
     if (!dialog->evaluate()) {
         std::fprintf(stderr, "conclave-studio: bench: the evaluation did not start: %s\n",
                      qPrintable(dialog->errors()->text()));
         return m;
     }
     loop.exec();
-    ticker.stop();
+    probe.stop();
     m.wallS = double(wall.nsecsElapsed()) / 1e9;
     m.trials = controller->progress().done;
-    m.ticks = int(stalls.size());
-    std::sort(stalls.begin(), stalls.end());
-    m.longestStallMs = stalls.empty() ? 0 : stalls.back();
-    m.p99StallMs = Quantile::of(stalls, 0.99);
+    m.ticks = probe.ticks();
+    m.longestStallMs = probe.longestMs();
+    m.p99StallMs = probe.p99Ms();
 
     // The dialog opened the results when it finished; time opening them again, afresh.
     QElapsedTimer open;

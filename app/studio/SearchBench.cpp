@@ -1,6 +1,7 @@
 // `conclave-studio --bench-search`: the GUI thread's longest stall while a design
 // search runs through the Search Designs dialog. See SearchBench.h.
 #include "studio/SearchBench.h"
+#include "studio/GuiStallProbe.h"
 
 #include "experiment/TaskSetPicker.h"
 #include "run/RunController.h"
@@ -72,41 +73,25 @@ Measured runOnce(int repeat)
     QObject::connect(controller, &ui::SearchController::finished, &loop, &QEventLoop::quit);
     QObject::connect(controller, &ui::SearchController::progressed, &loop, [&m] { ++m.progressUpdates; });
 
-    std::vector<double> stalls;
-    std::vector<double> at;
-    QElapsedTimer clock;
-    qint64 lastTick = 0;
-    QTimer ticker;
-    ticker.setTimerType(Qt::PreciseTimer);
-    ticker.setInterval(kTickMs);
-    QObject::connect(&ticker, &QTimer::timeout, &loop, [&] {
-        const qint64 now = clock.nsecsElapsed();
-        stalls.push_back(std::max(0.0, double(now - lastTick) / 1e6 - kTickMs));
-        at.push_back(double(now) / 1e6);
-        lastTick = now;
-    });
-
+    studio::GuiStallProbe probe(kTickMs);
     QElapsedTimer wall;
     wall.start();
-    clock.start();
-    ticker.start();
+    probe.start();
     if (!dialog->start()) {
         std::fprintf(stderr, "conclave-studio: bench: the search did not start: %s\n",
                      qPrintable(dialog->errors()->text()));
         return m;
     }
     loop.exec();
-    ticker.stop();
+    probe.stop();
     m.wallS = double(wall.nsecsElapsed()) / 1e9;
     const auto& result = controller->result();
     m.trials = result ? result->searchTrials + result->validationTrials + result->testTrials : 0;
     m.front = result ? result->front.size() : 0;
-    m.ticks = int(stalls.size());
-    if (!stalls.empty())
-        m.longestAtMs = at[size_t(std::max_element(stalls.begin(), stalls.end()) - stalls.begin())];
-    std::sort(stalls.begin(), stalls.end());
-    m.longestStallMs = stalls.empty() ? 0 : stalls.back();
-    m.p99StallMs = Quantile::of(stalls, 0.99);
+    m.ticks = probe.ticks();
+    m.longestAtMs = probe.longestAtMs();
+    m.longestStallMs = probe.longestMs();
+    m.p99StallMs = probe.p99Ms();
     m.ok = result && result->status == DesignSearch::Status::Finished && m.front > 0;
     dialog->close();
     std::error_code ec;

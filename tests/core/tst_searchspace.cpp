@@ -7,6 +7,7 @@
 #include "support/SoloTeam.h"
 
 #include "conclave/io/TeamJson.h"
+#include "conclave/search/SearchCommandLine.h"
 #include "conclave/search/SearchObjectives.h"
 #include "conclave/search/SearchSpace.h"
 
@@ -145,6 +146,25 @@ private slots:
         QCOMPARE(space->size(), 4.0);
         QCOMPARE(space->toJson().dump(), std::string(R"({"format":1,"parameters":["defaults.timeout_ms=1000"],"bases":["solo",")") +
                                              space->bases()[1].path + "\"]}");
+    }
+
+    void theCommandThatReproducesASearch()
+    {
+        QCOMPARE(q(SearchCommandLine::shellWord("triage.team.json")), QString("triage.team.json"));
+        QCOMPARE(q(SearchCommandLine::shellWord("my team.json")), QString("'my team.json'"));
+        QCOMPARE(q(SearchCommandLine::shellWord("it's")), QString("'it'\\''s'"));
+        QCOMPARE(q(SearchCommandLine::shellWord("accuracy>=0.9")), QString("'accuracy>=0.9'"));
+        QCOMPARE(q(SearchCommandLine::shellWord("")), QString("''"));
+        DesignSearch::Options options;
+        options.budgetTrials = 5000;
+        options.constraints.push_back({Objective::Accuracy, true, 0.9, "accuracy>=0.9"});
+        options.trialSeeds = {1, 2, 3};
+        QCOMPARE(q(SearchCommandLine::of({{"a.team.json", "b c.team.json"}, "s.json", "math,facts", "out", {"ref.team.json"},
+                                          "", true},
+                                         options)),
+                 QString("conclave search a.team.json 'b c.team.json' --space s.json --taskset math,facts "
+                         "--budget-trials 5000 --objectives accuracy,cost,p95_wall --constraint 'accuracy>=0.9' "
+                         "--split 0.5/0.25/0.25 --seed 1 --seeds 3 --reference ref.team.json -o out --force"));
     }
 
     void objectivesAndConstraints()

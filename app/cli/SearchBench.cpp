@@ -104,6 +104,7 @@ ExampleOutcome judgeExample(const DesignSearch::Result& r)
 
 struct Reference {
     bool met = false;
+    double delta = -2; // the met design's Δ against the reference
     std::string line;
 };
 
@@ -130,6 +131,7 @@ Reference judgeReference(const DesignSearch::Result& r, const std::string& examp
             p.accuracyDelta > bestDelta) {
             bestDelta = p.accuracyDelta;
             best.met = true;
+            best.delta = p.accuracyDelta;
             best.line = example + ": " + summary.designs[d].name + ", delta " + (p.accuracyDelta >= 0 ? "+" : "") +
                         pct(p.accuracyDelta) + " pt " + ciPt(p.accuracyDeltaCi) + " at " +
                         fixed(100 * summary.designs[d].meanCostUsd / refCost, 1) + " % of its cost";
@@ -297,9 +299,7 @@ int searchBench(const CliContext& context, Engine& engine, const BenchArgs& args
                     << " trials in " << fixed(result.seconds, 1) << " s (" << fixed(double(all) / result.seconds, 0)
                     << "/s); test: " << (outcome.met ? "ok, " : "MISSED, ") << outcome.line << '\n';
         auto reference = judgeReference(result, name);
-        if (reference.met && (!bestReference.met || reference.line < bestReference.line))
-            bestReference = reference;
-        if (reference.met && !bestReference.met)
+        if (reference.met && (!bestReference.met || reference.delta > bestReference.delta))
             bestReference = reference;
     }
     context.out << "  target: a better or a 30 % cheaper design for >= 6 of the " << searched << " examples: " << met

@@ -1,5 +1,6 @@
 // conclave: the command-line face of conclave_core. Parsing only; the work is in the commands.
 #include "Commands.h"
+#include "BenchOptions.h"
 #include "SearchOptions.h"
 #include "ServeOptions.h"
 #include "common/AllocatorTuning.h"
@@ -410,36 +411,7 @@ int main(int argc, char** argv)
     auto* searches = addSearchesCommand(app, searchesArgs);
 
     BenchArgs benchArgs;
-    auto* bench = app.add_subcommand(
-        "bench", "Measure the engine: fan-out, scheduler overhead, early termination, the virtual clock, the store, "
-                 "the simulator");
-    bench
-        ->add_option("which", benchArgs.which,
-                     "all, fanout, chain, early, clock, store, sim, eval, calibrate, fidelity, whatif, routing "
-                     "(routing-speed: its timings alone), http, serve or search (search-worlds: its part on "
-                     "ground-truth worlds alone)")
-        ->check(CLI::IsMember({"all", "fanout", "chain", "early", "clock", "store", "sim", "eval", "calibrate",
-                               "fidelity", "whatif", "routing", "routing-speed", "http", "serve", "search", "search-worlds"}));
-    bench->add_option("--world", benchArgs.worlds,
-                      "fidelity, search: a ground-truth world file; repeat for more (default: "
-                      "every bundled world)");
-    uint64_t worldSeed = 0;
-    auto* worldSeedOption = bench->add_option("--world-seed", worldSeed, "fidelity, search: draw the worlds under this seed");
-    bench
-        ->add_option("--folds", benchArgs.folds,
-                     "fidelity: cross-fit over K parts of the tasks (default 2; 1: one split, half held out)")
-        ->check(CLI::Range(1, 10));
-    bool benchNoReplay = false;
-    bench->add_flag("--no-replay", benchNoReplay,
-                    "fidelity: skip the replayed predictions (the targets read only the simulated ones)");
-    std::string benchDb;
-    auto* benchDbOption = bench->add_option("--db", benchDb,
-                                            "store: the database file to measure in (default: a temporary file); "
-                                            "fidelity: keep each world's measured runs in DB-WORLD.sqlite");
-    bench->add_option("--runs", benchArgs.runs, "Runs per measurement (medians are reported)")
-        ->check(CLI::Range(1, 100));
-    bench->add_option("--max-n", benchArgs.maxN, "Largest fan-out to measure")->check(CLI::Range(1, 100000));
-    bench->add_flag("--verbose", benchArgs.verbose, "Show where each fan-out's time went");
+    auto* bench = addBenchCommand(app, benchArgs);
 
     std::string checkTeam;
     auto* backends = app.add_subcommand("backends", "Work with a team's backends");
@@ -480,14 +452,8 @@ int main(int argc, char** argv)
         return runValidate(context, validateFiles);
     if (*fmt)
         return runFormat(context, fmtFiles, check);
-    if (*bench) {
-        if (*benchDbOption)
-            benchArgs.db = benchDb;
-        if (*worldSeedOption)
-            benchArgs.worldSeed = worldSeed;
-        benchArgs.replay = !benchNoReplay;
+    if (*bench)
         return runBench(context, benchArgs);
-    }
     if (*runs) {
         for (const auto* sub : runs->get_subcommands())
             runsArgs.action = sub->get_name();

@@ -5,6 +5,7 @@
 #include "conclave/search/CandidateTrials.h"
 #include "conclave/search/SearchCandidate.h"
 #include "conclave/search/SearchObjectives.h"
+#include "conclave/search/SearchParts.h"
 #include "conclave/search/SearchSpace.h"
 
 #include <atomic>
@@ -54,17 +55,7 @@ public:
         std::vector<SearchBase> references;
     };
 
-    // The tasks of each part, as indices into the task set, each in the
-    // order of its TaskSplit position (so a rung's prefix is a fixed sample).
-    struct Parts {
-        std::vector<size_t> search;
-        std::vector<size_t> validation;
-        std::vector<size_t> test;
-        size_t trainedOn = 0;     // tasks a router or scorer file was trained on: kept in the search part
-        size_t fitted = 0;        // tasks with a fitted difficulty kept in the search part
-        std::string blindNote;    // set when the test is not blind, saying why
-        std::vector<std::string> notes;
-    };
+    using Parts = SearchParts;
 
     struct FrontPoint {
         int candidate = 0;
@@ -119,10 +110,12 @@ public:
 
     // Why a base cannot be searched (it calls a paid endpoint): a search never spends money.
     static std::optional<std::string> refusal(const SearchBase& base);
-    // The parts of `tasks` under `split` (TaskSplit with `seed`): tasks in `trained` (ids) and, while
-    // validation and test keep a task each, tasks with a fitted difficulty go to the search part.
+    // The parts of `tasks` under `split` (SearchParts::make).
     static std::optional<Parts> split(const TaskSet& tasks, const std::vector<double>& split, uint64_t seed,
-                                      const std::set<std::string>& trained, std::string& error);
+                                      const std::set<std::string>& trained, std::string& error)
+    {
+        return SearchParts::make(tasks, split, seed, trained, error);
+    }
 
     void setProgressHandler(std::function<void(const Progress&)> handler);
     void setJournal(SearchJournal* journal);

@@ -46,6 +46,8 @@ std::string summary(const std::string& name, const ModelProfile& p)
         line += ", retry repeat " + formatNumber(*p.retryRepeat);
     if (p.conformity)
         line += ", conformity " + formatNumber(*p.conformity);
+    if (p.repeatAgreement)
+        line += ", repeat agreement " + formatNumber(*p.repeatAgreement);
     // What the simulator will take from its built-in defaults instead.
     std::string missing;
     for (const auto& field : ModelCalibration::defaultsKept(p))

@@ -44,6 +44,7 @@ ModelProfile fullProfile()
     p.loadSlope = 0.125;
     p.retryRepeat = 0.75;
     p.conformity = 0.375;
+    p.repeatAgreement = 0.625;
     p.trials = std::map<std::string, int64_t>{{"math", 40}};
     p.fitted = std::vector<std::string>{"skills", "difficulty_weight"};
     p.calibratedFrom = std::vector<CalibrationSource>{{"exp-a", 120}, {"exp-b", 0}};
@@ -65,7 +66,7 @@ private slots:
                                 "\"confidence\":{\"right\":{\"mean\":0.9,\"sd\":0.05,\"quantiles\":[0.5,0.875,1]},"
                                 "\"wrong\":{\"mean\":0.75,\"sd\":0.125}},"
                                 "\"synthesis\":{\"p_right_given_right\":[0.05,0.625,0.9],\"self_answer\":0.25},"
-                                "\"load_slope\":0.125,\"retry_repeat\":0.75,\"conformity\":0.375,\"trials\":{\"math\":40},"
+                                "\"load_slope\":0.125,\"retry_repeat\":0.75,\"conformity\":0.375,\"repeat_agreement\":0.625,\"trials\":{\"math\":40},"
                                 "\"fitted\":[\"skills\",\"difficulty_weight\"],"
                                 "\"calibrated_from\":[{\"experiment\":\"exp-a\",\"answers\":120},"
                                 "{\"experiment\":\"exp-b\",\"answers\":0}]}"));
@@ -93,6 +94,7 @@ private slots:
         QTest::newRow("load_slope") << "{\"load_slope\": 0}" << "{}" << 3;
         QTest::newRow("retry_repeat") << "{\"retry_repeat\": 1}" << "{}" << 3;
         QTest::newRow("conformity") << "{\"conformity\": 0}" << "{}" << 3;
+        QTest::newRow("repeat_agreement") << "{\"repeat_agreement\": 0}" << "{}" << 3;
         QTest::newRow("fitted") << "{\"fitted\": []}" << "{}" << 3;
         QTest::newRow("calibrated_from") << "{\"calibrated_from\": []}" << "{}" << 3;
         QTest::newRow("max_concurrency") << "{}" << "{\"max_concurrency\": 2}" << 3;
@@ -184,6 +186,9 @@ private slots:
         row("conformity -0.1", "{\"conformity\": -0.1}",
             {err(at("/conformity"), "expected a number from 0 to 1, got -0.1")});
         row("conformity 1", "{\"conformity\": 1}", {});
+        row("repeat_agreement 2", "{\"repeat_agreement\": 2}",
+            {err(at("/repeat_agreement"), "expected a number from 0 to 1, got 2")});
+        row("repeat_agreement 0.5", "{\"repeat_agreement\": 0.5}", {});
         row("confidence extra side",
             "{\"confidence\": {\"right\": {\"mean\": 0.8, \"sd\": 0.1}, \"wrong\": {\"mean\": 0.7, \"sd\": 0.1}, "
             "\"unsure\": {}}}",

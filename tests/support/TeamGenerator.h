@@ -216,6 +216,8 @@ private:
                 profile["retry_repeat"] = *rc::gen::elementOf(std::vector<double>{0, 0.5, 1});
             if (pick(3))
                 profile["conformity"] = *rc::gen::elementOf(std::vector<double>{0, 0.4, 1});
+            if (pick(3))
+                profile["repeat_agreement"] = *rc::gen::elementOf(std::vector<double>{0, 0.5, 1});
             if (pick(3)) {
                 profile["fitted"] = json::array({"skills", "difficulty_weight"});
                 profile["calibrated_from"] = json::array({json{{"experiment", "exp-1"}, {"answers", 200}}});

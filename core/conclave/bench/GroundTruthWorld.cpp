@@ -38,15 +38,6 @@ std::string plurality(const std::vector<WorldPrompt::Shown>& shown)
     return best;
 }
 
-std::string seedOf(const ModelRequest& request)
-{
-    const auto& extra = request.params.extra;
-    if (!extra.is_object())
-        return {};
-    const auto it = extra.find("seed");
-    return it == extra.end() ? std::string() : it->dump();
-}
-
 // The subtasks of a plan: each question (up to and with its '?') is one;
 // text after the last one joins it; beyond `most` the rest joins the last.
 std::string plan(std::string_view task, size_t most)
@@ -372,7 +363,8 @@ SimulatedCall GroundTruthWorld::respond(const ModelRequest& request) const
         return call;
     }
     const WorldModel& model = it->second;
-    const CallDraws draws{R::key({request.model, request.system, request.prompt, seedOf(request)}, m_spec.seed)};
+    const CallDraws draws{
+        R::key({request.model, request.system, request.prompt, request.params.seedText()}, m_spec.seed)};
     call.reply.text = reply(WorldPrompt::read(request.prompt), request.model, draws);
     call.reply.ok = true;
     call.reply.tokensIn = estimateTokens(request.system.size() + request.prompt.size());

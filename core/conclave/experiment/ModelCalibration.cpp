@@ -6,6 +6,7 @@
 #include "conclave/experiment/JointFit.h"
 #include "conclave/experiment/NormalOgive.h"
 #include "conclave/experiment/PairwiseAgreement.h"
+#include "conclave/experiment/RepeatAgreement.h"
 #include "conclave/local/ItemBank.h"
 
 #include <algorithm>
@@ -64,6 +65,14 @@ struct Joint {
     std::map<std::string, Tally> domains;
     double weight = 0;
     bool weightFitted = false;
+
+    // The fit's curve for an answer in `domain`: P = Φ(α − β·z) (JointFit).
+    JointFit::Line line(const std::string& domain, bool correct, double answerWeight) const
+    {
+        const double scale = 1 / std::sqrt(1 - weight);
+        return {NormalOgive::quantile(domains.at(domain).skill) * scale, std::sqrt(weight) * scale, correct,
+                answerWeight};
+    }
 };
 
 // How much each answer counts (docs/calibration.md, "Copies count once"):
@@ -165,7 +174,8 @@ double roundedShare(double value)
 }
 
 ModelProfile fitModel(const std::string& model, const std::vector<const Call*>& calls, const Joint& joint,
-                      const std::optional<PairwiseAgreement::Model>& agreement, const Behaviour& behaviour,
+                      const std::optional<PairwiseAgreement::Model>& agreement,
+                      const std::optional<RepeatAgreement::Model>& repeats, const Behaviour& behaviour,
                       const ModelsFile::Profiles& catalog, const ModelCalibration::Options& options,
                       std::vector<std::string>& warnings)
 {
@@ -302,6 +312,13 @@ ModelProfile fitModel(const std::string& model, const std::vector<const Call*>& 
                                " of wrong answers with another model on tasks with choices (fewer than " +
                                std::to_string(minCount) + "); its error_agreement is uncertain");
     }
+    if (repeats && repeats->tasks >= RepeatAgreement::kMinTasks) {
+        p.repeatAgreement = rounded(repeats->fitted, 4);
+        if (repeats->tasks < minCount)
+            warnings.push_back(model + ": " + only(repeats->tasks, "task") +
+                               " answered under several seeds (fewer than " + std::to_string(minCount) +
+                               "); its repeat_agreement is uncertain");
+    }
     if (const auto stated = BehaviourFit::confidence(behaviour.answers)) {
         const auto roundedAll = [](std::vector<double> values) {
             for (double& v : values)
@@ -342,6 +359,7 @@ ModelProfile fitModel(const std::string& model, const std::vector<const Call*>& 
     note(bool(p.synthesis), "synthesis");
     note(bool(p.loadSlope), "load_slope");
     note(bool(p.retryRepeat), "retry_repeat");
+    note(bool(p.repeatAgreement), "repeat_agreement");
     p.fitted = std::move(fitted);
     return p;
 }
@@ -365,7 +383,9 @@ void fitConformity(const CalibrationSamples& samples, const std::vector<double>&
         profile.conformity = roundedShare(c->second.share);
         if (!profile.fitted)
             profile.fitted.emplace();
-        profile.fitted->emplace_back("conformity"); // the last field of the profile's order
+        // In the profile's order: only repeat_agreement comes after it.
+        auto& fields = *profile.fitted;
+        fields.insert(std::find(fields.begin(), fields.end(), "repeat_agreement"), "conformity");
         if (c->second.turns < minCount)
             result.warnings.push_back(model + ": " + only(c->second.turns, "meeting turn") +
                                       " shown earlier turns (fewer than " + std::to_string(minCount) +
@@ -514,6 +534,9 @@ ModelCalibration::Result ModelCalibration::fit(const CalibrationSamples& samples
     const auto weights = answerWeights(samples.answers);
     const auto joint = fitJoint(samples.answers, weights, result.difficulties);
     const auto agreements = PairwiseAgreement::fit(samples.answers).models;
+    const auto repeats = RepeatAgreement::fit(samples.answers, weights, [&joint](const Answer& a, double weight) {
+        return joint.at(a.model).line(a.domain, a.correct, weight);
+    });
     std::map<std::string, Behaviour> behaviours;
     std::map<std::string, std::vector<int64_t>> answersFrom; // per model, per experiment
     for (const auto& a : samples.answers) {
@@ -530,8 +553,10 @@ ModelCalibration::Result ModelCalibration::fit(const CalibrationSamples& samples
             continue;
         const auto j = joint.find(model);
         const auto a = agreements.find(model);
+        const auto r = repeats.find(model);
         auto profile = fitModel(model, list, j == joint.end() ? Joint{} : j->second,
-                                a == agreements.end() ? std::nullopt : std::optional(a->second), behaviours[model],
+                                a == agreements.end() ? std::nullopt : std::optional(a->second),
+                                r == repeats.end() ? std::nullopt : std::optional(r->second), behaviours[model],
                                 catalog, options, result.warnings);
         std::vector<CalibrationSource> sources;
         const auto counts = answersFrom.find(model);
@@ -551,7 +576,7 @@ std::vector<std::string> ModelCalibration::defaultsKept(const ModelProfile& prof
     std::vector<std::string> out;
     for (const char* field : {"skills", "ttft_ms", "tokens_per_s", "output_tokens", "price_per_mtok", "failure_rate",
                               "error_agreement", "difficulty_weight", "confidence", "synthesis", "load_slope",
-                              "retry_repeat", "conformity"}) {
+                              "retry_repeat", "conformity", "repeat_agreement"}) {
         if (!profile.fitted || std::find(profile.fitted->begin(), profile.fitted->end(), field) == profile.fitted->end())
             out.emplace_back(field);
     }

@@ -43,6 +43,7 @@ ModelProfile overlayProfile(ModelProfile below, const ModelProfile& above)
     overlayField(below.loadSlope, above.loadSlope);
     overlayField(below.retryRepeat, above.retryRepeat);
     overlayField(below.conformity, above.conformity);
+    overlayField(below.repeatAgreement, above.repeatAgreement);
     overlayMap(below.skillsCi, above.skillsCi);
     overlayMap(below.trials, above.trials);
     overlayField(below.fitted, above.fitted);

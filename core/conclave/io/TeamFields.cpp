@@ -18,11 +18,11 @@ constexpr std::array<K, 4> kEdge{"from", "to", "when", "role"};
 constexpr std::array<K, 4> kParams{"temperature", "max_tokens", "top_p", "stop"};
 constexpr std::array<K, 5> kDefaults{"backend", "model", "timeout_ms", "retries", "params"};
 constexpr std::array<K, 3> kBudget{"max_cost_usd", "max_tokens", "max_wall_ms"};
-constexpr std::array<K, 18> kProfile{"skills",          "ttft_ms",           "tokens_per_s", "output_tokens",
-                                     "price_per_mtok",  "context_tokens",    "failure_rate", "error_agreement",
-                                     "difficulty_weight", "confidence",      "synthesis",    "load_slope",
-                                     "retry_repeat",    "conformity",        "skills_ci",         "trials",       "fitted",
-                                     "calibrated_from"};
+constexpr std::array<K, 19> kProfile{"skills",           "ttft_ms",          "tokens_per_s",   "output_tokens",
+                                     "price_per_mtok",   "context_tokens",   "failure_rate",   "error_agreement",
+                                     "difficulty_weight", "confidence",      "synthesis",      "load_slope",
+                                     "retry_repeat",     "conformity",       "repeat_agreement", "skills_ci",
+                                     "trials",           "fitted",           "calibrated_from"};
 constexpr std::array<K, 2> kDistribution{"median", "p95"};
 constexpr std::array<K, 2> kPrice{"input", "output"};
 
@@ -193,7 +193,7 @@ constexpr double kBig = 1e300;
 // The "conclave" rule names the newest version in words; a new version updates both.
 static_assert(kTeamFormatVersion == 3, "update the \"conclave\" rule's \"format version 1 to N\"");
 
-constexpr std::array<FieldRule, 39> kRules{{
+constexpr std::array<FieldRule, 40> kRules{{
     {"conclave", "format version 1 to 3", true, 1, kBig, false},
     {"timeout_ms", "a positive integer", true, 0, kBig, true},
     {"deadline_ms", "a positive integer", true, 0, kBig, true},
@@ -220,6 +220,7 @@ constexpr std::array<FieldRule, 39> kRules{{
     {"load_slope", "a non-negative number", false, 0, kBig, false},
     {"retry_repeat", "a number from 0 to 1", false, 0, 1, false},
     {"conformity", "a number from 0 to 1", false, 0, 1, false},
+    {"repeat_agreement", "a number from 0 to 1", false, 0, 1, false},
     {"mean", "a number from 0 to 1", false, 0, 1, false},
     {"sd", "a non-negative number", false, 0, kBig, false},
     {"quantiles", "a number from 0 to 1", false, 0, 1, false},

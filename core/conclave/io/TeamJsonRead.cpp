@@ -454,6 +454,7 @@ std::optional<ModelProfile> profileFromJson(const json& value, const std::string
     profile.loadSlope = readNumber(r, "load_slope");
     profile.retryRepeat = readNumber(r, "retry_repeat");
     profile.conformity = readNumber(r, "conformity");
+    profile.repeatAgreement = readNumber(r, "repeat_agreement");
     profile.skillsCi = readIntervals(r, "skills_ci");
     profile.trials = readCounts(r, "trials", problems);
     profile.fitted = r.stringList("fitted");

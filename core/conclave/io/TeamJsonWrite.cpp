@@ -245,6 +245,7 @@ ordered_json profileToJson(const ModelProfile& profile)
     putNumber(out, "load_slope", profile.loadSlope);
     putNumber(out, "retry_repeat", profile.retryRepeat);
     putNumber(out, "conformity", profile.conformity);
+    putNumber(out, "repeat_agreement", profile.repeatAgreement);
     if (profile.skillsCi) {
         ordered_json intervals = ordered_json::object();
         for (const auto& [domain, interval] : *profile.skillsCi)

@@ -35,8 +35,12 @@ enum Stream : uint64_t {
     kOther,
     kSelf,
     kRepeat,
-    kConform
+    kConform,
+    kStanding
 };
+
+// The seed of standing draws: they belong to the endpoint, not to a run.
+constexpr uint64_t kStandingSeed = 0x5747414e44494e47ull;
 
 std::string withAnswer(std::string lead, std::string_view answer, double confidence)
 {
@@ -138,6 +142,8 @@ std::map<std::string, ResolvedProfile> LocalResponder::resolve(const std::map<st
             r.retryRepeat = *p.retryRepeat;
         if (p.conformity)
             r.conformity = *p.conformity;
+        if (p.repeatAgreement)
+            r.repeatAgreement = *p.repeatAgreement;
     };
     for (const auto& [name, profile] : catalog)
         apply(out[name], profile);
@@ -510,13 +516,25 @@ SimulatedCall LocalResponder::respond(const ModelRequest& request) const
         return call;
     }
 
+    // Asked exactly the same again (repeat_agreement κ), a model answers from
+    // its standing draws on the request: keyed by the request alone (its task,
+    // system prompt, prompt and seed), not by the trial's seed, the call's role
+    // or its attempt. Each call takes them with chance √κ, so two such calls
+    // answer alike with chance κ beyond what the task's difficulty shares
+    // (docs/simulator.md, "Asked the same again"). Latency stays each call's own.
+    const Draws said =
+        p->repeatAgreement > 0 && draws.unit(kStanding) < std::sqrt(p->repeatAgreement)
+            ? Draws{R::key({request.model, taskKey, request.system, request.prompt, request.params.seedText()},
+                           kStandingSeed)}
+            : draws;
+
     // What the call is, as the engine says: its prompt's wording never matters.
     double confidence = 0;
     std::string text;
     const CallInputs& in = request.inputs;
     switch (request.purpose) {
     case CallPurpose::Route:
-        text = chooseRoute(in.routes, in.task, *p, draws);
+        text = chooseRoute(in.routes, in.task, *p, said);
         break;
     case CallPurpose::Plan:
         text = decompose(in.task, in.maxSubtasks);
@@ -525,21 +543,21 @@ SimulatedCall LocalResponder::respond(const ModelRequest& request) const
         text = combine(in.candidates, confidence);
         break;
     case CallPurpose::Synthesize:
-        text = synthesize(in.candidates, *p, item, draws, confidence);
+        text = synthesize(in.candidates, *p, item, said, confidence);
         break;
     case CallPurpose::Judge:
         if (in.judge) {
-            text = judge(*in.judge, item, *p, draws, confidence);
+            text = judge(*in.judge, item, *p, said, confidence);
             break;
         }
         [[fallthrough]]; // a judge call without its case answers as any call would
     case CallPurpose::Answer:
     case CallPurpose::MemberTurn:
-        text = answer(in.transcript, *p, item, draws, confidence);
+        text = answer(in.transcript, *p, item, said, confidence);
         break;
     }
 
-    auto tokensOut = std::max<int64_t>(1, std::llround(ResolvedProfile::at(p->outputTokens, draws.normal(kLength))));
+    auto tokensOut = std::max<int64_t>(1, std::llround(ResolvedProfile::at(p->outputTokens, said.normal(kLength))));
     if (request.params.maxTokens)
         tokensOut = std::min(tokensOut, *request.params.maxTokens);
     // tokens_per_s p95 is the slow tail: a positive draw means slower.

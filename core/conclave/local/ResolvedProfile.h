@@ -32,6 +32,7 @@ struct ResolvedProfile {
     double loadSlope = 0;
     double retryRepeat = 0;
     std::optional<double> conformity; // absent: the built-in persuasion
+    double repeatAgreement = 0;        // κ: two calls asked the same answer alike with chance κ
 
     double skill(std::string_view domain) const;
     // The chance that a wrong answer is the task's attractive one

@@ -88,6 +88,12 @@ struct ModelProfile {
     // common answer it is shown instead of answering on its own. Absent: the
     // built-in persuasion (peers' right answers persuade, wrong ones do not).
     std::optional<double> conformity;
+    // The chance that two of the model's calls asked exactly the same (one
+    // task, system prompt, prompt and seed: the same request again, within a
+    // trial or on another seed) answer alike beyond what the task's difficulty
+    // alone makes them: 1 for an endpoint that answers a request the same way
+    // every time, 0 (the default) for one that samples afresh.
+    std::optional<double> repeatAgreement;
     // Informative only (a calibration's evidence; the simulator ignores them):
     // the 95 % interval of each skill, and the scored answers behind it.
     std::optional<std::map<std::string, std::pair<double, double>>> skillsCi;
@@ -100,7 +106,7 @@ struct ModelProfile {
     // Whether it sets a field that models files of format 2 and teams of format 3 introduced.
     bool usesFormat2Fields() const
     {
-        return difficultyWeight || confidence || synthesis || loadSlope || retryRepeat || conformity || fitted || calibratedFrom;
+        return difficultyWeight || confidence || synthesis || loadSlope || retryRepeat || conformity || repeatAgreement || fitted || calibratedFrom;
     }
 
     friend bool operator==(const ModelProfile&, const ModelProfile&) = default;

@@ -22,6 +22,15 @@ struct ModelParams {
     std::optional<std::vector<std::string>> stop;
     nlohmann::json extra;  // unknown keys, kept as they were; null when there are none (copies stay cheap)
 
+    // The `seed` an endpoint is sent (an extra key), as JSON text; empty when there is none.
+    std::string seedText() const
+    {
+        if (!extra.is_object())
+            return {};
+        const auto it = extra.find("seed");
+        return it == extra.end() ? std::string() : it->dump();
+    }
+
     friend bool operator==(const ModelParams&, const ModelParams&) = default;
 };
 

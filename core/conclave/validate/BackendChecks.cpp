@@ -103,6 +103,7 @@ void FieldChecker::checkProfile(const std::string& pointer, const ModelProfile& 
     range(pointer, "load_slope", profile.loadSlope);
     range(pointer, "retry_repeat", profile.retryRepeat);
     range(pointer, "conformity", profile.conformity);
+    range(pointer, "repeat_agreement", profile.repeatAgreement);
     if (profile.fitted) {
         for (size_t i = 0; i < profile.fitted->size(); ++i) {
             const auto& field = (*profile.fitted)[i];

@@ -287,8 +287,9 @@ int searchWorldBench(const CliContext& context, const EngineResources& resources
                 << " of " << front << " = " << fixed(100 * share, 1) << " % - " << (share >= 0.8 ? "ok" : "MISSED")
                 << "\n";
     context.out << "  of the " << fellOff << " that fell off, " << fellOffSelf << " ask one model more than once ("
-                << self << " of all " << front << " front designs do; the worlds answer a model alike each time it is asked; the "
-                   "simulator draws each call afresh: docs/search.md)\n\n";
+                << self << " of all " << front
+                << " front designs do; the worlds answer a model alike each time it is asked, the calibrated "
+                   "simulator as its repeat_agreement says: docs/search.md)\n\n";
     return kExitOk;
 }
 

@@ -153,8 +153,8 @@ private slots:
         QCOMPARE(rows, 6);
         QVERIFY2(r.out.contains("fidelity targets over 6 (world, design) pairs on tasks the calibration did not "
                                 "read:\n  accuracy within 1.96 combined se: 6 of 6 (100 %) (target >= 90 %, met)\n"
-                                "  median predicted / measured CI width: 0.46 (target <= 2, met)\n"
-                                "  cost within 10 %: 4 of 6 (67 %) (target >= 90 %, NOT met)\n"
+                                "  median predicted / measured CI width: 0.36 (target <= 2, met)\n"
+                                "  cost within 10 %: 5 of 6 (83 %) (target >= 90 %, NOT met)\n"
                                 "  p50 wall within 15 %: 3 of 6 (50 %) (target >= 90 %, NOT met)\n"),
                  qPrintable(r.out));
     }

@@ -199,11 +199,11 @@ private slots:
         QCOMPARE(r.out, "wrote " + out +
                             ": 3 models from 4 trials of 1 experiment\n"
                             "  hand/a: ttft 30 ms, 175 tokens/s, failure rate 0, skills facts 0.5 (2) math 1 (2), error agreement 1\n"
-                            "    not measured — built-in default used: difficulty_weight, confidence, synthesis, load_slope, retry_repeat, conformity\n"
+                            "    not measured — built-in default used: difficulty_weight, confidence, synthesis, load_slope, retry_repeat, conformity, repeat_agreement\n"
                             "  hand/c: ttft 10 ms, 100 tokens/s, failure rate 0, no skills\n"
-                            "    not measured — built-in default used: skills, error_agreement, difficulty_weight, confidence, synthesis, load_slope, retry_repeat, conformity\n"
+                            "    not measured — built-in default used: skills, error_agreement, difficulty_weight, confidence, synthesis, load_slope, retry_repeat, conformity, repeat_agreement\n"
                             "  local/tiny-1b: ttft 250 ms, 100 tokens/s, failure rate 0.3333, skills facts 0 (2) math 0.5 (2), error agreement 0.5\n"
-                            "    not measured — built-in default used: difficulty_weight, confidence, synthesis, load_slope, retry_repeat, conformity\n");
+                            "    not measured — built-in default used: difficulty_weight, confidence, synthesis, load_slope, retry_repeat, conformity, repeat_agreement\n");
         QCOMPARE(r.err,
                  QStringLiteral(
                      "warning: hand/a: only 8 successful calls (fewer than 30); its latency, speed and length are "
@@ -500,13 +500,13 @@ private slots:
                      ": 3 models from 40 served runs since 2000-01-01\n"
                      "  rt/alpha: ttft 209.4 ms, 74.8 tokens/s, failure rate 0.0244, no skills, load slope 0\n"
                      "    not measured — built-in default used: skills, error_agreement, difficulty_weight, "
-                     "confidence, synthesis, retry_repeat, conformity\n"
+                     "confidence, synthesis, retry_repeat, conformity, repeat_agreement\n"
                      "  rt/beta: ttft 445.4 ms, 43.6 tokens/s, failure rate 0.1489, no skills, load slope 0.0622\n"
                      "    not measured — built-in default used: skills, error_agreement, difficulty_weight, "
-                     "confidence, synthesis, retry_repeat, conformity\n"
+                     "confidence, synthesis, retry_repeat, conformity, repeat_agreement\n"
                      "  rt/gamma: ttft 111.1 ms, 154.9 tokens/s, failure rate 0, no skills\n"
                      "    not measured — built-in default used: skills, error_agreement, difficulty_weight, "
-                     "confidence, synthesis, load_slope, retry_repeat, conformity\n"
+                     "confidence, synthesis, load_slope, retry_repeat, conformity, repeat_agreement\n"
                      "skills and confidence come from experiments only: served runs have no known answers\n");
         QCOMPARE(r.err, QStringLiteral("warning: rt/alpha: no scored answers; its skills are not fitted\n"
                                        "warning: rt/beta: no scored answers; its skills are not fitted\n"
@@ -563,14 +563,14 @@ private slots:
                             "  hand/a: ttft 30 ms, 175 tokens/s, failure rate 0, skills facts 0.5 (2) math 1 (2), "
                             "error agreement 1\n"
                             "    not measured — built-in default used: difficulty_weight, confidence, synthesis, "
-                            "load_slope, retry_repeat, conformity\n"
+                            "load_slope, retry_repeat, conformity, repeat_agreement\n"
                             "  hand/c: ttft 10 ms, 100 tokens/s, failure rate 0, no skills\n"
                             "    not measured — built-in default used: skills, error_agreement, difficulty_weight, "
-                            "confidence, synthesis, load_slope, retry_repeat, conformity\n"
+                            "confidence, synthesis, load_slope, retry_repeat, conformity, repeat_agreement\n"
                             "  local/tiny-1b: ttft 250 ms, 100 tokens/s, failure rate 0.3333, skills facts 0 (2) math "
                             "0.5 (2), error agreement 0.5\n"
                             "    not measured — built-in default used: difficulty_weight, confidence, synthesis, "
-                            "load_slope, retry_repeat, conformity\n"
+                            "load_slope, retry_repeat, conformity, repeat_agreement\n"
                             "skills and confidence come from experiments only: served runs have no known answers\n");
         const auto models = QJsonDocument::fromJson(read(out).toUtf8()).object()["models"].toObject();
         const auto a = models["hand/a"].toObject();

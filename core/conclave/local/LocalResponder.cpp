@@ -39,9 +39,6 @@ enum Stream : uint64_t {
     kStanding
 };
 
-// The seed of standing draws: they belong to the endpoint, not to a run.
-constexpr uint64_t kStandingSeed = 0x5747414e44494e47ull;
-
 std::string withAnswer(std::string lead, std::string_view answer, double confidence)
 {
     // Exactly printf's "%.2f", without its locale and format parsing.
@@ -516,16 +513,19 @@ SimulatedCall LocalResponder::respond(const ModelRequest& request) const
         return call;
     }
 
-    // Asked exactly the same again (repeat_agreement κ), a model answers from
-    // its standing draws on the request: keyed by the request alone (its task,
-    // system prompt, prompt and seed), not by the trial's seed, the call's role
-    // or its attempt. Each call takes them with chance √κ, so two such calls
-    // answer alike with chance κ beyond what the task's difficulty shares
-    // (docs/simulator.md, "Asked the same again"). Latency stays each call's own.
+    // Asked exactly the same again in a run (repeat_agreement κ), a model
+    // answers from its standing draws on the request: keyed by the request
+    // (its task, system prompt, prompt and seed) and the run's seed, not by the
+    // call's role or attempt. Each call takes them with chance √κ, so two such
+    // calls answer alike with chance κ beyond what the task's difficulty
+    // shares. Which answers the endpoint stands by is not known, so each trial
+    // draws them anew and a prediction averages over them (docs/simulator.md,
+    // "Asked the same again"). Latency stays each call's own.
     const Draws said =
         p->repeatAgreement > 0 && draws.unit(kStanding) < std::sqrt(p->repeatAgreement)
-            ? Draws{R::key({request.model, taskKey, request.system, request.prompt, request.params.seedText()},
-                           kStandingSeed)}
+            ? Draws{R::key({"standing", request.model, taskKey, request.system, request.prompt,
+                            request.params.seedText()},
+                           m_seed)}
             : draws;
 
     // What the call is, as the engine says: its prompt's wording never matters.

@@ -102,11 +102,17 @@ WorldOutcome oneWorld(const CliContext& context, const EngineResources& resource
     withWorld.world = world;
     Engine inWorld(std::move(withWorld));
 
-    // 1. Each model alone, in the world, on the search part only: what the calibration reads.
+    // 1. Each model alone, and the world's debate, in the world, on the search part only: what the
+    // calibration reads. The debate shows models each other's answers, as the searched cascades show
+    // a later stage the earlier ones': without it calibration cannot measure how a model is swayed
+    // (conformity), and the simulator falls back on its built-in persuasion (docs/search.md).
     ExperimentSpec measure;
     measure.name = "bench search: calibration on " + world->spec().name;
     for (const auto& [model, spec] : world->spec().models)
         measure.designs.push_back(makeDesign(model, "", singleModel(model)));
+    for (auto& team : FidelityDesigns::forWorld(world->spec()))
+        if (team.name == "debate")
+            measure.designs.push_back(makeDesign("debate", "", std::move(team)));
     std::vector<const Task*> searchTasks;
     for (const size_t t : parts->search)
         searchTasks.push_back(&tasks->tasks()[t]);
@@ -252,7 +258,8 @@ int searchWorldBench(const CliContext& context, const EngineResources& resources
         std::sort(files.begin(), files.end());
     }
     context.out << "search on ground-truth worlds (not the simulator): the simulator calibrated on each world's "
-                   "search part (each model alone, 3 seeds), then the world's cascade and vote searched on it ("
+                   "search part (each model alone and the world's debate, 3 seeds), then the world's cascade and vote "
+                   "searched on it ("
                 << kWorldBudget << " trials), each front measured in the world on the test part; a design stays on "
                    "the front unless another front design is shown better there (paired 95 % CI):\n";
     size_t front = 0;

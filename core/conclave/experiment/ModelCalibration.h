@@ -54,6 +54,10 @@ namespace conclave {
 //   retry_repeat             (f − q) / (1 − q) clamped to [0, 1]: f the share of
 //                            retries after a timeout that timed out, q of first
 //                            attempts; needs kMinRetries such retries
+//   repeat_agreement         RepeatAgreement: how often its answers to one task
+//                            under two seeds agree beyond what the task's
+//                            difficulty makes them; needs RepeatAgreement::kMinTasks
+//                            tasks answered under several seeds
 //   conformity               BehaviourFit::conformity over the model's meeting
 //                            turns shown earlier turns (CalibrationSamples::
 //                            MeetingTurn), each turn's chance alone read from

@@ -250,20 +250,24 @@ bool DesignSearch::State::halve(std::vector<int> batch, size_t from)
         }
         batch = std::move(distinct);
         auto pool = atRung(int(r));
+        // Drops `loser` when `winner` (not dropped) is no worse on every point estimate and
+        // shown better on one; says whether it did.
+        const auto dropWhenShown = [&](int loser, int winner) {
+            if (candidate(winner).status == CandidateStatus::Dropped ||
+                !CandidateDominance::dominates(figureAt(winner), figureAt(loser), options.objectives))
+                return false;
+            auto evidence = CandidateDominance::shown(trials[size_t(winner - 1)], trials[size_t(loser - 1)], taskList,
+                                                      options.objectives, result.level,
+                                                      comparisonSeed(winner, loser, r));
+            if (evidence)
+                drop(loser, winner, "rung " + std::to_string(r) + ": #" + std::to_string(winner) + " " + *evidence);
+            return bool(evidence);
+        };
         // A new candidate another is shown better than is dropped.
         for (const int id : batch) {
             for (const int other : pool) {
-                if (other == id || candidate(other).status == CandidateStatus::Dropped)
-                    continue;
-                if (!CandidateDominance::dominates(figureAt(other), figureAt(id), options.objectives))
-                    continue;
-                auto evidence = CandidateDominance::shown(trials[size_t(other - 1)], trials[size_t(id - 1)],
-                                                          taskList, options.objectives, result.level,
-                                                          comparisonSeed(other, id, r));
-                if (evidence) {
-                    drop(id, other, "rung " + std::to_string(r) + ": #" + std::to_string(other) + " " + *evidence);
+                if (other != id && dropWhenShown(id, other))
                     break;
-                }
             }
         }
         // At the top rung, a new candidate may also drop one that got there before.
@@ -273,16 +277,8 @@ bool DesignSearch::State::halve(std::vector<int> batch, size_t from)
                     std::find(batch.begin(), batch.end(), old) != batch.end())
                     continue;
                 for (const int id : batch) {
-                    if (candidate(id).status == CandidateStatus::Dropped ||
-                        !CandidateDominance::dominates(figureAt(id), figureAt(old), options.objectives))
-                        continue;
-                    auto evidence = CandidateDominance::shown(trials[size_t(id - 1)], trials[size_t(old - 1)],
-                                                              taskList, options.objectives, result.level,
-                                                              comparisonSeed(id, old, r));
-                    if (evidence) {
-                        drop(old, id, "rung " + std::to_string(r) + ": #" + std::to_string(id) + " " + *evidence);
+                    if (dropWhenShown(old, id))
                         break;
-                    }
                 }
             }
         }

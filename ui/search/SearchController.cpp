@@ -28,7 +28,7 @@ SearchController::SearchController(RunController* runs, QObject* parent) : QObje
 {
     m_held.setSingleShot(true);
     m_held.setTimerType(Qt::PreciseTimer); // a coarse timer may fire 5 % early
-    connect(&m_held, &QTimer::timeout, this, &SearchController::emitProgress);
+    connect(&m_held, &QTimer::timeout, this, &SearchController::emitWhenDue);
     // The search's thread journals into the controller's store: it ends before the store does.
     connect(runs, &RunController::storeClosing, this, &SearchController::halt);
 }
@@ -217,8 +217,15 @@ void SearchController::deliver()
         std::lock_guard lock(m_mutex);
         m_posted = false;
     }
-    if (m_held.isActive())
-        return;
+    if (!m_held.isActive())
+        emitWhenDue();
+}
+
+// Emits the pending progress once kProgressMs have passed since the last one,
+// else holds it back on m_held; checked again when m_held fires, since even a
+// precise timer may fire a fraction of a millisecond early on the clock used here.
+void SearchController::emitWhenDue()
+{
     const auto since = std::chrono::steady_clock::now() - m_lastEmit;
     const auto wait = std::chrono::milliseconds(kProgressMs) - since;
     if (wait > std::chrono::milliseconds(0)) {

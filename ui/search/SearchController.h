@@ -87,6 +87,7 @@ signals:
 private:
     void onProgress(const DesignSearch::Progress& progress); // on the search's thread
     void deliver();
+    void emitWhenDue();
     void emitProgress();
     void onEnded(DesignSearch::Result result, nlohmann::ordered_json report, QString writeError);
     std::string commandOf() const;

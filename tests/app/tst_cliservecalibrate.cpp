@@ -181,8 +181,12 @@ private slots:
             const double logSe = 2 / (shape * std::sqrt(n));
             QVERIFY2(std::abs(std::log(ttft / trueTtft)) <= 4 * logSe + std::log1p(1.0 / trueTtft), qPrintable(figures));
             QVERIFY2(std::abs(std::log(length / trueLength)) <= 4 * logSe, qPrintable(figures));
-            // The world's speed is fixed: only timing and the slope's error move it.
-            QVERIFY2(std::abs(speed / trueSpeed - 1) <= 0.10, qPrintable(figures));
+            // The world's speed is fixed: only timing and the slope's error move it. As for the
+            // time to first token, 1 ms of loopback timing is allowed, here relative to the time
+            // generating takes (gamma's 70 tokens at 10,000 tokens/s take 7 ms: 11,114 was once
+            // read under a parallel build, 11 % off).
+            const double generatingMs = trueLength / trueSpeed * 1000;
+            QVERIFY2(std::abs(speed / trueSpeed - 1) <= 0.10 + 1.0 / generatingMs, qPrintable(figures));
             QVERIFY2(std::abs(slope - trueSlope) <= 0.03, qPrintable(figures));
             QCOMPARE(m["failure_rate"].toDouble(), 0.0);
         }
